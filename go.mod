@@ -1,0 +1,3 @@
+module github.com/ptxvm/ptxvm
+
+go 1.26

@@ -1,0 +1,384 @@
+package ptx
+
+// The lexer turns PTX source bytes into tokens (ptx-isa-9.0.txt 4.1-4.5).
+// It works on bytes, never allocates per token (token text is a substring of
+// the source), and reports malformed input through errf and keeps going.
+
+type lexer struct {
+	src       string
+	file      string
+	off       int
+	line      int
+	lineStart int
+	errf      func(Pos, string)
+	comments  *[]Comment // where to record comments; nil discards them
+}
+
+func newLexer(file string, src []byte, errf func(Pos, string), comments *[]Comment) *lexer {
+	s := string(src)
+	if len(s) >= 3 && s[:3] == "\xef\xbb\xbf" { // UTF-8 byte order mark
+		s = "   " + s[3:]
+	}
+	return &lexer{src: s, file: file, line: 1, errf: errf, comments: comments}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// isFollowsym reports whether c may continue an identifier (4.4: [a-zA-Z0-9_$]).
+func isFollowsym(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' || c == '$' }
+
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func (lx *lexer) posAt(off int) Pos {
+	return Pos{File: lx.file, Line: lx.line, Col: off - lx.lineStart + 1}
+}
+
+func (lx *lexer) errorAt(off int, msg string) {
+	if lx.errf != nil {
+		lx.errf(lx.posAt(off), msg)
+	}
+}
+
+func (lx *lexer) newline(off int) {
+	lx.line++
+	lx.lineStart = off + 1
+}
+
+// atLineStart reports whether only blanks precede off on its line.
+func (lx *lexer) atLineStart(off int) bool {
+	for i := off - 1; i >= lx.lineStart; i-- {
+		if c := lx.src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
+			return false
+		}
+	}
+	return true
+}
+
+func (lx *lexer) tok(kind tokenKind, start int) token {
+	return token{kind: kind, text: lx.src[start:lx.off], file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
+}
+
+// next returns the next token, skipping blanks and comments.
+func (lx *lexer) next() token {
+	src := lx.src
+	for lx.off < len(src) {
+		start := lx.off
+		c := src[start]
+		switch {
+		case c == '\n':
+			lx.off++
+			lx.newline(start)
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			lx.off++
+			continue
+		case c == '/' && start+1 < len(src) && src[start+1] == '/':
+			end := start + 2
+			for end < len(src) && src[end] != '\n' {
+				end++
+			}
+			lx.off = end
+			lx.comment(start)
+			continue
+		case c == '/' && start+1 < len(src) && src[start+1] == '*':
+			lx.blockComment(start)
+			continue
+		case isLetter(c) || c == '_' || c == '$' || c == '%' && start+1 < len(src) && isFollowsym(src[start+1]):
+			end := start + 1
+			for end < len(src) && isFollowsym(src[end]) {
+				end++
+			}
+			lx.off = end
+			return lx.tok(tokIdent, start)
+		case c == '.':
+			if start+1 < len(src) && isDigit(src[start+1]) && !lx.digitWord(start+1) {
+				return lx.number(start)
+			}
+			if start+1 < len(src) && isFollowsym(src[start+1]) {
+				lx.dotWord(start)
+				return lx.tok(tokDotWord, start)
+			}
+			lx.off++
+			return lx.tok(tokPunct, start)
+		case isDigit(c):
+			return lx.number(start)
+		case c == '"':
+			return lx.str(start)
+		case c == '#':
+			if lx.atLineStart(start) {
+				return lx.hashLine(start)
+			}
+			lx.off++
+			lx.errorAt(start, "'#' must begin a preprocessor line")
+			continue
+		case c == '@' && start+1 < len(src) && src[start+1] == '@':
+			end := start + 2
+			for end < len(src) && isFollowsym(src[end]) {
+				end++
+			}
+			if word := src[start+2 : end]; len(word) == 5 && (word == "DWARF" || word == "dwarf" || equalFoldASCII(word, "dwarf")) {
+				tstart := end
+				for tstart < len(src) && (src[tstart] == ' ' || src[tstart] == '\t') {
+					tstart++
+				}
+				tend := tstart
+				for tend < len(src) && src[tend] != '\n' {
+					tend++
+				}
+				t := token{kind: tokDwarf, text: trimRight(src[tstart:tend]), file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
+				lx.off = tend
+				return t
+			}
+			lx.off = start + 1
+			return lx.tok(tokPunct, start)
+		default:
+			if n := punctLen(src, start); n > 0 {
+				lx.off = start + n
+				return lx.tok(tokPunct, start)
+			}
+			lx.off++
+			if c >= 0x80 {
+				for lx.off < len(src) && src[lx.off] >= 0x80 && src[lx.off] < 0xC0 { // skip the rest of a UTF-8 sequence
+					lx.off++
+				}
+			}
+			lx.errorAt(start, "unexpected character "+quoteChar(src[start:lx.off]))
+			continue
+		}
+	}
+	return token{kind: tokEOF, file: lx.file, line: int32(lx.line), col: int32(lx.off - lx.lineStart + 1)}
+}
+
+func (lx *lexer) comment(start int) {
+	if lx.comments != nil {
+		*lx.comments = append(*lx.comments, Comment{Pos: lx.posAt(start), Text: lx.src[start:lx.off]})
+	}
+}
+
+func (lx *lexer) blockComment(start int) {
+	src := lx.src
+	pos := lx.posAt(start)
+	i := start + 2
+	for ; i+1 < len(src); i++ {
+		if src[i] == '*' && src[i+1] == '/' {
+			break
+		}
+		if src[i] == '\n' {
+			lx.newline(i)
+		}
+	}
+	if i+1 >= len(src) {
+		for ; i < len(src); i++ {
+			if src[i] == '\n' {
+				lx.newline(i)
+			}
+		}
+		lx.off = len(src)
+		if lx.errf != nil {
+			lx.errf(pos, "comment not terminated")
+		}
+		return
+	}
+	lx.off = i + 2
+	if lx.comments != nil {
+		*lx.comments = append(*lx.comments, Comment{Pos: pos, Text: src[start:lx.off]})
+	}
+}
+
+// digitWord reports whether the digits at off continue into letters, as in
+// `.1d` or `.2dms` (texture geometries), rather than a float like `.05`.
+func (lx *lexer) digitWord(off int) bool {
+	src := lx.src
+	for off < len(src) && isDigit(src[off]) {
+		off++
+	}
+	if off < len(src) && (src[off] == 'e' || src[off] == 'E') {
+		n := off + 1
+		if n < len(src) && (src[n] == '+' || src[n] == '-') {
+			n++
+		}
+		if n < len(src) && isDigit(src[n]) {
+			return false // .5e3
+		}
+	}
+	return off < len(src) && (isLetter(src[off]) || src[off] == '_' || src[off] == '$')
+}
+
+// dotWord scans `.word{::word}`; lx.off ends after it.
+func (lx *lexer) dotWord(start int) {
+	src := lx.src
+	end := start + 1
+	for {
+		for end < len(src) && isFollowsym(src[end]) {
+			end++
+		}
+		if end+2 < len(src) && src[end] == ':' && src[end+1] == ':' && isFollowsym(src[end+2]) {
+			end += 2
+			continue
+		}
+		break
+	}
+	lx.off = end
+}
+
+// number scans an integer or float constant (4.5). Malformed constants are
+// returned whole (letters and digits included) for the parser to reject with
+// a precise message.
+func (lx *lexer) number(start int) token {
+	src := lx.src
+	i := start
+	kind := tokInt
+	if src[i] == '0' && i+1 < len(src) {
+		switch src[i+1] {
+		case 'x', 'X', 'b', 'B':
+			i += 2
+			for i < len(src) && isFollowsym(src[i]) {
+				i++
+			}
+			lx.off = i
+			return lx.tok(tokInt, start)
+		case 'f', 'F', 'd', 'D':
+			i += 2
+			for i < len(src) && isFollowsym(src[i]) {
+				i++
+			}
+			lx.off = i
+			return lx.tok(tokFloat, start)
+		}
+	}
+	for i < len(src) && isDigit(src[i]) {
+		i++
+	}
+	if i < len(src) && src[i] == '.' && (i+1 >= len(src) || !isLetter(src[i+1]) && src[i+1] != '_') {
+		kind = tokFloat
+		i++
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		n := i + 1
+		if n < len(src) && (src[n] == '+' || src[n] == '-') {
+			n++
+		}
+		if n < len(src) && isDigit(src[n]) {
+			kind = tokFloat
+			i = n
+			for i < len(src) && isDigit(src[i]) {
+				i++
+			}
+		}
+	}
+	for i < len(src) && isFollowsym(src[i]) { // a U suffix, or junk the parser reports
+		i++
+	}
+	lx.off = i
+	return lx.tok(kind, start)
+}
+
+func (lx *lexer) str(start int) token {
+	src := lx.src
+	i := start + 1
+	for i < len(src) && src[i] != '"' && src[i] != '\n' {
+		if src[i] == '\\' && i+1 < len(src) && src[i+1] != '\n' {
+			i++
+		}
+		i++
+	}
+	if i >= len(src) || src[i] != '"' {
+		lx.off = i
+		lx.errorAt(start, "string not terminated")
+		t := lx.tok(tokString, start)
+		t.text += `"`
+		return t
+	}
+	lx.off = i + 1
+	return lx.tok(tokString, start)
+}
+
+// hashLine scans a preprocessor line, joining backslash-newline continuations.
+func (lx *lexer) hashLine(start int) token {
+	src := lx.src
+	t := token{kind: tokHash, file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
+	i := start + 1
+	seg := i
+	var joined []byte
+	for i < len(src) && src[i] != '\n' {
+		if src[i] == '\\' && (i+1 < len(src) && src[i+1] == '\n' || i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n') {
+			joined = append(joined, src[seg:i]...)
+			joined = append(joined, ' ')
+			if src[i+1] == '\r' {
+				i++
+			}
+			i++
+			lx.newline(i)
+			i++
+			seg = i
+			continue
+		}
+		i++
+	}
+	if joined != nil {
+		joined = append(joined, src[seg:i]...)
+		t.text = trimRight(string(joined))
+	} else {
+		t.text = trimRight(src[start+1 : i])
+	}
+	lx.off = i
+	return t
+}
+
+// punctLen returns the length of the operator or delimiter at src[i], or 0.
+func punctLen(src string, i int) int {
+	c := src[i]
+	if i+1 < len(src) {
+		switch d := src[i+1]; {
+		case c == '<' && (d == '<' || d == '='),
+			c == '>' && (d == '>' || d == '='),
+			c == '=' && d == '=',
+			c == '!' && d == '=',
+			c == '&' && d == '&',
+			c == '|' && d == '|':
+			return 2
+		}
+	}
+	switch c {
+	case ',', ';', ':', '{', '}', '[', ']', '(', ')', '<', '>', '+', '-', '*', '/', '%', '!', '~', '&', '|', '^', '?', '@', '=':
+		return 1
+	}
+	return 0
+}
+
+func trimRight(s string) string {
+	for len(s) > 0 {
+		switch s[len(s)-1] {
+		case ' ', '\t', '\r', '\f', '\v':
+			s = s[:len(s)-1]
+			continue
+		}
+		break
+	}
+	return s
+}
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i]|0x20, b[i]|0x20
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteChar(s string) string {
+	if len(s) == 1 && (s[0] < 0x20 || s[0] >= 0x7f) {
+		const hex = "0123456789abcdef"
+		return "'\\x" + string(hex[s[0]>>4]) + string(hex[s[0]&15]) + "'"
+	}
+	return "'" + s + "'"
+}
