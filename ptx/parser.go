@@ -11,6 +11,7 @@ package ptx
 // iteration, so no input can hang the parser.
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -33,6 +34,9 @@ type parser struct {
 	depth    int  // current nesting depth (blocks, expressions)
 	inInit   bool // parsing an initializer: calls like generic(x) and 0xFF(x) are allowed
 	inCall   bool // parsing call operands: parentheses form argument lists
+	slabs
+	scratchWords []string
+	scratchExprs [][]Expr // per expression-nesting depth scratch lists
 }
 
 func newParser(filename string, src []byte, opts *ParseOptions) *parser {
@@ -42,7 +46,11 @@ func newParser(filename string, src []byte, opts *ParseOptions) *parser {
 		comments = &p.comments
 	}
 	lx := newLexer(filename, src, p.errorf, comments)
-	p.src = newPreprocessor(lx, opts, p.errorf)
+	if bytes.IndexByte(src, '#') < 0 && len(opts.Defines) == 0 {
+		p.src = lx // nothing to preprocess: skip the filter on the hot path
+	} else {
+		p.src = newPreprocessor(lx, opts, p.errorf)
+	}
 	p.advance()
 	return p
 }
@@ -372,12 +380,15 @@ func (p *parser) parseSection() Item {
 		case t.kind == tokDotWord:
 			p.advance()
 			d := &SectionData{Pos: t.pos(), Type: t.text}
+			vals := p.scratch()
 			for {
-				d.Values = append(d.Values, p.parseExpr())
+				vals = append(vals, p.parseExpr())
 				if !p.got(",") {
 					break
 				}
 			}
+			d.Values = p.exprList(vals)
+			p.release(vals)
 			s.Items = append(s.Items, d)
 		case t.kind == tokPunct && t.text == ";":
 			p.advance()
@@ -748,24 +759,30 @@ func (p *parser) parseGuarded() Stmt {
 // parseInstruction parses `opcode{.mod} {operand {, operand}} ;`.
 func (p *parser) parseInstruction(g *Guard) Stmt {
 	t := p.tok
-	in := &Instruction{Pos: t.pos(), Guard: g, Opcode: t.text}
+	in := p.instruction()
+	in.Pos, in.Guard, in.Opcode = t.pos(), g, t.text
 	if g != nil {
 		in.Pos = g.Pos
 	}
 	p.advance()
+	mods := p.scratchWords[:0]
 	for p.tok.kind == tokDotWord {
-		in.Modifiers = append(in.Modifiers, p.tok.text)
+		mods = append(mods, p.tok.text)
 		p.advance()
 	}
+	in.Modifiers = p.wordList(mods)
+	p.scratchWords = mods
 	if p.got(";") {
 		return in
 	}
 	p.inCall = t.text == "call"
 	defer func() { p.inCall = false }()
 	n := len(p.diags)
+	ops := p.scratch()
 	for {
-		in.Operands = append(in.Operands, p.parseOperand())
+		ops = append(ops, p.parseOperand())
 		if len(p.diags) > n {
+			p.release(ops)
 			p.skipStatement()
 			return nil
 		}
@@ -773,6 +790,8 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 			break
 		}
 	}
+	in.Operands = p.exprList(ops)
+	p.release(ops)
 	if !p.got(";") {
 		p.errorExpected("',' or ';' after operand")
 		p.skipStatement()
@@ -1039,14 +1058,14 @@ func (p *parser) parsePrimary() Expr {
 	switch t.kind {
 	case tokIdent:
 		p.advance()
-		return &Ident{Pos: t.pos(), Name: t.text}
+		return p.ident(t.pos(), t.text)
 	case tokDotWord: // section names as values: `.b32 .debug_abbrev`
 		p.advance()
 		return &Ident{Pos: t.pos(), Name: t.text}
 	case tokInt:
 		p.advance()
 		v, _ := p.intValue(t)
-		return &IntLit{Pos: t.pos(), Text: t.text, Value: v, Unsigned: strings.HasSuffix(t.text, "U") || strings.HasSuffix(t.text, "u")}
+		return p.intLit(IntLit{Pos: t.pos(), Text: t.text, Value: v, Unsigned: strings.HasSuffix(t.text, "U") || strings.HasSuffix(t.text, "u")})
 	case tokFloat:
 		p.advance()
 		return p.floatLit(t)
@@ -1212,6 +1231,23 @@ func unquote(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// scratch returns an empty list for collecting expressions; nested uses get
+// distinct lists. Pair each call with release.
+func (p *parser) scratch() []Expr {
+	n := len(p.scratchExprs)
+	if n == 0 {
+		return nil
+	}
+	l := p.scratchExprs[n-1]
+	p.scratchExprs = p.scratchExprs[:n-1]
+	return l[:0]
+}
+
+func (p *parser) release(l []Expr) {
+	clear(l)
+	p.scratchExprs = append(p.scratchExprs, l[:0])
 }
 
 // parseConstExpr parses one constant expression from src (used by #if) and

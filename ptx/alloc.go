@@ -1,0 +1,74 @@
+package ptx
+
+// Slab allocation of the most frequent nodes. A multi-megabyte module has
+// millions of identifiers and literals; taking them from slabs instead of
+// one heap allocation each roughly halves parse time. Slices handed out are
+// capped (s[i:j:j]) so a caller's append never overwrites a neighbour.
+
+const slabSize = 256
+
+type slabs struct {
+	idents []Ident
+	ints   []IntLit
+	instrs []Instruction
+	exprs  []Expr
+	words  []string
+}
+
+func (s *slabs) ident(pos Pos, name string) *Ident {
+	if len(s.idents) == cap(s.idents) {
+		s.idents = make([]Ident, 0, slabSize)
+	}
+	s.idents = append(s.idents, Ident{Pos: pos, Name: name})
+	return &s.idents[len(s.idents)-1]
+}
+
+func (s *slabs) intLit(l IntLit) *IntLit {
+	if len(s.ints) == cap(s.ints) {
+		s.ints = make([]IntLit, 0, slabSize)
+	}
+	s.ints = append(s.ints, l)
+	return &s.ints[len(s.ints)-1]
+}
+
+func (s *slabs) instruction() *Instruction {
+	if len(s.instrs) == cap(s.instrs) {
+		s.instrs = make([]Instruction, 0, slabSize)
+	}
+	s.instrs = s.instrs[:len(s.instrs)+1]
+	return &s.instrs[len(s.instrs)-1]
+}
+
+// exprList copies list into slab storage.
+func (s *slabs) exprList(list []Expr) []Expr {
+	n := len(list)
+	if n == 0 {
+		return nil
+	}
+	if n > slabSize/4 {
+		return append([]Expr(nil), list...)
+	}
+	if cap(s.exprs)-len(s.exprs) < n {
+		s.exprs = make([]Expr, 0, slabSize*4)
+	}
+	i := len(s.exprs)
+	s.exprs = append(s.exprs, list...)
+	return s.exprs[i : i+n : i+n]
+}
+
+// wordList copies list into slab storage.
+func (s *slabs) wordList(list []string) []string {
+	n := len(list)
+	if n == 0 {
+		return nil
+	}
+	if n > slabSize/4 {
+		return append([]string(nil), list...)
+	}
+	if cap(s.words)-len(s.words) < n {
+		s.words = make([]string, 0, slabSize*4)
+	}
+	i := len(s.words)
+	s.words = append(s.words, list...)
+	return s.words[i : i+n : i+n]
+}
