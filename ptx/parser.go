@@ -775,6 +775,10 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 	if p.got(";") {
 		return in
 	}
+	if p.isPunct("}") || p.tok.kind == tokEOF {
+		p.errorExpected("';' after '" + t.text + "'")
+		return nil
+	}
 	p.inCall = t.text == "call"
 	defer func() { p.inCall = false }()
 	n := len(p.diags)
