@@ -34,6 +34,10 @@ type parser struct {
 	depth    int  // current nesting depth (blocks, expressions)
 	inInit   bool // parsing an initializer: calls like generic(x) and 0xFF(x) are allowed
 	inCall   bool // parsing call operands: parentheses form argument lists
+	// inOperands: parsing instruction operands, where `x.sel` selects a
+	// component (elsewhere, as in .section data, a dot-word after a name
+	// starts the next line).
+	inOperands bool
 	slabs
 	scratchWords []string
 	scratchExprs [][]Expr // per expression-nesting depth scratch lists
@@ -780,7 +784,8 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 		return nil
 	}
 	p.inCall = t.text == "call"
-	defer func() { p.inCall = false }()
+	p.inOperands = true
+	defer func() { p.inCall, p.inOperands = false, false }()
 	n := len(p.diags)
 	ops := p.scratch()
 	for {
@@ -1009,7 +1014,7 @@ func (p *parser) parseUnary() Expr {
 func (p *parser) parsePostfix(x Expr) Expr {
 	for {
 		switch {
-		case p.tok.kind == tokDotWord && isComponent(p.tok.text):
+		case p.inOperands && p.tok.kind == tokDotWord && isComponent(p.tok.text):
 			if _, ok := x.(*Ident); !ok {
 				return x
 			}
@@ -1045,16 +1050,25 @@ func (p *parser) parsePostfix(x Expr) Expr {
 	}
 }
 
-// isComponent reports whether w selects a vector component (5.4.2, 9.7.9.? `.x .y .z .w` / `.r .g .b .a`).
+// isComponent reports whether w selects part of an operand: a vector
+// component (`%tid.x`, `.r .g .b .a`, 5.4.2) or a video byte/half selector
+// (`r2.b0`, `r3.h10`, `.b3210`, 9.7.17).
 func isComponent(w string) bool {
-	if len(w) != 2 {
+	if len(w) == 2 {
+		switch w[1] {
+		case 'x', 'y', 'z', 'w', 'r', 'g', 'b', 'a':
+			return true
+		}
+	}
+	if len(w) < 3 || w[1] != 'b' && w[1] != 'h' {
 		return false
 	}
-	switch w[1] {
-	case 'x', 'y', 'z', 'w', 'r', 'g', 'b', 'a':
-		return true
+	for i := 2; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '7' {
+			return false
+		}
 	}
-	return false
+	return true
 }
 
 func (p *parser) parsePrimary() Expr {

@@ -389,3 +389,18 @@ func TestDeepNestingNoCrash(t *testing.T) {
 		t.Errorf("want error for unclosed blocks")
 	}
 }
+
+func TestVideoSelectors(t *testing.T) {
+	// 9.7.17: byte and half-word selectors on video instruction operands.
+	in := instr(t, "vsub2.s32.s32.s32.sat r1.h0, r2.h10, r3.b3210, r1;")
+	for i, want := range []string{"h0", "h10", "b3210"} {
+		if sel := in.Operands[i].(*SelectorExpr); sel.Sel != want {
+			t.Errorf("operand %d: sel %q, want %q", i, sel.Sel, want)
+		}
+	}
+	// In a .section a name followed by a .b8 line is not a selector.
+	m := parseOK(t, ".version 7.5\n.section .debug_str\n{\n.b64 $L__a\n.b8 0\n}\n")
+	if s := m.Items[1].(*Section); len(s.Items) != 2 {
+		t.Errorf("section items: %d", len(s.Items))
+	}
+}
