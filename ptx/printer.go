@@ -12,7 +12,8 @@ package ptx
 //     its own line, `{` and `}` on their own lines;
 //   - statements indented one tab per block depth, labels at column 0,
 //     `opcode.mods op, op;`;
-//   - expressions without blanks around binary operators (`[%rd1+8]`, `p|q`),
+//   - expressions without blanks around binary operators (`[%rd1+8]`, `p|q`)
+//     except `%` (`a % 7`: `%7` is a register name),
 //     `c ? x : y` with blanks, parentheses as written plus any needed to keep
 //     the tree's meaning;
 //   - comments of Module.Comments interleaved by position: on their own line
@@ -190,14 +191,22 @@ func (p *printer) comments(pos Pos, depth int, blanks bool) {
 
 // trailing appends to the current line the comments that sit on source
 // line `line` before next (any, if next is unknown).
-func (p *printer) trailing(line int, next Pos) {
-	if line <= 0 {
+func (p *printer) trailing(line int, next Pos) { p.trailingRange(line, line, next) }
+
+// trailingRange appends the comments on source lines from..to (those of a
+// node just printed on one line) before next. It stops after a // comment,
+// which must end the line; the rest go before the next node.
+func (p *printer) trailingRange(from, to int, next Pos) {
+	if from <= 0 {
+		from = to
+	}
+	if to <= 0 {
 		return
 	}
 	bounded := p.known(next)
 	for p.ci < len(p.cmts) {
 		c := &p.cmts[p.ci]
-		if c.File != p.file || c.Line != line || bounded && !posLess(c.Pos, next) {
+		if c.File != p.file || c.Line < from || c.Line > to || bounded && !posLess(c.Pos, next) {
 			break
 		}
 		p.byte(' ')
@@ -206,6 +215,9 @@ func (p *printer) trailing(line int, next Pos) {
 			p.lastLine = e
 		}
 		p.ci++
+		if len(c.Text) >= 2 && c.Text[1] == '/' {
+			break
+		}
 	}
 }
 
@@ -272,7 +284,7 @@ func (p *printer) module(m *Module) {
 		if i+1 < len(m.Items) {
 			next = m.Items[i+1].Position()
 		}
-		p.trailing(line, next)
+		p.trailingRange(p.lineOf(it.Position()), line, next)
 		p.newline()
 		if line > p.lastLine || line == 0 {
 			p.lastLine = line
@@ -584,7 +596,7 @@ func (p *printer) stmts(list []Stmt, depth int, end Pos) {
 		if i+1 < len(list) {
 			next = list[i+1].Position()
 		}
-		p.trailing(line, next)
+		p.trailingRange(p.lineOf(pos), line, next)
 		p.newline()
 		if line > p.lastLine || line == 0 {
 			p.lastLine = line
@@ -863,7 +875,11 @@ func (p *printer) expr(e Expr, min int) {
 	case *BinaryExpr:
 		prec := opPrec(e.Op)
 		p.expr(e.X, prec)
-		p.str(e.Op)
+		if e.Op == "%" {
+			p.str(" % ") // `%7` would lex as a register name
+		} else {
+			p.str(e.Op)
+		}
 		p.expr(e.Y, prec+1)
 	case *CondExpr:
 		p.expr(e.Cond, levelCond+1)
