@@ -535,6 +535,8 @@ func unfenced(source, file string, lines []string) []*block {
 
 var preTagRE = regexp.MustCompile(`</?(pre|code|i|b)>`)
 
+const tableRowLead = "Examples (table row)"
+
 // v31 extracts the examples of the PTX ISA 3.1 text.
 func v31(lines []string) []*block {
 	const file = "ptx-isa-3.1.txt"
@@ -587,7 +589,7 @@ func v31(lines []string) []*block {
 		text := clean(rows)
 		if strings.TrimSpace(text) != "" {
 			out = append(out, &block{source: "3.1", srcFile: file, line: i + 1, section: secAt[i].num,
-				title: secAt[i].title, lead: "Examples (table row)", text: text})
+				title: secAt[i].title, lead: tableRowLead, text: text})
 		}
 		i = j - 1
 	}
