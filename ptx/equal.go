@@ -106,7 +106,8 @@ func (d *differ) length(field string, a, b int) bool {
 	if a == b {
 		return true
 	}
-	return d.fail(field + ": length " + strconv.Itoa(a) + " vs " + strconv.Itoa(b))
+	d.fail("length " + strconv.Itoa(a) + " vs " + strconv.Itoa(b))
+	return d.in(field)
 }
 
 // typeName names a node's type for messages: "Ident", "<nil>".
