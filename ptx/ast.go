@@ -162,7 +162,7 @@ type Instruction struct {
 	Pos
 	Guard     *Guard
 	Opcode    string   // "ld", "mma", "cp" (the first word)
-	Modifiers []string // the dot-words after the opcode, in order: ".async", ".bulk", ".shared::cluster", ...
+	Modifiers []string // the dot-words after the opcode, in order: ".async", ".bulk", ".shared::cluster", ...; a deprecated constant bank `ld.const[2]` is "[2]"
 	Operands  []Expr
 }
 
@@ -247,8 +247,8 @@ type Prototype struct {
 type TargetList struct {
 	Pos
 	Name    string
-	Kind    string // ".calltargets" or ".branchtargets"
-	Targets []string
+	Kind    string   // ".calltargets" or ".branchtargets"
+	Targets []string // names; the range shorthand `N<5>` (N0..N4) is kept as written
 }
 
 // Expr is an operand, initializer or constant expression.
@@ -345,7 +345,8 @@ type IndexExpr struct {
 	Index Expr
 }
 
-// SelectorExpr is `x.sel`, a vector component as in `%tid.x` or `%v.r`.
+// SelectorExpr is `x.sel`: a vector component as in `%tid.x` or `%v.r`, a
+// video byte/half selector as in `%r2.b0`, or `[addr].unified`.
 type SelectorExpr struct {
 	Pos
 	X   Expr

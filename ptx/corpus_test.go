@@ -96,4 +96,3 @@ func firstDiff(a, b []byte) string {
 	}
 	return "lengths differ: " + strconv.Itoa(len(la)) + " vs " + strconv.Itoa(len(lb)) + " lines"
 }
-

@@ -25,9 +25,8 @@ const maxNesting = 500
 
 type parser struct {
 	src      tokenSource
-	tok      token // current token
-	ahead    token // one token of lookahead, valid when hasAhead
-	hasAhead bool
+	tok      token   // current token
+	ahead    []token // lookahead tokens after tok, in order
 	diags    DiagnosticList
 	comments []Comment
 	file     string
@@ -75,20 +74,26 @@ func (p *parser) errorExpected(what string) {
 }
 
 func (p *parser) advance() {
-	if p.hasAhead {
-		p.tok = p.ahead
-		p.hasAhead = false
+	if len(p.ahead) > 0 {
+		p.tok = p.ahead[0]
+		p.ahead = p.ahead[1:]
 		return
 	}
 	p.tok = p.src.next()
 }
 
-func (p *parser) peek() token {
-	if !p.hasAhead {
-		p.ahead = p.src.next()
-		p.hasAhead = true
+// peek returns the token after the current one.
+func (p *parser) peek() token { return p.peekN(1) }
+
+// peekN returns the n-th token after the current one (n >= 1).
+func (p *parser) peekN(n int) token {
+	for len(p.ahead) < n {
+		if cap(p.ahead) == len(p.ahead) && len(p.ahead) == 0 {
+			p.ahead = make([]token, 0, 4)
+		}
+		p.ahead = append(p.ahead, p.src.next())
 	}
-	return p.ahead
+	return p.ahead[n-1]
 }
 
 // got consumes the punctuation s if it is the current token.
@@ -770,9 +775,22 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 	}
 	p.advance()
 	mods := p.scratchWords[:0]
-	for p.tok.kind == tokDotWord {
-		mods = append(mods, p.tok.text)
-		p.advance()
+	for {
+		if p.tok.kind == tokDotWord {
+			mods = append(mods, p.tok.text)
+			p.advance()
+			continue
+		}
+		// A constant bank, `ld.const[2].b32` (ptx-isa-9.0.txt 5.1.3.1,
+		// deprecated), is kept among the modifiers as "[2]".
+		if p.isPunct("[") && p.peekN(1).kind == tokInt && p.peekN(2).is("]") && p.peekN(3).kind == tokDotWord {
+			mods = append(mods, "["+p.peekN(1).text+"]")
+			p.advance()
+			p.advance()
+			p.advance()
+			continue
+		}
+		break
 	}
 	in.Modifiers = p.wordList(mods)
 	p.scratchWords = mods
@@ -864,8 +882,16 @@ func (p *parser) parseTargetList(name token) Stmt {
 			p.skipStatement()
 			return nil
 		}
-		tl.Targets = append(tl.Targets, p.tok.text)
+		name := p.tok.text
 		p.advance()
+		// The shorthand `N<5>` names N0..N4 (11.3.1, like 5.4.6).
+		if p.isPunct("<") && p.peekN(1).kind == tokInt && p.peekN(2).is(">") {
+			name += "<" + p.peekN(1).text + ">"
+			p.advance()
+			p.advance()
+			p.advance()
+		}
+		tl.Targets = append(tl.Targets, name)
 		if !p.got(",") {
 			break
 		}
@@ -1016,6 +1042,13 @@ func (p *parser) parsePostfix(x Expr) Expr {
 		switch {
 		case p.inOperands && p.tok.kind == tokDotWord && isComponent(p.tok.text):
 			if _, ok := x.(*Ident); !ok {
+				return x
+			}
+			x = &SelectorExpr{Pos: x.Position(), X: x, Sel: p.tok.text[1:]}
+			p.advance()
+		case p.inOperands && p.isWord(".unified"):
+			// `ld.b32 %r0, [%r1].unified;` (9.7.9.8, .unified variables of 5.4.8)
+			if _, ok := x.(*AddressExpr); !ok {
 				return x
 			}
 			x = &SelectorExpr{Pos: x.Position(), X: x, Sel: p.tok.text[1:]}

@@ -404,3 +404,26 @@ func TestVideoSelectors(t *testing.T) {
 		t.Errorf("section items: %d", len(s.Items))
 	}
 }
+
+func TestBankAndUnified(t *testing.T) {
+	// 5.1.3.1: deprecated banked constant access keeps its bank among the modifiers.
+	in := instr(t, "ld.const[2].b32 %r1, [const_buffer+4];")
+	if strings.Join(in.Modifiers, "") != ".const[2].b32" {
+		t.Errorf("modifiers %q", in.Modifiers)
+	}
+	// An address operand qualified with .unified (9.7.9.8).
+	in = instr(t, "ld.b32 %r0, [%r1].unified;")
+	if sel := in.Operands[1].(*SelectorExpr); sel.Sel != "unified" {
+		t.Errorf("unified: %#v", in.Operands[1])
+	}
+	// prefetch's first operand is an address, not a bank.
+	in = instr(t, "prefetch.global.L2 [2];")
+	if len(in.Modifiers) != 2 || len(in.Operands) != 1 {
+		t.Errorf("prefetch: %q %#v", in.Modifiers, in.Operands)
+	}
+	// 11.3.1: label range shorthand in .branchtargets.
+	stmts := body(t, "tn: .branchtargets N<5>, L;")
+	if tl := stmts[0].(*TargetList); strings.Join(tl.Targets, ",") != "N<5>,L" {
+		t.Errorf("targets %q", tl.Targets)
+	}
+}
