@@ -10,7 +10,9 @@ target triple = "nvptx64-nvidia-cuda"
 @internal_tab = internal addrspace(4) constant [4 x half] [half 0xH3C00, half 0xH4000, half 0xH4200, half 0xH7BFF], align 2
 @bf_tab = internal addrspace(1) global [2 x bfloat] [bfloat 0xR3F80, bfloat 0xRC000], align 2
 @dbl_tab = addrspace(4) constant [3 x double] [double 1.0, double 0x7FF0000000000000, double -0.0], align 8
-@"name.with.dots" = addrspace(1) global i32 1, align 4
+; Internal names with dots are renamed by LLVM (dots are not valid in PTX
+; identifiers; LLVM only renames symbols that are not externally visible).
+@"name.with.dots" = internal addrspace(1) global i32 1, align 4
 @"name$with$dollars" = addrspace(1) global i32 2, align 4
 @0 = private addrspace(1) global i32 3, align 4
 @1 = private unnamed_addr addrspace(4) constant [6 x i8] c"hi\00\01\FF\00", align 1
