@@ -211,8 +211,12 @@ func (p *printer) trailingRange(from, to int, next Pos) {
 		}
 		p.byte(' ')
 		p.str(c.Text)
-		if e := commentEnd(c); e > p.lastLine {
+		e := commentEnd(c)
+		if e > p.lastLine {
 			p.lastLine = e
+		}
+		if e > to {
+			to = e // a comment starting where this one ends is on the same output line
 		}
 		p.ci++
 		if len(c.Text) >= 2 && c.Text[1] == '/' {

@@ -3,6 +3,9 @@ package ptx
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -698,3 +701,92 @@ info_label1:
 }
 // trailing comment
 `
+
+// TestCommentsAnywhere inserts comments and blank lines at random places
+// between tokens and checks that formatting keeps every comment, in order,
+// and is a fixed point after one pass.
+func TestCommentsAnywhere(t *testing.T) {
+	sources := []string{ptRichSource, bodyOfSnippets()}
+	iters := []int{300, 300}
+	// Corpus modules without preprocessor lines (a comment must not land in one).
+	for _, file := range corpusFiles(t) {
+		src, err := os.ReadFile(file)
+		if err != nil || bytes.IndexByte(src, '#') >= 0 || len(src) > 32<<10 {
+			continue
+		}
+		if _, err := Parse(file, src, nil); err == nil {
+			sources = append(sources, string(src))
+			iters = append(iters, 4)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k, src := range sources {
+		// Offsets where a comment may go: blanks and line ends outside strings.
+		var spots []int
+		inStr, dwarf := false, false // @@DWARF lines end at the newline: leave them alone
+		for i := 0; i < len(src); i++ {
+			switch c := src[i]; {
+			case c == '@' && strings.HasPrefix(src[i:], "@@DWARF"):
+				dwarf = true
+			case c == '\n' && dwarf:
+				dwarf = false
+			case dwarf:
+			case !inStr && strings.HasPrefix(src[i:], "//"):
+				if n := strings.IndexByte(src[i:], '\n'); n >= 0 {
+					i += n
+				} else {
+					i = len(src)
+				}
+			case !inStr && strings.HasPrefix(src[i:], "/*"):
+				if n := strings.Index(src[i:], "*/"); n >= 0 {
+					i += n + 1
+				} else {
+					i = len(src)
+				}
+			case c == '"' && (i == 0 || src[i-1] != '\\'):
+				inStr = !inStr
+			case !inStr && (c == ' ' || c == '\n' || c == '\t'):
+				spots = append(spots, i)
+			}
+		}
+		for iter := 0; iter < iters[k]; iter++ {
+			var b strings.Builder
+			last := 0
+			for _, at := range spots {
+				if rng.IntN(6) != 0 {
+					continue
+				}
+				b.WriteString(src[last:at])
+				last = at
+				switch rng.IntN(4) {
+				case 0:
+					b.WriteString(" /* c" + strconv.Itoa(at) + " */ ")
+				case 1:
+					b.WriteString(" // l" + strconv.Itoa(at) + "\n")
+				case 2:
+					b.WriteString("\n\n")
+				case 3:
+					b.WriteString(" /* multi\nline */")
+				}
+			}
+			b.WriteString(src[last:])
+			ptRoundTrip(t, b.String())
+		}
+	}
+}
+
+func bodyOfSnippets() string {
+	return `.version 9.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f(.param .b32 a) .noreturn;
+.entry k(.param .u64 p) .maxntid 32, 1, 1 {
+	.reg .b32 %r<4>;
+	L1: @%p1 bra L1;
+	{ .param .b32 x; call.uni (x), f, (x); }
+	proto: .callprototype _ (.param .b32 _);
+	ret;
+}
+.section .debug_str { s0: .b8 95, 0 .b32 s0+1 }
+`
+}
