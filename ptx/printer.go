@@ -52,7 +52,7 @@ type printer struct {
 
 	cmts []Comment
 	ci   int    // next comment to print
-	file string // the file whose positions are comparable with comments
+	file string // file of the node being printed; only its positions are compared
 
 	lastLine int  // source line of the last thing printed; 0 when unknown
 	noBlank  bool // just opened a block: no blank line may follow
@@ -65,9 +65,6 @@ func newPrinter(m *Module) *printer {
 	}
 	p.cmts = m.Comments
 	p.file = m.File
-	if len(p.cmts) > 0 {
-		p.file = p.cmts[0].File
-	}
 	if p.buf == nil {
 		p.buf = make([]byte, 0, 4096)
 	}
@@ -127,7 +124,9 @@ func (p *printer) blankLine() {
 	}
 }
 
-// known reports whether pos can be compared with comment positions.
+// known reports whether pos can be compared with comment positions: it is
+// valid and in the current file (not in an included file, nor renamed by
+// #line).
 func (p *printer) known(pos Pos) bool { return pos.Line > 0 && pos.File == p.file }
 
 func posLess(a, b Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
@@ -158,10 +157,14 @@ func (p *printer) gap(line int) {
 // before prints the comments that precede pos, then keeps a source blank
 // line before the node at pos.
 func (p *printer) before(pos Pos, depth int) {
-	if !p.known(pos) {
+	if pos.Line <= 0 {
 		p.noBlank = false
 		p.lastLine = 0
 		return
+	}
+	if pos.File != p.file {
+		p.file = pos.File
+		p.lastLine = 0
 	}
 	p.comments(pos, depth, true)
 	p.gap(pos.Line)
@@ -232,6 +235,7 @@ func (p *printer) rest() {
 		if p.known(c.Pos) {
 			p.gap(c.Line)
 		}
+		p.file = c.File
 		p.str(c.Text)
 		p.newline()
 		p.lastLine = commentEnd(c)

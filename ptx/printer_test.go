@@ -790,3 +790,43 @@ func bodyOfSnippets() string {
 .section .debug_str { s0: .b8 95, 0 .b32 s0+1 }
 `
 }
+
+// Nodes from included files and after #line have positions in other files;
+// comments are placed by the positions of nodes of their own file.
+func TestFormatCommentsPreprocessed(t *testing.T) {
+	files := map[string]string{"inc.ptx": "// not recorded\n.global .u32 fromInc; // nor this\n.global .u32 fromInc2;\n"}
+	src := `// top
+.version 9.0
+#define N 4
+// after define
+#include "inc.ptx"
+// after include
+.global .u32 a[N]; // a
+#line 100 "other.cu"
+// after line
+.global .u32 b; // b
+#line 3 "x.ptx"
+.global .u32 c; // c
+`
+	opts := &ParseOptions{ReadFile: func(n string) ([]byte, error) { return []byte(files[n]), nil }}
+	m, err := Parse("x.ptx", []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `// top
+.version 9.0
+
+.global .u32 fromInc;
+.global .u32 fromInc2;
+// after define
+
+// after include
+.global .u32 a[4]; // a
+// after line
+.global .u32 b; // b
+.global .u32 c; // c
+`
+	if got := string(Format(m)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
