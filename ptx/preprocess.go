@@ -33,6 +33,14 @@ import (
 // caught, so that guarded (#ifndef) mutual includes still work.
 const maxIncludeDepth = 64
 
+// Bounds on macro expansion, so that no input can hang or exhaust the
+// process: tokens produced by all expansions of a source (exponential
+// definitions reach it quickly) and nesting of argument pre-expansion.
+const (
+	maxExpansionTokens = 1 << 24
+	maxExpansionDepth  = 200
+)
+
 // hideset is an immutable set of macro names, as a list (sets are tiny).
 type hideset struct {
 	name string
@@ -109,6 +117,8 @@ type preprocessor struct {
 	files  []*ppFile // include stack; the last is being read
 	cur    *ppFile
 	x      expander // the main input: pending tokens, then cur.lx
+	budget int      // tokens that expansions may still produce
+	depth  int      // nesting of expandList
 }
 
 // expander reads tokens and expands macros. The preprocessor's own input
@@ -129,7 +139,7 @@ func newPreprocessor(lx *lexer, opts *ParseOptions, errf func(Pos, string)) toke
 	if errf == nil {
 		errf = func(Pos, string) {}
 	}
-	p := &preprocessor{errf: errf, opts: opts, read: opts.ReadFile, macros: map[string]*macro{}}
+	p := &preprocessor{errf: errf, opts: opts, read: opts.ReadFile, macros: map[string]*macro{}, budget: maxExpansionTokens}
 	if p.read == nil {
 		p.read = os.ReadFile
 	}
@@ -154,29 +164,42 @@ func newPreprocessor(lx *lexer, opts *ParseOptions, errf func(Pos, string)) toke
 // next returns the next token for the parser. With no macros defined it
 // costs one lexer call and a switch per token.
 func (p *preprocessor) next() token {
+	if len(p.x.stack) == 0 {
+		t := p.x.lx.next()
+		switch t.kind {
+		case tokIdent, tokDotWord:
+			if len(p.macros) == 0 {
+				return t
+			}
+		case tokHash, tokEOF:
+		default:
+			return t
+		}
+		return p.slowNext(ppToken{t: t})
+	}
+	return p.slowNext(p.x.read())
+}
+
+// slowNext handles pt, a token that may start a macro invocation or be a
+// directive or an end of file, and returns the next token for the parser.
+func (p *preprocessor) slowNext(pt ppToken) token {
 	x := &p.x
 	for {
-		var pt ppToken
-		if n := len(x.stack); n > 0 {
-			pt = x.stack[n-1]
-			x.stack = x.stack[:n-1]
-		} else {
-			pt.t = x.lx.next()
-		}
 		switch pt.t.kind {
 		case tokIdent, tokDotWord:
-			if len(p.macros) != 0 && x.expand(pt) {
-				continue
+			if len(p.macros) == 0 || !x.expand(pt) {
+				return pt.t
 			}
 		case tokHash:
 			p.directive(pt.t)
-			continue
 		case tokEOF:
-			if p.endFile() {
-				continue
+			if !p.endFile() {
+				return pt.t
 			}
+		default:
+			return pt.t
 		}
-		return pt.t
+		pt = x.read()
 	}
 }
 
@@ -330,6 +353,12 @@ func plural(n int) string {
 // expandList fully expands a token list on its own (argument
 // pre-expansion, #if and #line operands).
 func (p *preprocessor) expandList(ts []ppToken, eof token) []ppToken {
+	if p.depth >= maxExpansionDepth {
+		p.errf(eof.pos(), "macro arguments nested too deeply")
+		return ts
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	x := expander{p: p, eof: eof}
 	x.pushFront(ts)
 	var out []ppToken
@@ -409,6 +438,13 @@ func (p *preprocessor) subst(m *macro, args [][]ppToken, hs *hideset, at token) 
 		}
 		out = append(out, seg...)
 		i = j
+	}
+	if p.budget -= len(out) + 1; p.budget < 0 {
+		if p.budget+len(out)+1 >= 0 {
+			p.errf(at.pos(), fmt.Sprintf("macro expansion produces more than %d tokens; macros are no longer expanded", maxExpansionTokens))
+		}
+		clear(p.macros)
+		return nil
 	}
 	for i := range out {
 		t := &out[i].t

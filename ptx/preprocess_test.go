@@ -488,3 +488,67 @@ func TestPreprocessParse(t *testing.T) {
 		t.Errorf("#if syntax error through Parse: %v", err)
 	}
 }
+
+// BenchmarkPreprocessLexerOnly is the baseline for BenchmarkPreprocessPassThrough.
+func BenchmarkPreprocessLexerOnly(b *testing.B) {
+	src := []byte(strings.Repeat("\tadd.u32 \t%r1, %r2, 0x1F; // comment\n\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];\n", 5000))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		lx := newLexer("k.ptx", src, nil, nil)
+		for lx.next().kind != tokEOF {
+		}
+	}
+}
+
+func TestPreprocessLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#define a0 x x\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "#define a%d a%d a%d\n", i, i-1, i-1)
+	}
+	b.WriteString("a40\n#define after 1\nafter\n")
+	var errs []string
+	errf := func(pos Pos, msg string) { errs = append(errs, pos.String()+": "+msg) }
+	s := newPreprocessor(newLexer("k.ptx", []byte(b.String()), errf, nil), nil, errf)
+	s.(*preprocessor).budget = 5000 // as if maxExpansionTokens were 5000
+	n := 0
+	for s.next().kind != tokEOF {
+		n++
+	}
+	checkErrs(t, "exponential", errs, []string{"k.ptx:42:1: macro expansion produces more than"})
+	if n > 5000 {
+		t.Errorf("%d tokens", n)
+	}
+
+	src := "#define F(x) x\n" + strings.Repeat("F(", 1000) + "1" + strings.Repeat(")", 1000)
+	toks, errs := pp("k.ptx", src, nil)
+	if len(errs) == 0 || !strings.Contains(errs[0], "macro arguments nested too deeply") {
+		t.Errorf("deep nesting: %d tokens, errors %q", len(toks), errs)
+	}
+}
+
+// FuzzPreprocess: no input may panic or hang the preprocessor.
+func FuzzPreprocess(f *testing.F) {
+	f.Add("#define F(a, ...) a ## __VA_ARGS__ #a\nF(x, y, z) F()\n#if F(1) > 0\n#elif\n#endif")
+	f.Add("#define S(x) #x\n#define C(a,b) a##b\nC(S(1),.v) ld.C(x,y)\n#include \"a.h\"\n#line 3 \"f\"\n# 4\n#file \"g\"")
+	f.Add("#ifdef X\n#else\n#else\n#endif\n#endif\n#if defined(X) || defined Y\n#error e\n#pragma p")
+	f.Add("#define f(a) a*g\n#define g(a) f(a)\nf(2)(9)\n#define x x\nx")
+	files := map[string]string{"a.h": "#include \"a.h\"\n#define A(x) x A\n", "b.h": "#if 1\n"}
+	read := func(name string) ([]byte, error) {
+		if s, ok := files[name]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		opts := &ParseOptions{ReadFile: read, Defines: map[string]string{"D(x)": "x+1"}}
+		errf := func(Pos, string) {}
+		s := newPreprocessor(newLexer("k.ptx", []byte(src), errf, nil), opts, errf)
+		s.(*preprocessor).budget = 1 << 16
+		for n := 0; s.next().kind != tokEOF; n++ {
+			if n > 1<<20 {
+				t.Fatal("no end of file")
+			}
+		}
+	})
+}
