@@ -3,6 +3,7 @@ package ptx
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -593,6 +594,10 @@ func TestRoundTripSnippets(t *testing.T) {
 		".section .debug_abbrev {\n.b8 1 // code\n.b8 17 // tag\n}\n.section .debug_loc { }\n",
 		".entry k() { .shared .align 8 .b8 buf[1024]; .reg .v4 .f32 %v; mov.f32 %f1, %v.x; mov.f32 %f2, %v.a; }",
 		".entry k() { ld.param.u32 %r1, [p+4]; ld.u32 %r2, [%r1+-4]; ld.u32 %r3, [%r1+(4*2)]; }",
+		".entry k() { ld.const[2].b32 %r1, [const_buffer+4]; ld.global.f32 d, [ugbl].unified; ld.b32 %r0, [%r1].unified; }",
+		".entry k() { vadd.u32.u32.u32.add %r1, %r2.b0, %r3.h1, %r4; vadd2.s32.s32.u32.sat %r1.h0, %r2.h10, %r3.h32, %r1; }",
+		".entry k() { tn: .branchtargets N<5>; brx.idx.uni %r1, tn; N0: N1: N2: N3: N4: ret; }",
+		".entry k() { @!%p1 bra.uni L; L: mov.b32 %r1, 100 % 7; mov.b32 %r1, 0x10 % 0x3; }",
 	}
 	for _, src := range snippets {
 		ptRoundTrip(t, src)
@@ -828,5 +833,34 @@ func TestFormatCommentsPreprocessed(t *testing.T) {
 `
 	if got := string(Format(m)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// BenchmarkFormatComments: printing throughput on a module with a comment on
+// every line (as nvcc's debug sections have).
+func BenchmarkFormatComments(b *testing.B) {
+	m := ptBigModule(100000)
+	size := len(Format(m))
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		Format(m)
+	}
+}
+
+// BenchmarkPrint: printing to a writer (buffered in pieces) on the
+// synthetic module.
+func BenchmarkPrint(b *testing.B) {
+	src := syntheticModule(4 << 20)
+	m, err := Parse("synthetic.ptx", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Print(io.Discard, m); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
