@@ -117,6 +117,19 @@ func (p *parser) expect(s string) bool {
 func (p *parser) isPunct(s string) bool { return p.tok.kind == tokPunct && p.tok.text == s }
 func (p *parser) isWord(s string) bool  { return p.tok.kind == tokDotWord && p.tok.text == s }
 
+// listNext consumes the comma between two list elements and reports a
+// comma that is followed by the list's closing token instead of an element.
+func (p *parser) listNext(closer string) bool {
+	if !p.got(",") {
+		return false
+	}
+	if p.isPunct(closer) {
+		p.errorf(p.tok.pos(), "expected an element after ',', found '"+closer+"'")
+		return false
+	}
+	return true
+}
+
 // skipStatement skips to just after the next `;` at this nesting level, or
 // to the `}` closing the enclosing block (not consumed), or to EOF.
 func (p *parser) skipStatement() {
@@ -386,9 +399,13 @@ func (p *parser) parseSection() Item {
 			p.advance()
 			p.advance()
 			s.Items = append(s.Items, &Label{Pos: t.pos(), Name: t.text})
-		case t.kind == tokDotWord:
+		case t.kind == tokDotWord && isSectionDataType(t.text):
 			p.advance()
 			d := &SectionData{Pos: t.pos(), Type: t.text}
+			if p.tok.kind == tokDotWord && isSectionDataType(p.tok.text) || p.isPunct("}") {
+				p.errorExpected("a value after '" + t.text + "'")
+				continue
+			}
 			vals := p.scratch()
 			for {
 				vals = append(vals, p.parseExpr())
@@ -408,6 +425,11 @@ func (p *parser) parseSection() Item {
 	}
 	p.expect("}")
 	return s
+}
+
+// isSectionDataType reports whether w starts a data line of a .section (11.5.2).
+func isSectionDataType(w string) bool {
+	return w == ".b8" || w == ".b16" || w == ".b32" || w == ".b64"
 }
 
 // isDirectiveWithArgs reports whether w is a directive parsed generically as
@@ -436,7 +458,12 @@ func (p *parser) parseDirectiveArgs() *Directive {
 	t := p.tok
 	p.advance()
 	d := &Directive{Pos: t.pos(), Name: t.text}
+	switch t.text {
+	case ".noreturn", ".explicitcluster", ".blocksareclusters":
+		return d // these take no operands
+	}
 	if p.tok.kind == tokDotWord || p.isPunct("{") || p.isPunct(";") || p.tok.kind == tokEOF {
+		p.errorExpected("an operand for '" + t.text + "'")
 		return d
 	}
 	for {
@@ -512,7 +539,7 @@ func (p *parser) parseAttributes() []Attribute {
 			a.Args = []Expr{}
 			for !p.isPunct(")") && p.tok.kind != tokEOF {
 				a.Args = append(a.Args, p.parseExpr())
-				if !p.got(",") {
+				if !p.listNext(")") {
 					break
 				}
 			}
@@ -547,7 +574,7 @@ func (p *parser) parseParamList() []*VarDecl {
 			d.Names = []*Declarator{dl}
 		}
 		params = append(params, d)
-		if !p.got(",") {
+		if !p.listNext(")") {
 			break
 		}
 	}
@@ -836,7 +863,7 @@ func (p *parser) parseOperand() Expr {
 		tu := &TupleExpr{Pos: t.pos(), Elems: []Expr{}}
 		for !p.isPunct(")") && p.tok.kind != tokEOF {
 			tu.Elems = append(tu.Elems, p.parseExpr())
-			if !p.got(",") {
+			if !p.listNext(")") {
 				break
 			}
 		}
@@ -1071,9 +1098,12 @@ func (p *parser) parsePostfix(x Expr) Expr {
 			c := &CallExpr{Pos: x.Position(), Fun: x, Args: []Expr{}}
 			for !p.isPunct(")") && p.tok.kind != tokEOF {
 				c.Args = append(c.Args, p.parseExpr())
-				if !p.got(",") {
+				if !p.listNext(")") {
 					break
 				}
+			}
+			if len(c.Args) == 0 {
+				p.errorf(p.tok.pos(), "expected an argument, found ')'")
 			}
 			p.expect(")")
 			x = c
@@ -1142,7 +1172,7 @@ func (p *parser) parsePrimary() Expr {
 			p.depth++
 			for !p.isPunct("}") && p.tok.kind != tokEOF {
 				b.Elems = append(b.Elems, p.parseBraceElem())
-				if !p.got(",") {
+				if !p.listNext("}") {
 					break
 				}
 			}
@@ -1154,9 +1184,12 @@ func (p *parser) parsePrimary() Expr {
 			a := &AddressExpr{Pos: t.pos(), Elems: []Expr{}}
 			for !p.isPunct("]") && p.tok.kind != tokEOF {
 				a.Elems = append(a.Elems, p.parseExpr())
-				if !p.got(",") {
+				if !p.listNext("]") {
 					break
 				}
+			}
+			if len(a.Elems) == 0 {
+				p.errorf(p.tok.pos(), "expected an address, found ']'")
 			}
 			p.expect("]")
 			return a
