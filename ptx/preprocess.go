@@ -573,7 +573,7 @@ func (p *preprocessor) directive(h token) {
 		}
 		p.cur.lx.file = unquoteName(toks[0].text)
 	case "error":
-		p.errf(h.pos(), "#error "+strings.TrimSpace(rest))
+		p.errf(h.pos(), "#error "+strings.TrimSpace(stripComments(rest)))
 	case "":
 		if len(p.dirTokens(h, rest, off)) > 0 {
 			p.errf(h.pos(), "invalid preprocessor directive")
@@ -589,6 +589,39 @@ func (p *preprocessor) directive(h token) {
 		}
 		p.errf(h.pos(), "unknown preprocessor directive #"+name)
 	}
+}
+
+// stripComments replaces the comments of a directive's text by a blank,
+// as C does before directives are read, leaving string literals alone.
+func stripComments(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j - 1
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			return b.String()
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			e := strings.Index(s[i+2:], "*/")
+			if e < 0 {
+				return b.String()
+			}
+			b.WriteByte(' ')
+			i += e + 3
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // knownDirective reports whether name is a directive this preprocessor

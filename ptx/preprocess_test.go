@@ -127,6 +127,7 @@ func TestPreprocessOutput(t *testing.T) {
 		{"invalid directive", "#!x\n", "", []string{"1:1: invalid preprocessor directive"}},
 		{"unknown directive", "#pragma once\n#warning w\nx", "x", []string{"1:1: unknown preprocessor directive #pragma", "2:1: unknown preprocessor directive #warning"}},
 		{"error directive", "x\n  #error stop  here  \ny", "x y", []string{"2:3: #error stop  here"}},
+		{"error directive comments", "#error a /* b */ c \"//\" // d\n", "", []string{`1:1: #error a   c "//"`}},
 		{"unterminated comment in directive", "#define X 1 /* a\nb */\n", "b * /", []string{"1:13: comment in a preprocessor line must end on that line"}},
 		{"string macro", "#define P \"nounroll\"\n.pragma P;", `.pragma "nounroll" ;`, nil},
 
