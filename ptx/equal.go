@@ -119,6 +119,13 @@ func typeName(n any) string {
 	return s
 }
 
+func nilString(isNil bool) string {
+	if isNil {
+		return "nil"
+	}
+	return "present"
+}
+
 func (d *differ) kinds(a, b any) bool {
 	return d.fail("node type: " + typeName(a) + " vs " + typeName(b))
 }
@@ -142,7 +149,7 @@ func (d *differ) module(a, b *Module) bool {
 		if a == b {
 			return true
 		}
-		return d.kinds(a, b)
+		return d.fail("module: " + nilString(a == nil) + " vs " + nilString(b == nil))
 	}
 	if len(a.Items) != len(b.Items) {
 		return d.length("Items", len(a.Items), len(b.Items))
@@ -441,7 +448,7 @@ func (d *differ) params(field string, a, b []*VarDecl) bool {
 			if a[i] == b[i] {
 				continue
 			}
-			d.kinds(a[i], b[i])
+			d.fail("parameter: " + nilString(a[i] == nil) + " vs " + nilString(b[i] == nil))
 		} else if d.varDecl(a[i], b[i]) {
 			continue
 		}
@@ -521,7 +528,7 @@ func (d *differ) declarator(a, b *Declarator) bool {
 		if a == b {
 			return true
 		}
-		return d.kinds(a, b)
+		return d.fail("declarator: " + nilString(a == nil) + " vs " + nilString(b == nil))
 	}
 	if !d.str("Declarator.Name", a.Name, b.Name) || !d.field("Count", a.Count, b.Count) {
 		return false

@@ -290,3 +290,22 @@ func BenchmarkEqualModules(b *testing.B) {
 		}
 	}
 }
+
+func TestEqualNilPointers(t *testing.T) {
+	m := &Module{}
+	if d := DiffModules(nil, m); d != "module: nil vs present" {
+		t.Errorf("DiffModules(nil, m) = %q", d)
+	}
+	fa := &Function{Kind: ".func", Params: []*VarDecl{nil}}
+	fb := &Function{Kind: ".func", Params: []*VarDecl{{Space: ".param", Type: ".b32"}}}
+	d := DiffModules(&Module{Items: []Item{fa}}, &Module{Items: []Item{fb}})
+	if d != "Items[0].Params[0]: parameter: nil vs present" {
+		t.Errorf("nil parameter: %q", d)
+	}
+	va := &VarDecl{Space: ".reg", Type: ".b32", Names: []*Declarator{{Name: "a"}}}
+	vb := &VarDecl{Space: ".reg", Type: ".b32", Names: []*Declarator{nil}}
+	d = DiffModules(&Module{Items: []Item{va}}, &Module{Items: []Item{vb}})
+	if d != "Items[0].Names[0]: declarator: present vs nil" {
+		t.Errorf("nil declarator: %q", d)
+	}
+}

@@ -624,12 +624,7 @@ func (p *printer) stmt(s Stmt, depth int) int {
 	case *Instruction:
 		p.indent(depth)
 		p.instruction(s)
-		// A multi-line instruction ends at least where its last operand starts.
-		if n := len(s.Operands); n > 0 && line > 0 {
-			if l := p.lineOf(s.Operands[n-1].Position()); l > line {
-				return l
-			}
-		}
+		return p.lastExprLine(line, s.Operands)
 	case *VarDecl:
 		p.indent(depth)
 		p.varDecl(s)
@@ -683,9 +678,21 @@ func (p *printer) stmt(s Stmt, depth int) int {
 			p.byte(' ')
 			p.exprList(s.Values)
 		}
+		return p.lastExprLine(line, s.Values)
 	case *Dwarf:
 		p.indent(depth)
 		p.dwarf(s)
+	}
+	return line
+}
+
+// lastExprLine estimates the source line where a statement starting on
+// line ends: a multi-line one ends at least where its last operand starts.
+func (p *printer) lastExprLine(line int, list []Expr) int {
+	if n := len(list); n > 0 && line > 0 {
+		if l := p.lineOf(list[n-1].Position()); l > line {
+			return l
+		}
 	}
 	return line
 }
