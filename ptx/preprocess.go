@@ -117,8 +117,11 @@ type preprocessor struct {
 	files  []*ppFile // include stack; the last is being read
 	cur    *ppFile
 	x      expander // the main input: pending tokens, then cur.lx
-	budget int      // tokens that expansions may still produce
-	depth  int      // nesting of expandList
+	// initial marks the first bytes of macro names ever defined: most
+	// words can then skip the map lookup.
+	initial [256]bool
+	budget  int // tokens that expansions may still produce
+	depth   int // nesting of expandList
 }
 
 // expander reads tokens and expands macros. The preprocessor's own input
@@ -167,8 +170,12 @@ func (p *preprocessor) next() token {
 	if len(p.x.stack) == 0 {
 		t := p.x.lx.next()
 		switch t.kind {
-		case tokIdent, tokDotWord:
-			if len(p.macros) == 0 {
+		case tokIdent:
+			if len(p.macros) == 0 || !p.initial[t.text[0]] {
+				return t
+			}
+		case tokDotWord:
+			if len(p.macros) == 0 || !p.initial[t.text[1]] {
 				return t
 			}
 		case tokHash, tokEOF:
@@ -784,6 +791,7 @@ func (p *preprocessor) define(h token, toks []token) {
 		p.errf(nt.pos(), fmt.Sprintf("macro %s redefined (previous definition at %s)", m.name, old.pos))
 	}
 	p.macros[m.name] = m
+	p.initial[m.name[0]] = true
 }
 
 func tokPos(toks []token, i int, h token) Pos {

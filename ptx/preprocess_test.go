@@ -553,3 +553,14 @@ func FuzzPreprocess(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPreprocessOneMacro: ordinary code in a file that defines a macro.
+func BenchmarkPreprocessOneMacro(b *testing.B) {
+	src := []byte("#define N 16\n" + strings.Repeat("\tadd.u32 \t%r1, %r2, 0x1F; // comment\n\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+N];\n", 5000))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		s := newPreprocessor(newLexer("k.ptx", src, nil, nil), &ParseOptions{}, nil)
+		for s.next().kind != tokEOF {
+		}
+	}
+}
