@@ -1,5 +1,7 @@
 package ptx
 
+import "strings"
+
 // The lexer turns PTX source bytes into tokens (ptx-isa-9.0.txt 4.1-4.5).
 // It works on bytes, never allocates per token (token text is a substring of
 // the source), and reports malformed input through errf and keeps going.
@@ -16,6 +18,11 @@ type lexer struct {
 
 func newLexer(file string, src []byte, errf func(Pos, string), comments *[]Comment) *lexer {
 	s := string(src)
+	// PTX cut out of a binary or a C string may end in NUL bytes: the text
+	// ends at the first of them (as a C string would) when only NULs follow.
+	if i := strings.IndexByte(s, 0); i >= 0 && strings.Trim(s[i:], "\x00") == "" {
+		s = s[:i]
+	}
 	if len(s) >= 3 && s[:3] == "\xef\xbb\xbf" { // UTF-8 byte order mark
 		s = "   " + s[3:]
 	}

@@ -427,6 +427,16 @@ func (p *parser) parseSection() Item {
 	return s
 }
 
+// startsModuleItem reports whether the dot-word w can only begin a new
+// module-scope item.
+func startsModuleItem(w string) bool {
+	switch w {
+	case ".entry", ".func", ".version", ".target", ".address_size", ".file", ".section", ".alias":
+		return true
+	}
+	return linkageWords[w] || isStateSpace(w)
+}
+
 // isSectionDataType reports whether w starts a data line of a .section (11.5.2).
 func isSectionDataType(w string) bool {
 	return w == ".b8" || w == ".b16" || w == ".b32" || w == ".b64"
@@ -478,6 +488,7 @@ func (p *parser) parseDirectiveArgs() *Directive {
 // (11.2.1, 11.2.2).
 func (p *parser) parseFunction(pos Pos, linkage string) Item {
 	f := &Function{Pos: pos, Linkage: linkage, Kind: p.tok.text}
+	headerErrors := len(p.diags)
 	p.advance()
 	if p.isWord(".attribute") {
 		f.Attributes = p.parseAttributes()
@@ -498,6 +509,12 @@ func (p *parser) parseFunction(pos Pos, linkage string) Item {
 		f.Params = p.parseParamList()
 	}
 	for p.tok.kind == tokDotWord {
+		if startsModuleItem(p.tok.text) && len(p.diags) == headerErrors {
+			// A prototype without its `;`, as CUDA 3.x nvcc writes them
+			// (ptx-isa-3.1.txt: "a .func definition with no body provides a
+			// function prototype"; the syntax shows no ';').
+			return f
+		}
 		if !isDirectiveWithArgs(p.tok.text) {
 			p.errorf(p.tok.pos(), "unexpected '"+p.tok.text+"' in function header")
 			p.skipItem()
@@ -584,15 +601,19 @@ func (p *parser) parseParamList() []*VarDecl {
 
 // parseVarDecl parses a full declaration statement ending in `;`.
 func (p *parser) parseVarDecl(pos Pos, linkage string, moduleScope bool) *VarDecl {
+	skip := p.skipStatement
+	if moduleScope {
+		skip = p.skipItem
+	}
 	d := p.parseDeclHead(pos, linkage)
 	if d == nil {
-		p.skipStatement()
+		skip()
 		return nil
 	}
 	for {
 		dl := p.parseDeclarator()
 		if dl == nil {
-			p.skipStatement()
+			skip()
 			return d
 		}
 		d.Names = append(d.Names, dl)
@@ -601,7 +622,7 @@ func (p *parser) parseVarDecl(pos Pos, linkage string, moduleScope bool) *VarDec
 		}
 	}
 	if !p.expect(";") {
-		p.skipStatement()
+		skip()
 	}
 	return d
 }

@@ -427,3 +427,26 @@ func TestBankAndUnified(t *testing.T) {
 		t.Errorf("targets %q", tl.Targets)
 	}
 }
+
+func TestPrototypeWithoutSemicolon(t *testing.T) {
+	// CUDA 3.x nvcc writes forward declarations with no ';' (ptx-isa-3.1.txt .func).
+	m := parseOK(t, ".version 2.1\n.target sm_20\n.func (.param .s32 r) f (.param .s32 a)\n\n.visible .func g\n.entry k\n{\n\tret;\n}\n")
+	if len(m.Items) != 5 {
+		t.Fatalf("items: %d", len(m.Items))
+	}
+	for i := 2; i < 4; i++ {
+		if f := m.Items[i].(*Function); f.Body != nil {
+			t.Errorf("item %d: %s has a body", i, f.Name)
+		}
+	}
+	if m.Items[4].(*Function).Body == nil {
+		t.Errorf("entry lost its body")
+	}
+}
+
+func TestTrailingNULs(t *testing.T) {
+	parseOK(t, ".version 7.0\n.target sm_70\n\x00\x00")
+	if _, err := Parse("t.ptx", []byte(".version 7.0\n\x00.target sm_70\n"), nil); err == nil {
+		t.Errorf("a NUL before the end must be an error")
+	}
+}
