@@ -67,12 +67,15 @@ const (
 
 // Operand is one operand position of a form.
 type Operand struct {
-	Shape     OperandShape
-	Names     []string // placeholders in order (a pair has two, an address or vector one per part)
-	Text      string   // as written, without the optional braces
-	Optional  bool     // written as {, x}
-	Negate    string   // "", "-", "{-}", "{!}" or "!": negation written on the operand
-	Qualifier string   // an optional qualifier after an address: ".unified"
+	Shape    OperandShape
+	Names    []string // placeholders in order (a pair has two, an address or vector one per part)
+	Text     string   // as written, without the optional braces
+	Optional bool     // written as {, x}
+	Negate   string   // "", "-", "{-}", "{!}" or "!": negation written on the operand
+	// Qualifier is a suffix as written: ".dsel" (required) or "{.unified}",
+	// "{.asel}" (optional); a group name stands for one of its values.
+	Qualifier    string
+	PairOptional bool // a pair whose second part may be left out: d{|p}, d[|p]
 }
 
 // OperandRule gives kinds and a type to operand placeholders, when Cond holds.

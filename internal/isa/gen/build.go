@@ -4,6 +4,7 @@ package main
 // spec/FORMAT.md that can be checked mechanically is checked here.
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -81,9 +82,24 @@ func buildInstr(b *block, errs *errorList) *isa.Instr {
 			}
 			for _, v := range s.Values {
 				values[v] = true
+				if strings.Count(v, ".") > 1 { // a compound value: its words count too
+					for _, w := range strings.Split(v[1:], ".") {
+						values["."+w] = true
+					}
+				}
 			}
 		}
 		for _, op := range f.Operands {
+			if q := strings.Trim(op.Qualifier, "{}"); q != "" {
+				if _, ok := groups[q]; ok {
+					used[q] = true
+					for _, v := range groups[q] {
+						values[v] = true
+					}
+				} else {
+					values[q] = true
+				}
+			}
 			for _, n := range op.Names {
 				placeholders[n] = true
 				if op.Optional {
@@ -213,24 +229,18 @@ func buildRequires(b *block, values, placeholders map[string]bool, errs *errorLi
 	var reqs []isa.Requirement
 	basePTX, baseTarget := false, false
 	for _, l := range b.requires {
-		text := l.text
 		r := isa.Requirement{}
-		// "message" and as "NAME" come last
-		if i := strings.Index(text, ` as "`); i >= 0 {
-			name, err := strconv.Unquote(strings.TrimSpace(text[i+4:]))
-			if err != nil {
-				errs.add(b.file, l.line, "bad feature name after 'as'")
-			}
-			r.Feature = name
-			text = text[:i]
+		text, strs, err := splitStrings(l.text)
+		if err != nil {
+			errs.add(b.file, l.line, "%v", err)
 		}
-		if i := strings.IndexByte(text, '"'); i >= 0 {
-			msg, err := strconv.Unquote(strings.TrimSpace(text[i:]))
-			if err != nil {
-				errs.add(b.file, l.line, "bad message string")
+		// Quoted strings come last: `as "NAME"` and a "message", in either order.
+		for _, s := range strs {
+			if s.as {
+				r.Feature = s.text
+			} else {
+				r.Message = s.text
 			}
-			r.Message = msg
-			text = text[:i]
 		}
 		text, cond, hasCond := strings.Cut(text, " when ")
 		if hasCond {
@@ -286,6 +296,43 @@ func buildRequires(b *block, values, placeholders map[string]bool, errs *errorLi
 		errs.add(b.file, b.line, "%s %s: no unconditional `target sm_NN` requirement", b.kind, b.name)
 	}
 	return reqs
+}
+
+type quoted struct {
+	text string
+	as   bool // preceded by `as`
+}
+
+// splitStrings cuts the quoted strings (each optionally preceded by `as`)
+// off the end of a requirement line.
+func splitStrings(line string) (string, []quoted, error) {
+	i := strings.IndexByte(line, '"')
+	if i < 0 {
+		return line, nil, nil
+	}
+	head, rest := line[:i], line[i:]
+	var out []quoted
+	as := false
+	if h := strings.TrimRight(head, " \t"); strings.HasSuffix(h, " as") {
+		as = true
+		head = strings.TrimSuffix(h, " as")
+	}
+	for rest != "" {
+		rest = strings.TrimSpace(rest)
+		if strings.HasPrefix(rest, "as ") {
+			as = true
+			rest = strings.TrimSpace(rest[3:])
+		}
+		s, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return head, out, fmt.Errorf("bad quoted string in %q", line)
+		}
+		text, _ := strconv.Unquote(s)
+		out = append(out, quoted{text, as})
+		as = false
+		rest = rest[len(s):]
+	}
+	return head, out, nil
 }
 
 func parseTargets(s string, b *block, l srcLine, errs *errorList) []isa.Target {

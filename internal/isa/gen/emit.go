@@ -92,7 +92,7 @@ func emit(instrs []*isa.Instr, sregs []*isa.SpecialReg, dirs []*isa.Directive) (
 			for _, o := range f.Operands {
 				e.p("{Shape: %d, Names: ", o.Shape)
 				e.strs(o.Names)
-				e.p(", Text: %s, Optional: %t, Negate: %s, Qualifier: %s}, ", q(o.Text), o.Optional, q(o.Negate), q(o.Qualifier))
+				e.p(", Text: %s, Optional: %t, Negate: %s, Qualifier: %s, PairOptional: %t}, ", q(o.Text), o.Optional, q(o.Negate), q(o.Qualifier), o.PairOptional)
 			}
 			e.p("}},\n")
 		}

@@ -68,11 +68,13 @@ func TestFormNotation(t *testing.T) {
 	}{
 		{"ld{.ss}{.level::cache_hint}.shared{::cta, ::cluster}.b32 d, [a]{.unified}{, cache-policy};",
 			"?.ss ?.level::cache_hint .shared|.shared::cta|.shared::cluster .b32",
-			"d [a]^.unified ?cache-policy"},
+			"d [a]^{.unified} ?cache-policy"},
 		{"setp.eq{.ftz}.f32 p{|q}, a, {-}b;", ".eq ?.ftz .f32", "p|q a -b"},
 		{"tex.1d.v4.s32.f32 d[|p], [a, {b}];", ".1d .v4 .s32 .f32", "d|p [a,b]"},
 		{"call{.uni} (ret-param), func, (param-list);", "?.uni", "(ret-param) func (param-list)"},
 		{"mma.sync.aligned.m8n8k4 {d0, d1}, a, b, c{, e}{, f};", ".sync .aligned .m8n8k4", "{d0,d1} a b c ?e ?f"},
+		{"vadd.u32.u32.u32{.sat} d.dsel, a{.asel}, b;", ".u32 .u32 .u32 ?.sat", "d^.dsel a^{.asel} b"},
+		{"tex.base.2d.v4.f32.f32 d[|p], [a, {b,} c] {, e};", ".base .2d .v4 .f32 .f32", "d|p [a,b,c] ?e"},
 	}
 	for _, c := range cases {
 		op := c.form[:strings.IndexAny(c.form, ".{ ")]
@@ -108,7 +110,7 @@ func TestFormNotation(t *testing.T) {
 			if o.Negate != "" {
 				s = "-" + s
 			}
-			if o.Qualifier != "" && o.Qualifier != "{|}" {
+			if o.Qualifier != "" {
 				s += "^" + o.Qualifier
 			}
 			if o.Optional {
@@ -153,6 +155,27 @@ func TestValidation(t *testing.T) {
 		if c.want != "" && !strings.Contains(strings.Join(errs, "\n"), c.want) {
 			t.Errorf("case %d: errors %q, want %q", i, errs, c.want)
 		}
+	}
+}
+
+func TestCompoundValuesAndStrings(t *testing.T) {
+	instrs, _, _, errs := loadText(t, `instr fence 9.7.13.4
+  syntax:
+    fence.proxy.proxykind;
+    .proxykind = { .alias, .async.global };
+  operands:
+  requires:
+    ptx 7.5
+    target sm_70
+    removed 8.0 when .async "gone" as "fence.proxy.async"
+    deprecated 7.8 when .global as "fence.proxy.async.global" "use X"
+`)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := instrs[0].Requires
+	if r[2].Feature != "fence.proxy.async" || r[2].Message != "gone" || r[3].Feature != "fence.proxy.async.global" || r[3].Message != "use X" {
+		t.Errorf("strings: %+v %+v", r[2], r[3])
 	}
 }
 

@@ -61,11 +61,25 @@ func isWord(s string) bool {
 	return !strings.HasSuffix(s, ":")
 }
 
+// isCompound reports whether s is one or more dot-words written together,
+// as group values like `.async.global` (two modifiers in a row).
+func isCompound(s string) bool {
+	if !strings.HasPrefix(s, ".") {
+		return false
+	}
+	for _, w := range strings.Split(s[1:], ".") {
+		if !isWord("." + w) {
+			return false
+		}
+	}
+	return true
+}
+
 // expandValue expands `.shared{::cta, ::cluster}` into its values.
 func expandValue(v string) ([]string, error) {
 	i := strings.IndexByte(v, '{')
 	if i < 0 {
-		if !isWord(v) {
+		if !isCompound(v) {
 			return nil, fmt.Errorf("bad modifier value %q", v)
 		}
 		return []string{v}, nil
@@ -240,7 +254,7 @@ func parseOperands(s string) ([]isa.Operand, error) {
 				}
 				tail = append(ops, tail...)
 			case strings.HasPrefix(inner, ".") && isWord(inner):
-				qual = inner
+				qual = "{" + inner + "}"
 			case strings.HasPrefix(inner, "|"):
 				// d{|p}: an optional second part of a pair
 				name := strings.TrimSpace(inner[1:])
@@ -254,7 +268,7 @@ func parseOperands(s string) ([]isa.Operand, error) {
 				op.Shape = isa.ShapePair
 				op.Names = append(op.Names, name)
 				op.Text = strings.TrimSpace(piece[:open]) + "|" + name
-				op.Qualifier = "{|}"
+				op.PairOptional = true
 				out = append(out, op)
 				out = append(out, tail...)
 				piece = ""
@@ -278,7 +292,9 @@ func parseOperands(s string) ([]isa.Operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		op.Qualifier = qual
+		if qual != "" {
+			op.Qualifier = qual
+		}
 		out = append(out, op)
 		out = append(out, tail...)
 	}
@@ -328,7 +344,7 @@ func parseOperand(s string) (isa.Operand, error) {
 		}
 		op.Shape = isa.ShapePair
 		op.Names = []string{a, b}
-		op.Qualifier = "{|}"
+		op.PairOptional = true
 	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
 		op.Shape = isa.ShapeAddress
 		names, err := operandNames(s[1 : len(s)-1])
@@ -352,6 +368,11 @@ func parseOperand(s string) (isa.Operand, error) {
 		}
 		op.Names = []string{a, b}
 	default:
+		// a required suffix: d.dsel
+		if i := strings.IndexByte(s, '.'); i > 0 && isWord(s[i:]) {
+			op.Qualifier = s[i:]
+			s = s[:i]
+		}
 		if !isName(s) {
 			return op, fmt.Errorf("bad operand %q", s)
 		}
@@ -366,6 +387,13 @@ func operandNames(s string) ([]string, error) {
 	var names []string
 	for _, part := range splitTop(s, ',') {
 		part = strings.TrimSpace(part)
+		// `{b,} c`: an optional element b before c (texture operands)
+		if strings.HasPrefix(part, "{") {
+			if j := strings.Index(part, ",}"); j > 0 {
+				names = append(names, strings.TrimSpace(part[1:j]))
+				part = strings.TrimSpace(part[j+2:])
+			}
+		}
 		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
 			inner, err := operandNames(part[1 : len(part)-1])
 			if err != nil {
