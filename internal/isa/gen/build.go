@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptxvm/ptxvm/internal/isa"
+	isa "github.com/ptxvm/ptxvm/internal/isa/model"
 )
 
 var operandKinds = map[string]bool{"reg": true, "imm": true, "pred": true, "addr": true, "label": true,

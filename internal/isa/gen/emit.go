@@ -8,7 +8,7 @@ import (
 	"go/format"
 	"strconv"
 
-	"github.com/ptxvm/ptxvm/internal/isa"
+	isa "github.com/ptxvm/ptxvm/internal/isa/model"
 )
 
 type emitter struct{ bytes.Buffer }
@@ -51,11 +51,11 @@ func (e *emitter) cond(c isa.Cond) {
 func (e *emitter) requires(rs []isa.Requirement) {
 	e.p("[]Requirement{\n")
 	for _, r := range rs {
-		e.p("{Kind: %d, Version: Version{%d, %d}, ", r.Kind, r.Version.Major, r.Version.Minor)
+		e.p("{Kind: %d, Version: Version{Major: %d, Minor: %d}, ", r.Kind, r.Version.Major, r.Version.Minor)
 		if r.Targets != nil {
 			e.p("Targets: []Target{")
 			for _, t := range r.Targets {
-				e.p("{%d, %d}, ", t.SM, t.Suffix)
+				e.p("{SM: %d, Suffix: %d}, ", t.SM, t.Suffix)
 			}
 			e.p("}, ")
 		}

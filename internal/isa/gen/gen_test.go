@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptxvm/ptxvm/internal/isa"
+	isa "github.com/ptxvm/ptxvm/internal/isa/model"
 )
 
 const validBlock = `instr add 9.7.1.1

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/ptxvm/ptxvm/internal/isa"
+	isa "github.com/ptxvm/ptxvm/internal/isa/model"
 )
 
 func main() {

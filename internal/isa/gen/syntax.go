@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ptxvm/ptxvm/internal/isa"
+	isa "github.com/ptxvm/ptxvm/internal/isa/model"
 )
 
 // isGroupDef reports whether a syntax line defines groups.
