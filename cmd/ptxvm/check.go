@@ -6,17 +6,32 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ptxvm/ptxvm/internal/check"
 	"github.com/ptxvm/ptxvm/ptx"
 )
 
 var checkCommand = &command{
 	name:    "check",
-	summary: "parse PTX files and report every syntax error",
-	usage:   "check [-v] [-I dir] [-D name[=value]] FILE...",
-	doc: `Check preprocesses and parses each FILE and prints every error it finds, one
-per line, as
+	summary: "check PTX files as ptxas would and report every error",
+	usage:   "check [-v] [-arch sm_XX] [-syntax] [-I dir] [-D name[=value]] FILE...",
+	doc: `Check preprocesses, parses and validates each FILE and prints every error
+and warning it finds, one per line, as
 
 	file:line:col: error: message
+	file:line:col: warning: message
+
+It reports syntax errors, then checks the module against the PTX ISA manual:
+the module header (.version, .target, .address_size), every instruction
+against the instruction table (opcode, modifiers, operand count), whether
+the module's .version and .target allow each instruction, modifier, special
+register and directive it uses (in ptxas's words: "Feature 'redux.sync'
+requires PTX ISA .version 7.0 or later"), deprecated and removed forms
+(warnings and errors), and names: undeclared registers and variables,
+undefined labels, redeclarations. Operand types are not checked yet.
+
+-arch checks for a given device, as ptxas --gpu-name does: features are
+gated against that architecture, and a module whose .target needs a newer
+one is an error. -syntax stops after parsing.
 
 The parser recovers after an error and goes on, so one run reports as many
 errors as it can, for all files. Nothing is printed for a valid file (use -v).
@@ -25,9 +40,6 @@ A FILE of "-" reads standard input (named <stdin> in messages); a directory
 stands for every *.ptx file below it. A file that cannot be read is reported
 as "file: error: reason".
 
-In this version check is a syntax check: semantic checks (types, operands,
-the PTX version and target each instruction needs) come in a later release.
-
 Exit status: 0 if every file is valid, 1 if any has errors or cannot be
 read, 2 on a usage error.
 `,
@@ -35,13 +47,17 @@ read, 2 on a usage error.
 }
 
 type checkConfig struct {
-	pre     preprocessFlags
-	verbose bool
+	pre        preprocessFlags
+	verbose    bool
+	arch       string
+	syntaxOnly bool
 }
 
 func (c *checkConfig) register(fs *flag.FlagSet) {
 	c.pre.register(fs)
 	fs.BoolVar(&c.verbose, "v", false, "print a one-line summary of each valid file")
+	fs.StringVar(&c.arch, "arch", "", "check for this architecture (sm_XX), as ptxas --gpu-name does")
+	fs.BoolVar(&c.syntaxOnly, "syntax", false, "only parse: report syntax errors, skip the semantic checks")
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -76,6 +92,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil && report(stderr, name, err) {
 			failed = true
 			continue
+		}
+		if !cfg.syntaxOnly {
+			if diags := check.Check(m, check.Options{Arch: cfg.arch}); len(diags) > 0 && report(stderr, name, diags) {
+				failed = true
+				continue
+			}
 		}
 		if cfg.verbose {
 			fmt.Fprintf(stdout, "%s: ok (%s)\n", name, summarize(m))

@@ -1,0 +1,222 @@
+package check
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// kernel builds a module with the given header and kernel body.
+func kernel(version, target, body string) string {
+	return ".version " + version + "\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n" + body + "\n}\n"
+}
+
+func checkSrc(t *testing.T, src string, opts Options) ptx.DiagnosticList {
+	t.Helper()
+	m, err := ptx.Parse("t.ptx", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, src)
+	}
+	return Check(m, opts)
+}
+
+// errorsOf returns the error messages (not warnings) of ds.
+func errorsOf(ds ptx.DiagnosticList) []string {
+	var out []string
+	for _, d := range ds {
+		if d.Severity == ptx.SeverityError {
+			out = append(out, d.Msg)
+		}
+	}
+	return out
+}
+
+// TestGating: features at exactly the version and target the manual names
+// are accepted, one step below rejected with ptxas's message. Expected
+// values are from the instructions' PTX ISA Notes / Target ISA Notes in
+// ptx-isa-9.0.txt.
+func TestGating(t *testing.T) {
+	cases := []struct {
+		name             string
+		body             string
+		version, target  string // the minimum the manual gives
+		lowVer, lowTgt   string // one step below
+		wantVer, wantTgt string // substrings of the two errors
+	}{
+		{"redux.sync (9.7.13.12)", ".reg .b32 %r<3>;\n\tredux.sync.add.s32 %r1, %r2, 0xffffffff;",
+			"7.0", "sm_80", "6.5", "sm_75",
+			"Feature 'redux.sync' requires PTX ISA .version 7.0 or later", "Feature 'redux.sync' requires .target sm_80 or higher"},
+		{"add.u16x2 (9.7.1.1)", ".reg .b32 %r<3>;\n\tadd.u16x2 %r1, %r2, %r1;",
+			"8.0", "sm_90", "7.8", "sm_89",
+			"requires PTX ISA .version 8.0 or later", "requires .target sm_90 or higher"},
+		{"activemask (9.7.13.11)", ".reg .b32 %r<3>;\n\tactivemask.b32 %r1;",
+			"6.2", "sm_30", "6.1", "sm_20",
+			"requires PTX ISA .version 6.2 or later", "requires .target sm_30 or higher"},
+		{"elect.sync (9.7.13.14)", ".reg .b32 %r<3>;\n\t.reg .pred %p;\n\telect.sync %r1|%p, 0xffffffff;",
+			"8.0", "sm_90", "7.8", "sm_89",
+			"requires PTX ISA .version 8.0 or later", "requires .target sm_90 or higher"},
+		{"setmaxnreg (9.7.19.5)", "setmaxnreg.inc.sync.aligned.u32 240;",
+			"8.0", "sm_90a", "7.8", "sm_90",
+			"requires PTX ISA .version 8.0 or later", "requires .target sm_90a"},
+		{"dp4a (9.7.1.23)", ".reg .b32 %r<4>;\n\tdp4a.u32.u32 %r1, %r2, %r3, %r1;",
+			"5.0", "sm_61", "4.3", "sm_60",
+			"requires PTX ISA .version 5.0 or later", "requires .target sm_61 or higher"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if errs := errorsOf(checkSrc(t, kernel(c.version, c.target, c.body), Options{})); len(errs) > 0 {
+				t.Errorf("at the minimum (%s, %s): %q", c.version, c.target, errs)
+			}
+			errs := strings.Join(errorsOf(checkSrc(t, kernel(c.lowVer, c.target, c.body), Options{})), "\n")
+			if !strings.Contains(errs, c.wantVer) {
+				t.Errorf(".version %s: got %q, want %q", c.lowVer, errs, c.wantVer)
+			}
+			errs = strings.Join(errorsOf(checkSrc(t, kernel(c.version, c.lowTgt, c.body), Options{})), "\n")
+			if !strings.Contains(errs, c.wantTgt) {
+				t.Errorf(".target %s: got %q, want %q", c.lowTgt, errs, c.wantTgt)
+			}
+		})
+	}
+}
+
+// TestArchOption: -arch gates features against the given device.
+func TestArchOption(t *testing.T) {
+	src := kernel("7.0", "sm_70", ".reg .b32 %r<3>;\n\tadd.s32 %r1, %r2, %r1;")
+	if errs := errorsOf(checkSrc(t, src, Options{Arch: "sm_80"})); len(errs) > 0 {
+		t.Errorf("sm_70 code for sm_80: %q", errs)
+	}
+	if errs := errorsOf(checkSrc(t, src, Options{Arch: "sm_60"})); len(errs) == 0 {
+		t.Errorf("sm_70 code for sm_60: no error")
+	}
+	src = kernel("7.0", "sm_80", ".reg .b32 %r<3>;\n\tredux.sync.add.s32 %r1, %r2, 0xffffffff;")
+	if errs := strings.Join(errorsOf(checkSrc(t, src, Options{Arch: "sm_75"})), "\n"); !strings.Contains(errs, "requires .target sm_80") {
+		t.Errorf("redux.sync for sm_75: %q", errs)
+	}
+}
+
+func TestHeader(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{".target sm_70\n", "must begin with a .version"},
+		{".version 9.3\n.target sm_90\n", "unsupported .version 9.3"},
+		{".version 10.0\n.target sm_90\n", "unsupported .version 10.0"},
+		{".version 6.6\n.target sm_70\n", "unknown PTX ISA .version 6.6"},
+		{".version 7.0\n", "must have a .target"},
+		{".version 7.0\n.target sm_99\n", "unknown target 'sm_99'"},
+		{".version 7.0\n.target sm_90\n", "Target 'sm_90' requires PTX ISA .version 7.8 or later"},
+		{".version 7.8\n.target sm_90a\n", "Target 'sm_90a' requires PTX ISA .version 8.0 or later"},
+		{".version 7.0\n.target sm_70, sm_75\n", "more than one target architecture"},
+		{".version 7.0\n.target sm_70, texmode_unified, texmode_independent\n", "only one texturing mode"},
+		{".version 2.2\n.target sm_20\n.address_size 64\n", "'.address_size' requires PTX ISA .version 2.3"},
+		{".version 7.0\n.target sm_70\n.address_size 48\n", ".address_size must be 32 or 64"},
+	}
+	for _, c := range cases {
+		errs := strings.Join(errorsOf(checkSrc(t, c.src, Options{})), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%q: got %q, want %q", c.src, errs, c.want)
+		}
+	}
+	if errs := errorsOf(checkSrc(t, ".version 9.2\n.target sm_100f\n.address_size 64\n", Options{})); len(errs) > 0 {
+		t.Errorf("valid header: %q", errs)
+	}
+}
+
+func TestInstructionForms(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{".reg .b32 %r<3>;\n\tfrobnicate.b32 %r1, %r2;", "unknown instruction 'frobnicate'"},
+		{".reg .b32 %r<3>;\n\tadd.s33 %r1, %r2, %r1;", "unknown modifier '.s33' for instruction 'add'"},
+		{".reg .b32 %r<3>;\n\tadd.s32 %r1, %r2;", "wrong number of operands for 'add.s32' (2 given)"},
+		{".reg .b32 %r<3>;\n\tadd.sat.s16 %r1, %r2, %r1;", "invalid combination of modifiers in 'add.sat.s16'"},
+	}
+	for _, c := range cases {
+		errs := strings.Join(errorsOf(checkSrc(t, kernel("9.0", "sm_90", c.body), Options{})), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%q: got %q, want %q", c.body, errs, c.want)
+		}
+	}
+	// add.sat.u32 is new in PTX 9.2 (ptx-isa-9.2-chapters-1-8.txt 1.3).
+	errs := strings.Join(errorsOf(checkSrc(t, kernel("9.0", "sm_90", ".reg .b32 %r<3>;\n\tadd.sat.u32 %r1, %r2, %r1;"), Options{})), "\n")
+	if !strings.Contains(errs, "requires PTX ISA .version 9.2") {
+		t.Errorf("add.sat.u32 at 9.0: %q", errs)
+	}
+	// Modifier order different from the manual's Syntax line is accepted
+	// (the manual's own examples do this, e.g. wmma.load.a.sync.aligned.m16n16k16.row.f16).
+	ok := ".reg .b64 %rd<3>;\n\t.reg .b32 %r<3>;\n\tld.v2.global.u32 {%r1, %r2}, [%rd1];"
+	if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", ok), Options{})); len(errs) > 0 {
+		t.Errorf("reordered modifiers: %q", errs)
+	}
+}
+
+func TestSymbols(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{".reg .b32 %r<3>;\n\tadd.s32 %r1, %r3, %r1;", "undeclared identifier '%r3'"},
+		{".reg .b32 %r<3>;\n\tbra L_missing;", "undeclared label 'L_missing'"},
+		{".reg .b32 %r1;\n\t.reg .b32 %r1;", "'%r1' is already declared"},
+		{".reg .b32 %r1;\n\t@%p1 add.s32 %r1, %r1, 1;", "undeclared predicate '%p1'"},
+		{"L1:\n\tret;\nL1:\n\tret;", "'L1' is already declared"},
+		{".reg .b32 %r<2>;\n\t{ .reg .b32 %t; }\n\tadd.s32 %r1, %t, 1;", "undeclared identifier '%t'"},
+	}
+	for _, c := range cases {
+		errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", c.body), Options{})), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%q: got %q, want %q", c.body, errs, c.want)
+		}
+	}
+	valid := []string{
+		// parameterized names cover %r0..%r99; %r010 would be another name
+		".reg .b32 %r<100>;\n\tadd.s32 %r99, %r0, %r42;",
+		// labels are function-wide, also from and into nested blocks
+		"bra L2;\n\t{ L2: ret; }",
+		// special registers and their components
+		".reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r0, %laneid;",
+		// a name from an enclosing block
+		".reg .b32 %r<2>;\n\t{ .reg .b32 %t;\n\tadd.s32 %t, %r1, 1; }",
+	}
+	for _, body := range valid {
+		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", body), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", body, errs)
+		}
+	}
+}
+
+func TestDeprecatedAndRemoved(t *testing.T) {
+	// 9.7.13.8: vote without .sync is deprecated from PTX 6.0 and not
+	// supported on sm_70 and higher from PTX 6.4.
+	body := ".reg .pred %p<3>;\n\tvote.all.pred %p1, %p2;"
+	ds := checkSrc(t, kernel("6.0", "sm_60", body), Options{})
+	if ds.HasErrors() || len(ds) == 0 || ds[0].Severity != ptx.SeverityWarning {
+		t.Errorf("vote at 6.0/sm_60: want a warning only, got %v", ds)
+	}
+	if errs := errorsOf(checkSrc(t, kernel("6.4", "sm_70", body), Options{})); len(errs) == 0 {
+		t.Errorf("vote at 6.4/sm_70: want an error")
+	}
+}
+
+// TestCorpusChecks: every valid module of the committed corpora (compiler
+// output and hand-written constructs) passes the checker with no error.
+func TestCorpusChecks(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../../testdata/clang/ptx", "../../testdata/constructs", "../../examples"} {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ptx") && !strings.Contains(path, "/include/") {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	if len(files) < 400 {
+		t.Fatalf("only %d corpus files found", len(files))
+	}
+	for _, f := range files {
+		m, err := ptx.ParseFile(f, &ptx.ParseOptions{IncludePaths: []string{filepath.Dir(f)}, DiscardComments: true})
+		if err != nil {
+			t.Errorf("%s: parse: %v", f, err)
+			continue
+		}
+		if errs := errorsOf(Check(m, Options{})); len(errs) > 0 {
+			t.Errorf("%s: %d errors, first: %s", f, len(errs), errs[0])
+		}
+	}
+}

@@ -1,0 +1,373 @@
+package check
+
+// Instructions against the table: which form an instruction is, and whether
+// the module's version and target allow it (feature gating).
+
+import (
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/isa"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// match is an instruction matched to one form of one block.
+type match struct {
+	instr *isa.Instr
+	form  *isa.Form
+	// present lists the form's operand placeholders the instruction gives
+	// (optional operands are taken in order).
+	present map[string]bool
+}
+
+// checkInstruction finds the instruction's form and checks its requirements.
+func (c *checker) checkInstruction(in *ptx.Instruction) {
+	blocks := isa.Lookup(in.Opcode)
+	if len(blocks) == 0 {
+		c.errorf(in.Pos, "unknown instruction '%s'", in.Opcode)
+		return
+	}
+	// A constant bank, `ld.const[2]` (5.1.3.1, deprecated), is not a modifier of the table.
+	for i, m := range in.Modifiers {
+		if strings.HasPrefix(m, "[") {
+			c.gateDirectiveIf(".const", in.Pos, "bank")
+			stripped := *in
+			stripped.Modifiers = append(append([]string{}, in.Modifiers[:i]...), in.Modifiers[i+1:]...)
+			in = &stripped
+			break
+		}
+	}
+	var matches []match
+	for _, b := range blocks {
+		for i := range b.Forms {
+			f := &b.Forms[i]
+			if !matchMods(f.Mods, in.Modifiers) {
+				continue
+			}
+			if present, ok := matchOperands(f, in.Operands); ok {
+				matches = append(matches, match{b, f, present})
+			}
+		}
+	}
+	if len(matches) == 0 {
+		c.reportNoForm(in, blocks)
+		return
+	}
+	// Several forms may fit (blocks of one opcode overlap, e.g. `add` in
+	// 9.7.1 and 9.7.3 never do, but old and new forms can): the instruction
+	// is valid if any of them is allowed.
+	var firstErrs []gateDiag
+	for i, m := range matches {
+		errs := c.gate(in, m)
+		if !hasError(errs) {
+			c.emit(in.Pos, errs)
+			return
+		}
+		if i == 0 {
+			firstErrs = errs
+		}
+	}
+	c.emit(in.Pos, firstErrs)
+}
+
+// matchMods reports whether mods fill the slots: in order, each optional
+// slot taken at most once; compound values (`.async.global`) take several
+// modifiers. If the written order differs from the manual's, any order is
+// accepted as long as each modifier fills a distinct slot and every
+// required slot is filled.
+func matchMods(slots []isa.ModSlot, mods []string) bool {
+	if matchInOrder(slots, mods) {
+		return true
+	}
+	return matchAnyOrder(slots, mods)
+}
+
+func matchInOrder(slots []isa.ModSlot, mods []string) bool {
+	if len(slots) == 0 {
+		return len(mods) == 0
+	}
+	s := slots[0]
+	if s.Optional && matchInOrder(slots[1:], mods) {
+		return true
+	}
+	for _, v := range s.Values {
+		if n := prefixLen(v, mods); n > 0 && matchInOrder(slots[1:], mods[n:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixLen returns how many modifiers at the start of mods spell v, or 0.
+func prefixLen(v string, mods []string) int {
+	n := 0
+	for rest := v; rest != ""; n++ {
+		if n >= len(mods) || !strings.HasPrefix(rest, mods[n]) {
+			return 0
+		}
+		rest = rest[len(mods[n]):]
+		if rest != "" && rest[0] != '.' {
+			return 0
+		}
+	}
+	return n
+}
+
+func matchAnyOrder(slots []isa.ModSlot, mods []string) bool {
+	used := make([]bool, len(slots))
+	var assign func(i int) bool
+	assign = func(i int) bool {
+		if i == len(mods) {
+			for j, s := range slots {
+				if !s.Optional && !used[j] {
+					return false
+				}
+			}
+			return true
+		}
+		for j, s := range slots {
+			if used[j] {
+				continue
+			}
+			for _, v := range s.Values {
+				if v == mods[i] {
+					used[j] = true
+					if assign(i + 1) {
+						return true
+					}
+					used[j] = false
+					break
+				}
+			}
+		}
+		return false
+	}
+	if len(mods) > 16 { // bound the search on absurd input
+		return false
+	}
+	return assign(0)
+}
+
+// matchOperands reports whether the operands fit the form's count, and
+// which placeholders they fill: optional operands are taken in order, and
+// the second part of an optional pair (`d[|p]`) only when written `d|p`.
+func matchOperands(f *isa.Form, ops []ptx.Expr) (map[string]bool, bool) {
+	n := len(ops)
+	required := 0
+	for _, op := range f.Operands {
+		if !op.Optional {
+			required++
+		}
+	}
+	if n < required || n > len(f.Operands) {
+		return nil, false
+	}
+	present := make(map[string]bool, len(f.Operands))
+	extra := n - required
+	i := 0
+	for _, op := range f.Operands {
+		if op.Optional {
+			if extra == 0 {
+				continue
+			}
+			extra--
+		}
+		names := op.Names
+		if op.PairOptional && !isPair(ops[i]) {
+			names = names[:1]
+		}
+		for _, name := range names {
+			present[name] = true
+		}
+		i++
+	}
+	return present, true
+}
+
+func isPair(e ptx.Expr) bool {
+	b, ok := e.(*ptx.BinaryExpr)
+	return ok && b.Op == "|"
+}
+
+// reportNoForm explains why no form fits: an unknown modifier, or a valid
+// set of modifiers with the wrong operand count, or a bad combination.
+func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
+	known := map[string]bool{}
+	modsOK := false
+	for _, b := range blocks {
+		for _, f := range b.Forms {
+			for _, s := range f.Mods {
+				for _, v := range s.Values {
+					for _, w := range strings.SplitAfter(v[1:], ".") {
+						known["."+strings.TrimSuffix(w, ".")] = true
+					}
+				}
+			}
+			modsOK = modsOK || matchMods(f.Mods, in.Modifiers)
+		}
+	}
+	for _, m := range in.Modifiers {
+		if !known[m] {
+			c.errorf(in.Pos, "unknown modifier '%s' for instruction '%s'", m, in.Opcode)
+			return
+		}
+	}
+	name := in.Opcode + strings.Join(in.Modifiers, "")
+	if modsOK {
+		c.errorf(in.Pos, "wrong number of operands for '%s' (%d given)", name, len(in.Operands))
+		return
+	}
+	c.errorf(in.Pos, "invalid combination of modifiers in '%s'", name)
+}
+
+// gateDiag is one finding of gate, before it is reported.
+type gateDiag struct {
+	warning bool
+	msg     string
+}
+
+func hasError(ds []gateDiag) bool {
+	for _, d := range ds {
+		if !d.warning {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) emit(pos ptx.Pos, ds []gateDiag) {
+	for _, d := range ds {
+		if d.warning {
+			c.warnf(pos, "%s", d.msg)
+		} else {
+			c.errorf(pos, "%s", d.msg)
+		}
+	}
+}
+
+// gate evaluates the block's requirements that apply to this instruction.
+func (c *checker) gate(in *ptx.Instruction, m match) []gateDiag {
+	have := map[string]bool{}
+	for _, mod := range in.Modifiers {
+		have[mod] = true
+	}
+	return c.requirements(m.instr.Requires, func(a isa.Alt) bool {
+		if a.Operand {
+			return m.present[a.Value]
+		}
+		if have[a.Value] {
+			return true
+		}
+		// a compound value holds when its words are written in a row
+		return strings.Count(a.Value, ".") > 1 && strings.Contains(strings.Join(in.Modifiers, ""), a.Value)
+	}, func(r isa.Requirement) string {
+		if r.Feature != "" {
+			return r.Feature
+		}
+		return featureName(in, m.form, r.When)
+	})
+}
+
+// requirements checks a list of requirements against the module; holds
+// says whether a condition alternative is true for the construct at hand.
+func (c *checker) requirements(reqs []isa.Requirement, holds func(isa.Alt) bool, name func(isa.Requirement) string) []gateDiag {
+	var out []gateDiag
+	for _, r := range reqs {
+		if !condHolds(r.When, holds) {
+			continue
+		}
+		switch r.Kind {
+		case isa.ReqPTX:
+			if c.version.Less(r.Version) {
+				out = append(out, gateDiag{msg: "Feature '" + name(r) + "' requires PTX ISA .version " + versionString(r.Version) + " or later"})
+			}
+		case isa.ReqTarget:
+			if c.hasTgt && !targetOK(c.target, r.Targets) {
+				out = append(out, gateDiag{msg: "Feature '" + name(r) + "' requires " + targetWords(r.Targets)})
+			}
+		case isa.ReqDeprecated:
+			if !c.version.Less(r.Version) {
+				out = append(out, gateDiag{warning: true, msg: withMessage("'"+name(r)+"' is deprecated as of PTX ISA .version "+versionString(r.Version), r.Message)})
+			}
+		case isa.ReqRemoved:
+			if !c.version.Less(r.Version) && (len(r.Targets) == 0 || c.hasTgt && targetOK(c.target, r.Targets)) {
+				msg := "'" + name(r) + "' is not supported from PTX ISA .version " + versionString(r.Version)
+				if len(r.Targets) > 0 {
+					msg += " for .target " + r.Targets[0].String() + " and higher"
+				}
+				out = append(out, gateDiag{msg: withMessage(msg, r.Message)})
+			}
+		}
+	}
+	return out
+}
+
+func withMessage(s, msg string) string {
+	if msg == "" {
+		return s
+	}
+	return s + ": " + msg
+}
+
+func condHolds(c isa.Cond, holds func(isa.Alt) bool) bool {
+	for _, term := range c {
+		ok := false
+		for _, a := range term {
+			if holds(a) != a.Not {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func targetOK(t isa.Target, reqs []isa.Target) bool {
+	for _, r := range reqs {
+		if t.Satisfies(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// targetWords phrases a target requirement as ptxas does:
+// ".target sm_80 or higher", ".target sm_90a", ".target sm_100a or sm_101a".
+func targetWords(ts []isa.Target) string {
+	if len(ts) == 1 && ts[0].Suffix == 0 {
+		return ".target " + ts[0].String() + " or higher"
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.String()
+	}
+	return ".target " + strings.Join(names, " or ")
+}
+
+// featureName names the feature a requirement is about: the opcode with the
+// form's leading literal modifiers (`redux.sync`, `cp.async.bulk`), plus the
+// modifier values that made the condition hold (`add.u16x2`).
+func featureName(in *ptx.Instruction, f *isa.Form, when isa.Cond) string {
+	name := in.Opcode
+	for _, s := range f.Mods {
+		if s.Optional || s.Group != "" || len(s.Values) != 1 {
+			break
+		}
+		name += s.Values[0]
+	}
+	have := map[string]bool{}
+	for _, m := range in.Modifiers {
+		have[m] = true
+	}
+	for _, term := range when {
+		for _, a := range term {
+			if !a.Not && !a.Operand && have[a.Value] && !strings.Contains(name, a.Value) {
+				name += a.Value
+				break
+			}
+		}
+	}
+	return name
+}

@@ -1,0 +1,353 @@
+package check
+
+// Symbols: module, function and block scopes (ptx-isa-9.0.txt 5.4, 7;
+// labels are function-wide, 4.3.1), declarations, and the names
+// instructions use. Also the walk that drives the per-instruction checks.
+
+import (
+	"strconv"
+
+	"github.com/ptxvm/ptxvm/internal/isa"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// scope is one level of declarations.
+type scope struct {
+	parent *scope
+	names  map[string]ptx.Pos
+	ranges map[string][]int // parameterized names: prefix -> counts (%r<100>)
+}
+
+func newScope(parent *scope) *scope {
+	return &scope{parent: parent, names: map[string]ptx.Pos{}}
+}
+
+// declare adds name, reporting a redeclaration in the same scope.
+func (c *checker) declare(s *scope, name string, pos ptx.Pos) {
+	if prev, dup := s.names[name]; dup {
+		c.errorf(pos, "'%s' is already declared at %s", name, prev)
+		return
+	}
+	s.names[name] = pos
+}
+
+func (s *scope) declareRange(prefix string, n int) {
+	if s.ranges == nil {
+		s.ranges = map[string][]int{}
+	}
+	s.ranges[prefix] = append(s.ranges[prefix], n)
+}
+
+// lookup reports whether name is declared in s or an enclosing scope.
+func (s *scope) lookup(name string) bool {
+	prefix, index := splitIndex(name)
+	for ; s != nil; s = s.parent {
+		if _, ok := s.names[name]; ok {
+			return true
+		}
+		if prefix != "" {
+			for _, n := range s.ranges[prefix] {
+				if index < n {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// splitIndex splits "%r12" into "%r" and 12; ("", -1) when there is no
+// numeric suffix. "%r012" has none: parameterized names have no leading zeros.
+func splitIndex(name string) (string, int) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || i == 0 || len(name)-i > 1 && name[i] == '0' {
+		return "", -1
+	}
+	n, err := strconv.Atoi(name[i:])
+	if err != nil {
+		return "", -1
+	}
+	return name[:i], n
+}
+
+// declareVar declares the names of a declaration in s.
+func (c *checker) declareVar(s *scope, d *ptx.VarDecl) {
+	for _, dl := range d.Names {
+		if dl.Count != nil {
+			n, ok := constInt(dl.Count)
+			if !ok || n <= 0 {
+				c.errorf(dl.Pos, "the count of a parameterized name must be a positive integer constant")
+				continue
+			}
+			s.declareRange(dl.Name, int(n))
+			continue
+		}
+		c.declare(s, dl.Name, dl.Pos)
+	}
+}
+
+func constInt(e ptx.Expr) (int64, bool) {
+	v, err := ptx.EvalConst(e)
+	if err != nil {
+		return 0, false
+	}
+	switch v.Kind {
+	case ptx.ConstS64:
+		return v.Int64(), true
+	case ptx.ConstU64:
+		return int64(v.Uint64()), v.Uint64() < 1<<62
+	}
+	return 0, false
+}
+
+// symbols walks the module: declarations, then every function body.
+func (c *checker) symbols() {
+	mod := newScope(nil)
+	functions := map[string]bool{}
+	for _, it := range c.mod.Items {
+		switch it := it.(type) {
+		case *ptx.VarDecl:
+			c.declareVar(mod, it)
+		case *ptx.Function:
+			// a prototype and its definition share the name
+			if !functions[it.Name] {
+				c.declare(mod, it.Name, it.Pos)
+			}
+			functions[it.Name] = true
+		case *ptx.Alias:
+			// the alias may have been declared first as a prototype (11.2.3)
+			if !functions[it.Name] {
+				c.declare(mod, it.Name, it.Pos)
+			}
+		}
+	}
+	for _, it := range c.mod.Items {
+		switch it := it.(type) {
+		case *ptx.VarDecl:
+			for _, dl := range it.Names {
+				if dl.Init != nil {
+					c.resolve(mod, dl.Init, "")
+				}
+			}
+			c.gateDeclaration(it)
+		case *ptx.Function:
+			c.function(mod, it)
+		case *ptx.Alias:
+			c.gateDirective(".alias", it.Pos)
+			if !mod.lookup(it.Target) {
+				c.errorf(it.Pos, "undeclared function '%s' in .alias", it.Target)
+			}
+		case *ptx.Section:
+			c.gateDirective(".section", it.Pos)
+		case *ptx.Dwarf:
+			c.gateDirective("@@DWARF", it.Pos)
+		case *ptx.FileDirective:
+			c.gateDirective(".file", it.Pos)
+		case *ptx.Directive:
+			c.gateDirective(it.Name, it.Pos)
+		}
+	}
+}
+
+func (c *checker) function(mod *scope, f *ptx.Function) {
+	c.gateDirective(f.Kind, f.Pos)
+	if len(f.Attributes) > 0 {
+		c.gateDirective(".attribute", f.Pos)
+	}
+	for _, d := range f.Directives {
+		c.gateDirective(d.Name, d.Pos)
+	}
+	if f.Body == nil {
+		return
+	}
+	fs := newScope(mod)
+	for _, p := range append(append([]*ptx.VarDecl{}, f.Results...), f.Params...) {
+		c.declareVar(fs, p)
+	}
+	c.labels(fs, f.Body)
+	c.block(fs, f.Body)
+}
+
+// labels declares every label of a function body in its function scope:
+// labels are visible throughout the function, nested blocks included.
+func (c *checker) labels(fs *scope, b *ptx.Block) {
+	for _, st := range b.Stmts {
+		switch st := st.(type) {
+		case *ptx.Label:
+			c.declare(fs, st.Name, st.Pos)
+		case *ptx.Prototype:
+			c.declare(fs, st.Name, st.Pos)
+		case *ptx.TargetList:
+			c.declare(fs, st.Name, st.Pos)
+		case *ptx.Block:
+			c.labels(fs, st)
+		}
+	}
+}
+
+func (c *checker) block(parent *scope, b *ptx.Block) {
+	s := newScope(parent)
+	for _, st := range b.Stmts {
+		if d, ok := st.(*ptx.VarDecl); ok {
+			c.declareVar(s, d)
+		}
+	}
+	for _, st := range b.Stmts {
+		switch st := st.(type) {
+		case *ptx.Instruction:
+			if st.Guard != nil && !s.lookup(st.Guard.Pred) {
+				c.errorf(st.Guard.Pos, "undeclared predicate '%s'", st.Guard.Pred)
+			}
+			c.checkInstruction(st)
+			what := ""
+			if st.Opcode == "bra" || st.Opcode == "brx" {
+				what = "label"
+			}
+			for _, op := range st.Operands {
+				c.resolve(s, op, what)
+			}
+		case *ptx.Block:
+			c.block(s, st)
+		case *ptx.TargetList:
+			c.gateDirective(st.Kind, st.Pos)
+			for _, t := range st.Targets {
+				if _, n, ok := cutRange(t); ok {
+					_ = n // N<5>: the labels N0..N4, checked as a prefix below
+					continue
+				}
+				if !s.lookup(t) {
+					c.errorf(st.Pos, "undeclared name '%s' in %s", t, st.Kind)
+				}
+			}
+		case *ptx.Prototype:
+			c.gateDirective(".callprototype", st.Pos)
+		case *ptx.Directive:
+			c.gateDirective(st.Name, st.Pos)
+		case *ptx.Loc:
+			c.gateDirective(".loc", st.Pos)
+		case *ptx.VarDecl:
+			c.gateDeclaration(st)
+		}
+	}
+}
+
+// cutRange splits a target-list range "N<5>" into "N" and 5.
+func cutRange(t string) (string, int, bool) {
+	i := len(t) - 1
+	if i < 0 || t[i] != '>' {
+		return "", 0, false
+	}
+	for j := i - 1; j >= 0; j-- {
+		if t[j] == '<' {
+			n, err := strconv.Atoi(t[j+1 : i])
+			return t[:j], n, err == nil
+		}
+	}
+	return "", 0, false
+}
+
+// resolve checks that every name in an operand or initializer is declared
+// or is a special register; what names the expected kind in messages.
+func (c *checker) resolve(s *scope, e ptx.Expr, what string) {
+	switch e := e.(type) {
+	case *ptx.Ident:
+		c.resolveName(s, e.Name, e.Pos, what)
+	case *ptx.SelectorExpr:
+		c.resolve(s, e.X, what)
+	case *ptx.IndexExpr:
+		c.resolve(s, e.X, what)
+		c.resolve(s, e.Index, "")
+	case *ptx.AddressExpr:
+		for _, x := range e.Elems {
+			c.resolve(s, x, "")
+		}
+	case *ptx.BraceExpr:
+		for _, x := range e.Elems {
+			c.resolve(s, x, what)
+		}
+	case *ptx.TupleExpr:
+		for _, x := range e.Elems {
+			c.resolve(s, x, "")
+		}
+	case *ptx.UnaryExpr:
+		c.resolve(s, e.X, what)
+	case *ptx.BinaryExpr:
+		c.resolve(s, e.X, what)
+		c.resolve(s, e.Y, what)
+	case *ptx.CondExpr:
+		c.resolve(s, e.Cond, "")
+		c.resolve(s, e.X, what)
+		c.resolve(s, e.Y, what)
+	case *ptx.ParenExpr:
+		c.resolve(s, e.X, what)
+	case *ptx.CastExpr:
+		c.resolve(s, e.X, what)
+	case *ptx.CallExpr: // generic(var), 0xFF(var): the function part is an operator
+		for _, x := range e.Args {
+			c.resolve(s, x, "")
+		}
+	case *ptx.KeyValue: // sampler fields name modes, not symbols
+	}
+}
+
+func (c *checker) resolveName(s *scope, name string, pos ptx.Pos, what string) {
+	if name == "_" || name == "WARP_SZ" || s.lookup(name) {
+		return
+	}
+	if r := isa.LookupSpecialReg(name); r != nil {
+		c.emit(pos, c.requirements(r.Requires, func(isa.Alt) bool { return false }, func(req isa.Requirement) string {
+			if req.Feature != "" {
+				return req.Feature
+			}
+			return r.Name
+		}))
+		return
+	}
+	if what == "" {
+		what = "identifier"
+	}
+	c.errorf(pos, "undeclared %s '%s'", what, name)
+}
+
+// gateDirective checks a directive's unconditional version and target requirements.
+func (c *checker) gateDirective(name string, pos ptx.Pos) { c.gateDirectiveIf(name, pos) }
+
+// gateDirectiveIf checks a directive's requirements, counting as true the
+// condition words given (`bank` for a banked .const).
+func (c *checker) gateDirectiveIf(name string, pos ptx.Pos, words ...string) {
+	d := isa.LookupDirective(name)
+	if d == nil {
+		return
+	}
+	holds := func(a isa.Alt) bool {
+		for _, w := range words {
+			if a.Value == w {
+				return true
+			}
+		}
+		return false
+	}
+	c.emit(pos, c.requirements(d.Requires, holds, func(r isa.Requirement) string {
+		if r.Feature != "" {
+			return r.Feature
+		}
+		return name
+	}))
+}
+
+// gateDeclaration gates the declaration features that the directive table
+// records (.attribute, .ptr, .const banks).
+func (c *checker) gateDeclaration(d *ptx.VarDecl) {
+	if len(d.Attributes) > 0 {
+		c.gateDirective(".attribute", d.Pos)
+	}
+	if d.Ptr != nil {
+		c.gateDirective(".ptr", d.Pos)
+	}
+	if d.Bank != nil {
+		c.gateDirectiveIf(".const", d.Pos, "bank")
+	}
+}
