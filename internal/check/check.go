@@ -30,6 +30,8 @@ func Check(m *ptx.Module, opts Options) ptx.DiagnosticList {
 	c := &checker{mod: m, opts: opts}
 	c.header()
 	c.symbols()
+	c.declarations()
+	c.calls()
 	c.diags.Sort()
 	return c.diags
 }
