@@ -11,49 +11,79 @@ import (
 	"github.com/ptxvm/ptxvm/ptx"
 )
 
+// symKind says what a name denotes.
+type symKind uint8
+
+const (
+	symVar   symKind = iota // a variable of some state space (.reg ones are registers)
+	symFunc                 // an .entry or .func
+	symLabel                // a code label
+	symProto                // a .callprototype label
+	symTargets              // a .calltargets or .branchtargets label
+)
+
+// symbol is what a declared name denotes.
+type symbol struct {
+	kind symKind
+	pos  ptx.Pos
+	decl *ptx.VarDecl  // symVar
+	fn   *ptx.Function // symFunc
+}
+
+// isReg reports whether s is a register (a .reg variable or parameter).
+func (s *symbol) isReg() bool { return s.kind == symVar && s.decl.Space == ".reg" }
+
 // scope is one level of declarations.
 type scope struct {
 	parent *scope
-	names  map[string]ptx.Pos
-	ranges map[string][]int // parameterized names: prefix -> counts (%r<100>)
+	names  map[string]*symbol
+	ranges map[string][]rangeSym // parameterized names: prefix -> declarations (%r<100>)
+}
+
+type rangeSym struct {
+	count int
+	sym   *symbol
 }
 
 func newScope(parent *scope) *scope {
-	return &scope{parent: parent, names: map[string]ptx.Pos{}}
+	return &scope{parent: parent, names: map[string]*symbol{}}
 }
 
 // declare adds name, reporting a redeclaration in the same scope.
-func (c *checker) declare(s *scope, name string, pos ptx.Pos) {
+func (c *checker) declare(s *scope, name string, sym *symbol) {
 	if prev, dup := s.names[name]; dup {
-		c.errorf(pos, "'%s' is already declared at %s", name, prev)
+		c.errorf(sym.pos, "'%s' is already declared at %s", name, prev.pos)
 		return
 	}
-	s.names[name] = pos
+	s.names[name] = sym
 }
 
-func (s *scope) declareRange(prefix string, n int) {
+func (s *scope) declareRange(prefix string, n int, sym *symbol) {
 	if s.ranges == nil {
-		s.ranges = map[string][]int{}
+		s.ranges = map[string][]rangeSym{}
 	}
-	s.ranges[prefix] = append(s.ranges[prefix], n)
+	s.ranges[prefix] = append(s.ranges[prefix], rangeSym{n, sym})
 }
 
 // lookup reports whether name is declared in s or an enclosing scope.
-func (s *scope) lookup(name string) bool {
+func (s *scope) lookup(name string) bool { return s.find(name) != nil }
+
+// find returns the symbol name denotes in s or an enclosing scope, or nil.
+func (s *scope) find(name string) *symbol {
 	prefix, index := splitIndex(name)
 	for ; s != nil; s = s.parent {
-		if _, ok := s.names[name]; ok {
-			return true
+		if sym, ok := s.names[name]; ok {
+			return sym
 		}
 		if prefix != "" {
-			for _, n := range s.ranges[prefix] {
-				if index < n {
-					return true
+			for _, r := range s.ranges[prefix] {
+				if index < r.count {
+					return r.sym
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // splitIndex splits "%r12" into "%r" and 12; ("", -1) when there is no
@@ -82,10 +112,10 @@ func (c *checker) declareVar(s *scope, d *ptx.VarDecl) {
 				c.errorf(dl.Pos, "the count of a parameterized name must be a positive integer constant")
 				continue
 			}
-			s.declareRange(dl.Name, int(n))
+			s.declareRange(dl.Name, int(n), &symbol{kind: symVar, pos: dl.Pos, decl: d})
 			continue
 		}
-		c.declare(s, dl.Name, dl.Pos)
+		c.declare(s, dl.Name, &symbol{kind: symVar, pos: dl.Pos, decl: d})
 	}
 }
 
@@ -114,13 +144,15 @@ func (c *checker) symbols() {
 		case *ptx.Function:
 			// a prototype and its definition share the name
 			if !functions[it.Name] {
-				c.declare(mod, it.Name, it.Pos)
+				c.declare(mod, it.Name, &symbol{kind: symFunc, pos: it.Pos, fn: it})
+			} else if it.Body != nil {
+				mod.names[it.Name].fn = it // the definition stands for the name
 			}
 			functions[it.Name] = true
 		case *ptx.Alias:
 			// the alias may have been declared first as a prototype (11.2.3)
 			if !functions[it.Name] {
-				c.declare(mod, it.Name, it.Pos)
+				c.declare(mod, it.Name, &symbol{kind: symFunc, pos: it.Pos})
 			}
 		}
 	}
@@ -177,11 +209,11 @@ func (c *checker) labels(fs *scope, b *ptx.Block) {
 	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ptx.Label:
-			c.declare(fs, st.Name, st.Pos)
+			c.declare(fs, st.Name, &symbol{kind: symLabel, pos: st.Pos})
 		case *ptx.Prototype:
-			c.declare(fs, st.Name, st.Pos)
+			c.declare(fs, st.Name, &symbol{kind: symProto, pos: st.Pos})
 		case *ptx.TargetList:
-			c.declare(fs, st.Name, st.Pos)
+			c.declare(fs, st.Name, &symbol{kind: symTargets, pos: st.Pos})
 		case *ptx.Block:
 			c.labels(fs, st)
 		}
