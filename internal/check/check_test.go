@@ -220,3 +220,44 @@ func TestCorpusChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandTypes: register operands against instruction types, 9.4
+// Table 26 (exact) and Tables 27/28 (ld, st, cvt may use wider registers).
+func TestOperandTypes(t *testing.T) {
+	decls := ".reg .b32 %b<3>;\n\t.reg .s32 %r<3>;\n\t.reg .u16 %h<3>;\n\t.reg .f32 %f<3>;\n\t.reg .f64 %fd<3>;\n\t.reg .b64 %rd<3>;\n\t.reg .pred %p<3>;\n\t.shared .u32 sv;\n\t.global .u32 gv;\n\t"
+	bad := []struct{ body, want string }{
+		{"add.s32 %r1, %rd1, 1;", "register '%rd1' is .b64, operand must be .s32"},
+		{"add.f32 %f1, %r1, %f2;", "register '%r1' is .s32, operand must be .f32"},
+		{"add.s32 %r1, %f1, %r2;", "register '%f1' is .f32, operand must be .s32"},
+		{"mul.wide.s32 %r1, %r1, %r2;", "register '%r1' is .s32, operand must be .s64"},
+		{"setp.eq.s32 %r1, %r1, %r2;", "register '%r1' is .s32, operand must be .pred"},
+		{"ld.global.f32 %fd1, [%rd1];", "register '%fd1' is .f64, operand must be .f32"},
+		{"ld.global.u32 %h1, [%rd1];", "register '%h1' is .u16, operand must be .u32"},
+		{"ld.global.u32 %r1, [sv];", "'sv' is a .shared variable, not .global"},
+		{"st.shared.u32 [gv+4], %r1;", "'gv' is a .global variable, not .shared"},
+	}
+	for _, c := range bad {
+		errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+c.body), Options{})), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%q: got %q, want %q", c.body, errs, c.want)
+		}
+	}
+	good := []string{
+		"add.f32 %f1, %b1, %f2;",             // bit-size agrees with any type of its size
+		"add.u32 %r1, %r1, %b1;",             // signed and unsigned agree
+		"mul.wide.s32 %rd1, %r1, %r2;",       // the destination is twice as wide
+		"ld.global.u8 %r1, [%rd1];",          // 9.4.1: wider destination for ld
+		"st.global.u16 [%rd1], %r1;",         // and wider source for st
+		"cvt.u32.u16 %r1, %h1;",              // cvt types per operand
+		"ld.global.v2.f32 {%f1, %f2}, [gv];", // vector elements of the load type
+		"ld.u32 %r1, [sv];",                  // generic addressing names any variable
+		"setp.eq.s32 %p1|%p2, %r1, %r2;",
+		"selp.b32 %r1, %r1, 7, %p1;",
+		"shl.b64 %rd1, %rd1, %r1;", // shift amount is .u32
+	}
+	for _, body := range good {
+		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+body), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", body, errs)
+		}
+	}
+}

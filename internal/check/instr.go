@@ -17,10 +17,13 @@ type match struct {
 	// present lists the form's operand placeholders the instruction gives
 	// (optional operands are taken in order).
 	present map[string]bool
+	// groups maps each group of the form to the value the instruction chose
+	// (".type" -> ".u32").
+	groups map[string]string
 }
 
 // checkInstruction finds the instruction's form and checks its requirements.
-func (c *checker) checkInstruction(in *ptx.Instruction) {
+func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	blocks := isa.Lookup(in.Opcode)
 	if len(blocks) == 0 {
 		c.errorf(in.Pos, "unknown instruction '%s'", in.Opcode)
@@ -40,11 +43,18 @@ func (c *checker) checkInstruction(in *ptx.Instruction) {
 	for _, b := range blocks {
 		for i := range b.Forms {
 			f := &b.Forms[i]
-			if !matchMods(f.Mods, in.Modifiers) {
+			chosen, ok := matchMods(f.Mods, in.Modifiers)
+			if !ok {
 				continue
 			}
 			if present, ok := matchOperands(f, in.Operands); ok {
-				matches = append(matches, match{b, f, present})
+				groups := map[string]string{}
+				for i, s := range f.Mods {
+					if s.Group != "" && chosen[i] != "" {
+						groups[s.Group] = chosen[i]
+					}
+				}
+				matches = append(matches, match{b, f, present, groups})
 			}
 		}
 	}
@@ -52,45 +62,53 @@ func (c *checker) checkInstruction(in *ptx.Instruction) {
 		c.reportNoForm(in, blocks)
 		return
 	}
-	// Several forms may fit (blocks of one opcode overlap, e.g. `add` in
-	// 9.7.1 and 9.7.3 never do, but old and new forms can): the instruction
-	// is valid if any of them is allowed.
-	var firstErrs []gateDiag
+	// Several forms may fit (old and new forms of one opcode overlap): the
+	// instruction is valid if any of them accepts it, requirements and
+	// operands included; otherwise the first one's findings are reported.
+	var first ptx.DiagnosticList
 	for i, m := range matches {
-		errs := c.gate(in, m)
-		if !hasError(errs) {
-			c.emit(in.Pos, errs)
+		start := len(c.diags)
+		c.emit(in.Pos, c.gate(in, m))
+		c.checkOperands(s, in, m)
+		found := c.diags[start:]
+		if !found.HasErrors() {
 			return
 		}
 		if i == 0 {
-			firstErrs = errs
+			first = append(first, found...)
 		}
+		c.diags = c.diags[:start]
 	}
-	c.emit(in.Pos, firstErrs)
+	c.diags = append(c.diags, first...)
 }
 
 // matchMods reports whether mods fill the slots: in order, each optional
 // slot taken at most once; compound values (`.async.global`) take several
 // modifiers. If the written order differs from the manual's, any order is
 // accepted as long as each modifier fills a distinct slot and every
-// required slot is filled.
-func matchMods(slots []isa.ModSlot, mods []string) bool {
-	if matchInOrder(slots, mods) {
-		return true
+// required slot is filled. It returns the value chosen for each slot ("" for
+// an optional slot left empty).
+func matchMods(slots []isa.ModSlot, mods []string) ([]string, bool) {
+	chosen := make([]string, len(slots))
+	if matchInOrder(slots, mods, chosen) {
+		return chosen, true
 	}
-	return matchAnyOrder(slots, mods)
+	clear(chosen)
+	return chosen, matchAnyOrder(slots, mods, chosen)
 }
 
-func matchInOrder(slots []isa.ModSlot, mods []string) bool {
+func matchInOrder(slots []isa.ModSlot, mods []string, chosen []string) bool {
 	if len(slots) == 0 {
 		return len(mods) == 0
 	}
 	s := slots[0]
-	if s.Optional && matchInOrder(slots[1:], mods) {
+	if s.Optional && matchInOrder(slots[1:], mods, chosen[1:]) {
+		chosen[0] = ""
 		return true
 	}
 	for _, v := range s.Values {
-		if n := prefixLen(v, mods); n > 0 && matchInOrder(slots[1:], mods[n:]) {
+		if n := prefixLen(v, mods); n > 0 && matchInOrder(slots[1:], mods[n:], chosen[1:]) {
+			chosen[0] = v
 			return true
 		}
 	}
@@ -112,36 +130,35 @@ func prefixLen(v string, mods []string) int {
 	return n
 }
 
-func matchAnyOrder(slots []isa.ModSlot, mods []string) bool {
-	used := make([]bool, len(slots))
+func matchAnyOrder(slots []isa.ModSlot, mods []string, chosen []string) bool {
+	if len(mods) > 16 { // bound the search on absurd input
+		return false
+	}
 	var assign func(i int) bool
 	assign = func(i int) bool {
 		if i == len(mods) {
 			for j, s := range slots {
-				if !s.Optional && !used[j] {
+				if !s.Optional && chosen[j] == "" {
 					return false
 				}
 			}
 			return true
 		}
 		for j, s := range slots {
-			if used[j] {
+			if chosen[j] != "" {
 				continue
 			}
 			for _, v := range s.Values {
 				if v == mods[i] {
-					used[j] = true
+					chosen[j] = v
 					if assign(i + 1) {
 						return true
 					}
-					used[j] = false
+					chosen[j] = ""
 					break
 				}
 			}
 		}
-		return false
-	}
-	if len(mods) > 16 { // bound the search on absurd input
 		return false
 	}
 	return assign(0)
@@ -202,7 +219,8 @@ func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 					}
 				}
 			}
-			modsOK = modsOK || matchMods(f.Mods, in.Modifiers)
+			_, ok := matchMods(f.Mods, in.Modifiers)
+			modsOK = modsOK || ok
 		}
 	}
 	for _, m := range in.Modifiers {

@@ -233,7 +233,7 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 			if st.Guard != nil && !s.lookup(st.Guard.Pred) {
 				c.errorf(st.Guard.Pos, "undeclared predicate '%s'", st.Guard.Pred)
 			}
-			c.checkInstruction(st)
+			c.checkInstruction(s, st)
 			what := ""
 			if st.Opcode == "bra" || st.Opcode == "brx" {
 				what = "label"

@@ -1,0 +1,323 @@
+package check
+
+// Operand checks: registers against the types the instruction's form gives
+// its operands (ptx-isa-9.0.txt 9.4, Tables 26-28), predicates, and the
+// state space of variables named directly in an address.
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/isa"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// operandSpec is what a form requires of one operand placeholder.
+type operandSpec struct {
+	kinds []string
+	typ   string // resolved type (".u32"), or "" when unknown or untyped
+}
+
+// spec resolves the operand rules of the matched block for placeholder
+// name: later rules whose condition holds override earlier ones.
+func (c *checker) spec(in *ptx.Instruction, m match, name string, holds func(isa.Alt) bool) operandSpec {
+	var sp operandSpec
+	for _, r := range m.instr.Operands {
+		if !containsString(r.Names, name) || !condHolds(r.When, holds) {
+			continue
+		}
+		if len(r.Kinds) > 0 {
+			sp.kinds = r.Kinds
+		}
+		if r.Type != "" {
+			sp.typ = resolveType(r.Type, m.groups, m.instr.Groups, in.Modifiers)
+		}
+	}
+	if sp.typ == "" && onlyPredicate(sp.kinds) {
+		sp.typ = ".pred"
+	}
+	return sp
+}
+
+// onlyPredicate reports whether kinds allow nothing but a predicate (or the sink).
+func onlyPredicate(kinds []string) bool {
+	pred := false
+	for _, k := range kinds {
+		switch k {
+		case "pred":
+			pred = true
+		case "sink":
+		default:
+			return false
+		}
+	}
+	return pred
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveType turns a rule's type (".type", "2*.type", ".b32") into the
+// type the instruction chose; "" when it cannot tell. A group the form fills
+// with a literal (`add{.sat}.s32` under `.type`) is resolved through the
+// instruction's modifiers.
+func resolveType(t string, chosen map[string]string, groups []isa.Group, mods []string) string {
+	factor := 1
+	if i := strings.IndexByte(t, '*'); i > 0 {
+		factor, _ = strconv.Atoi(t[:i])
+		t = t[i+1:]
+	}
+	if v, ok := chosen[t]; ok {
+		t = v
+	} else if v := groupValueIn(t, groups, mods); v != "" {
+		t = v
+	} else if _, simple := parseType(t); !simple {
+		return "" // a group left empty, or a type outside the checked set
+	}
+	if factor == 1 {
+		return t
+	}
+	ty, ok := parseType(t)
+	if !ok || ty.kind == 'p' {
+		return ""
+	}
+	return "." + string(ty.kind) + strconv.Itoa(ty.bits*factor)
+}
+
+// groupValueIn returns the one modifier of mods that is a value of the
+// group named name; "" if none or several are (cvt.f16.f32: both are
+// values of .atype, so neither tells which is meant).
+func groupValueIn(name string, groups []isa.Group, mods []string) string {
+	found := ""
+	for _, g := range groups {
+		if g.Name != name {
+			continue
+		}
+		for _, m := range mods {
+			if containsString(g.Values, m) {
+				if found != "" {
+					return ""
+				}
+				found = m
+			}
+		}
+	}
+	return found
+}
+
+// simpleType is a fundamental scalar type: kind 'b', 's', 'u', 'f' or 'p'
+// (.pred), and its width in bits.
+type simpleType struct {
+	kind byte
+	bits int
+}
+
+// parseType parses the fundamental types the rules of 9.4 are about; packed
+// and narrow float formats (.f16x2, .bf16, .e4m3...) are not checked.
+func parseType(t string) (simpleType, bool) {
+	if t == ".pred" {
+		return simpleType{'p', 1}, true
+	}
+	if len(t) < 3 || t[0] != '.' {
+		return simpleType{}, false
+	}
+	k := t[1]
+	if k != 'b' && k != 's' && k != 'u' && k != 'f' {
+		return simpleType{}, false
+	}
+	n, err := strconv.Atoi(t[2:])
+	if err != nil {
+		return simpleType{}, false
+	}
+	switch n {
+	case 8, 16, 32, 64, 128:
+	default:
+		return simpleType{}, false
+	}
+	if k == 'f' && n != 16 && n != 32 && n != 64 {
+		return simpleType{}, false
+	}
+	return simpleType{k, n}, true
+}
+
+// typeAgrees applies Table 26 (exact size) or, for relaxed instructions,
+// Tables 27 and 28 (operand may be wider, 9.4.1).
+func typeAgrees(instr, operand simpleType, relaxed bool) bool {
+	if instr.kind == 'p' || operand.kind == 'p' {
+		return instr.kind == operand.kind
+	}
+	if relaxed {
+		if operand.bits < instr.bits {
+			return false
+		}
+		switch instr.kind {
+		case 'b':
+			return true
+		case 's', 'u':
+			return operand.kind != 'f'
+		case 'f':
+			return operand.kind == 'b' || operand.kind == 'f' && operand.bits == instr.bits
+		}
+		return true
+	}
+	if operand.bits != instr.bits {
+		return false
+	}
+	switch instr.kind {
+	case 's', 'u':
+		return operand.kind != 'f'
+	case 'f':
+		return operand.kind != 's' && operand.kind != 'u'
+	}
+	return true
+}
+
+// relaxedOpcodes may take data operands wider than the instruction type (9.4.1).
+var relaxedOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "cvt": true}
+
+// checkOperands checks the operands of an instruction matched to a form.
+func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
+	holds := func(a isa.Alt) bool {
+		if a.Operand {
+			return m.present[a.Value]
+		}
+		return containsString(in.Modifiers, a.Value)
+	}
+	relaxed := relaxedOpcodes[in.Opcode]
+	ops := formOperands(m.form, len(in.Operands))
+	ambiguous := len(ops) < len(m.form.Operands) // some optional operands left out: which ones is unclear
+	for i, e := range in.Operands {
+		fo := ops[i]
+		if fo.Optional && ambiguous {
+			continue
+		}
+		switch fo.Shape {
+		case isa.ShapeScalar:
+			c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0], holds), relaxed)
+		case isa.ShapePair:
+			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
+				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0], holds), relaxed)
+				c.checkRegister(s, in, p.Y, c.spec(in, m, fo.Names[1], holds), relaxed)
+			} else {
+				c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0], holds), relaxed)
+			}
+		case isa.ShapeVector:
+			// Only loads and stores give vector elements the instruction
+			// type; elsewhere (mov packing, mma fragments) elements are
+			// narrower or packed.
+			if b, ok := e.(*ptx.BraceExpr); ok && relaxed && in.Opcode != "cvt" && len(fo.Names) > 0 {
+				sp := c.spec(in, m, fo.Names[0], holds)
+				for _, x := range b.Elems {
+					c.checkRegister(s, in, x, sp, relaxed)
+				}
+			}
+		case isa.ShapeAddress:
+			c.checkAddressSpace(s, in, e)
+		}
+	}
+}
+
+// formOperands returns the form operands that n instruction operands fill,
+// in order (optional ones are taken first to last, as matchOperands does).
+func formOperands(f *isa.Form, n int) []*isa.Operand {
+	required := 0
+	for _, op := range f.Operands {
+		if !op.Optional {
+			required++
+		}
+	}
+	extra := n - required
+	out := make([]*isa.Operand, 0, n)
+	for i := range f.Operands {
+		op := &f.Operands[i]
+		if op.Optional {
+			if extra == 0 {
+				continue
+			}
+			extra--
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// checkRegister checks a register operand's declared type against sp.
+func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp operandSpec, relaxed bool) {
+	if u, ok := e.(*ptx.UnaryExpr); ok && (u.Op == "!" || u.Op == "-") {
+		e = u.X // negated predicate or negated operand (mma, min/max -a)
+	}
+	id, ok := e.(*ptx.Ident)
+	if !ok || sp.typ == "" {
+		return
+	}
+	sym := s.find(id.Name)
+	if sym == nil || !sym.isReg() || sym.decl.Vector != 0 {
+		return
+	}
+	want, ok1 := parseType(sp.typ)
+	have, ok2 := parseType(sym.decl.Type)
+	if !ok1 || !ok2 {
+		return
+	}
+	if !typeAgrees(want, have, relaxed) {
+		c.errorf(id.Pos, "Arguments mismatch for instruction '%s': register '%s' is %s, operand must be %s",
+			in.Opcode, id.Name, sym.decl.Type, sp.typ)
+	}
+}
+
+// checkAddressSpace: an address that names a variable directly must name one
+// of the state space the instruction's modifiers give (5.1; `ld.global` of
+// a .shared variable is an error). Generic addressing names any variable.
+func (c *checker) checkAddressSpace(s *scope, in *ptx.Instruction, e ptx.Expr) {
+	a, ok := e.(*ptx.AddressExpr)
+	if !ok || len(a.Elems) != 1 || !singleSpaceOpcodes[in.Opcode] {
+		return
+	}
+	space := ""
+	for _, m := range in.Modifiers {
+		switch base, _, _ := strings.Cut(m, "::"); base {
+		case ".global", ".shared", ".local", ".const", ".param":
+			space = base
+		}
+	}
+	if space == "" {
+		return
+	}
+	id := baseIdent(a.Elems[0])
+	if id == nil {
+		return
+	}
+	sym := s.find(id.Name)
+	if sym == nil || sym.kind != symVar || sym.isReg() {
+		return
+	}
+	have, _, _ := strings.Cut(sym.decl.Space, "::")
+	if have != space && !(have == ".tex" && space == ".global") {
+		c.errorf(id.Pos, "State space mismatch for instruction '%s': '%s' is a %s variable, not %s", in.Opcode, id.Name, have, space)
+	}
+}
+
+// singleSpaceOpcodes access one state space, named by their modifiers
+// (copies like cp.async name two).
+var singleSpaceOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "atom": true, "red": true}
+
+// baseIdent returns the variable of `var`, `var+imm` or `var[i]`, or nil.
+func baseIdent(e ptx.Expr) *ptx.Ident {
+	switch e := e.(type) {
+	case *ptx.Ident:
+		return e
+	case *ptx.BinaryExpr:
+		if e.Op == "+" || e.Op == "-" {
+			return baseIdent(e.X)
+		}
+	case *ptx.IndexExpr:
+		return baseIdent(e.X)
+	}
+	return nil
+}
