@@ -15,11 +15,11 @@ import (
 type symKind uint8
 
 const (
-	symVar   symKind = iota // a variable of some state space (.reg ones are registers)
-	symFunc                 // an .entry or .func
-	symLabel                // a code label
-	symProto                // a .callprototype label
-	symTargets              // a .calltargets or .branchtargets label
+	symVar     symKind = iota // a variable of some state space (.reg ones are registers)
+	symFunc                   // an .entry or .func
+	symLabel                  // a code label
+	symProto                  // a .callprototype label
+	symTargets                // a .calltargets or .branchtargets label
 )
 
 // symbol is what a declared name denotes.
