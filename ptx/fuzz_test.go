@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -25,6 +26,12 @@ func FuzzParse(f *testing.F) {
 	noFiles := &ParseOptions{ReadFile: func(string) ([]byte, error) { return nil, fs.ErrNotExist }}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, err := Parse("fuzz.ptx", src, noFiles)
+		if m == nil {
+			t.Fatal("Parse returned no module")
+		}
+		if where := nilNode(m); where != "" {
+			t.Fatalf("the tree holds a nil node at %s", where)
+		}
 		if err != nil {
 			if _, ok := err.(DiagnosticList); !ok {
 				t.Fatalf("error is %T, not a DiagnosticList", err)
@@ -43,4 +50,50 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("fmt is not idempotent:\n%s", firstDiff(out, out2))
 		}
 	})
+}
+
+// nilNode returns where m holds a nil item or statement (a partial module
+// must still be walkable), or "".
+func nilNode(m *Module) string {
+	var inBlock func(b *Block) string
+	inBlock = func(b *Block) string {
+		for i, s := range b.Stmts {
+			switch s := s.(type) {
+			case nil:
+				return "statement " + strconv.Itoa(i)
+			case *VarDecl:
+				if s == nil {
+					return "statement " + strconv.Itoa(i)
+				}
+			case *Block:
+				if s == nil {
+					return "block " + strconv.Itoa(i)
+				}
+				if w := inBlock(s); w != "" {
+					return w
+				}
+			}
+		}
+		return ""
+	}
+	for i, it := range m.Items {
+		switch it := it.(type) {
+		case nil:
+			return "item " + strconv.Itoa(i)
+		case *VarDecl:
+			if it == nil {
+				return "item " + strconv.Itoa(i)
+			}
+		case *Function:
+			if it == nil {
+				return "item " + strconv.Itoa(i)
+			}
+			if it.Body != nil {
+				if w := inBlock(it.Body); w != "" {
+					return it.Name + ": " + w
+				}
+			}
+		}
+	}
+	return ""
 }

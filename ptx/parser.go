@@ -236,14 +236,14 @@ func (p *parser) parseItem() Item {
 				return p.parseFunction(t.pos(), t.text)
 			}
 			if p.tok.kind == tokDotWord && isStateSpace(p.tok.text) {
-				return p.parseVarDecl(t.pos(), t.text, true)
+				return itemOrNil(p.parseVarDecl(t.pos(), t.text, true))
 			}
 			p.errorExpected("'.entry', '.func' or a state space after '" + t.text + "'")
 			p.skipItem()
 			return nil
 		}
 		if isStateSpace(t.text) {
-			return p.parseVarDecl(t.pos(), "", true)
+			return itemOrNil(p.parseVarDecl(t.pos(), "", true))
 		}
 		if isDirectiveWithArgs(t.text) {
 			return p.parseDirective()
@@ -252,6 +252,22 @@ func (p *parser) parseItem() Item {
 	p.errorf(t.pos(), "expected a directive or declaration at module scope, found "+t.describe())
 	p.skipItem()
 	return nil
+}
+
+// itemOrNil and stmtOrNil keep a failed declaration (a nil *VarDecl) from
+// becoming a non-nil interface holding nil.
+func itemOrNil(d *VarDecl) Item {
+	if d == nil {
+		return nil
+	}
+	return d
+}
+
+func stmtOrNil(d *VarDecl) Stmt {
+	if d == nil {
+		return nil
+	}
+	return d
 }
 
 // skipItem recovers at module scope: it skips to after the next `;` or
@@ -775,13 +791,13 @@ func (p *parser) parseStmt() Stmt {
 		case linkageWords[t.text]:
 			p.advance()
 			if p.tok.kind == tokDotWord && isStateSpace(p.tok.text) {
-				return p.parseVarDecl(t.pos(), t.text, false)
+				return stmtOrNil(p.parseVarDecl(t.pos(), t.text, false))
 			}
 			p.errorExpected("a state space after '" + t.text + "'")
 			p.skipStatement()
 			return nil
 		case isStateSpace(t.text):
-			return p.parseVarDecl(t.pos(), "", false)
+			return stmtOrNil(p.parseVarDecl(t.pos(), "", false))
 		case isDirectiveWithArgs(t.text):
 			return p.parseDirective()
 		}
