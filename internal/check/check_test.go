@@ -261,3 +261,13 @@ func TestOperandTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidCombination: combinations the manual rules out in prose
+// (9.7.1.3: ".wide is supported only for 16- and 32-bit integer types").
+func TestInvalidCombination(t *testing.T) {
+	body := ".reg .b64 %rd<3>;\n\tmul.wide.u64 %rd1, %rd2, %rd1;"
+	errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", body), Options{})), "\n")
+	if !strings.Contains(errs, "invalid use of 'mul.wide.u64'") || !strings.Contains(errs, "16- and 32-bit") {
+		t.Errorf("mul.wide.u64: %q", errs)
+	}
+}

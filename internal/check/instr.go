@@ -306,6 +306,8 @@ func (c *checker) requirements(reqs []isa.Requirement, holds func(isa.Alt) bool,
 			if !c.version.Less(r.Version) {
 				out = append(out, gateDiag{warning: true, msg: withMessage("'"+name(r)+"' is deprecated as of PTX ISA .version "+versionString(r.Version), r.Message)})
 			}
+		case isa.ReqInvalid:
+			out = append(out, gateDiag{msg: withMessage("invalid use of '"+name(r)+"'", r.Message)})
 		case isa.ReqRemoved:
 			if !c.version.Less(r.Version) && (len(r.Targets) == 0 || c.hasTgt && targetOK(c.target, r.Targets)) {
 				msg := "'" + name(r) + "' is not supported from PTX ISA .version " + versionString(r.Version)

@@ -39,4 +39,5 @@ const (
 	ReqTarget     = model.ReqTarget
 	ReqDeprecated = model.ReqDeprecated
 	ReqRemoved    = model.ReqRemoved
+	ReqInvalid    = model.ReqInvalid
 )

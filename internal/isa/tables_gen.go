@@ -1537,6 +1537,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 1, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 10, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".wide", Operand: false}}, {{Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}, Message: ".wide is supported only for 16- and 32-bit integer types"},
 		}},
 	{Opcode: "mad", Section: "9.7.1.4",
 		Forms: []Form{
@@ -1548,6 +1549,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 1, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 10, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".wide", Operand: false}}, {{Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}, Message: ".wide is supported only for 16- and 32-bit integer types"},
 		}},
 	{Opcode: "mul24", Section: "9.7.1.5",
 		Forms: []Form{

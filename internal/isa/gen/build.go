@@ -251,8 +251,19 @@ func buildRequires(b *block, values, placeholders map[string]bool, errs *errorLi
 			r.When = c
 		}
 		f := strings.Fields(text)
+		if len(f) == 1 && f[0] == "invalid" {
+			if !hasCond {
+				errs.add(b.file, l.line, "`invalid` needs a `when` condition")
+			}
+			if r.Message == "" {
+				errs.add(b.file, l.line, "`invalid` needs a \"message\" saying why")
+			}
+			r.Kind = isa.ReqInvalid
+			reqs = append(reqs, r)
+			continue
+		}
 		if len(f) < 2 {
-			errs.add(b.file, l.line, "requirement must be `ptx X.Y`, `target sm_NN`, `deprecated X.Y` or `removed X.Y [target sm_NN]`")
+			errs.add(b.file, l.line, "requirement must be `ptx X.Y`, `target sm_NN`, `deprecated X.Y`, `removed X.Y [target sm_NN]` or `invalid when COND \"message\"`")
 			continue
 		}
 		switch f[0] {

@@ -144,6 +144,8 @@ func TestValidation(t *testing.T) {
 		{strings.Replace(validBlock, "9.7.1.1", "nine", 1), `bad section "nine"`},
 		{strings.Replace(validBlock, "add.type ", "sub.type ", 1), `does not start with the opcode "add"`},
 		{validBlock + "\nbogus x 1\n", "expected a block header"},
+		{validBlock + "    invalid \"why\"\n", "`invalid` needs a `when` condition"},
+		{validBlock + "    invalid when .u16x2\n", "needs a \"message\""},
 		{strings.Replace(validBlock, "    .type = { .u16, .u32,\n              .u16x2 };\n", "    .type = { .u16, .u32, .u16x2 };\n    .other = { .a };\n", 1), "group .other is never used"},
 	}
 	for i, c := range cases {

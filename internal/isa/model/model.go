@@ -91,6 +91,7 @@ const (
 	ReqTarget                    // needs a target
 	ReqDeprecated                // deprecated from a PTX version (warning)
 	ReqRemoved                   // invalid from a PTX version (and target)
+	ReqInvalid                   // never valid: a combination the syntax lines cannot exclude
 )
 
 // Requirement is one line of a block's `requires:` section.
