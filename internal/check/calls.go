@@ -122,7 +122,10 @@ func (c *checker) calls() {
 			cc.header(i, it)
 		case *ptx.Alias:
 			if prev, dup := cc.aliases[it.Name]; dup {
-				c.errorf(it.Pos, "'%s' is already an alias of '%s' (at %s)", it.Name, prev.Target, prev.Pos)
+				// Without a prototype the name is redeclared: symbols says so.
+				if cc.funcs[it.Name] != nil {
+					c.errorf(it.Pos, "'%s' is already an alias of '%s' (at %s)", it.Name, prev.Target, prev.Pos)
+				}
 				continue
 			}
 			cc.aliases[it.Name] = it
@@ -212,6 +215,9 @@ func (cc *callCtx) alias(a *ptx.Alias) {
 		c.errorf(a.Pos, "'%s' has .weak linkage and cannot be aliased (11.2.3)", a.Target)
 	}
 	al := cc.funcs[a.Name]
+	if _, isVar := cc.mod.find(a.Name); isVar {
+		return // a redeclaration, reported by symbols
+	}
 	if al == nil {
 		// 11.2.3: "Identifier fAlias is a function declaration without
 		// body"; whether ptxas requires that declaration is not certain.

@@ -376,6 +376,23 @@ func TestCallsValid(t *testing.T) {
 	exit;
 }
 `,
+		// 7.1.1: "PTX continues to support multiple return registers for
+		// sm_1x targets", also from PTX 2.0 on
+		"PTX 2.0 sm_1x multiple results (7.1.1)": `.version 2.0
+.target sm_13
+.func (.reg .u32 %lo, .reg .u32 %hi) split ()
+{
+	ret;
+}
+`,
+		// 11.2.2 with 11.3.3: an unsized trailing array in a prototype
+		"unsized array in a prototype": kernelWith(`Fv: .callprototype (.param .b32 _) _ (.param .b32 _, .param .align 4 .b8 _[]);
+	{
+	.param .b32 r;
+	.param .align 4 .b8 va[8];
+	call (r), %rd1, (%r1, va), Fv;
+	call (r), %rd1, (2), Fv;
+	}`),
 		// 9.7.12.6: ret in a function with a return parameter
 		"ret with return parameter (9.7.12.6)": module("9.0", "sm_90", `
 .func (.param .b32 r) f ()
@@ -499,7 +516,7 @@ func TestCallsInvalid(t *testing.T) {
 }
 `), "kernel 'k' cannot have return parameters"},
 		// 7.1.1: one return value from PTX 2.0 on sm_20
-		{"two results on sm_20", module("2.0", "sm_20", `
+		{"two results on sm_20", module("2.3", "sm_20", `
 .func (.reg .u32 a, .reg .u32 b) f ()
 {
 	ret;
@@ -584,6 +601,15 @@ func TestCallsInvalid(t *testing.T) {
 .func bar (.param .u64 p);
 .alias bar, foo;
 `), "prototype of alias 'bar' (at t.ptx:9:1) does not match 'foo'"},
+		{"alias given twice", module("6.3", "sm_30", `
+.func foo (.param .u32 p)
+{
+	ret;
+}
+.func bar (.param .u32 p);
+.alias bar, foo;
+.alias bar, foo;
+`), "'bar' is already an alias of 'foo'"},
 		{"alias arity at call", module("6.3", "sm_30", `
 .func foo (.param .u32 p)
 {
@@ -599,9 +625,13 @@ func TestCallsInvalid(t *testing.T) {
 `), "call to 'bar': 0 arguments given, 'bar' takes 1"},
 	}
 	for _, c := range cases {
-		errs := strings.Join(errorsOf(checkSrc(t, c.src, Options{})), "\n")
-		if !strings.Contains(errs, c.want) {
+		errs := errorsOf(checkSrc(t, c.src, Options{}))
+		if !strings.Contains(strings.Join(errs, "\n"), c.want) {
 			t.Errorf("%s: got %q, want %q", c.name, errs, c.want)
+		}
+		// one mistake, one message
+		if len(errs) > 1 {
+			t.Errorf("%s: %d errors: %q", c.name, len(errs), errs)
 		}
 	}
 }
