@@ -376,6 +376,55 @@ func TestCallsValid(t *testing.T) {
 	exit;
 }
 `,
+		// nvcc of the PTX 1.x era: module-scope argument and return
+		// registers (%ra<17>, %rv<5>), the callee's formals named alike
+		"nvcc PTX 1.x register passing": `.version 1.4
+.target sm_13
+.reg .u32 %ra<17>;
+.reg .f32 %fa<17>;
+.reg .u32 %rv<5>;
+.func (.reg .u32 %rv1) _Z3fooif (.reg .u32 %ra1, .reg .f32 %fa2)
+{
+	mov.s32 %rv1, %ra1;
+	ret;
+}
+.entry _Z6kernelPi (.param .u32 __cudaparm__Z6kernelPi_out)
+{
+	.reg .u32 %r<5>;
+	.reg .f32 %f<2>;
+	mov.s32 %ra1, %r3;
+	mov.f32 %fa2, %f1;
+	call.uni (%rv1), _Z3fooif, (%ra1, %fa2);
+	mov.s32 %r4, %rv1;
+	exit;
+}
+`,
+		// nvcc (Open64) of the PTX 2.x era: one .param variable per
+		// argument at function scope, reused by every call
+		"nvcc PTX 2.x param passing": module("2.3", "sm_20", `
+.func (.param .s32 __cudaretf__Z3addii) _Z3addii (.param .s32 __cudaparmf1__Z3addii, .param .s32 __cudaparmf2__Z3addii)
+{
+	.reg .u32 %r<4>;
+	ld.param.s32 %r1, [__cudaparmf1__Z3addii];
+	ld.param.s32 %r2, [__cudaparmf2__Z3addii];
+	add.s32 %r3, %r1, %r2;
+	st.param.s32 [__cudaretf__Z3addii], %r3;
+	ret;
+}
+.entry _Z6kernelPi (.param .u64 __cudaparm__Z6kernelPi_out)
+{
+	.reg .u32 %r<4>;
+	.param .s32 __cudaparma1__Z3addii;
+	.param .s32 __cudaparma2__Z3addii;
+	.param .s32 __cudareta__Z3addii;
+	st.param.s32 [__cudaparma1__Z3addii], %r1;
+	st.param.s32 [__cudaparma2__Z3addii], %r2;
+	call.uni (__cudareta__Z3addii), _Z3addii, (__cudaparma1__Z3addii, __cudaparma2__Z3addii);
+	ld.param.s32 %r3, [__cudareta__Z3addii];
+	call.uni (__cudareta__Z3addii), _Z3addii, (__cudaparma1__Z3addii, __cudaparma2__Z3addii);
+	exit;
+}
+`),
 		// 7.1.1: "PTX continues to support multiple return registers for
 		// sm_1x targets", also from PTX 2.0 on
 		"PTX 2.0 sm_1x multiple results (7.1.1)": `.version 2.0
