@@ -28,12 +28,17 @@ type Options struct {
 // source order.
 func Check(m *ptx.Module, opts Options) ptx.DiagnosticList {
 	c := &checker{mod: m, opts: opts}
+	c.run()
+	return c.diags
+}
+
+// run performs every check, in order, and sorts the diagnostics.
+func (c *checker) run() {
 	c.header()
 	c.symbols()
 	c.declarations()
 	c.calls()
 	c.diags.Sort()
-	return c.diags
 }
 
 type checker struct {
@@ -43,6 +48,9 @@ type checker struct {
 	version isa.Version // the module's .version
 	target  isa.Target  // the architecture features are checked against
 	hasTgt  bool
+	// matched records the accepted form of each instruction, for Build;
+	// nil when only checking.
+	matched map[*ptx.Instruction]*match
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

@@ -24,6 +24,7 @@ type match struct {
 
 // checkInstruction finds the instruction's form and checks its requirements.
 func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
+	orig := in
 	blocks := isa.Lookup(in.Opcode)
 	if len(blocks) == 0 {
 		c.errorf(in.Pos, "unknown instruction '%s'", in.Opcode)
@@ -72,6 +73,9 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
+			if c.matched != nil {
+				c.matched[orig] = &matches[i]
+			}
 			return
 		}
 		if i == 0 {

@@ -1,0 +1,374 @@
+package check
+
+// Building the IR (internal/ir) of a module that checked without errors:
+// names resolved to registers, variables, functions and instruction
+// indices, constants evaluated, each instruction with its table form.
+
+import (
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/isa"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// Build checks m and, if it has no errors, returns its IR. The diagnostics
+// (warnings included) are returned either way.
+func Build(m *ptx.Module, opts Options) (*ir.Module, ptx.DiagnosticList) {
+	c := &checker{mod: m, opts: opts, matched: map[*ptx.Instruction]*match{}}
+	c.run()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	b := &builder{c: c, vars: map[string]*ir.Var{}, funcs: map[string]*ir.Func{}}
+	return b.module(), c.diags
+}
+
+type builder struct {
+	c     *checker
+	mod   *ir.Module
+	vars  map[string]*ir.Var  // module scope
+	funcs map[string]*ir.Func // module scope
+}
+
+// fscope is a function-body scope of the builder.
+type fscope struct {
+	parent *fscope
+	names  map[string]any                      // *ir.Reg or *ir.Var
+	ranges map[string][]rangeDecl              // parameterized register names
+	made   map[*ptx.VarDecl]map[string]*ir.Reg // registers made from ranges, by name
+}
+
+type rangeDecl struct {
+	count int
+	decl  *ptx.VarDecl
+}
+
+func (b *builder) module() *ir.Module {
+	b.mod = &ir.Module{Version: b.c.version, Target: b.c.target, AddressSize: 64}
+	for _, it := range b.c.mod.Items {
+		switch it := it.(type) {
+		case *ptx.Target:
+			for _, n := range it.Names {
+				if _, ok := isa.ParseTarget(n); !ok {
+					b.mod.Options = append(b.mod.Options, n)
+				}
+			}
+		case *ptx.AddressSize:
+			b.mod.AddressSize = it.Size
+		case *ptx.VarDecl:
+			for _, dl := range it.Names {
+				v := newVar(it, dl)
+				b.mod.Vars = append(b.mod.Vars, v)
+				b.vars[dl.Name] = v
+			}
+		case *ptx.Function:
+			f := b.funcs[it.Name]
+			if f == nil {
+				f = &ir.Func{Name: it.Name, Entry: it.Kind == ".entry", Linkage: it.Linkage, Decl: it}
+				b.funcs[it.Name] = f
+				b.mod.Funcs = append(b.mod.Funcs, f)
+			}
+			if it.Body != nil {
+				f.Decl, f.Defined = it, true
+			}
+		case *ptx.Alias:
+			if f := b.funcs[it.Target]; f != nil {
+				b.funcs[it.Name] = f
+			}
+		}
+	}
+	for _, f := range b.mod.Funcs {
+		b.function(f)
+	}
+	return b.mod
+}
+
+// newVar makes the IR variable of one declarator.
+func newVar(d *ptx.VarDecl, dl *ptx.Declarator) *ir.Var {
+	v := &ir.Var{Name: dl.Name, Space: d.Space, Linkage: d.Linkage, Type: d.Type, Vector: d.Vector, Init: dl.Init, Decl: d}
+	elem := int64(typeBytes(d.Type))
+	if d.Vector > 0 {
+		elem *= int64(d.Vector)
+	}
+	v.Align = int(elem)
+	if d.Align != nil {
+		if n, ok := constInt(d.Align); ok {
+			v.Align = int(n)
+		}
+	}
+	v.Size = elem
+	for _, dim := range dl.Dims {
+		n := int64(0)
+		if dim != nil {
+			n, _ = constInt(dim)
+		} else if init, ok := dl.Init.(*ptx.BraceExpr); ok && len(v.Dims) == 0 {
+			n = int64(len(init.Elems)) // `[]` sized by its initializer (5.4.3)
+		}
+		v.Dims = append(v.Dims, int(n))
+		v.Size *= n
+	}
+	return v
+}
+
+// typeBytes is the size of a fundamental type (5.2), 8 for opaque handles.
+func typeBytes(t string) int {
+	switch t {
+	case ".pred":
+		return 1
+	case ".texref", ".samplerref", ".surfref":
+		return 8
+	}
+	if st, ok := parseType(t); ok {
+		return (st.bits + 7) / 8
+	}
+	// packed and narrow formats: the digits give the element width
+	digits := strings.TrimLeft(t, ".abcdefghijklmnopqrstuvwxyz")
+	switch {
+	case strings.HasSuffix(t, "x2") && strings.Contains(t, "16"), t == ".tf32":
+		return 4
+	case strings.HasSuffix(t, "x4") && strings.Contains(t, "8"):
+		return 4
+	case t == ".bf16", strings.HasSuffix(t, "x2"):
+		return 2
+	case digits != "":
+		return 1
+	}
+	return 1
+}
+
+func (b *builder) function(f *ir.Func) {
+	d := f.Decl
+	f.Labels = map[string]int{}
+	fs := &fscope{names: map[string]any{}}
+	param := func(p *ptx.VarDecl) *ir.Param {
+		dl := p.Names[0]
+		if p.Space == ".reg" {
+			r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: p.Type, Vector: p.Vector}
+			f.Regs = append(f.Regs, r)
+			fs.names[dl.Name] = r
+			return &ir.Param{Reg: r}
+		}
+		v := newVar(p, dl)
+		fs.names[dl.Name] = v
+		return &ir.Param{Var: v}
+	}
+	for _, p := range d.Results {
+		if len(p.Names) > 0 {
+			f.Results = append(f.Results, param(p))
+		}
+	}
+	for _, p := range d.Params {
+		if len(p.Names) > 0 {
+			f.Params = append(f.Params, param(p))
+		}
+	}
+	if d.Body == nil {
+		return
+	}
+	b.labels(f, d.Body)
+	b.block(f, fs, d.Body)
+}
+
+// labels numbers the instructions and records where each label points.
+func (b *builder) labels(f *ir.Func, blk *ptx.Block) {
+	n := 0
+	var walk func(*ptx.Block)
+	walk = func(blk *ptx.Block) {
+		for _, s := range blk.Stmts {
+			switch s := s.(type) {
+			case *ptx.Label:
+				f.Labels[s.Name] = n
+			case *ptx.Instruction:
+				n++
+			case *ptx.Block:
+				walk(s)
+			}
+		}
+	}
+	walk(blk)
+}
+
+func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
+	s := &fscope{parent: parent, names: map[string]any{}}
+	for _, st := range blk.Stmts {
+		d, ok := st.(*ptx.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, dl := range d.Names {
+			switch {
+			case d.Space == ".reg" && dl.Count != nil:
+				n, _ := constInt(dl.Count)
+				if s.ranges == nil {
+					s.ranges = map[string][]rangeDecl{}
+				}
+				s.ranges[dl.Name] = append(s.ranges[dl.Name], rangeDecl{int(n), d})
+			case d.Space == ".reg":
+				r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: d.Type, Vector: d.Vector}
+				f.Regs = append(f.Regs, r)
+				s.names[dl.Name] = r
+			default:
+				v := newVar(d, dl)
+				f.Vars = append(f.Vars, v)
+				s.names[dl.Name] = v
+			}
+		}
+	}
+	for _, st := range blk.Stmts {
+		switch st := st.(type) {
+		case *ptx.Instruction:
+			f.Insts = append(f.Insts, b.inst(f, s, st))
+		case *ptx.Block:
+			b.block(f, s, st)
+		}
+	}
+}
+
+func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
+	out := &ir.Inst{Pos: in.Pos, Opcode: in.Opcode, Mods: in.Modifiers}
+	if m := b.c.matched[in]; m != nil {
+		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
+	}
+	if in.Guard != nil {
+		g := b.name(f, s, in.Guard.Pred)
+		g.Negate = in.Guard.Negate
+		out.Guard = &g
+	}
+	for _, e := range in.Operands {
+		out.Operands = append(out.Operands, b.operand(f, s, e))
+	}
+	return out
+}
+
+// find resolves a name in the function's scopes: a register or variable.
+func (b *builder) find(f *ir.Func, s *fscope, name string) any {
+	prefix, index := splitIndex(name)
+	for sc := s; sc != nil; sc = sc.parent {
+		if x, ok := sc.names[name]; ok {
+			return x
+		}
+		if prefix == "" {
+			continue
+		}
+		for _, r := range sc.ranges[prefix] {
+			if index >= r.count {
+				continue
+			}
+			if sc.made == nil {
+				sc.made = map[*ptx.VarDecl]map[string]*ir.Reg{}
+			}
+			if sc.made[r.decl] == nil {
+				sc.made[r.decl] = map[string]*ir.Reg{}
+			}
+			reg := sc.made[r.decl][name]
+			if reg == nil {
+				reg = &ir.Reg{ID: len(f.Regs), Name: name, Type: r.decl.Type, Vector: r.decl.Vector}
+				f.Regs = append(f.Regs, reg)
+				sc.made[r.decl][name] = reg
+			}
+			return reg
+		}
+	}
+	if v, ok := b.vars[name]; ok {
+		return v
+	}
+	if fn, ok := b.funcs[name]; ok {
+		return fn
+	}
+	return nil
+}
+
+// name resolves a bare name operand.
+func (b *builder) name(f *ir.Func, s *fscope, name string) ir.Operand {
+	switch x := b.find(f, s, name).(type) {
+	case *ir.Reg:
+		return ir.Operand{Kind: ir.OpReg, Reg: x}
+	case *ir.Var:
+		return ir.Operand{Kind: ir.OpVar, Var: x}
+	case *ir.Func:
+		return ir.Operand{Kind: ir.OpFunc, Func: x}
+	}
+	if i, ok := f.Labels[name]; ok {
+		return ir.Operand{Kind: ir.OpLabel, Label: i, Name: name}
+	}
+	switch {
+	case name == "_":
+		return ir.Operand{Kind: ir.OpSink}
+	case name == "WARP_SZ":
+		return ir.Operand{Kind: ir.OpImm, Imm: ptx.Const{Kind: ptx.ConstS64, Bits: 32}}
+	case isa.LookupSpecialReg(name) != nil:
+		return ir.Operand{Kind: ir.OpSreg, Sreg: name}
+	}
+	// prototypes and .calltargets/.branchtargets labels
+	return ir.Operand{Kind: ir.OpName, Name: name}
+}
+
+func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr) ir.Operand {
+	if v, err := ptx.EvalConst(e); err == nil {
+		return ir.Operand{Kind: ir.OpImm, Imm: v}
+	}
+	switch e := e.(type) {
+	case *ptx.Ident:
+		return b.name(f, s, e.Name)
+	case *ptx.SelectorExpr:
+		op := b.operand(f, s, e.X)
+		op.Component = e.Sel
+		return op
+	case *ptx.UnaryExpr:
+		op := b.operand(f, s, e.X)
+		op.Negate = !op.Negate
+		return op
+	case *ptx.ParenExpr:
+		return b.operand(f, s, e.X)
+	case *ptx.BinaryExpr:
+		if e.Op == "|" {
+			return ir.Operand{Kind: ir.OpPair, Elems: []ir.Operand{b.operand(f, s, e.X), b.operand(f, s, e.Y)}}
+		}
+		// var+imm, var-imm: an address constant
+		base := b.operand(f, s, e.X)
+		if off, err := ptx.EvalConst(e.Y); err == nil && (e.Op == "+" || e.Op == "-") {
+			n := off.Int64()
+			if e.Op == "-" {
+				n = -n
+			}
+			base.Offset += n
+		}
+		return base
+	case *ptx.IndexExpr:
+		op := b.operand(f, s, e.X)
+		if i, ok := constInt(e.Index); ok && op.Var != nil && len(op.Var.Dims) > 0 {
+			op.Offset += i * (op.Var.Size / int64(max(1, op.Var.Dims[0])))
+		}
+		return op
+	case *ptx.AddressExpr:
+		a := ir.Operand{Kind: ir.OpAddr}
+		if len(e.Elems) != 1 {
+			for _, x := range e.Elems {
+				a.Elems = append(a.Elems, b.operand(f, s, x))
+			}
+			return a
+		}
+		inner := b.operand(f, s, e.Elems[0])
+		if inner.Kind == ir.OpImm {
+			a.Offset = inner.Imm.Int64()
+			return a
+		}
+		a.Offset, inner.Offset = inner.Offset, 0
+		a.Base = &inner
+		return a
+	case *ptx.BraceExpr:
+		v := ir.Operand{Kind: ir.OpVector}
+		for _, x := range e.Elems {
+			v.Elems = append(v.Elems, b.operand(f, s, x))
+		}
+		return v
+	case *ptx.TupleExpr:
+		t := ir.Operand{Kind: ir.OpTuple}
+		for _, x := range e.Elems {
+			t.Elems = append(t.Elems, b.operand(f, s, x))
+		}
+		return t
+	}
+	return ir.Operand{Kind: ir.OpName}
+}
