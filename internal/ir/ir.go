@@ -83,18 +83,18 @@ type Inst struct {
 type OperandKind uint8
 
 const (
-	OpReg     OperandKind = iota // Reg (Component, Negate possible)
-	OpImm                        // Imm
-	OpSreg                       // special register Sreg (Component possible)
-	OpVar                        // the address of Var, plus Offset
-	OpFunc                       // Func (its address, or a call target)
-	OpLabel                      // Label: an index into the function's Insts
-	OpAddr                       // a memory address [Base + Offset]; texture forms have Elems
-	OpVector                     // {Elems}
-	OpPair                       // Elems[0] | Elems[1]
-	OpTuple                      // (Elems): call arguments and results
-	OpSink                       // _
-	OpName                       // a prototype or .calltargets/.branchtargets label: Name
+	OpReg    OperandKind = iota // Reg (Component, Negate possible)
+	OpImm                       // Imm
+	OpSreg                      // special register Sreg (Component possible)
+	OpVar                       // the address of Var, plus Offset
+	OpFunc                      // Func (its address, or a call target)
+	OpLabel                     // Label: an index into the function's Insts
+	OpAddr                      // a memory address [Base + Offset]; texture forms have Elems
+	OpVector                    // {Elems}
+	OpPair                      // Elems[0] | Elems[1]
+	OpTuple                     // (Elems): call arguments and results
+	OpSink                      // _
+	OpName                      // a prototype or .calltargets/.branchtargets label: Name
 )
 
 // Operand is one resolved operand.
