@@ -271,3 +271,26 @@ func TestInvalidCombination(t *testing.T) {
 		t.Errorf("mul.wide.u64: %q", errs)
 	}
 }
+
+// TestDirectiveGating: directive features from chapter 11's PTX ISA Notes.
+func TestDirectiveGating(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+	}{
+		{".noreturn needs 6.4 (11.4.6)", ".version 6.3\n.target sm_70\n.func f() .noreturn\n{\n\tret;\n}\n", "requires PTX ISA .version 6.4"},
+		{".loc function_name needs 7.2 (11.5.4)", ".version 7.1\n.target sm_80\n.file 1 \"a.cu\"\n.entry k()\n{\n\t.loc 1 2 3, function_name $L__s, inlined_at 1 4 5\n\tret;\n}\n.section .debug_str\n{\n$L__s:\n.b8 0\n}\n", "requires PTX ISA .version 7.2"},
+		{".file timestamp needs 3.2 (11.5.3)", ".version 3.1\n.target sm_30\n.file 1 \"a.cu\", 123, 456\n", "requires PTX ISA .version 3.2"},
+		{".managed needs sm_30 (5.4.8)", ".version 4.0\n.target sm_20\n.global .attribute(.managed) .u32 g;\n", "requires .target sm_30"},
+		{"label inside .section needs 7.2 (11.5.2)", ".version 7.1\n.target sm_80\n.section .debug_str\n{\nL1:\n.b8 0\n}\n", "requires PTX ISA .version 7.2"},
+	}
+	for _, c := range cases {
+		errs := strings.Join(errorsOf(checkSrc(t, c.src, Options{})), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, errs, c.want)
+		}
+	}
+	ok := ".version 7.2\n.target sm_80\n.file 1 \"a.cu\", 123, 456\n.func f() .noreturn\n{\n\tret;\n}\n.section .debug_str\n{\nL1:\n.b8 0\n}\n"
+	if errs := errorsOf(checkSrc(t, ok, Options{})); len(errs) > 0 {
+		t.Errorf("at the minimum versions: %q", errs)
+	}
+}

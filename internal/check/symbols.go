@@ -173,11 +173,15 @@ func (c *checker) symbols() {
 				c.errorf(it.Pos, "undeclared function '%s' in .alias", it.Target)
 			}
 		case *ptx.Section:
-			c.gateDirective(".section", it.Pos)
+			c.gateDirectiveIf(".section", it.Pos, sectionWords(it)...)
 		case *ptx.Dwarf:
 			c.gateDirective("@@DWARF", it.Pos)
 		case *ptx.FileDirective:
-			c.gateDirective(".file", it.Pos)
+			if it.Timestamp != nil {
+				c.gateDirectiveIf(".file", it.Pos, "timestamp")
+			} else {
+				c.gateDirective(".file", it.Pos)
+			}
 		case *ptx.Directive:
 			c.gateDirective(it.Name, it.Pos)
 		}
@@ -185,13 +189,20 @@ func (c *checker) symbols() {
 }
 
 func (c *checker) function(mod *scope, f *ptx.Function) {
-	c.gateDirective(f.Kind, f.Pos)
+	// The .entry/.func blocks condition features on these words (11.2).
+	var words []string
+	if f.HasParams {
+		words = append(words, "param-list")
+	}
 	if len(f.Attributes) > 0 {
-		c.gateDirective(".attribute", f.Pos)
+		words = append(words, ".attribute")
+		c.gateAttributes(f.Attributes, f.Pos)
 	}
 	for _, d := range f.Directives {
+		words = append(words, d.Name)
 		c.gateDirective(d.Name, d.Pos)
 	}
+	c.gateDirectiveIf(f.Kind, f.Pos, words...)
 	if f.Body == nil {
 		return
 	}
@@ -255,11 +266,22 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 				}
 			}
 		case *ptx.Prototype:
-			c.gateDirective(".callprototype", st.Pos)
+			var words []string
+			for _, d := range st.Directives {
+				words = append(words, d.Name)
+			}
+			c.gateDirectiveIf(".callprototype", st.Pos, words...)
 		case *ptx.Directive:
 			c.gateDirective(st.Name, st.Pos)
 		case *ptx.Loc:
-			c.gateDirective(".loc", st.Pos)
+			var words []string
+			if st.FunctionName != nil {
+				words = append(words, "function_name")
+			}
+			if st.InlinedAt != nil {
+				words = append(words, "inlined_at")
+			}
+			c.gateDirectiveIf(".loc", st.Pos, words...)
 		case *ptx.VarDecl:
 			c.gateDeclaration(st)
 		}
@@ -374,7 +396,7 @@ func (c *checker) gateDirectiveIf(name string, pos ptx.Pos, words ...string) {
 // records (.attribute, .ptr, .const banks).
 func (c *checker) gateDeclaration(d *ptx.VarDecl) {
 	if len(d.Attributes) > 0 {
-		c.gateDirective(".attribute", d.Pos)
+		c.gateAttributes(d.Attributes, d.Pos)
 	}
 	if d.Ptr != nil {
 		c.gateDirective(".ptr", d.Pos)
@@ -382,4 +404,43 @@ func (c *checker) gateDeclaration(d *ptx.VarDecl) {
 	if d.Bank != nil {
 		c.gateDirectiveIf(".const", d.Pos, "bank")
 	}
+}
+
+// gateAttributes gates .attribute and each attribute's own requirements
+// (5.4.8: .managed needs sm_30, .unified sm_90).
+func (c *checker) gateAttributes(attrs []ptx.Attribute, pos ptx.Pos) {
+	words := make([]string, len(attrs))
+	for i, a := range attrs {
+		words[i] = a.Name
+	}
+	c.gateDirectiveIf(".attribute", pos, words...)
+}
+
+// sectionWords names the features a .section uses (11.5.2 PTX ISA Notes):
+// label+imm, .b16 data, labels inside the section, label differences.
+func sectionWords(s *ptx.Section) []string {
+	var words []string
+	for _, it := range s.Items {
+		switch it := it.(type) {
+		case *ptx.Label:
+			words = append(words, "label:")
+		case *ptx.SectionData:
+			if it.Type == ".b16" {
+				words = append(words, ".b16")
+			}
+			for _, v := range it.Values {
+				if b, ok := v.(*ptx.BinaryExpr); ok {
+					_, xName := b.X.(*ptx.Ident)
+					_, yName := b.Y.(*ptx.Ident)
+					switch {
+					case b.Op == "-" && xName && yName:
+						words = append(words, "label1-label2")
+					case xName && !yName:
+						words = append(words, "label+imm")
+					}
+				}
+			}
+		}
+	}
+	return words
 }
