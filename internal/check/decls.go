@@ -10,6 +10,7 @@ package check
 // the compilers and says so in a comment.
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/isa"
@@ -174,6 +175,115 @@ func (c *checker) declarations() {
 			c.functionDecls(it, mod)
 		}
 	}
+	c.constSize()
+}
+
+// constSize: "Constant memory is restricted in size, currently limited to
+// 64 KB which can be used to hold statically-sized constant variables"
+// (5.1.3); before PTX 2.2 each of the banks 0 to 10 was 64 KB (5.1.3.1).
+// Sizes are summed without alignment padding, so the total is never
+// overestimated.
+func (c *checker) constSize() {
+	var banks [11]int64
+	var first [11]ptx.Pos
+	add := func(d *ptx.VarDecl) {
+		if space, _ := splitSpace(d.Space); space != ".const" || d.Linkage == ".extern" {
+			return
+		}
+		bank := int64(0)
+		if d.Bank != nil {
+			n, ok := constInt(d.Bank)
+			if !ok || n < 0 || n > 10 {
+				return
+			}
+			bank = n
+		}
+		for _, dl := range d.Names {
+			if n, ok := staticSize(d, dl); ok && n > 0 {
+				if banks[bank] == 0 {
+					first[bank] = dl.Pos
+				}
+				banks[bank] += n
+			}
+		}
+	}
+	var walk func(b *ptx.Block)
+	walk = func(b *ptx.Block) {
+		for _, st := range b.Stmts {
+			switch st := st.(type) {
+			case *ptx.VarDecl:
+				add(st)
+			case *ptx.Block:
+				walk(st)
+			}
+		}
+	}
+	for _, it := range c.mod.Items {
+		switch it := it.(type) {
+		case *ptx.VarDecl:
+			add(it)
+		case *ptx.Function:
+			if it.Body != nil {
+				walk(it.Body)
+			}
+		}
+	}
+	for bank, n := range banks {
+		if n > 64<<10 {
+			where := "constant memory"
+			if bank > 0 {
+				where = fmt.Sprintf("constant bank %d", bank)
+			}
+			c.errorf(first[bank], "'.const' variables take %d bytes, more than the 64 KB (65536 bytes) of %s", n, where)
+		}
+	}
+}
+
+// staticSize returns the size in bytes of one declared variable: an
+// unsized first dimension takes its extent from the initializer.
+func staticSize(d *ptx.VarDecl, dl *ptx.Declarator) (int64, bool) {
+	elem, ok := typeSizes[d.Type]
+	if !ok || elem == 0 || dl.Count != nil {
+		return 0, false
+	}
+	if d.Vector > 0 {
+		elem *= int64(d.Vector)
+	}
+	size := elem
+	inner := int64(1) // elements per top-level initializer entry
+	for i, e := range dl.Dims {
+		if e == nil {
+			if i > 0 {
+				return 0, false
+			}
+			continue
+		}
+		n, ok := constInt(e)
+		if !ok || n < 0 {
+			return 0, false
+		}
+		size *= n
+		if i > 0 {
+			inner *= n
+		}
+		if size > 1<<40 {
+			return size, true
+		}
+	}
+	if len(dl.Dims) > 0 && dl.Dims[0] == nil {
+		b, ok := dl.Init.(*ptx.BraceExpr)
+		if !ok {
+			return 0, false
+		}
+		n := int64(len(b.Elems))
+		if len(b.Elems) > 0 && len(dl.Dims) > 1 {
+			if _, nested := b.Elems[0].(*ptx.BraceExpr); !nested && inner > 0 {
+				n = (n + inner - 1) / inner // a flat (brace-elided) list
+			}
+		}
+		size *= n
+	}
+	return size, true
 }
 
 // functionDecls checks a function's parameter lists and the declarations of

@@ -196,6 +196,12 @@ func TestDeclarationsValid(t *testing.T) {
 	ret;
 }
 `, ""},
+		{"5.1.3 64 KB of constants; .extern and other banks apart", "1.4", "sm_10", `
+.const .b8 c[65532];
+.const .u32 t[] = {1};
+.extern .const .b8 e[65536];
+.const[1] .b8 b1[65536];
+`, ""},
 		{"11.2.1 kernel parameters up to 32764 bytes from 8.1", "8.1", "sm_90", `
 .entry big (.param .align 4 .b8 a[32760], .param .u32 n, .param .texref t)
 {
@@ -313,6 +319,11 @@ func TestDeclarationsInvalid(t *testing.T) {
 		{"5.3 unknown member", "9.0", "sm_90", ".global .samplerref s = { width = 4 };\n", "'width' is not a member of '.samplerref'"},
 		{"5.3 invalid member value", "9.0", "sm_90", ".global .samplerref s = { filter_mode = cubic };\n", "invalid value for 'filter_mode'"},
 		{"5.3 opaque initializer without members", "9.0", "sm_90", ".global .texref t = 4;\n", "is initialized with a list of member assignments"},
+
+		// 5.1.3 constant memory
+		{"5.1.3 more than 64 KB of constants", "9.0", "sm_90", ".const .b8 c[65532];\n.const .u32 t[] = {1, 2};\n", "'.const' variables take 65540 bytes, more than the 64 KB"},
+		{"5.1.3 more than 64 KB, in a body", "9.0", "sm_90", ".const .f64 c[8192];\n" + declEntry(".const .u8 x;"), "65537 bytes"},
+		{"5.1.3.1 more than 64 KB in bank 2", "1.4", "sm_10", ".const[2] .b32 c[16384];\n.const[2] .b32 d;\n", "more than the 64 KB (65536 bytes) of constant bank 2"},
 
 		// 11.2.1 kernel parameter size
 		{"11.2.1 over 4352 bytes before 8.1", "8.0", "sm_90", ".entry big (.param .align 8 .b8 a[4344], .param .u32 n, .param .u64 p)\n{\n\tret;\n}\n",
