@@ -294,3 +294,18 @@ func TestDirectiveGating(t *testing.T) {
 		t.Errorf("at the minimum versions: %q", errs)
 	}
 }
+
+func TestImmediateOperands(t *testing.T) {
+	body := ".reg .b32 %r<3>;\n\tadd.s32 5, %r1, %r2;"
+	errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", body), Options{})), "\n")
+	if !strings.Contains(errs, "operand 'd' cannot be an immediate") {
+		t.Errorf("immediate destination: %q", errs)
+	}
+	// 4.5: integer constants stand for predicates.
+	for _, ok := range []string{".reg .b32 %r<3>;\n\tadd.s32 %r1, %r2, 5;", "bar.sync 0;", "nanosleep.u32 100;",
+		".reg .b32 %r<3>;\n\t.reg .pred %p;\n\tsetp.eq.and.u32 %p, %r1, %r2, 1;"} {
+		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", ok), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", ok, errs)
+		}
+	}
+}

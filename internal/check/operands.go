@@ -199,7 +199,9 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 		}
 		switch fo.Shape {
 		case isa.ShapeScalar:
-			c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0], holds), relaxed)
+			sp := c.spec(in, m, fo.Names[0], holds)
+			c.checkRegister(s, in, e, sp, relaxed)
+			c.checkImmediate(in, e, fo, i, sp)
 		case isa.ShapePair:
 			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
 				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0], holds), relaxed)
@@ -320,4 +322,36 @@ func baseIdent(e ptx.Expr) *ptx.Ident {
 		return baseIdent(e.X)
 	}
 	return nil
+}
+
+// checkImmediate: a constant where the form allows no immediate (the
+// destination of an arithmetic instruction, say) is an error. The kinds come
+// from the block's operand rules; without a rule the first operand is a
+// register and the others may be immediates (spec/FORMAT.md).
+func (c *checker) checkImmediate(in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, index int, sp operandSpec) {
+	if _, isConst := constantValue(e); !isConst {
+		return
+	}
+	kinds := sp.kinds
+	if len(kinds) == 0 {
+		if index != 0 {
+			return
+		}
+		kinds = []string{"reg"}
+	}
+	// 4.5: integer constants may stand for predicates (zero is False).
+	if containsString(kinds, "imm") || containsString(kinds, "pred") || sp.typ == ".pred" {
+		return
+	}
+	c.errorf(e.Position(), "Arguments mismatch for instruction '%s': operand '%s' cannot be an immediate", in.Opcode, fo.Names[0])
+}
+
+// constantValue evaluates e if it is a constant expression (no names).
+func constantValue(e ptx.Expr) (ptx.Const, bool) {
+	switch e.(type) {
+	case *ptx.IntLit, *ptx.FloatLit, *ptx.UnaryExpr, *ptx.BinaryExpr, *ptx.ParenExpr, *ptx.CastExpr, *ptx.CondExpr:
+		v, err := ptx.EvalConst(e)
+		return v, err == nil
+	}
+	return ptx.Const{}, false
 }
