@@ -576,6 +576,9 @@ func (c *checker) checkPtr(d *ptx.VarDecl, ctx declCtx) {
 	}
 	switch d.Ptr.Space {
 	case "", ".const", ".global", ".local", ".shared":
+	case ".texref", ".samplerref", ".surfref":
+		// not in the manual: LLVM writes `.param .u64 .ptr .texref p` for
+		// OpenCL image and sampler handles (sm_30 and higher)
 	default:
 		c.errorf(d.Pos, "the state space of '.ptr' must be .const, .global, .local or .shared, not '%s'", d.Ptr.Space)
 	}
