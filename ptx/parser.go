@@ -117,6 +117,20 @@ func (p *parser) expect(s string) bool {
 func (p *parser) isPunct(s string) bool { return p.tok.kind == tokPunct && p.tok.text == s }
 func (p *parser) isWord(s string) bool  { return p.tok.kind == tokDotWord && p.tok.text == s }
 
+// parseList parses `elem {, elem}` up to and including the closing
+// punctuation (the opening one is already consumed); the list may be empty.
+func (p *parser) parseList(closer string, elem func() Expr) []Expr {
+	list := []Expr{}
+	for !p.isPunct(closer) && p.tok.kind != tokEOF {
+		list = append(list, elem())
+		if !p.listNext(closer) {
+			break
+		}
+	}
+	p.expect(closer)
+	return list
+}
+
 // listNext consumes the comma between two list elements and reports a
 // comma that is followed by the list's closing token instead of an element.
 func (p *parser) listNext(closer string) bool {
@@ -897,15 +911,7 @@ func (p *parser) parseOperand() Expr {
 	if p.inCall && p.isPunct("(") {
 		t := p.tok
 		p.advance()
-		tu := &TupleExpr{Pos: t.pos(), Elems: []Expr{}}
-		for !p.isPunct(")") && p.tok.kind != tokEOF {
-			tu.Elems = append(tu.Elems, p.parseExpr())
-			if !p.listNext(")") {
-				break
-			}
-		}
-		p.expect(")")
-		return tu
+		return &TupleExpr{Pos: t.pos(), Elems: p.parseList(")", p.parseExpr)}
 	}
 	return p.parseExpr()
 }
@@ -1132,17 +1138,11 @@ func (p *parser) parsePostfix(x Expr) Expr {
 				return x
 			}
 			p.advance()
-			c := &CallExpr{Pos: x.Position(), Fun: x, Args: []Expr{}}
-			for !p.isPunct(")") && p.tok.kind != tokEOF {
-				c.Args = append(c.Args, p.parseExpr())
-				if !p.listNext(")") {
-					break
-				}
-			}
+			pos := p.tok.pos()
+			c := &CallExpr{Pos: x.Position(), Fun: x, Args: p.parseList(")", p.parseExpr)}
 			if len(c.Args) == 0 {
-				p.errorf(p.tok.pos(), "expected an argument, found ')'")
+				p.errorf(pos, "expected an argument, found ')'")
 			}
-			p.expect(")")
 			x = c
 		default:
 			return x
@@ -1205,30 +1205,17 @@ func (p *parser) parsePrimary() Expr {
 			return &ParenExpr{Pos: t.pos(), X: x}
 		case "{":
 			p.advance()
-			b := &BraceExpr{Pos: t.pos(), Elems: []Expr{}}
 			p.depth++
-			for !p.isPunct("}") && p.tok.kind != tokEOF {
-				b.Elems = append(b.Elems, p.parseBraceElem())
-				if !p.listNext("}") {
-					break
-				}
-			}
+			b := &BraceExpr{Pos: t.pos(), Elems: p.parseList("}", p.parseBraceElem)}
 			p.depth--
-			p.expect("}")
 			return b
 		case "[":
 			p.advance()
-			a := &AddressExpr{Pos: t.pos(), Elems: []Expr{}}
-			for !p.isPunct("]") && p.tok.kind != tokEOF {
-				a.Elems = append(a.Elems, p.parseExpr())
-				if !p.listNext("]") {
-					break
-				}
-			}
+			pos := p.tok.pos()
+			a := &AddressExpr{Pos: t.pos(), Elems: p.parseList("]", p.parseExpr)}
 			if len(a.Elems) == 0 {
-				p.errorf(p.tok.pos(), "expected an address, found ']'")
+				p.errorf(pos, "expected an address, found ']'")
 			}
-			p.expect("]")
 			return a
 		}
 	}
