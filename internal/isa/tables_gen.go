@@ -15,6 +15,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 1, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 10, Suffix: 0}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 13, Suffix: 0}}, When: Cond{{{Not: false, Value: ".f64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ftz", Operand: false}}, {{Not: true, Value: ".f32", Operand: false}}}, Message: ".ftz applies only to .f32 comparisons"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".lo", Operand: false}, {Not: false, Value: ".ls", Operand: false}, {Not: false, Value: ".hi", Operand: false}, {Not: false, Value: ".hs", Operand: false}}, {{Not: true, Value: ".u16", Operand: false}}, {{Not: true, Value: ".u32", Operand: false}}, {{Not: true, Value: ".u64", Operand: false}}}, Message: "lo, ls, hi and hs apply only to unsigned integer types"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".b16", Operand: false}, {Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}}, {{Not: true, Value: ".eq", Operand: false}}, {{Not: true, Value: ".ne", Operand: false}}}, Message: "the bit-size comparisons are eq and ne only"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".equ", Operand: false}, {Not: false, Value: ".neu", Operand: false}, {Not: false, Value: ".ltu", Operand: false}, {Not: false, Value: ".leu", Operand: false}, {Not: false, Value: ".gtu", Operand: false}, {Not: false, Value: ".geu", Operand: false}, {Not: false, Value: ".num", Operand: false}, {Not: false, Value: ".nan", Operand: false}}, {{Not: true, Value: ".f32", Operand: false}}, {{Not: true, Value: ".f64", Operand: false}}}, Message: "equ, neu, ltu, leu, gtu, geu, num and nan apply only to floating-point types"},
 		}},
 	{Opcode: "setp", Section: "9.7.6.2",
 		Forms: []Form{
@@ -27,6 +31,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 1, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 10, Suffix: 0}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 13, Suffix: 0}}, When: Cond{{{Not: false, Value: ".f64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ftz", Operand: false}}, {{Not: true, Value: ".f32", Operand: false}}}, Message: ".ftz applies only to .f32 comparisons"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".lo", Operand: false}, {Not: false, Value: ".ls", Operand: false}, {Not: false, Value: ".hi", Operand: false}, {Not: false, Value: ".hs", Operand: false}}, {{Not: true, Value: ".u16", Operand: false}}, {{Not: true, Value: ".u32", Operand: false}}, {{Not: true, Value: ".u64", Operand: false}}}, Message: "lo, ls, hi and hs apply only to unsigned integer types"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".b16", Operand: false}, {Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}}, {{Not: true, Value: ".eq", Operand: false}}, {{Not: true, Value: ".ne", Operand: false}}}, Message: "the bit-size comparisons are eq and ne only"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".equ", Operand: false}, {Not: false, Value: ".neu", Operand: false}, {Not: false, Value: ".ltu", Operand: false}, {Not: false, Value: ".leu", Operand: false}, {Not: false, Value: ".gtu", Operand: false}, {Not: false, Value: ".geu", Operand: false}, {Not: false, Value: ".num", Operand: false}, {Not: false, Value: ".nan", Operand: false}}, {{Not: true, Value: ".f32", Operand: false}}, {{Not: true, Value: ".f64", Operand: false}}}, Message: "equ, neu, ltu, leu, gtu, geu, num and nan apply only to floating-point types"},
 		}},
 	{Opcode: "selp", Section: "9.7.6.3",
 		Forms: []Form{
@@ -2435,6 +2443,10 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}, When: Cond{{{Not: false, Value: ".b8", Operand: false}}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".b8x16", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}, When: Cond{{{Not: false, Value: ".b8x16", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m16n16", Operand: false}}, {{Not: false, Value: ".x4", Operand: false}}}, Message: "when .shape is .m16n16, only .x1 and .x2 are valid values for .num"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m16n16", Operand: false}}, {{Not: true, Value: ".trans", Operand: false}}}, Message: ".trans is mandatory for 16x16 matrices"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m8n8", Operand: false}}, {{Not: false, Value: ".b8", Operand: false}}}, Message: ".m8n8 matrices have 16-bit elements (.b16)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m16n16", Operand: false}}, {{Not: false, Value: ".b16", Operand: false}}}, Message: ".m16n16 matrices have 8-bit elements (.b8)"},
 		}},
 	{Opcode: "stmatrix", Section: "9.7.14.5.16",
 		Forms: []Form{
@@ -2449,6 +2461,8 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}, When: Cond{{{Not: false, Value: ".m16n8", Operand: false}}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".b8", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}, When: Cond{{{Not: false, Value: ".b8", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m16n8", Operand: false}}, {{Not: true, Value: ".b8", Operand: false}}}, Message: ".m16n8 shape is valid only for .b8 type"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".m16n8", Operand: false}}, {{Not: true, Value: ".trans", Operand: false}}}, Message: ".trans is mandatory for 16x8 matrices"},
 		}},
 	{Opcode: "movmatrix", Section: "9.7.14.5.17",
 		Forms: []Form{
@@ -2826,6 +2840,15 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 3}, When: Cond{{{Not: false, Value: ".b128", Operand: false}}}, Feature: "atom with .b128 type"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}, When: Cond{{{Not: false, Value: ".b128", Operand: false}}}, Feature: "atom with .b128 type"},
 			{Kind: 0, Version: Version{Major: 8, Minor: 4}, When: Cond{{{Not: false, Value: ".sys", Operand: false}}, {{Not: false, Value: ".b128", Operand: false}}}, Feature: ".sys scope with .b128 type"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "cache-policy requires .level::cache_hint"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".L2::cache_hint", Operand: false}}, {{Not: false, Value: ".shared", Operand: false}, {Not: false, Value: ".shared::cta", Operand: false}, {Not: false, Value: ".shared::cluster", Operand: false}}}, Message: ".level::cache_hint is supported only for .global and generic addressing"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".and", Operand: false}, {Not: false, Value: ".or", Operand: false}, {Not: false, Value: ".xor", Operand: false}}, {{Not: true, Value: ".b32", Operand: false}}, {{Not: true, Value: ".b64", Operand: false}}}, Message: ".and, .or and .xor require .b32 or .b64"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".add", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}, Message: ".add requires .u32, .s32, .u64, .f32, .f64 (or .noftz with a 16-bit float type)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".inc", Operand: false}, {Not: false, Value: ".dec", Operand: false}}, {{Not: true, Value: ".u32", Operand: false}}}, Message: ".inc and .dec require .u32"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".min", Operand: false}, {Not: false, Value: ".max", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".f32", Operand: false}, {Not: false, Value: ".f64", Operand: false}}}, Message: ".min and .max require .u32, .s32, .u64 or .s64"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".cas", Operand: false}, {Not: false, Value: ".exch", Operand: false}}, {{Not: true, Value: ".b32", Operand: false}}, {{Not: true, Value: ".b64", Operand: false}}, {{Not: true, Value: ".b16", Operand: false}}, {{Not: true, Value: ".b128", Operand: false}}}, Message: ".cas and .exch require .b32 or .b64 (or .cas.b16, .b128)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "c", Operand: true}}, {{Not: true, Value: ".cas", Operand: false}}}, Message: "operand c is only for .cas"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".cas", Operand: false}}, {{Not: true, Value: "c", Operand: true}}}, Message: ".cas requires operand c"},
 		}},
 	{Opcode: "atom", Section: "9.7.13.5",
 		Forms: []Form{
@@ -2838,6 +2861,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 1}, Feature: "atom with vector types"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}, Feature: "atom with vector types"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "cache-policy requires .level::cache_hint"},
 		}},
 	{Opcode: "red", Section: "9.7.13.6",
 		Forms: []Form{
@@ -2883,6 +2907,12 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: ".shared::cta", Operand: false}}}, Feature: "sub-qualifier ::cta"},
 			{Kind: 0, Version: Version{Major: 7, Minor: 8}, When: Cond{{{Not: false, Value: ".shared::cluster", Operand: false}}}, Feature: "sub-qualifier ::cluster"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}, When: Cond{{{Not: false, Value: ".shared::cluster", Operand: false}}}, Feature: "sub-qualifier ::cluster"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "cache-policy requires .level::cache_hint"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".L2::cache_hint", Operand: false}}, {{Not: false, Value: ".shared", Operand: false}, {Not: false, Value: ".shared::cta", Operand: false}, {Not: false, Value: ".shared::cluster", Operand: false}}}, Message: ".level::cache_hint is supported only for .global and generic addressing"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".and", Operand: false}, {Not: false, Value: ".or", Operand: false}, {Not: false, Value: ".xor", Operand: false}}, {{Not: true, Value: ".b32", Operand: false}}, {{Not: true, Value: ".b64", Operand: false}}}, Message: ".and, .or and .xor require .b32 or .b64"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".add", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}, Message: ".add requires .u32, .s32, .u64, .f32, .f64 (or .noftz with a 16-bit float type)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".inc", Operand: false}, {Not: false, Value: ".dec", Operand: false}}, {{Not: true, Value: ".u32", Operand: false}}}, Message: ".inc and .dec require .u32"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".min", Operand: false}, {Not: false, Value: ".max", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}, {Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".f32", Operand: false}, {Not: false, Value: ".f64", Operand: false}}}, Message: ".min and .max require .u32, .s32, .u64 or .s64"},
 		}},
 	{Opcode: "red", Section: "9.7.13.6",
 		Forms: []Form{
@@ -2895,6 +2925,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 1}, Feature: "red with vector types"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}, Feature: "red with vector types"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "cache-policy requires .level::cache_hint"},
 		}},
 	{Opcode: "red", Section: "9.7.13.7",
 		Forms: []Form{
@@ -3133,6 +3164,9 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.ld"},
 			{Kind: 0, Version: Version{Major: 8, Minor: 8}, When: Cond{{{Not: false, Value: ".red", Operand: false}}}, Feature: "tcgen05.ld.red"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 101, Suffix: 97}, {SM: 101, Suffix: 102}, {SM: 103, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".red", Operand: false}}}, Feature: "tcgen05.ld.red"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".16x128b", Operand: false}}, {{Not: false, Value: ".x128", Operand: false}}}, Message: ".16x128b does not support .x128 (Table 47/48: NA)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".16x256b", Operand: false}}, {{Not: false, Value: ".x64", Operand: false}, {Not: false, Value: ".x128", Operand: false}}}, Message: ".16x256b does not support .x64 or .x128 (Table 47/48: NA)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".red", Operand: false}}, {{Not: false, Value: ".x1", Operand: false}}}, Message: "with .red, .num must be at least .x2"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.8.4",
 		Forms: []Form{
@@ -3144,6 +3178,8 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.st"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.st"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".16x128b", Operand: false}}, {{Not: false, Value: ".x128", Operand: false}}}, Message: ".16x128b does not support .x128 (Table 47/48: NA)"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".16x256b", Operand: false}}, {{Not: false, Value: ".x64", Operand: false}, {Not: false, Value: ".x128", Operand: false}}}, Message: ".16x256b does not support .x64 or .x128 (Table 47/48: NA)"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.8.5",
 		Forms: []Form{
@@ -3186,6 +3222,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 100, Suffix: 102}}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}}, Feature: "tcgen05.mma with scale-input-d"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}, {{Not: false, Value: ".kind::f8f6f4", Operand: false}}}, Message: "scale-input-d is only valid for .kind::tf32 and .kind::f16"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.1",
 		Forms: []Form{
@@ -3201,6 +3238,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 8}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 103, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}, {Not: false, Value: ".scale_vec::2X", Operand: false}, {Not: false, Value: ".scale_vec::4X", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::1X is valid only with .kind::mxf8f6f4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::2X", Operand: false}}, {{Not: false, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::2X is valid only with .kind::mxf4 and .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::4X", Operand: false}, {Not: false, Value: ".block16", Operand: false}}, {{Not: true, Value: ".kind::mxf4nvf4", Operand: false}}}, Message: ".scale_vec::4X and .block16 are valid only with .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".kind::mxf4nvf4", Operand: false}}, {{Not: true, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".scale_vec::2X", Operand: false}}, {{Not: true, Value: ".scale_vec::4X", Operand: false}}, {{Not: true, Value: ".block16", Operand: false}}, {{Not: true, Value: ".block32", Operand: false}}}, Message: ".kind::mxf4nvf4 requires an explicit .scale_vectorsize"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.1",
 		Forms: []Form{
@@ -3214,6 +3255,8 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 100, Suffix: 102}}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}}, Feature: "tcgen05.mma with scale-input-d"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ashift", Operand: false}}, {{Not: false, Value: ".collector::a::use", Operand: false}, {Not: false, Value: ".collector::a::fill", Operand: false}}}, Message: ".collector::a::use and .collector::a::fill are not allowed with .ashift"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}, {{Not: false, Value: ".kind::f8f6f4", Operand: false}}}, Message: "scale-input-d is only valid for .kind::tf32 and .kind::f16"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.1",
 		Forms: []Form{
@@ -3229,6 +3272,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 8}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 103, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}, {Not: false, Value: ".scale_vec::2X", Operand: false}, {Not: false, Value: ".scale_vec::4X", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::1X is valid only with .kind::mxf8f6f4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::2X", Operand: false}}, {{Not: false, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::2X is valid only with .kind::mxf4 and .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::4X", Operand: false}, {Not: false, Value: ".block16", Operand: false}}, {{Not: true, Value: ".kind::mxf4nvf4", Operand: false}}}, Message: ".scale_vec::4X and .block16 are valid only with .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".kind::mxf4nvf4", Operand: false}}, {{Not: true, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".scale_vec::2X", Operand: false}}, {{Not: true, Value: ".scale_vec::4X", Operand: false}}, {{Not: true, Value: ".block16", Operand: false}}, {{Not: true, Value: ".block32", Operand: false}}}, Message: ".kind::mxf4nvf4 requires an explicit .scale_vectorsize"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.1",
 		Forms: []Form{
@@ -3254,6 +3301,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".kind::i8", Operand: false}}}, Feature: "tcgen05.mma.kind::i8"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ashift", Operand: false}}, {{Not: false, Value: ".collector::a::use", Operand: false}, {Not: false, Value: ".collector::a::fill", Operand: false}}}, Message: ".collector::a::use and .collector::a::fill are not allowed with .ashift"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.2",
 		Forms: []Form{
@@ -3266,6 +3314,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 100, Suffix: 102}}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}}, Feature: "tcgen05.mma.sp with scale-input-d"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}, {{Not: false, Value: ".kind::f8f6f4", Operand: false}}}, Message: "scale-input-d is only valid for .kind::tf32 and .kind::f16"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.2",
 		Forms: []Form{
@@ -3282,6 +3331,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 8}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 103, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}, {Not: false, Value: ".scale_vec::2X", Operand: false}, {Not: false, Value: ".scale_vec::4X", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::1X is valid only with .kind::mxf8f6f4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::2X", Operand: false}}, {{Not: false, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::2X is valid only with .kind::mxf4 and .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::4X", Operand: false}, {Not: false, Value: ".block16", Operand: false}}, {{Not: true, Value: ".kind::mxf4nvf4", Operand: false}}}, Message: ".scale_vec::4X and .block16 are valid only with .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".kind::mxf4nvf4", Operand: false}}, {{Not: true, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".scale_vec::2X", Operand: false}}, {{Not: true, Value: ".scale_vec::4X", Operand: false}}, {{Not: true, Value: ".block16", Operand: false}}, {{Not: true, Value: ".block32", Operand: false}}}, Message: ".kind::mxf4nvf4 requires an explicit .scale_vectorsize"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.2",
 		Forms: []Form{
@@ -3295,6 +3348,8 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 100, Suffix: 102}}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}}, Feature: "tcgen05.mma.sp with scale-input-d"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ashift", Operand: false}}, {{Not: false, Value: ".collector::a::use", Operand: false}, {Not: false, Value: ".collector::a::fill", Operand: false}}}, Message: ".collector::a::use and .collector::a::fill are not allowed with .ashift"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "scale-input-d", Operand: true}}, {{Not: false, Value: ".kind::f8f6f4", Operand: false}}}, Message: "scale-input-d is only valid for .kind::tf32 and .kind::f16"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.2",
 		Forms: []Form{
@@ -3311,6 +3366,10 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 8}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 103, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}, {Not: false, Value: ".scale_vec::2X", Operand: false}, {Not: false, Value: ".scale_vec::4X", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".block16", Operand: false}, {Not: false, Value: ".block32", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::1X is valid only with .kind::mxf8f6f4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::2X", Operand: false}}, {{Not: false, Value: ".kind::mxf8f6f4", Operand: false}}}, Message: ".scale_vec::2X is valid only with .kind::mxf4 and .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".scale_vec::4X", Operand: false}, {Not: false, Value: ".block16", Operand: false}}, {{Not: true, Value: ".kind::mxf4nvf4", Operand: false}}}, Message: ".scale_vec::4X and .block16 are valid only with .kind::mxf4nvf4"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".kind::mxf4nvf4", Operand: false}}, {{Not: true, Value: ".scale_vec::1X", Operand: false}}, {{Not: true, Value: ".scale_vec::2X", Operand: false}}, {{Not: true, Value: ".scale_vec::4X", Operand: false}}, {{Not: true, Value: ".block16", Operand: false}}, {{Not: true, Value: ".block32", Operand: false}}}, Message: ".kind::mxf4nvf4 requires an explicit .scale_vectorsize"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.2",
 		Forms: []Form{
@@ -3336,6 +3395,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, Feature: "tcgen05.mma.sp"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 110, Suffix: 97}}, When: Cond{{{Not: false, Value: ".kind::i8", Operand: false}}}, Feature: "tcgen05.mma.sp.kind::i8"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".ashift", Operand: false}}, {{Not: false, Value: ".collector::a::use", Operand: false}, {Not: false, Value: ".collector::a::fill", Operand: false}}}, Message: ".collector::a::use and .collector::a::fill are not allowed with .ashift"},
 		}},
 	{Opcode: "tcgen05", Section: "9.7.16.10.9.3",
 		Forms: []Form{
