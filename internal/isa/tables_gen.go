@@ -2649,6 +2649,9 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 20, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 1}, When: Cond{{{Not: false, Value: ".min", Operand: false}, {Not: false, Value: ".max", Operand: false}}, {{Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 50, Suffix: 0}}, When: Cond{{{Not: false, Value: ".min", Operand: false}, {Not: false, Value: ".max", Operand: false}}, {{Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".add", Operand: false}}, {{Not: false, Value: ".s64", Operand: false}, {Not: false, Value: ".b32", Operand: false}}}, Message: "sured.b add applies to .u32, .u64 and .s32"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".min", Operand: false}, {Not: false, Value: ".max", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}}}, Message: "sured.b min and max apply to .u32, .s32, .u64 and .s64"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".and", Operand: false}, {Not: false, Value: ".or", Operand: false}}, {{Not: true, Value: ".b32", Operand: false}}}, Message: "sured.b and and or apply to .b32"},
 		}},
 	{Opcode: "sured", Section: "9.7.11.3",
 		Forms: []Form{
@@ -2661,6 +2664,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 20, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 1}, When: Cond{{{Not: false, Value: ".b64", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 50, Suffix: 0}}, When: Cond{{{Not: false, Value: ".b64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".b64", Operand: false}}, {{Not: false, Value: ".add", Operand: false}, {Not: false, Value: ".and", Operand: false}, {Not: false, Value: ".or", Operand: false}}}, Message: ".b64 is restricted to min and max operations"},
 		}},
 	{Opcode: "suq", Section: "9.7.11.4",
 		Forms: []Form{
