@@ -108,7 +108,7 @@ type VarDecl struct {
 // PtrAttr is the `.ptr {.space} {.align N}` attribute of a kernel pointer
 // parameter (ptx-isa-9.0.txt 5.1.6.1).
 type PtrAttr struct {
-	Space string // "", ".global", ".const", ".local", ".shared"
+	Space string // "", ".global", ".const", ".local", ".shared"; or an opaque type, `.ptr .texref` (LLVM's OpenCL images)
 	Align Expr   // nil when absent
 }
 

@@ -457,6 +457,10 @@ func (p *parser) parseSection() Item {
 	return s
 }
 
+func isOpaqueType(w string) bool {
+	return w == ".texref" || w == ".samplerref" || w == ".surfref"
+}
+
 // startsModuleItem reports whether the dot-word w can only begin a new
 // module-scope item.
 func startsModuleItem(w string) bool {
@@ -685,7 +689,8 @@ func (p *parser) parseDeclHead(pos Pos, linkage string) *VarDecl {
 		case t.text == ".ptr":
 			p.advance()
 			d.Ptr = &PtrAttr{}
-			if p.tok.kind == tokDotWord && p.tok.text != ".align" && isStateSpace(p.tok.text) {
+			// `.ptr .texref` etc.: LLVM's OpenCL image parameters
+			if p.tok.kind == tokDotWord && p.tok.text != ".align" && (isStateSpace(p.tok.text) || isOpaqueType(p.tok.text)) {
 				d.Ptr.Space = p.tok.text
 				p.advance()
 			}

@@ -450,3 +450,12 @@ func TestTrailingNULs(t *testing.T) {
 		t.Errorf("a NUL before the end must be an error")
 	}
 }
+
+func TestPtrOpaque(t *testing.T) {
+	// LLVM writes OpenCL image parameters as `.param .u64 .ptr .texref img`.
+	m := parseOK(t, ".version 7.0\n.target sm_70, texmode_independent\n.entry k(.param .u64 .ptr .texref img, .param .u64 .ptr .samplerref s)\n{\n\tret;\n}\n")
+	f := m.Items[2].(*Function)
+	if f.Params[0].Ptr == nil || f.Params[0].Ptr.Space != ".texref" || f.Params[1].Ptr.Space != ".samplerref" {
+		t.Errorf("params: %#v %#v", f.Params[0].Ptr, f.Params[1].Ptr)
+	}
+}
