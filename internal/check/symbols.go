@@ -203,6 +203,9 @@ func (c *checker) function(mod *scope, f *ptx.Function) {
 		c.gateDirective(d.Name, d.Pos)
 	}
 	c.gateDirectiveIf(f.Kind, f.Pos, words...)
+	if f.Linkage != "" {
+		c.gateDirective(f.Linkage, f.Pos) // .weak needs PTX 3.1 (11.6.3)
+	}
 	if f.Body == nil {
 		return
 	}
