@@ -309,3 +309,23 @@ func TestImmediateOperands(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionalOperandChoice: when some optional operands are left out, each
+// choice of the written ones is tried (9.7.9.25.4.1 cp.async.bulk takes
+// `{, ctaMask} {, cache-policy}`: one operand may be either).
+func TestOptionalOperandChoice(t *testing.T) {
+	decls := ".reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\t.reg .b16 %rs<2>;\n\t"
+	for _, body := range []string{
+		"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 16, [%r2], %rd2;",
+		"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 16, [%r2], %rs1;",
+	} {
+		if errs := errorsOf(checkSrc(t, kernel("8.0", "sm_90", decls+body), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", body, errs)
+		}
+	}
+	// a 64-bit register is neither a .b16 ctaMask nor, without .L2::cache_hint, a cache-policy
+	bad := "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], 16, [%r2], %rd2;"
+	if errs := errorsOf(checkSrc(t, kernel("8.0", "sm_90", decls+bad), Options{})); len(errs) == 0 {
+		t.Errorf("%q: no error", bad)
+	}
+}

@@ -20,6 +20,8 @@ type match struct {
 	// groups maps each group of the form to the value the instruction chose
 	// (".type" -> ".u32").
 	groups map[string]string
+	// operands are the form operands the instruction's operands fill, in order.
+	operands []*isa.Operand
 }
 
 // checkInstruction finds the instruction's form and checks its requirements.
@@ -48,14 +50,17 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			if !ok {
 				continue
 			}
-			if present, ok := matchOperands(f, in.Operands); ok {
-				groups := map[string]string{}
-				for i, s := range f.Mods {
-					if s.Group != "" && chosen[i] != "" {
-						groups[s.Group] = chosen[i]
-					}
+			groups := map[string]string{}
+			for i, s := range f.Mods {
+				if s.Group != "" && chosen[i] != "" {
+					groups[s.Group] = chosen[i]
 				}
-				matches = append(matches, match{b, f, present, groups})
+			}
+			// Each way of choosing which optional operands were written is
+			// a candidate: `{, ctaMask}{, cache-policy}` with one given may
+			// mean either.
+			for _, ops := range operandChoices(f, len(in.Operands)) {
+				matches = append(matches, match{b, f, presentNames(ops, in.Operands), groups, ops})
 			}
 		}
 	}
@@ -168,30 +173,50 @@ func matchAnyOrder(slots []isa.ModSlot, mods []string, chosen []string) bool {
 	return assign(0)
 }
 
-// matchOperands reports whether the operands fit the form's count, and
-// which placeholders they fill: optional operands are taken in order, and
-// the second part of an optional pair (`d[|p]`) only when written `d|p`.
-func matchOperands(f *isa.Form, ops []ptx.Expr) (map[string]bool, bool) {
-	n := len(ops)
-	required := 0
-	for _, op := range f.Operands {
-		if !op.Optional {
-			required++
-		}
-	}
-	if n < required || n > len(f.Operands) {
-		return nil, false
-	}
-	present := make(map[string]bool, len(f.Operands))
-	extra := n - required
-	i := 0
-	for _, op := range f.Operands {
+// operandChoices lists the ways n operands can fill the form: every
+// required operand, plus n-required of the optional ones, keeping their
+// order; the choice that takes the earliest optional operands comes first.
+// Nil if n does not fit.
+func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
+	var optional []int
+	for i, op := range f.Operands {
 		if op.Optional {
-			if extra == 0 {
-				continue
-			}
-			extra--
+			optional = append(optional, i)
 		}
+	}
+	extra := n - (len(f.Operands) - len(optional))
+	if extra < 0 || extra > len(optional) {
+		return nil
+	}
+	var out [][]*isa.Operand
+	take := make([]bool, len(f.Operands))
+	var pick func(from, left int)
+	pick = func(from, left int) {
+		if left == 0 {
+			ops := make([]*isa.Operand, 0, n)
+			for i := range f.Operands {
+				if !f.Operands[i].Optional || take[i] {
+					ops = append(ops, &f.Operands[i])
+				}
+			}
+			out = append(out, ops)
+			return
+		}
+		for k := from; k <= len(optional)-left && len(out) < 64; k++ {
+			take[optional[k]] = true
+			pick(k+1, left-1)
+			take[optional[k]] = false
+		}
+	}
+	pick(0, extra)
+	return out
+}
+
+// presentNames lists the placeholders the operands fill; the second part of
+// an optional pair (`d[|p]`) only when written `d|p`.
+func presentNames(form []*isa.Operand, ops []ptx.Expr) map[string]bool {
+	present := make(map[string]bool, len(form))
+	for i, op := range form {
 		names := op.Names
 		if op.PairOptional && !isPair(ops[i]) {
 			names = names[:1]
@@ -199,9 +224,8 @@ func matchOperands(f *isa.Form, ops []ptx.Expr) (map[string]bool, bool) {
 		for _, name := range names {
 			present[name] = true
 		}
-		i++
 	}
-	return present, true
+	return present
 }
 
 func isPair(e ptx.Expr) bool {

@@ -190,13 +190,8 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 		return containsString(in.Modifiers, a.Value)
 	}
 	relaxed := relaxedOpcodes[in.Opcode]
-	ops := formOperands(m.form, len(in.Operands))
-	ambiguous := len(ops) < len(m.form.Operands) // some optional operands left out: which ones is unclear
 	for i, e := range in.Operands {
-		fo := ops[i]
-		if fo.Optional && ambiguous {
-			continue
-		}
+		fo := m.operands[i]
 		switch fo.Shape {
 		case isa.ShapeScalar:
 			sp := c.spec(in, m, fo.Names[0], holds)
@@ -223,30 +218,6 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 			c.checkAddressSpace(s, in, e)
 		}
 	}
-}
-
-// formOperands returns the form operands that n instruction operands fill,
-// in order (optional ones are taken first to last, as matchOperands does).
-func formOperands(f *isa.Form, n int) []*isa.Operand {
-	required := 0
-	for _, op := range f.Operands {
-		if !op.Optional {
-			required++
-		}
-	}
-	extra := n - required
-	out := make([]*isa.Operand, 0, n)
-	for i := range f.Operands {
-		op := &f.Operands[i]
-		if op.Optional {
-			if extra == 0 {
-				continue
-			}
-			extra--
-		}
-		out = append(out, op)
-	}
-	return out
 }
 
 // checkRegister checks a register operand's declared type against sp.

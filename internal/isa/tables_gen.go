@@ -330,6 +330,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".L2::evict_normal", Operand: false}, {Not: false, Value: ".L2::evict_first", Operand: false}, {Not: false, Value: ".L2::evict_last", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v8", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v4", Operand: false}}, {{Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}, {Not: false, Value: ".f64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "ld", Section: "9.7.9.9",
 		Forms: []Form{
@@ -357,6 +358,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".L2::evict_normal", Operand: false}, {Not: false, Value: ".L2::evict_first", Operand: false}, {Not: false, Value: ".L2::evict_last", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v8", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v4", Operand: false}}, {{Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}, {Not: false, Value: ".f64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "ldu", Section: "9.7.9.10",
 		Forms: []Form{
@@ -418,6 +420,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".L2::evict_normal", Operand: false}, {Not: false, Value: ".L2::evict_first", Operand: false}, {Not: false, Value: ".L2::evict_last", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v8", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".v4", Operand: false}}, {{Not: false, Value: ".b64", Operand: false}, {Not: false, Value: ".u64", Operand: false}, {Not: false, Value: ".s64", Operand: false}, {Not: false, Value: ".f64", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "st", Section: "9.7.9.12",
 		Forms: []Form{
@@ -717,6 +720,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 7, Minor: 5}, When: Cond{{{Not: false, Value: "ignore-src", Operand: true}}}},
 			{Kind: 0, Version: Version{Major: 7, Minor: 8}, When: Cond{{{Not: false, Value: ".shared::cta", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: ".shared::cta", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.3.2",
 		Forms: []Form{
@@ -750,6 +754,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".shared::cta", Operand: false}}}},
 			{Kind: 0, Version: Version{Major: 9, Minor: 2}, When: Cond{{{Not: false, Value: ".ignore_oob", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.4.1",
 		Forms: []Form{
@@ -761,6 +766,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 9, Minor: 2}, When: Cond{{{Not: false, Value: ".ignore_oob", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.4.1",
 		Forms: []Form{
@@ -783,6 +789,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".cp_mask", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".cp_mask", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.4.2",
 		Forms: []Form{
@@ -803,6 +810,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.4.2",
 		Forms: []Form{
@@ -813,6 +821,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.4.3",
 		Forms: []Form{
@@ -823,6 +832,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.5.2",
 		Forms: []Form{
@@ -840,6 +850,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 0}}, When: Cond{{{Not: false, Value: ".tile::gather4", Operand: false}, {Not: false, Value: ".im2col::w", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".im2col::w::128", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".cta_group::1", Operand: false}, {Not: false, Value: ".cta_group::2", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.5.2",
 		Forms: []Form{
@@ -856,6 +867,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 100, Suffix: 102}}, When: Cond{{{Not: false, Value: ".tile::gather4", Operand: false}, {Not: false, Value: ".im2col::w", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".im2col::w::128", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".cta_group::1", Operand: false}, {Not: false, Value: ".cta_group::2", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.5.2",
 		Forms: []Form{
@@ -868,6 +880,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".tile::scatter4", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".tile::scatter4", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.5.3",
 		Forms: []Form{
@@ -878,6 +891,7 @@ var Instrs = []Instr{
 		Requires: []Requirement{
 			{Kind: 0, Version: Version{Major: 8, Minor: 0}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 0}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.5.4",
 		Forms: []Form{
@@ -892,6 +906,7 @@ var Instrs = []Instr{
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".im2col::w", Operand: false}, {Not: false, Value: ".im2col::w::128", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".tile::gather4", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}}, When: Cond{{{Not: false, Value: ".im2col::w", Operand: false}, {Not: false, Value: ".im2col::w::128", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "cache-policy", Operand: true}}, {{Not: true, Value: ".L2::cache_hint", Operand: false}}}, Message: "when the optional operand cache-policy is given, .level::cache_hint is required"},
 		}},
 	{Opcode: "cp", Section: "9.7.9.25.6.1",
 		Forms: []Form{
