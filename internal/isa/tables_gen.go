@@ -941,6 +941,8 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 90, Suffix: 97}, {SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}},
 			{Kind: 0, Version: Version{Major: 8, Minor: 6}, When: Cond{{{Not: false, Value: ".swizzle_atomicity", Operand: false}}}},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 100, Suffix: 97}, {SM: 101, Suffix: 97}, {SM: 120, Suffix: 97}, {SM: 100, Suffix: 102}, {SM: 101, Suffix: 102}, {SM: 110, Suffix: 102}, {SM: 120, Suffix: 102}}, When: Cond{{{Not: false, Value: ".swizzle_atomicity", Operand: false}}}},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".global_address", Operand: false}, {Not: false, Value: ".global_stride", Operand: false}}, {{Not: false, Value: ".b32", Operand: false}}}, Message: ".type must be .b64 for .global_address and .global_stride"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".rank", Operand: false}, {Not: false, Value: ".box_dim", Operand: false}, {Not: false, Value: ".global_dim", Operand: false}, {Not: false, Value: ".element_stride", Operand: false}, {Not: false, Value: ".elemtype", Operand: false}, {Not: false, Value: ".interleave_layout", Operand: false}, {Not: false, Value: ".swizzle_mode", Operand: false}, {Not: false, Value: ".swizzle_atomicity", Operand: false}, {Not: false, Value: ".fill_mode", Operand: false}}, {{Not: false, Value: ".b64", Operand: false}}}, Message: ".type must be .b32 for fields other than .global_address and .global_stride"},
 		}},
 	{Opcode: "add", Section: "9.7.2.1",
 		Forms: []Form{
@@ -3520,6 +3522,13 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: "e", Operand: true}}}, Feature: "tex offset vector operand"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: "f", Operand: true}}}, Feature: "tex depth compare operand"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 60, Suffix: 0}}, When: Cond{{{Not: false, Value: "p", Operand: true}}}, Feature: "tex optional destination predicate"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".cube", Operand: false}, {Not: false, Value: ".acube", Operand: false}}, {{Not: true, Value: ".f32", Operand: false}}}, Message: ".cube and .acube require .ctype .f32"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".2dms", Operand: false}, {Not: false, Value: ".a2dms", Operand: false}}, {{Not: true, Value: ".s32", Operand: false}}}, Message: ".2dms and .a2dms require .ctype .s32"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: ".level", Operand: false}, {Not: false, Value: ".grad", Operand: false}}, {{Not: false, Value: ".2dms", Operand: false}, {Not: false, Value: ".a2dms", Operand: false}}}, Message: "geometries .2dms and .a2dms are not supported with .level and .grad"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "e", Operand: true}}, {{Not: false, Value: ".cube", Operand: false}, {Not: false, Value: ".acube", Operand: false}}}, Feature: "tex offset vector operand", Message: "the offset operand e is not supported for .cube and .acube"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "f", Operand: true}}, {{Not: false, Value: ".3d", Operand: false}}}, Feature: "tex depth compare operand", Message: "the depth compare operand f is not supported for .3d"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "f", Operand: true}}, {{Not: false, Value: ".2dms", Operand: false}, {Not: false, Value: ".a2dms", Operand: false}}}, Feature: "tex depth compare operand", Message: "the depth compare operand f is not supported for .2dms and .a2dms"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "f", Operand: true}}, {{Not: true, Value: ".f32", Operand: false}}}, Feature: "tex depth compare operand", Message: "with the depth compare operand f, the coordinates c are .f32"},
 		}},
 	{Opcode: "tld4", Section: "9.7.10.4",
 		Forms: []Form{
@@ -3539,6 +3548,7 @@ var Instrs = []Instr{
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: "e", Operand: true}}}, Feature: "tld4 offset vector operand"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}, When: Cond{{{Not: false, Value: "f", Operand: true}}}, Feature: "tld4 depth compare operand"},
 			{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 60, Suffix: 0}}, When: Cond{{{Not: false, Value: "p", Operand: true}}}, Feature: "tld4 optional destination predicate"},
+			{Kind: 4, Version: Version{Major: 0, Minor: 0}, When: Cond{{{Not: false, Value: "e", Operand: true}}, {{Not: false, Value: ".cube", Operand: false}, {Not: false, Value: ".acube", Operand: false}}}, Feature: "tld4 offset vector operand", Message: "the offset operand e is not supported for .cube and .acube"},
 		}},
 	{Opcode: "txq", Section: "9.7.10.5",
 		Forms: []Form{
