@@ -129,6 +129,7 @@ func TestInstructionForms(t *testing.T) {
 		{".reg .b32 %r<3>;\n\tadd.s33 %r1, %r2, %r1;", "unknown modifier '.s33' for instruction 'add'"},
 		{".reg .b32 %r<3>;\n\tadd.s32 %r1, %r2;", "wrong number of operands for 'add.s32' (2 given)"},
 		{".reg .b32 %r<3>;\n\tadd.sat.s16 %r1, %r2, %r1;", "invalid combination of modifiers in 'add.sat.s16'"},
+		{".reg .b32 %r<3>;\n\t.reg .b64 %rd1;\n\tld.global.u32 %r1, %rd1;", "operands of 'ld.global.u32' do not fit its syntax"},
 	}
 	for _, c := range cases {
 		errs := strings.Join(errorsOf(checkSrc(t, kernel("9.0", "sm_90", c.body), Options{})), "\n")

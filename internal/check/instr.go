@@ -60,7 +60,10 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			// a candidate: `{, ctaMask}{, cache-policy}` with one given may
 			// mean either.
 			for _, ops := range operandChoices(f, len(in.Operands)) {
-				matches = append(matches, match{b, f, presentNames(ops, in.Operands), groups, ops})
+				// call operands are checked by calls.go, against the callee
+				if in.Opcode == "call" || shapesFit(ops, in.Operands) {
+					matches = append(matches, match{b, f, presentNames(ops, in.Operands), groups, ops})
+				}
 			}
 		}
 	}
@@ -212,6 +215,33 @@ func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
 	return out
 }
 
+// shapesFit reports whether each operand is written as its form operand
+// must be: addresses in brackets, call lists in parentheses, and nothing
+// else in either.
+func shapesFit(form []*isa.Operand, ops []ptx.Expr) bool {
+	for i, op := range form {
+		_, isIndex := ops[i].(*ptx.IndexExpr) // a[i]: an address, or the value of mov's source
+		isAddr := isAddress(ops[i])
+		_, isTuple := ops[i].(*ptx.TupleExpr)
+		if !isIndex && isAddr != (op.Shape == isa.ShapeAddress) || isTuple != (op.Shape == isa.ShapeTuple) {
+			return false
+		}
+	}
+	return true
+}
+
+// isAddress reports whether e is written as a memory address: `[...]`,
+// `[...].unified`, or an array element `a[i]` (6.4.2: `ld.global.u32 s, a[0];`).
+func isAddress(e ptx.Expr) bool {
+	switch e := e.(type) {
+	case *ptx.AddressExpr, *ptx.IndexExpr:
+		return true
+	case *ptx.SelectorExpr:
+		return isAddress(e.X)
+	}
+	return false
+}
+
 // presentNames lists the placeholders the operands fill; the second part of
 // an optional pair (`d[|p]`) only when written `d|p`.
 func presentNames(form []*isa.Operand, ops []ptx.Expr) map[string]bool {
@@ -238,8 +268,10 @@ func isPair(e ptx.Expr) bool {
 func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 	known := map[string]bool{}
 	modsOK := false
+	var shapeForm *isa.Form // a form whose modifiers and operand count fit, but not its operand shapes
 	for _, b := range blocks {
-		for _, f := range b.Forms {
+		for i := range b.Forms {
+			f := &b.Forms[i]
 			for _, s := range f.Mods {
 				for _, v := range s.Values {
 					for _, w := range strings.SplitAfter(v[1:], ".") {
@@ -247,8 +279,12 @@ func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 					}
 				}
 			}
-			_, ok := matchMods(f.Mods, in.Modifiers)
-			modsOK = modsOK || ok
+			if _, ok := matchMods(f.Mods, in.Modifiers); ok {
+				modsOK = true
+				if shapeForm == nil && in.Opcode != "call" && len(operandChoices(f, len(in.Operands))) > 0 {
+					shapeForm = f
+				}
+			}
 		}
 	}
 	for _, m := range in.Modifiers {
@@ -258,6 +294,10 @@ func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 		}
 	}
 	name := in.Opcode + strings.Join(in.Modifiers, "")
+	if shapeForm != nil {
+		c.errorf(in.Pos, "operands of '%s' do not fit its syntax: %s", name, strings.TrimSpace(shapeForm.Text))
+		return
+	}
 	if modsOK {
 		c.errorf(in.Pos, "wrong number of operands for '%s' (%d given)", name, len(in.Operands))
 		return
