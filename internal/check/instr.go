@@ -74,7 +74,11 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	// Several forms may fit (old and new forms of one opcode overlap): the
 	// instruction is valid if any of them accepts it, requirements and
 	// operands included; otherwise the first one's findings are reported.
-	var first ptx.DiagnosticList
+	// When none fits, report the candidate that fails least: fewest errors
+	// other than feature gating (a form whose only fault is the module's
+	// version or target is what was meant), then fewest errors.
+	var best ptx.DiagnosticList
+	bestScore := -1
 	for i, m := range matches {
 		start := len(c.diags)
 		c.emit(in.Pos, c.gate(in, m))
@@ -86,12 +90,28 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			}
 			return
 		}
-		if i == 0 {
-			first = append(first, found...)
+		if score := failureScore(found); bestScore < 0 || score < bestScore {
+			best, bestScore = append(ptx.DiagnosticList(nil), found...), score
 		}
 		c.diags = c.diags[:start]
 	}
-	c.diags = append(c.diags, first...)
+	c.diags = append(c.diags, best...)
+}
+
+// failureScore weighs a candidate's errors: gating errors ("Feature ...
+// requires") count 1, others 100.
+func failureScore(ds ptx.DiagnosticList) int {
+	score := 0
+	for _, d := range ds {
+		switch {
+		case d.Severity != ptx.SeverityError:
+		case strings.HasPrefix(d.Msg, "Feature "):
+			score++
+		default:
+			score += 100
+		}
+	}
+	return score
 }
 
 // matchMods reports whether mods fill the slots: in order, each optional

@@ -6,6 +6,7 @@ package check
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/isa"
 	"github.com/ptxvm/ptxvm/ptx"
@@ -183,9 +184,23 @@ func (c *checker) symbols() {
 				c.gateDirective(".file", it.Pos)
 			}
 		case *ptx.Directive:
-			c.gateDirective(it.Name, it.Pos)
+			c.gateDirectiveIf(it.Name, it.Pos, pragmaWords(it)...)
 		}
 	}
+}
+
+// pragmaWords names the pragma strings of a .pragma (chapter 12): the
+// first word of each string, `used_bytes_mask` of "used_bytes_mask 0xfff".
+func pragmaWords(d *ptx.Directive) []string {
+	var words []string
+	for _, a := range d.Args {
+		if s, ok := a.(*ptx.StringLit); ok {
+			if f := strings.Fields(s.Value); len(f) > 0 {
+				words = append(words, f[0])
+			}
+		}
+	}
+	return words
 }
 
 func (c *checker) function(mod *scope, f *ptx.Function) {
@@ -200,7 +215,7 @@ func (c *checker) function(mod *scope, f *ptx.Function) {
 	}
 	for _, d := range f.Directives {
 		words = append(words, d.Name)
-		c.gateDirective(d.Name, d.Pos)
+		c.gateDirectiveIf(d.Name, d.Pos, pragmaWords(d)...)
 	}
 	c.gateDirectiveIf(f.Kind, f.Pos, words...)
 	if f.Linkage != "" {
@@ -275,7 +290,7 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 			}
 			c.gateDirectiveIf(".callprototype", st.Pos, words...)
 		case *ptx.Directive:
-			c.gateDirective(st.Name, st.Pos)
+			c.gateDirectiveIf(st.Name, st.Pos, pragmaWords(st)...)
 		case *ptx.Loc:
 			var words []string
 			if st.FunctionName != nil {

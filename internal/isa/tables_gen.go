@@ -4310,9 +4310,13 @@ var Directives = []Directive{
 		{Kind: 0, Version: Version{Major: 6, Minor: 4}},
 		{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 30, Suffix: 0}}},
 	}},
-	{Name: ".pragma", Section: "11.4.7", Syntax: []string{".pragma list-of-strings ;"}, Requires: []Requirement{
+	{Name: ".pragma", Section: "11.4.7", Syntax: []string{".pragma list-of-strings ;", ".pragma \"nounroll\";", ".pragma \"used_bytes_mask mask\";", ".pragma \"enable_smem_spilling\";"}, Requires: []Requirement{
 		{Kind: 0, Version: Version{Major: 2, Minor: 0}},
 		{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 10, Suffix: 0}}},
+		{Kind: 0, Version: Version{Major: 8, Minor: 3}, When: Cond{{{Not: false, Value: "used_bytes_mask", Operand: false}}}, Feature: "pragma \"used_bytes_mask\""},
+		{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 50, Suffix: 0}}, When: Cond{{{Not: false, Value: "used_bytes_mask", Operand: false}}}, Feature: "pragma \"used_bytes_mask\""},
+		{Kind: 0, Version: Version{Major: 9, Minor: 0}, When: Cond{{{Not: false, Value: "enable_smem_spilling", Operand: false}}}, Feature: "pragma \"enable_smem_spilling\""},
+		{Kind: 1, Version: Version{Major: 0, Minor: 0}, Targets: []Target{{SM: 75, Suffix: 0}}, When: Cond{{{Not: false, Value: "enable_smem_spilling", Operand: false}}}, Feature: "pragma \"enable_smem_spilling\""},
 	}},
 	{Name: ".abi_preserve", Section: "11.4.8", Syntax: []string{".abi_preserve N;"}, Requires: []Requirement{
 		{Kind: 0, Version: Version{Major: 9, Minor: 0}},

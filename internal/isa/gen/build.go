@@ -407,7 +407,7 @@ func buildDirective(b *block, errs *errorList) *isa.Directive {
 	// Conditions of directives name words of their syntax lines.
 	vals := map[string]bool{}
 	for _, l := range b.syntax {
-		for _, w := range strings.FieldsFunc(l.text, func(r rune) bool { return strings.ContainsRune(" ,;{}()[]=", r) }) {
+		for _, w := range strings.FieldsFunc(l.text, func(r rune) bool { return strings.ContainsRune(" ,;{}()[]=\"", r) }) {
 			vals[w] = true
 			if strings.HasPrefix(w, ".") {
 				for _, sub := range strings.Split(w[1:], ".") {
