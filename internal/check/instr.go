@@ -81,7 +81,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	bestScore := -1
 	for i, m := range matches {
 		start := len(c.diags)
-		c.emit(in.Pos, c.gate(in, m))
+		c.emit(in.Pos, c.gate(s, in, m))
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
@@ -351,12 +351,20 @@ func (c *checker) emit(pos ptx.Pos, ds []gateDiag) {
 }
 
 // gate evaluates the block's requirements that apply to this instruction.
-func (c *checker) gate(in *ptx.Instruction, m match) []gateDiag {
+func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 	have := map[string]bool{}
 	for _, mod := range in.Modifiers {
 		have[mod] = true
 	}
+	var exprs map[string]ptx.Expr // placeholder -> operand, made when a condition asks
 	return c.requirements(m.instr.Requires, func(a isa.Alt) bool {
+		if a.Operand && a.Kind != "" {
+			if exprs == nil {
+				exprs = operandExprs(m, in.Operands)
+			}
+			e, ok := exprs[a.Value]
+			return ok && c.operandIs(s, e, a.Kind)
+		}
 		if a.Operand {
 			return m.present[a.Value]
 		}
@@ -371,6 +379,72 @@ func (c *checker) gate(in *ptx.Instruction, m match) []gateDiag {
 		}
 		return featureName(in, m.form, r.When)
 	})
+}
+
+// operandExprs maps the form's placeholders to the operands written for
+// them; the parts of a pair, address or vector to its elements when they
+// line up one to one.
+func operandExprs(m match, ops []ptx.Expr) map[string]ptx.Expr {
+	out := map[string]ptx.Expr{}
+	for i, fo := range m.operands {
+		e := ops[i]
+		var parts []ptx.Expr
+		switch x := e.(type) {
+		case *ptx.BinaryExpr:
+			if x.Op == "|" {
+				parts = []ptx.Expr{x.X, x.Y}
+			}
+		case *ptx.AddressExpr:
+			parts = x.Elems
+		case *ptx.BraceExpr:
+			parts = x.Elems
+		}
+		if len(fo.Names) > 1 && len(parts) >= 1 {
+			for j, name := range fo.Names {
+				if j < len(parts) {
+					out[name] = parts[j]
+				}
+			}
+			continue
+		}
+		if len(fo.Names) == 1 && fo.Shape == isa.ShapeAddress && len(parts) == 1 {
+			e = parts[0]
+		}
+		for _, name := range fo.Names {
+			out[name] = e
+		}
+	}
+	return out
+}
+
+// operandIs reports whether an operand is written as kind: "reg" (a
+// register), "imm" (a constant), "sink" (`_`) or "entry" (a kernel's name).
+func (c *checker) operandIs(s *scope, e ptx.Expr, kind string) bool {
+	if u, ok := e.(*ptx.UnaryExpr); ok && (u.Op == "!" || u.Op == "-") {
+		e = u.X
+	}
+	switch kind {
+	case "imm":
+		_, ok := constantValue(e)
+		return ok
+	}
+	id, ok := e.(*ptx.Ident)
+	if !ok {
+		return false
+	}
+	switch kind {
+	case "sink":
+		return id.Name == "_"
+	case "reg":
+		if sym := s.find(id.Name); sym != nil {
+			return sym.isReg()
+		}
+		return isa.LookupSpecialReg(id.Name) != nil
+	case "entry":
+		sym := s.find(id.Name)
+		return sym != nil && sym.kind == symFunc && sym.fn != nil && sym.fn.Kind == ".entry"
+	}
+	return false
 }
 
 // requirements checks a list of requirements against the module; holds

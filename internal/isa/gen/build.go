@@ -197,6 +197,9 @@ func parseOperandRule(l srcLine, b *block, groups map[string][]string, placehold
 	return r, len(r.Names) > 0
 }
 
+// operandConditionKinds are the kinds a `name:kind` condition may ask about.
+var operandConditionKinds = map[string]bool{"reg": true, "imm": true, "sink": true, "entry": true}
+
 // parseCond parses a condition against the block's modifier values and operands.
 func parseCond(s string, values, placeholders map[string]bool) (isa.Cond, bool) {
 	var c isa.Cond
@@ -208,6 +211,14 @@ func parseCond(s string, values, placeholders map[string]bool) (isa.Cond, bool) 
 			if strings.HasPrefix(a, "!") {
 				alt.Not = true
 				a = a[1:]
+			}
+			if name, kind, isKind := strings.Cut(a, ":"); isKind && kind != "" && !strings.HasPrefix(a, ".") {
+				alt.Value, alt.Kind, alt.Operand = name, kind, true
+				if !placeholders[name] || !operandConditionKinds[kind] {
+					ok = false
+				}
+				alts = append(alts, alt)
+				continue
 			}
 			alt.Value = a
 			switch {

@@ -41,7 +41,7 @@ func (e *emitter) cond(c isa.Cond) {
 	for _, term := range c {
 		e.p("{")
 		for _, a := range term {
-			e.p("{Not: %t, Value: %s, Operand: %t}, ", a.Not, q(a.Value), a.Operand)
+			e.p("{Not: %t, Value: %s, Operand: %t, Kind: %s}, ", a.Not, q(a.Value), a.Operand, q(a.Kind))
 		}
 		e.p("}, ")
 	}

@@ -205,3 +205,32 @@ directive .maxntid 11.4.2
 		t.Errorf("directive: %+v", dirs[0])
 	}
 }
+
+func TestOperandKindConditions(t *testing.T) {
+	instrs, _, _, errs := loadText(t, `instr bar 9.7.13.1
+  syntax:
+    bar.sync a{, b};
+  requires:
+    ptx 1.0
+    target sm_10
+    target sm_20 when a:reg|b:reg
+`)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	alt := instrs[0].Requires[2].When[0][1]
+	if !alt.Operand || alt.Value != "b" || alt.Kind != "reg" {
+		t.Errorf("b:reg parsed as %+v", alt)
+	}
+	_, _, _, errs = loadText(t, `instr bar 9.7.13.1
+  syntax:
+    bar.sync a{, b};
+  requires:
+    ptx 1.0
+    target sm_10
+    target sm_20 when a:register
+`)
+	if len(errs) == 0 || !strings.Contains(errs[0], "bad condition") {
+		t.Errorf("unknown kind: %v", errs)
+	}
+}

@@ -112,6 +112,10 @@ type Alt struct {
 	Not     bool
 	Value   string // a modifier value (".u16x2") or an operand placeholder
 	Operand bool   // Value names an optional operand that must be present
+	// Kind, with Operand, asks what the operand is written as: "reg" (a
+	// register), "imm" (a constant), "sink" (`_`) or "entry" (a kernel's
+	// name); written `name:kind` in the spec.
+	Kind string
 }
 
 // SpecialReg is a special register of chapter 10.
