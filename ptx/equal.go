@@ -130,6 +130,21 @@ func (d *differ) kinds(a, b any) bool {
 	return d.fail("node type: " + typeName(a) + " vs " + typeName(b))
 }
 
+// eachEqual compares two lists element by element with eq, recording the
+// field and index of the first difference.
+func eachEqual[T any](d *differ, field string, a, b []T, eq func(x, y T) bool) bool {
+	if len(a) != len(b) {
+		return d.length(field, len(a), len(b))
+	}
+	for i := range a {
+		if !eq(a[i], b[i]) {
+			d.at(i)
+			return d.in(field)
+		}
+	}
+	return true
+}
+
 func (d *differ) strs(field string, a, b []string) bool {
 	if len(a) != len(b) {
 		return d.length(field, len(a), len(b))
@@ -151,25 +166,8 @@ func (d *differ) module(a, b *Module) bool {
 		}
 		return d.fail("module: " + nilString(a == nil) + " vs " + nilString(b == nil))
 	}
-	if len(a.Items) != len(b.Items) {
-		return d.length("Items", len(a.Items), len(b.Items))
-	}
-	for i := range a.Items {
-		if !d.item(a.Items[i], b.Items[i]) {
-			d.at(i)
-			return d.in("Items")
-		}
-	}
-	if len(a.Comments) != len(b.Comments) {
-		return d.length("Comments", len(a.Comments), len(b.Comments))
-	}
-	for i := range a.Comments {
-		if !d.str("Text", a.Comments[i].Text, b.Comments[i].Text) {
-			d.at(i)
-			return d.in("Comments")
-		}
-	}
-	return true
+	return eachEqual(d, "Items", a.Items, b.Items, d.item) &&
+		eachEqual(d, "Comments", a.Comments, b.Comments, func(x, y Comment) bool { return d.str("Text", x.Text, y.Text) })
 }
 
 func (d *differ) item(a, b Item) bool {
@@ -249,16 +247,7 @@ func (d *differ) item(a, b Item) bool {
 }
 
 func (d *differ) stmts(field string, a, b []Stmt) bool {
-	if len(a) != len(b) {
-		return d.length(field, len(a), len(b))
-	}
-	for i := range a {
-		if !d.stmt(a[i], b[i]) {
-			d.at(i)
-			return d.in(field)
-		}
-	}
-	return true
+	return eachEqual(d, field, a, b, d.stmt)
 }
 
 func (d *differ) stmt(a, b Stmt) bool {
@@ -396,16 +385,7 @@ func (d *differ) directive(a, b *Directive) bool {
 }
 
 func (d *differ) directives(a, b []*Directive) bool {
-	if len(a) != len(b) {
-		return d.length("Directives", len(a), len(b))
-	}
-	for i := range a {
-		if !d.directive(a[i], b[i]) {
-			d.at(i)
-			return d.in("Directives")
-		}
-	}
-	return true
+	return eachEqual(d, "Directives", a, b, d.directive)
 }
 
 func (d *differ) function(a, b *Function) bool {
@@ -554,16 +534,7 @@ func (d *differ) field(name string, a, b Expr) bool {
 }
 
 func (d *differ) exprs(field string, a, b []Expr) bool {
-	if len(a) != len(b) {
-		return d.length(field, len(a), len(b))
-	}
-	for i := range a {
-		if !d.expr(a[i], b[i]) {
-			d.at(i)
-			return d.in(field)
-		}
-	}
-	return true
+	return eachEqual(d, field, a, b, d.expr)
 }
 
 func (d *differ) expr(a, b Expr) bool {
