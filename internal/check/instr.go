@@ -448,11 +448,18 @@ func (c *checker) operandIs(s *scope, e ptx.Expr, kind string) bool {
 }
 
 // requirements checks a list of requirements against the module; holds
-// says whether a condition alternative is true for the construct at hand.
+// says whether a condition alternative is true for the construct at hand
+// (alternatives about the module's target are answered here).
 func (c *checker) requirements(reqs []isa.Requirement, holds func(isa.Alt) bool, name func(isa.Requirement) string) []gateDiag {
 	var out []gateDiag
+	targetHolds := func(a isa.Alt) bool {
+		if a.Target.SM != 0 {
+			return c.hasTgt && c.target.SM == a.Target.SM
+		}
+		return holds(a)
+	}
 	for _, r := range reqs {
-		if !condHolds(r.When, holds) {
+		if !condHolds(r.When, targetHolds) {
 			continue
 		}
 		switch r.Kind {

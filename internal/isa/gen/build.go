@@ -212,6 +212,15 @@ func parseCond(s string, values, placeholders map[string]bool) (isa.Cond, bool) 
 				alt.Not = true
 				a = a[1:]
 			}
+			if t, isTarget := strings.CutPrefix(a, "target="); isTarget {
+				tg, valid := parseTarget(t)
+				if !valid {
+					ok = false
+				}
+				alt.Value, alt.Target = a, tg
+				alts = append(alts, alt)
+				continue
+			}
 			if name, kind, isKind := strings.Cut(a, ":"); isKind && kind != "" && !strings.HasPrefix(a, ".") {
 				alt.Value, alt.Kind, alt.Operand = name, kind, true
 				if !placeholders[name] || !operandConditionKinds[kind] {

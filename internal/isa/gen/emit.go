@@ -41,7 +41,11 @@ func (e *emitter) cond(c isa.Cond) {
 	for _, term := range c {
 		e.p("{")
 		for _, a := range term {
-			e.p("{Not: %t, Value: %s, Operand: %t, Kind: %s}, ", a.Not, q(a.Value), a.Operand, q(a.Kind))
+			e.p("{Not: %t, Value: %s, Operand: %t, Kind: %s", a.Not, q(a.Value), a.Operand, q(a.Kind))
+			if a.Target.SM != 0 {
+				e.p(", Target: Target{SM: %d, Suffix: %d}", a.Target.SM, a.Target.Suffix)
+			}
+			e.p("}, ")
 		}
 		e.p("}, ")
 	}

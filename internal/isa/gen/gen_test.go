@@ -234,3 +234,17 @@ func TestOperandKindConditions(t *testing.T) {
 		t.Errorf("unknown kind: %v", errs)
 	}
 }
+
+func TestTargetConditions(t *testing.T) {
+	instrs, _, _, errs := loadText(t, strings.Replace(validBlock, "    ptx 8.0 when .u16x2\n", "    ptx 8.0 when .u16x2\n    ptx 8.1 when .u16x2 target=sm_89\n", 1))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	alt := instrs[0].Requires[3].When[1][0]
+	if alt.Target.SM != 89 {
+		t.Errorf("target=sm_89 parsed as %+v", alt)
+	}
+	if _, _, _, errs := loadText(t, strings.Replace(validBlock, "    ptx 8.0 when .u16x2\n", "    ptx 8.1 when target=sm_99\n", 1)); len(errs) == 0 {
+		t.Errorf("target=sm_99 accepted")
+	}
+}

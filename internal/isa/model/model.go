@@ -116,6 +116,9 @@ type Alt struct {
 	// register), "imm" (a constant), "sink" (`_`) or "entry" (a kernel's
 	// name); written `name:kind` in the spec.
 	Kind string
+	// Target, when set, makes the alternative "the module's target is this
+	// architecture" (any suffix); written `target=sm_89` in the spec.
+	Target Target
 }
 
 // SpecialReg is a special register of chapter 10.
