@@ -330,3 +330,18 @@ func TestOptionalOperandChoice(t *testing.T) {
 		t.Errorf("%q: no error", bad)
 	}
 }
+
+// TestVariableOperands: a variable's name where a register or constant is
+// required is an error; where the form takes an address (mov, cvta) it is not.
+func TestVariableOperands(t *testing.T) {
+	decls := ".reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\t.shared .u32 sv;\n\t"
+	errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+"add.s32 %r1, sv, 1;"), Options{})), "\n")
+	if !strings.Contains(errs, "'sv' is a .shared variable, operand 'a' must be a register or constant") {
+		t.Errorf("add with a variable: %q", errs)
+	}
+	for _, ok := range []string{"mov.u64 %rd1, sv;", "cvta.shared.u64 %rd1, sv;", "mov.u32 %r1, sv;"} {
+		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+ok), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", ok, errs)
+		}
+	}
+}

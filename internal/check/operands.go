@@ -197,6 +197,7 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 			sp := c.spec(in, m, fo.Names[0], holds)
 			c.checkRegister(s, in, e, sp, relaxed)
 			c.checkImmediate(in, e, fo, i, sp)
+			c.checkVariable(s, in, e, fo, sp)
 		case isa.ShapePair:
 			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
 				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0], holds), relaxed)
@@ -325,4 +326,40 @@ func constantValue(e ptx.Expr) (ptx.Const, bool) {
 		return v, err == nil
 	}
 	return ptx.Const{}, false
+}
+
+// symbolKinds are the operand kinds that allow a variable's or function's
+// name (its address) where a scalar is written.
+var symbolKinds = []string{"var", "func", "addr", "texref", "samplerref", "surfref", "label"}
+
+// checkVariable: naming a variable (not a register) as a scalar operand
+// takes its address, which only some operands allow (mov, cvta, mapa, ...:
+// kinds var/func); elsewhere it is an error.
+func (c *checker) checkVariable(s *scope, in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, sp operandSpec) {
+	id := baseIdent(e)
+	if id == nil || len(sp.kinds) == 0 && !isArithmetic(in.Opcode) {
+		return
+	}
+	sym := s.find(id.Name)
+	if sym == nil || sym.kind != symVar || sym.isReg() {
+		return
+	}
+	for _, k := range symbolKinds {
+		if containsString(sp.kinds, k) {
+			return
+		}
+	}
+	c.errorf(id.Pos, "Arguments mismatch for instruction '%s': '%s' is a %s variable, operand '%s' must be a register or constant", in.Opcode, id.Name, sym.decl.Space, fo.Names[0])
+}
+
+// isArithmetic reports whether the default operand kinds (register or
+// constant) are certain for opcode: the integer, float and logic families.
+func isArithmetic(opcode string) bool {
+	switch opcode {
+	case "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min", "max",
+		"popc", "clz", "bfind", "brev", "bfe", "bfi", "and", "or", "xor", "not", "cnot", "shl", "shr",
+		"fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "set", "selp", "slct":
+		return true
+	}
+	return false
 }
