@@ -201,6 +201,7 @@ type FileDirective struct {
 	Pos
 	Index     int
 	Name      string // unquoted
+	Text      string // the name as written, quotes included (printed as is; "" for a built tree)
 	Timestamp Expr   // nil when absent
 	Size      Expr   // nil when absent
 }

@@ -369,7 +369,7 @@ func (p *parser) parseFile() Item {
 		p.skipStatement()
 		return f
 	}
-	f.Name = unquote(p.tok.text)
+	f.Name, f.Text = unquote(p.tok.text), p.tok.text
 	p.advance()
 	if p.got(",") {
 		f.Timestamp = p.parseExpr()
@@ -1339,7 +1339,12 @@ func unquote(s string) string {
 			b.WriteByte('\r')
 		case '0':
 			b.WriteByte(0)
+		case '"', '\\', '\'':
+			b.WriteByte(s[i])
 		default:
+			// An unknown escape keeps its backslash: Windows paths in .file
+			// names ("C:\work\k.cu") must not lose theirs.
+			b.WriteByte('\\')
 			b.WriteByte(s[i])
 		}
 	}

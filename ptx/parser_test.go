@@ -459,3 +459,17 @@ func TestPtrOpaque(t *testing.T) {
 		t.Errorf("params: %#v %#v", f.Params[0].Ptr, f.Params[1].Ptr)
 	}
 }
+
+func TestFileNameEscapes(t *testing.T) {
+	src := ".version 7.0\n.target sm_70\n.file 1 \"C:\\work\\k.cu\"\n.file 2 \"a\\\"b\\\\c\"\n"
+	m := parseOK(t, src)
+	if f := m.Items[2].(*FileDirective); f.Name != `C:\work\k.cu` {
+		t.Errorf("unknown escapes must keep their backslash: %q", f.Name)
+	}
+	if f := m.Items[3].(*FileDirective); f.Name != `a"b\c` {
+		t.Errorf("known escapes: %q", f.Name)
+	}
+	if out := string(Format(m)); !strings.Contains(out, `.file 1 "C:\work\k.cu"`) {
+		t.Errorf("fmt changed the file name:\n%s", out)
+	}
+}

@@ -332,7 +332,11 @@ func (p *printer) item(it Item) int {
 		p.str(".file ")
 		p.int(it.Index)
 		p.byte(' ')
-		p.quote(it.Name)
+		if it.Text != "" {
+			p.str(it.Text) // keep the source's spelling of escapes
+		} else {
+			p.quote(it.Name)
+		}
 		if it.Timestamp != nil {
 			p.str(", ")
 			p.expr(it.Timestamp, 0)
