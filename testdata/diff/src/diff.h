@@ -1,0 +1,126 @@
+// diff.h: the one header every differential kernel includes.
+//
+// The same kernel source is compiled twice:
+//   * for the device by clang in CUDA mode (clang defines __CUDA__ and
+//     __CUDA_ARCH__), giving the PTX under test;
+//   * for the host as plain C++ with -DDIFF_HOST, linked with host.cpp,
+//     which runs every thread of every block and writes the expected
+//     outputs into the case file.
+// Only what both sides can compute identically is offered here: integer
+// operations, IEEE round-to-nearest float operations (+ - * / fma sqrt,
+// min/max, abs, copysign) and integer atomics whose result does not depend
+// on the order of the threads.
+#pragma once
+
+typedef unsigned char u8;
+typedef signed char s8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef long long s64;
+
+#if defined(__CUDA__)
+// ---------------------------------------------------------------- device
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __restrict__ __restrict
+#include "__clang_cuda_builtin_vars.h"
+#define DEVFN static __device__ __forceinline__
+#define NOINLINE __device__ __noinline__
+// extern __shared__ array (dynamic shared memory).
+#define DYN_SHARED(T, name) extern __shared__ T name[]
+
+DEVFN int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
+DEVFN u32 __umulhi(u32 a, u32 b) { return __nvvm_mulhi_ui(a, b); }
+DEVFN u64 __umul64hi(u64 a, u64 b) { return __nvvm_mulhi_ull(a, b); }
+DEVFN int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+DEVFN u32 atomicAdd(u32 *p, u32 v) {
+  return (u32)__nvvm_atom_add_gen_i((int *)p, (int)v);
+}
+DEVFN u64 atomicAdd(u64 *p, u64 v) {
+  return (u64)__nvvm_atom_add_gen_ll((long long *)p, (long long)v);
+}
+
+#else
+// ------------------------------------------------------------------ host
+#ifndef DIFF_HOST
+#error "compile kernels for the host with -DDIFF_HOST (see host.cpp)"
+#endif
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+// One copy per kernel function; blocks run one after another on the host,
+// so a function-scope static behaves as per-block shared memory.
+#define __shared__ static
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __restrict__ __restrict
+#define DEVFN static inline
+#define NOINLINE __attribute__((noinline))
+extern void *diff_dynamic_shared;
+#define DYN_SHARED(T, name) T *name = (T *)diff_dynamic_shared
+
+struct uint3 { unsigned x, y, z; };
+struct dim3 { unsigned x, y, z; };
+extern uint3 threadIdx, blockIdx;
+extern dim3 blockDim, gridDim;
+// Suspends the calling thread until every thread of the block arrives.
+void __syncthreads();
+
+DEVFN int __mulhi(int a, int b) { return (int)(((s64)a * (s64)b) >> 32); }
+DEVFN u32 __umulhi(u32 a, u32 b) { return (u32)(((u64)a * (u64)b) >> 32); }
+DEVFN u64 __umul64hi(u64 a, u64 b) {
+  return (u64)(((unsigned __int128)a * b) >> 64);
+}
+// Threads run one at a time on the host: a plain read-modify-write is atomic.
+template <class T> DEVFN T atomicAdd(T *p, T v) {
+  T old = *p;
+  *p = old + v;
+  return old;
+}
+#endif
+
+// --------------------------------------------------------------- common
+// Bit counting: LLVM's generic intrinsics, popc/clz/brev on the device.
+DEVFN int __popc(u32 x) { return __builtin_popcount(x); }
+DEVFN int __popcll(u64 x) { return __builtin_popcountll(x); }
+DEVFN int __clz(u32 x) { return __builtin_clzg(x, 32); }
+DEVFN int __clzll(u64 x) { return __builtin_clzg(x, 64); }
+DEVFN u32 __brev(u32 x) { return __builtin_bitreverse32(x); }
+DEVFN u64 __brevll(u64 x) { return __builtin_bitreverse64(x); }
+DEVFN int __ffs(int x) { return __builtin_ffs(x); }
+
+// Correctly rounded on both sides: llvm.fma/sqrt/minnum/maxnum/fabs/copysign
+// become fma.rn, sqrt.rn, min, max, abs, copysign on the device and IEEE
+// instructions or glibc's correctly rounded fma on the host.
+DEVFN float fmaf_(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+DEVFN double fma_(double a, double b, double c) { return __builtin_fma(a, b, c); }
+DEVFN float sqrtf_(float x) { return __builtin_sqrtf(x); }
+DEVFN double sqrt_(double x) { return __builtin_sqrt(x); }
+DEVFN float fminf_(float a, float b) { return __builtin_fminf(a, b); }
+DEVFN float fmaxf_(float a, float b) { return __builtin_fmaxf(a, b); }
+DEVFN double fmin_(double a, double b) { return __builtin_fmin(a, b); }
+DEVFN double fmax_(double a, double b) { return __builtin_fmax(a, b); }
+DEVFN float fabsf_(float x) { return __builtin_fabsf(x); }
+DEVFN double fabs_(double x) { return __builtin_fabs(x); }
+DEVFN float copysignf_(float a, float b) { return __builtin_copysignf(a, b); }
+DEVFN int imin(int a, int b) { return a < b ? a : b; }
+DEVFN int imax(int a, int b) { return a > b ? a : b; }
+DEVFN u32 umin(u32 a, u32 b) { return a < b ? a : b; }
+DEVFN u32 umax(u32 a, u32 b) { return a > b ? a : b; }
+DEVFN float int_as_float(int i) { return __builtin_bit_cast(float, i); }
+DEVFN int float_as_int(float f) { return __builtin_bit_cast(int, f); }
+DEVFN double ll_as_double(s64 i) { return __builtin_bit_cast(double, i); }
+DEVFN s64 double_as_ll(double d) { return __builtin_bit_cast(s64, d); }
+
+// The host part of a kernel source (its cases) is written inside
+// #ifdef DIFF_HOST ... #endif, after the kernels; see host.h.
+#ifdef DIFF_HOST
+#include "host.h"
+#endif
