@@ -98,11 +98,9 @@ func readValue(dec *json.Decoder, path string) (any, error) {
 
 // syntaxError gives a decoding error the line and column it happened at.
 func syntaxError(data []byte, dec *json.Decoder, err error) error {
+	// The decoder's offset is where the bad token starts (SyntaxError.Offset
+	// from Token is relative to the decoder's buffer, not the input).
 	off := dec.InputOffset()
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
-	}
 	if off > int64(len(data)) {
 		off = int64(len(data))
 	}
