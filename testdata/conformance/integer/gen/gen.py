@@ -9,6 +9,9 @@ Semantics pseudo-code (ptx-isa-9.0.txt 9.7.1, 9.7.2, 9.7.6, 9.7.8, 9.7.9.7).
 from sem import *
 from kernel import Kernel, INDEX, OUTDIR
 import os
+import sys
+
+sys.dont_write_bytecode = True
 
 E16 = [0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x100, 0x1234, 0x7ffe, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff]
 E32 = [0, 1, 2, 3, 0xff, 0xffff, 0x10000, 0x12345678, 0x55555555, 0x7ffffffe, 0x7fffffff,
@@ -131,30 +134,38 @@ k.output("mad24_hi_sat_s32", "u32", "mad24.hi.sat.s32 {d}, {sa}, {sb}, {c};",
 k.write()
 
 # =========================================================== 9.7.1.8/9 div, rem
-def divpairs(n, signed):
+def divpairs(n, signed, part):
+    """ordered pairs of edge values, divisor != 0; for signed: part "nonneg" (both operands >= 0)
+    or "neg" (at least one negative, MININT / -1 excluded); padded by repetition to `count`"""
     E = EDGE[n]
     P = [(x, y) for x in E for y in E if y != 0]
     if signed:
         P = [(x, y) for x, y in P if not (x == 1 << (n - 1) and y == M(n))]  # MININT / -1 overflows
-    while len(P) < 240:
-        P.append(P[len(P) % 7])
-    return P[:240]
+        neg = lambda p: s(p[0], n) < 0 or s(p[1], n) < 0
+        P = [p for p in P if neg(p) == (part == "neg")]
+    return P
 
 
-for sg in (False, True):
-    k = Kernel("div_rem_%s" % ("signed" if sg else "unsigned"),
-               "div/rem .%s16/32/64, divisor != 0%s (9.7.1.8, 9.7.1.9)"
-               % ("s" if sg else "u", ", signed operands of both signs, MININT/-1 excluded" if sg else ""))
+for sg, part in ((False, None), (True, "nonneg"), (True, "neg")):
+    name = "div_rem_" + ("unsigned" if not sg else "signed" if part == "nonneg" else "signed_negative")
+    desc = {None: "div/rem .u16/32/64, divisor != 0 (9.7.1.8, 9.7.1.9)",
+            "nonneg": "div/rem .s16/32/64, both operands >= 0, divisor != 0 (9.7.1.8, 9.7.1.9)",
+            "neg": "div/rem .s16/32/64 with a negative operand: truncation toward zero, remainder has the dividend's sign "
+                   "(GPU/C behaviour; the manual calls rem of negatives machine-dependent, see README); MININT/-1 excluded"}[part]
+    k = Kernel(name, desc)
+    ps = {n: divpairs(n, sg, part) for n in (16, 32, 64)}
+    cnt = max(len(p) for p in ps.values())
+    assert cnt <= 256
     for n in (16, 32, 64):
-        P = divpairs(n, sg)
+        P = ps[n] + [ps[n][i % len(ps[n])] for i in range(cnt - len(ps[n]))]
         k.input("a%d" % n, UT[n], [p[0] for p in P])
         k.input("b%d" % n, UT[n], [p[1] for p in P])
     ty = "s" if sg else "u"
     for i, n in enumerate((16, 32, 64)):
         k.output("div_%s%d" % (ty, n), UT[n], "div.%s%d {d}, {a%d}, {b%d};" % (ty, n, n, n),
-                 lambda *v, i=i, n=n: div(v[2 * i], v[2 * i + 1], n, sg))
+                 lambda *v, i=i, n=n, sg=sg: div(v[2 * i], v[2 * i + 1], n, sg))
         k.output("rem_%s%d" % (ty, n), UT[n], "rem.%s%d {d}, {a%d}, {b%d};" % (ty, n, n, n),
-                 lambda *v, i=i, n=n: rem(v[2 * i], v[2 * i + 1], n, sg))
+                 lambda *v, i=i, n=n, sg=sg: rem(v[2 * i], v[2 * i + 1], n, sg))
     k.write()
 
 # division by zero: "yields an unspecified, machine-specific value" -> results not checked
@@ -240,8 +251,9 @@ V = [(m, b, o) for m in FM for b in FB for o in FO][:256]
 # the manual's four examples first.  ptx-isa-9.0.txt prints them with mask 0xffffffff, which contradicts
 # its own Semantics (base 2, offset 1 would give 2); with mask 0xaaaaaaaa (as in NVIDIA's online manual)
 # the examples agree with the pseudo-code, so that mask is used; see README.
+ALL = [(m, b, o) for m in FM for b in FB[::2] for o in FO]
 V = [(0xaaaaaaaa, 3, 1), (0xaaaaaaaa, 3, -1), (0xaaaaaaaa, 2, 1), (0xaaaaaaaa, 2, -1)] + \
-    [(m, b, o) for m in FM for b in FB[::2] for o in FO][:252]
+    [x for i, x in enumerate(ALL) if (i + i // 16) % 2 == 0][:252]
 k = Kernel("fns", "fns.b32 with offsets 0, +-n, beyond the mask; base 0..31 only (9.7.1.17)", target="sm_90")
 k.input("mask", "u32", [v[0] for v in V])
 k.input("base", "u32", [v[1] for v in V])
@@ -255,8 +267,9 @@ A32 = [0x12345678, 0x87654321, 0xffffffff, 0x80000000]
 A64 = [0x123456789abcdef0, 0xfedcba9876543210, 0xffffffffffffffff, 0x8000000000000000]
 POS = [0, 1, 4, 8, 16, 24, 28, 31, 32, 33, 60, 63, 64, 255, 0x100, 0x104]
 LEN = [0, 1, 4, 8, 31, 32, 33, 255, 0x100, 0x108, 64, 16]
-V = [(ai, p, l) for ai in range(4) for p in POS for l in LEN]  # 768 -> thin out to 256
-V = V[::3]
+# every (pos, len) pair once (192), with the source value rotating, plus 64 more with other sources
+V = [((pi + li) % 4, p, l) for pi, p in enumerate(POS) for li, l in enumerate(LEN)]
+V += [((pi + 2) % 4, p, LEN[(pi * 5 + k) % 12]) for pi, p in enumerate(POS) for k in range(4)]
 k = Kernel("bfe", "bfe .u32/.s32/.u64/.s64: pos/len 0, in range, at and beyond msb, >255 (masked to 8 bits) (9.7.1.19)")
 k.input("a32", "u32", [A32[v[0]] for v in V])
 k.input("a64", "u64", [A64[v[0]] for v in V])
@@ -269,7 +282,8 @@ for i, n in enumerate((32, 64)):
 k.write()
 
 # =========================================================== 9.7.1.20 bfi
-V = [(ai, p, l) for ai in range(4) for p in POS for l in LEN][1::3]
+V = [((pi + li + 1) % 4, p, l) for pi, p in enumerate(POS) for li, l in enumerate(LEN)]
+V += [((pi + 3) % 4, p, LEN[(pi * 7 + k) % 12]) for pi, p in enumerate(POS) for k in range(4)]
 k = Kernel("bfi", "bfi .b32/.b64: pos/len 0, in range, beyond msb, >255 (9.7.1.20)")
 k.input("a32", "u32", [A32[v[0]] for v in V])
 k.input("b32", "u32", [A32[(v[0] + 1) % 4] ^ 0x0f0f0f0f for v in V])
@@ -536,7 +550,7 @@ k.write()
 # =========================================================== 9.7.8.6 lop3
 LUTS = [0x00, 0xff, 0x80, 0xfe, 0x40, 0x1a, 0x96, 0xe8, 0xca, 0xf0, 0xcc, 0xaa, 0x0f, 0x3c, 0x6a, 0x01, 0x7f, 0xb4]
 LV = [0x00000000, 0xffffffff, 0xf0f0f0f0, 0xcccccccc, 0xaaaaaaaa, 0x12345678, 0x80000001, 0x0000ffff]
-V = [(x, y, z) for x in LV for y in LV for z in LV][::2]
+V = [(x, y, z) for i, x in enumerate(LV) for j, y in enumerate(LV) for k, z in enumerate(LV) if (i + j + k) % 2 == 0]
 k = Kernel("lop3", "lop3.b32 with 18 immLut values (incl. the manual's 0x80, 0xfe, 0x40, 0x1a), and lop3.or/.and with predicate output (9.7.8.6)",
            version="8.2", target="sm_90")
 k.input("a", "u32", [v[0] for v in V])
@@ -631,8 +645,10 @@ k.output("add_sat_s16x2", "u32", "add.sat.s16x2 {d}, {a}, {b};",
          lambda a, b: packed(lambda x, y: u(clamp(s(x, 16) + s(y, 16), -2**15, 2**15 - 1), 16), a, b, 16, 2))
 k.write()
 
-# =========================================================== index for the README
-with open(os.path.join(OUTDIR, "gen", "index.md"), "w") as f:
-    f.write("| case (.ptx + .json) | vectors | outputs | covers |\n| --- | --- | --- | --- |\n")
-    for name, desc, nv, outs in INDEX:
-        f.write("| %s | %d | %s | %s |\n" % (name, nv, ", ".join(outs), desc))
+# =========================================================== README (from gen/README.template.md)
+rows = ["| case (.ptx + .json) | vectors | output buffers (`out_` + name) | covers |", "| --- | --- | --- | --- |"]
+for name, desc, nv, outs in INDEX:
+    rows.append("| %s | %d | %s | %s |" % (name, nv, ", ".join(outs), desc))
+tpl = open(os.path.join(OUTDIR, "gen", "README.template.md")).read()
+with open(os.path.join(OUTDIR, "README.md"), "w") as f:
+    f.write(tpl.replace("{{INDEX}}", "\n".join(rows)))

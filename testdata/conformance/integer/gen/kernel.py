@@ -167,10 +167,18 @@ def dump(c):
         lines = [", ".join(items[i:i + 8]) for i in range(0, len(items), 8)]
         return "[\n" + ",\n".join(ind + "  " + l for l in lines) + "\n" + ind + "]"
 
+    def obj1(o):
+        return json.dumps(o, separators=(", ", ": "))
+
     def obj(o, ind):
         parts = []
         for k, v in o.items():
-            if isinstance(v, list) and v and isinstance(v[0], dict):
+            if isinstance(v, dict) or (isinstance(v, list) and len(v) <= 8 and all(not isinstance(x, (list, dict)) for x in v)):
+                sv = json.dumps(v)
+            elif isinstance(v, list) and v and isinstance(v[0], dict) and all(
+                    not isinstance(x, list) or len(x) <= 8 for d in v for x in d.values()):
+                sv = "[\n" + ",\n".join(ind + "  " + obj1(x) if len(obj1(x)) < 100 else ind + "  " + obj(x, ind + "  ") for x in v) + "\n" + ind + "]"
+            elif isinstance(v, list) and v and isinstance(v[0], dict):
                 sv = "[\n" + ",\n".join(ind + "  " + obj(x, ind + "  ") for x in v) + "\n" + ind + "]"
             elif isinstance(v, list) and len(v) > 8:
                 sv = arr(v, ind)
