@@ -24,6 +24,7 @@ typedef __int128 i128; typedef unsigned __int128 u128;
 #define S32(x) ((int32_t)(x))
 #define S64(x) ((int64_t)(x))
 #define S8(x) ((int8_t)(x))
+#define M96 ((((u128)1) << 96) - 1)
 static int64_t sat32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v; }
 static uint64_t shl_(uint64_t a, uint32_t b, int n) { return b >= (uint32_t)n ? 0 : a << b; }
 static uint64_t shru(uint64_t a, uint32_t b, int n) { return b >= (uint32_t)n ? 0 : a >> b; }
@@ -138,6 +139,10 @@ XW = {"extended_precision": {
     "mul64x64": "(uint32_t)(((u128)(uint64_t)A * (uint64_t)B) >> (32 * w))",
     "add128_u64": "(w < 2) ? (uint64_t)((A + B) >> (64 * w)) : (uint64_t)((A + B) < A)",
     "sub128_u64": "(w < 2) ? (uint64_t)((A - B) >> (64 * w)) : (A < B ? ~0ull : 0)",
+    "add96_s32": "(uint32_t)(((A & M96) + (B & M96)) >> (32 * w))",
+    "sub96_s32": "(uint32_t)(((A & M96) - (B & M96)) >> (32 * w))",
+    "mad128_u64": "({ u128 P = (u128)(uint64_t)A * (uint64_t)B, S = P + ((A >> 64) | ((B >> 64) << 64)); "
+                  "w < 2 ? (uint64_t)(S >> (64 * w)) : (uint64_t)(S < P); })",
 }}
 
 
