@@ -645,3 +645,296 @@ func TestValues(t *testing.T) {
 		}
 	}
 }
+
+// le packs element bits little-endian at the given width.
+func le(size int, vals ...uint64) []byte {
+	var out []byte
+	for _, v := range vals {
+		for i := 0; i < size; i++ {
+			out = append(out, byte(v>>(8*i)))
+		}
+	}
+	return out
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name      string
+		typ       string
+		cmp       Compare
+		got, want uint64
+		match     bool
+	}{
+		{"exact equal", "f32", Compare{Mode: "exact"}, 0x3f800000, 0x3f800000, true},
+		{"exact differ", "f32", Compare{Mode: "exact"}, 0x3f800001, 0x3f800000, false},
+		{"exact NaN payloads", "f32", Compare{Mode: "exact"}, 0x7fc00001, 0xffc00000, true},
+		{"exact sNaN vs qNaN", "f32", Compare{Mode: "exact"}, 0x7f800001, 0x7fc00000, true},
+		{"exact inf is not NaN", "f32", Compare{Mode: "exact"}, 0x7f800000, 0x7fc00000, false},
+		{"exact -0 vs +0", "f32", Compare{Mode: "exact"}, 0x80000000, 0, false},
+		{"exact f16 NaNs", "f16", Compare{Mode: "exact"}, 0x7e00, 0xfd01, true},
+		{"exact bf16 NaNs", "bf16", Compare{Mode: "exact"}, 0x7fc0, 0x7f81, true},
+		{"exact f64 NaNs", "f64", Compare{Mode: "exact"}, 0x7ff8000000000000, 0x7ff0000000000001, true},
+		{"exact u32 is bitwise", "u32", Compare{Mode: "exact"}, 0x7fc00001, 0x7fc00000, false},
+		{"exact b16 is bitwise", "b16", Compare{Mode: "exact"}, 0x7e00, 0x7e01, false},
+		{"bits NaN payloads", "f32", Compare{Mode: "bits"}, 0x7fc00001, 0x7fc00000, false},
+		{"bits same NaN", "f32", Compare{Mode: "bits"}, 0x7fc00000, 0x7fc00000, true},
+
+		// tolerance: |got-want| <= atol + rtol*|want|
+		{"tol atol in", "f32", Compare{Mode: "tolerance", Atol: 0.01}, 0x3f808312, 0x3f800000, true}, // 1.004
+		{"tol atol out", "f32", Compare{Mode: "tolerance", Atol: 0.001}, 0x3f808312, 0x3f800000, false},
+		{"tol rtol in", "f32", Compare{Mode: "tolerance", Rtol: 0.01}, 0x42c88312, 0x42c80000, true},    // 100.256 vs 100
+		{"tol rtol out", "f32", Compare{Mode: "tolerance", Rtol: 0.001}, 0x42c88312, 0x42c80000, false}, // 0.256 > 0.1
+		{"tol NaN NaN", "f32", Compare{Mode: "tolerance", Atol: 1}, 0x7fc00001, 0x7fc00000, true},
+		{"tol NaN vs 1", "f32", Compare{Mode: "tolerance", Atol: 1e30}, 0x7fc00000, 0x3f800000, false},
+		{"tol 1 vs NaN", "f32", Compare{Mode: "tolerance", Atol: 1e30}, 0x3f800000, 0x7fc00000, false},
+		{"tol inf vs max", "f32", Compare{Mode: "tolerance", Atol: 1e30, Rtol: 1}, 0x7f800000, 0x7f7fffff, false},
+		{"tol -inf vs inf", "f32", Compare{Mode: "tolerance", Atol: 1}, 0xff800000, 0x7f800000, false},
+		{"tol -0 vs +0", "f32", Compare{Mode: "tolerance"}, 0x80000000, 0, true},
+		{"tol f16", "f16", Compare{Mode: "tolerance", Atol: 1.0 / 1024}, 0x3c01, 0x3c00, true}, // 1+2^-10 vs 1
+		{"tol f16 out", "f16", Compare{Mode: "tolerance", Atol: 1.0 / 2048}, 0x3c01, 0x3c00, false},
+		{"tol s32 across zero", "s32", Compare{Mode: "tolerance", Atol: 10}, 5, 0xfffffffb, true}, // 5 vs -5
+		{"tol s32 out", "s32", Compare{Mode: "tolerance", Atol: 9}, 5, 0xfffffffb, false},
+		{"tol s32 rtol", "s32", Compare{Mode: "tolerance", Rtol: 0.5}, 0xfffffffd, 0xfffffffa, true}, // -3 vs -6: 3 <= 3
+		{"tol u8", "u8", Compare{Mode: "tolerance", Atol: 5}, 250, 255, true},
+		{"tol u8 out", "u8", Compare{Mode: "tolerance", Atol: 4}, 250, 255, false},
+		{"tol s64 extremes", "s64", Compare{Mode: "tolerance", Atol: 1.8446744073709552e19}, 1<<63 - 1, 1 << 63, true},
+
+		// ulp: distance in representable values
+		{"ulp 2 of 2", "f32", Compare{Mode: "ulp", ULP: 2}, 0x3f800002, 0x3f800000, true},
+		{"ulp 2 of 1", "f32", Compare{Mode: "ulp", ULP: 1}, 0x3f800002, 0x3f800000, false},
+		{"ulp across a binade", "f32", Compare{Mode: "ulp", ULP: 1}, 0x3f7fffff, 0x3f800000, true},
+		{"ulp +0 -0", "f32", Compare{Mode: "ulp", ULP: 0}, 0x80000000, 0, true},
+		{"ulp across zero", "f32", Compare{Mode: "ulp", ULP: 2}, 0x80000001, 0x00000001, true},
+		{"ulp across zero out", "f32", Compare{Mode: "ulp", ULP: 1}, 0x80000001, 0x00000001, false},
+		{"ulp max to inf", "f32", Compare{Mode: "ulp", ULP: 1}, 0x7f800000, 0x7f7fffff, true},
+		{"ulp NaN NaN", "f32", Compare{Mode: "ulp"}, 0x7fc00001, 0xffc00000, true},
+		{"ulp NaN vs inf", "f32", Compare{Mode: "ulp", ULP: 1 << 40}, 0x7fc00000, 0x7f800000, false},
+		{"ulp f16 across zero", "f16", Compare{Mode: "ulp", ULP: 2}, 0x8001, 0x0001, true},
+		{"ulp f16 across zero out", "f16", Compare{Mode: "ulp", ULP: 1}, 0x8001, 0x0001, false},
+		{"ulp bf16", "bf16", Compare{Mode: "ulp", ULP: 3}, 0x3f83, 0x3f80, true},
+		{"ulp f64 -max to max", "f64", Compare{Mode: "ulp", ULP: 2 * 0x7fefffffffffffff}, 0xffefffffffffffff, 0x7fefffffffffffff, true},
+		{"ulp f64 -max to max out", "f64", Compare{Mode: "ulp", ULP: 2*0x7fefffffffffffff - 1}, 0xffefffffffffffff, 0x7fefffffffffffff, false},
+	}
+	for _, tt := range tests {
+		es := ElemSize(tt.typ)
+		b := &Buffer{Name: "y", Type: tt.typ, Count: 2, Size: 2 * es, Init: make([]byte, 2*es),
+			Expected: le(es, 7, tt.want), Output: true, Compare: tt.cmp}
+		ms := b.Check(le(es, 7, tt.got))
+		if tt.match && len(ms) != 0 {
+			t.Errorf("%s: mismatches %+v, want none", tt.name, ms)
+		}
+		if !tt.match && (len(ms) != 1 || ms[0].Index != 1 || ms[0].Got != tt.got || ms[0].Want != tt.want) {
+			t.Errorf("%s: mismatches %+v, want element 1", tt.name, ms)
+		}
+	}
+}
+
+func TestCheckBuffers(t *testing.T) {
+	// An unchanged buffer is compared bitwise with its initial contents.
+	x := &Buffer{Name: "x", Type: "f32", Count: 3, Size: 12, Init: le(4, 0x7fc00000, 1, 2), Compare: Compare{Mode: "exact"}}
+	if ms := x.Check(le(4, 0x7fc00000, 1, 2)); ms != nil {
+		t.Errorf("unchanged: %+v", ms)
+	}
+	ms := x.Check(le(4, 0x7fc00001, 1, 3))
+	want := []Mismatch{
+		{Index: 0, Got: 0x7fc00001, Want: 0x7fc00000, Text: "got 0x7fc00001 want 0x7fc00000"},
+		{Index: 2, Got: 3, Want: 2, Text: "got 0x00000003 want 0x00000002"},
+	}
+	if !reflect.DeepEqual(ms, want) {
+		t.Errorf("changed:\n got %+v\nwant %+v", ms, want)
+	}
+	// A buffer with neither expected contents nor "output": false is not checked.
+	y := &Buffer{Name: "y", Type: "u8", Count: 2, Size: 2, Init: []byte{1, 2}, Output: true}
+	if ms := y.Check([]byte{9, 9}); ms != nil || y.Checked() {
+		t.Errorf("unchecked: %+v", ms)
+	}
+	// Sizes that differ are one mismatch.
+	y.Expected = []byte{1, 2}
+	ms = y.Check([]byte{1})
+	if len(ms) != 1 || ms[0].Index != -1 || ms[0].Text != "got 1 bytes want 2" {
+		t.Errorf("size: %+v", ms)
+	}
+	if s := FormatMismatches("y", ms, 3); s != "buffer y: got 1 bytes want 2" {
+		t.Errorf("size text: %q", s)
+	}
+	// Element widths in the text.
+	z := &Buffer{Name: "z", Type: "f16", Count: 1, Size: 2, Expected: le(2, 0x3c00), Output: true}
+	if ms := z.Check(le(2, 0x3c01)); len(ms) != 1 || ms[0].Text != "got 0x3c01 want 0x3c00" {
+		t.Errorf("f16: %+v", ms)
+	}
+}
+
+func TestFormatMismatches(t *testing.T) {
+	ms := []Mismatch{
+		{Index: 12, Got: 0x3f800000, Want: 0x3f800001, Text: "got 0x3f800000 want 0x3f800001"},
+		{Index: 13, Text: "got 0x00000000 want 0x00000001"},
+		{Index: 40, Text: "got 0x00000002 want 0x00000001"},
+		{Index: 41, Text: "got 0x00000003 want 0x00000001"},
+	}
+	for _, tt := range []struct {
+		max  int
+		want string
+	}{
+		{1, "buffer y[12]: got 0x3f800000 want 0x3f800001; 3 more mismatches in y"},
+		{3, "buffer y[12]: got 0x3f800000 want 0x3f800001; buffer y[13]: got 0x00000000 want 0x00000001; buffer y[40]: got 0x00000002 want 0x00000001; 1 more mismatch in y"},
+		{4, "buffer y[12]: got 0x3f800000 want 0x3f800001; buffer y[13]: got 0x00000000 want 0x00000001; buffer y[40]: got 0x00000002 want 0x00000001; buffer y[41]: got 0x00000003 want 0x00000001"},
+		{0, "buffer y[12]: got 0x3f800000 want 0x3f800001; buffer y[13]: got 0x00000000 want 0x00000001; buffer y[40]: got 0x00000002 want 0x00000001; buffer y[41]: got 0x00000003 want 0x00000001"},
+	} {
+		if got := FormatMismatches("y", ms, tt.max); got != tt.want {
+			t.Errorf("max %d:\n got %q\nwant %q", tt.max, got, tt.want)
+		}
+	}
+	if got := FormatMismatches("y", nil, 3); got != "" {
+		t.Errorf("none: %q", got)
+	}
+}
+
+func TestParamValue(t *testing.T) {
+	addr := func(name string) uint64 {
+		return map[string]uint64{"x": 0x7f0000001000, "y": 0x10}[name]
+	}
+	for _, tt := range []struct {
+		p    Param
+		want []byte
+	}{
+		{Param{Kind: "ptr", Buffer: "x", Offset: 4}, []byte{0x04, 0x10, 0, 0, 0, 0x7f, 0, 0}},
+		{Param{Kind: "ptr", Buffer: "y", Offset: -0x11}, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}},
+		{Param{Kind: "u16", Bits: 0xbeef}, []byte{0xef, 0xbe}},
+		{Param{Kind: "s8", Bits: 0x80}, []byte{0x80}},
+		{Param{Kind: "f32", Bits: 0x40200000}, []byte{0, 0, 0x20, 0x40}},
+		{Param{Kind: "f64", Bits: 0x3fb999999999999a}, []byte{0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0xb9, 0x3f}},
+		{Param{Kind: "bf16", Bits: 0x3f80}, []byte{0x80, 0x3f}},
+		{Param{Kind: "bytes", Bytes: []byte{1, 2, 3}, Align: 4}, []byte{1, 2, 3}},
+	} {
+		if got := tt.p.Value(addr); !bytes.Equal(got, tt.want) || tt.p.Size() != len(tt.want) {
+			t.Errorf("%+v: % x (size %d), want % x", tt.p, got, tt.p.Size(), tt.want)
+		}
+	}
+	p := Param{Kind: "bytes", Bytes: []byte{1}}
+	p.Value(addr)[0] = 9
+	if p.Bytes[0] != 1 {
+		t.Error("Value returned the param's own bytes")
+	}
+	if ElemSize("bf16") != 2 || ElemSize("u64") != 8 || ElemSize("b8") != 1 || ElemSize("ptr") != 0 || ElemSize("f8") != 0 {
+		t.Error("ElemSize")
+	}
+}
+
+func roundTrip(t *testing.T, c *Case) {
+	t.Helper()
+	data, err := Write(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Parse(data, "")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if !reflect.DeepEqual(c, c2) {
+		t.Errorf("round trip differs:\n%s\n got %+v\nwant %+v", data, c2, c)
+		for i := range c.Buffers {
+			if i < len(c2.Buffers) && !reflect.DeepEqual(c.Buffers[i], c2.Buffers[i]) {
+				t.Errorf("buffer %d:\n got %+v\nwant %+v", i, c2.Buffers[i], c.Buffers[i])
+			}
+		}
+	}
+}
+
+func TestWriteRoundTrip(t *testing.T) {
+	for _, f := range []string{"testdata/saxpy.json", "testdata/halfscale.json", "testdata/oob.json"} {
+		c, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, c)
+	}
+	c, err := Parse([]byte(base), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, c)
+
+	// Every element type with its awkward values, a large buffer (base64),
+	// every compare mode, every parameter kind.
+	rng := rand.New(rand.NewSource(3))
+	big := make([]byte, 4*1000)
+	rng.Read(big)
+	c = &Case{
+		Name: "all", PTX: []string{"a.ptx", "/abs/b.ptx"}, Kernel: "_Z1kPf",
+		Grid: [3]int{3, 2, 1}, Block: [3]int{4, 4, 4}, Cluster: [3]int{1, 2, 1}, HasCluster: true,
+		DynamicShared: 1024, Arch: "sm_100a", ExpectError: "trap",
+		Buffers: []*Buffer{
+			{Name: "big", Type: "f32", Count: 1000, Size: 4000, Init: big, Expected: big, Output: true,
+				Compare: Compare{Mode: "tolerance", Atol: 1e-6, Rtol: 0.1}},
+			{Name: "empty", Type: "u32", Count: 0, Size: 0, Init: []byte{}, Expected: []byte{}, Output: true, Compare: Compare{Mode: "exact"}},
+		},
+	}
+	specials := map[string][]uint64{
+		"f16":  {0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7e01, 0xfe00, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x3555, 0x2e66},
+		"bf16": {0, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0001, 0x7f7f, 0x3dcd},
+		"f32":  {0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc00000, 1, 0x7f7fffff, 0x3dcccccd, 0x00800000},
+		"f64":  {0, 1 << 63, 0x7ff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001, 1, 0x7fefffffffffffff, 0x3fb999999999999a},
+		"u8":   {0, 1, 0xff}, "u16": {0xffff}, "u32": {0xffffffff}, "u64": {math.MaxUint64},
+		"s8": {0x80, 0x7f, 0xff}, "s16": {0x8000}, "s32": {0x80000000}, "s64": {1 << 63, math.MaxUint64},
+		"b8": {0xa5}, "b16": {0xbeef}, "b32": {0xdeadbeef}, "b64": {0x0123456789abcdef},
+	}
+	for _, typ := range strings.Fields(typeNames) {
+		vals := specials[typ]
+		es := ElemSize(typ)
+		for i := 0; i < 20; i++ { // random bit patterns
+			vals = append(vals, rng.Uint64()&types[typ].mask())
+		}
+		data := le(es, vals...)
+		cmp := Compare{Mode: "bits"}
+		if IsFloat(typ) {
+			cmp = Compare{Mode: "ulp", ULP: 4}
+		}
+		c.Buffers = append(c.Buffers, &Buffer{Name: "buf_" + typ, Type: typ, Count: len(vals), Size: len(data),
+			Init: data, Expected: data, Output: true, Compare: cmp})
+		c.Buffers = append(c.Buffers, &Buffer{Name: "in_" + typ, Type: typ, Count: len(vals), Size: len(data),
+			Init: data, Compare: Compare{Mode: "exact"}})
+		for _, v := range vals {
+			c.Params = append(c.Params, Param{Kind: typ, Bits: v, Align: es})
+		}
+	}
+	c.Params = append(c.Params,
+		Param{Kind: "ptr", Buffer: "big", Offset: -8, Align: 8},
+		Param{Kind: "bytes", Bytes: []byte{1, 2, 3, 4, 5}, Align: 16})
+	roundTrip(t, c)
+
+	c.PTX, c.PTXText = nil, ".version 8.0\n.target sm_90 // <&>\n"
+	roundTrip(t, c)
+
+	// An invalid case is not written.
+	c.Buffers[0].Init = c.Buffers[0].Init[:5]
+	if _, err := Write(c); err == nil || !strings.Contains(err.Error(), "buffers[0].init_b64: decodes to 5 bytes, want 4000") {
+		t.Errorf("invalid case: %v", err)
+	}
+}
+
+// FuzzParse: no input may panic, and a case that parses writes and parses
+// back to itself.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(base))
+	for _, name := range []string{"saxpy.json", "halfscale.json", "oob.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data, "")
+		if err != nil {
+			return
+		}
+		out, err := Write(c)
+		if err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		c2, err := Parse(out, "")
+		if err != nil || !reflect.DeepEqual(c, c2) {
+			t.Fatalf("round trip: %v\n%s", err, out)
+		}
+	})
+}
