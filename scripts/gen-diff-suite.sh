@@ -45,9 +45,10 @@ CONFIGS=(
   "sm_120a 87 O1"
 )
 
-DEVICE_FLAGS=(-x cuda --cuda-device-only -nocudainc -nocudalib -fno-crash-diagnostics
+# C++20 on both sides: shifts of negative values are defined (modular).
+DEVICE_FLAGS=(-x cuda --cuda-device-only -nocudainc -nocudalib -fno-crash-diagnostics -std=c++20
   -ffp-contract=off -I"$SRC" -S)
-HOST_FLAGS=(-std=c++17 -O1 -ffp-contract=off -fno-crash-diagnostics -DDIFF_HOST -I"$SRC"
+HOST_FLAGS=(-std=c++20 -O1 -ffp-contract=off -fno-crash-diagnostics -DDIFF_HOST -I"$SRC"
   -Wall -Wno-unused-function -Wno-unknown-attributes)
 
 TMP=$(mktemp -d)

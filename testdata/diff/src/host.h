@@ -153,7 +153,12 @@ private:
       param_scalar(PtxType<T>::name(), s, bits, sizeof v);
     } else {
       static_assert(std::is_trivially_copyable_v<T>, "by-value parameter");
-      param_bytes(&v, sizeof v, alignof(T));
+      if constexpr (std::is_empty_v<T>) {
+        unsigned char zero[sizeof(T)] = {};
+        param_bytes(zero, sizeof v, alignof(T));
+      } else {
+        param_bytes(&v, sizeof v, alignof(T));
+      }
     }
   }
   template <class... P, class... A> void describe_all(A... args) {
