@@ -199,7 +199,7 @@ func TestDeprecatedAndRemoved(t *testing.T) {
 // output and hand-written constructs) passes the checker with no error.
 func TestCorpusChecks(t *testing.T) {
 	var files []string
-	for _, dir := range []string{"../../testdata/clang/ptx", "../../testdata/constructs", "../../examples"} {
+	for _, dir := range []string{"../../testdata/clang/ptx", "../../testdata/constructs", "../../examples", "../../testdata/diff/ptx", "../../testdata/conformance"} {
 		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ptx") && !strings.Contains(path, "/include/") {
 				files = append(files, path)
