@@ -229,6 +229,7 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 	out := &ir.Inst{Pos: in.Pos, Opcode: in.Opcode, Mods: in.Modifiers}
 	if m := b.c.matched[in]; m != nil {
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
+		out.Types = b.c.operandTypes(in, *m)
 	}
 	if in.Guard != nil {
 		g := b.name(f, s, in.Guard.Pred)

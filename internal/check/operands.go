@@ -39,6 +39,24 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string, holds func(isa
 	return sp
 }
 
+// operandTypes gives each operand of an instruction matched to m the type
+// its form assigns it ("" where none), for immediates' encoding (ir.Inst.Types).
+func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
+	holds := func(a isa.Alt) bool {
+		if a.Operand {
+			return m.present[a.Value]
+		}
+		return containsString(in.Modifiers, a.Value)
+	}
+	types := make([]string, len(in.Operands))
+	for i, fo := range m.operands {
+		if len(fo.Names) > 0 {
+			types[i] = c.spec(in, m, fo.Names[0], holds).typ
+		}
+	}
+	return types
+}
+
 // onlyPredicate reports whether kinds allow nothing but a predicate (or the sink).
 func onlyPredicate(kinds []string) bool {
 	pred := false

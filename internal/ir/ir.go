@@ -77,6 +77,10 @@ type Inst struct {
 	Form     *isa.Form         // and the form
 	Groups   map[string]string // group -> chosen value (".type" -> ".u32")
 	Operands []Operand
+	// Types gives each operand the type its form assigns (".u32"; for a
+	// pair or vector, the type of its elements), "" where the table gives
+	// none; immediates take this type's encoding.
+	Types []string
 }
 
 // OperandKind says what an operand is.

@@ -1,0 +1,221 @@
+// Package mem is the device memory of the VM: global allocations, and the
+// per-CTA shared and per-thread local memory the engine hands out, in one
+// flat 64-bit generic address space (ptx-isa-9.0.txt 5.1, 6.4.1.1).
+//
+// Layout of the generic address space:
+//
+//	[GlobalBase, ...)           global allocations, with guard gaps
+//	[SharedBase, +SharedSize)   the shared window: an offset into the executing CTA's shared memory
+//	[LocalBase, +LocalSize)     the local window: an offset into the executing thread's local memory
+//	[ConstBase, +ConstSize)     constant memory (module .const variables)
+//
+// Address 0 and everything not listed are invalid, so a null or wild
+// pointer faults instead of reading something.
+package mem
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Windows of the generic address space.
+const (
+	GlobalBase = 0x0000_0001_0000_0000
+	SharedBase = 0x0000_7000_0000_0000
+	SharedSize = 1 << 32
+	LocalBase  = 0x0000_7100_0000_0000
+	LocalSize  = 1 << 32
+	ConstBase  = 0x0000_7200_0000_0000
+	ConstSize  = 1 << 32
+)
+
+// guard is the unmapped gap after each global allocation, so an access just
+// past the end faults.
+const guard = 256
+
+// Space names a state space.
+type Space uint8
+
+const (
+	SpaceGeneric Space = iota
+	SpaceGlobal
+	SpaceShared
+	SpaceLocal
+	SpaceConst
+	SpaceParam
+)
+
+var spaceNames = [...]string{"generic", "global", "shared", "local", "const", "param"}
+
+func (s Space) String() string { return spaceNames[s] }
+
+// FaultKind classifies an invalid access.
+type FaultKind uint8
+
+const (
+	OutOfBounds FaultKind = iota // no object of the space holds the whole access
+	Misaligned                   // the address is not a multiple of the access size
+	BadFree                      // free of an address that is not an allocation's start
+)
+
+var faultNames = [...]string{"out of bounds", "misaligned", "invalid free"}
+
+func (k FaultKind) String() string { return faultNames[k] }
+
+// Fault describes an invalid memory access.
+type Fault struct {
+	Kind  FaultKind
+	Space Space
+	Addr  uint64
+	Size  int
+}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%s %s access of %d bytes at 0x%x", f.Kind, f.Space, f.Size, f.Addr)
+}
+
+// allocation is one global allocation.
+type allocation struct {
+	base uint64
+	data []byte
+}
+
+// Global is the global memory of a device: allocations in the global
+// window. Safe for concurrent use; data accesses themselves are not
+// synchronised (the engine orders them as the memory model allows).
+type Global struct {
+	mu    sync.RWMutex
+	allocs []*allocation // sorted by base
+	next  uint64
+	used  uint64
+	limit uint64
+}
+
+// NewGlobal returns an empty global memory of at most limit bytes (0: no limit).
+func NewGlobal(limit uint64) *Global {
+	return &Global{next: GlobalBase, limit: limit}
+}
+
+// Alloc allocates size bytes (zeroed) aligned to align (a power of two; 256
+// when 0, as cudaMalloc guarantees) and returns the address.
+func (g *Global) Alloc(size, align uint64) (uint64, error) {
+	if align == 0 {
+		align = 256
+	}
+	if align&(align-1) != 0 {
+		return 0, fmt.Errorf("alignment %d is not a power of two", align)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.limit != 0 && g.used+size > g.limit {
+		return 0, fmt.Errorf("out of device memory: %d bytes requested, %d of %d in use", size, g.used, g.limit)
+	}
+	base := (g.next + align - 1) &^ (align - 1)
+	if base+size >= SharedBase {
+		return 0, fmt.Errorf("out of device address space")
+	}
+	a := &allocation{base: base, data: make([]byte, size)}
+	g.allocs = append(g.allocs, a) // bases only grow: the list stays sorted
+	g.next = base + size + guard
+	g.used += size
+	return base, nil
+}
+
+// Free releases the allocation that starts at addr.
+func (g *Global) Free(addr uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	i := sort.Search(len(g.allocs), func(i int) bool { return g.allocs[i].base >= addr })
+	if i == len(g.allocs) || g.allocs[i].base != addr {
+		return &Fault{Kind: BadFree, Space: SpaceGlobal, Addr: addr}
+	}
+	g.used -= uint64(len(g.allocs[i].data))
+	g.allocs = append(g.allocs[:i], g.allocs[i+1:]...)
+	return nil
+}
+
+// Bytes returns the memory [addr, addr+size) for direct access, or a fault
+// if one allocation does not hold all of it.
+func (g *Global) Bytes(addr, size uint64) ([]byte, *Fault) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	i := sort.Search(len(g.allocs), func(i int) bool { return g.allocs[i].base > addr }) - 1
+	if i >= 0 {
+		a := g.allocs[i]
+		if off := addr - a.base; off <= uint64(len(a.data)) && size <= uint64(len(a.data))-off {
+			return a.data[off : off+size : off+size], nil
+		}
+	}
+	return nil, &Fault{Kind: OutOfBounds, Space: SpaceGlobal, Addr: addr, Size: int(size)}
+}
+
+// Block is a plain memory block: one CTA's shared memory, one thread's local
+// memory, the constant bank, a parameter buffer. Addresses are offsets.
+type Block struct {
+	Space Space
+	Data  []byte
+}
+
+// Bytes returns [off, off+size) of the block, or a fault.
+func (b *Block) Bytes(off, size uint64) ([]byte, *Fault) {
+	if off <= uint64(len(b.Data)) && size <= uint64(len(b.Data))-off {
+		return b.Data[off : off+size : off+size], nil
+	}
+	return nil, &Fault{Kind: OutOfBounds, Space: b.Space, Addr: off, Size: int(size)}
+}
+
+// Load reads a little-endian value of size 1, 2, 4 or 8 bytes.
+func Load(p []byte) uint64 {
+	switch len(p) {
+	case 1:
+		return uint64(p[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(p))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(p))
+	}
+	return binary.LittleEndian.Uint64(p)
+}
+
+// Store writes v as a little-endian value of len(p) bytes (1, 2, 4 or 8).
+func Store(p []byte, v uint64) {
+	switch len(p) {
+	case 1:
+		p[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(p, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(p, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(p, v)
+	}
+}
+
+// Classify returns the space a generic address points into and the address
+// within that space (an offset for shared, local and const).
+func Classify(addr uint64) (Space, uint64) {
+	switch {
+	case addr >= SharedBase && addr < SharedBase+SharedSize:
+		return SpaceShared, addr - SharedBase
+	case addr >= LocalBase && addr < LocalBase+LocalSize:
+		return SpaceLocal, addr - LocalBase
+	case addr >= ConstBase && addr < ConstBase+ConstSize:
+		return SpaceConst, addr - ConstBase
+	}
+	return SpaceGlobal, addr
+}
+
+// Generic returns the generic address of addr in space (cvta.to-generic).
+func Generic(space Space, addr uint64) uint64 {
+	switch space {
+	case SpaceShared:
+		return SharedBase + addr
+	case SpaceLocal:
+		return LocalBase + addr
+	case SpaceConst:
+		return ConstBase + addr
+	}
+	return addr
+}
