@@ -1,0 +1,966 @@
+package exec
+
+// Arithmetic, logic, comparison and conversion: the integer instructions of
+// 9.7.1, logic and shifts of 9.7.8, comparison and selection of 9.7.6, mov
+// (9.7.9.3-4), and f32/f64 arithmetic and cvt in round-to-nearest (9.7.3,
+// 9.7.9.21). Other rounding modes and the narrow float formats come with
+// the numerics work and are reported unsupported until then.
+//
+// Registers hold 64-bit slots; a handler reads the low bits its type
+// needs and writes results zero-extended (sign-extended for signed types).
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+func init() {
+	register(lowerMov, "mov")
+	register(lowerIntOrFloat, "add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg", "fma")
+	register(lowerInt, "mul24", "mad24", "popc", "clz", "brev", "and", "or", "xor", "not", "cnot", "shl", "shr", "sad")
+	register(lowerFloat, "sqrt", "rcp", "rsqrt", "ex2", "lg2", "sin", "cos")
+	register(lowerSetp, "setp")
+	register(lowerSelp, "selp")
+	register(lowerCvt, "cvt")
+}
+
+// intType describes an integer (or bit) type: width and signedness.
+type intType struct {
+	bits   int
+	signed bool
+}
+
+func parseInt(t string) (intType, bool) {
+	if len(t) < 3 || (t[1] != 's' && t[1] != 'u' && t[1] != 'b') {
+		return intType{}, false
+	}
+	n := typeBits(t)
+	if n != 8 && n != 16 && n != 32 && n != 64 {
+		return intType{}, false
+	}
+	return intType{n, t[1] == 's'}, true
+}
+
+func (t intType) mask() uint64 {
+	if t.bits == 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(t.bits) - 1
+}
+
+// norm truncates v to the type and extends it back to 64 bits.
+func (t intType) norm(v uint64) uint64 {
+	if t.signed && t.bits < 64 {
+		s := 64 - uint(t.bits)
+		return uint64(int64(v<<s) >> s)
+	}
+	return v & t.mask()
+}
+
+func (t intType) signedVal(v uint64) int64 {
+	s := 64 - uint(t.bits)
+	return int64(v<<s) >> s
+}
+
+// Per-lane loops over registers, by arity.
+
+func (l *lowering) unary(in *ir.Inst, o *Op, fn func(a uint64) uint64) error {
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	o.d, o.a = d, a
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		r := w.top().regs
+		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			r[dd+i] = fn(r[aa+i])
+		}
+	}
+	return nil
+}
+
+func (l *lowering) binary(in *ir.Inst, o *Op, fn func(a, b uint64) uint64) error {
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	b, err := l.src(in, 2)
+	if err != nil {
+		return err
+	}
+	o.d, o.a, o.b = d, a, b
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		r := w.top().regs
+		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
+		if mask == ^uint32(0) {
+			for i := 0; i < warpSize; i++ {
+				r[dd+i] = fn(r[aa+i], r[bb+i])
+			}
+			return
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			r[dd+i] = fn(r[aa+i], r[bb+i])
+		}
+	}
+	return nil
+}
+
+func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) error {
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	b, err := l.src(in, 2)
+	if err != nil {
+		return err
+	}
+	c, err := l.src(in, 3)
+	if err != nil {
+		return err
+	}
+	o.d, o.a, o.b, o.c = d, a, b, c
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		r := w.top().regs
+		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			r[dd+i] = fn(r[aa+i], r[bb+i], r[cc+i])
+		}
+	}
+	return nil
+}
+
+// mov d, a: registers, immediates, special registers, addresses of
+// variables; predicates; packing {a, b} into d and unpacking d into {a, b}.
+func lowerMov(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	if t == ".pred" {
+		p, _, err := l.pred(in, 0)
+		if err != nil {
+			return err
+		}
+		q, neg, err := l.pred(in, 1)
+		if err != nil {
+			return err
+		}
+		o.d, o.a, o.neg = p, q, neg
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			f := w.top()
+			v := f.preds[o.a]
+			f.preds[o.d] = f.preds[o.d]&^mask | v&mask
+		}
+		return nil
+	}
+	n := typeBits(t)
+	if n == 0 || n > 64 {
+		return l.unsupported(in, "type "+t)
+	}
+	d, s := in.Operands[0], in.Operands[1]
+	switch {
+	case s.Kind == ir.OpVector: // pack
+		return l.pack(in, o, n)
+	case d.Kind == ir.OpVector: // unpack
+		return l.unpack(in, o, n)
+	}
+	it := intType{bits: n}
+	return l.unary(in, o, func(a uint64) uint64 { return it.norm(a) })
+}
+
+func (l *lowering) pack(in *ir.Inst, o *Op, n int) error {
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	elems := in.Operands[1].Elems
+	width := uint(n / len(elems))
+	var slots []int32
+	for k := range elems {
+		sub := *in
+		sub.Operands = []ir.Operand{elems[k]}
+		sub.Types = nil
+		s, err := l.src(&sub, 0)
+		if err != nil {
+			return err
+		}
+		slots = append(slots, s)
+	}
+	o.d, o.vec = d, slots
+	emask := uint64(1)<<width - 1
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		r := w.top().regs
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			var v uint64
+			for k, s := range o.vec {
+				v |= (r[int(s)*warpSize+i] & emask) << (width * uint(k))
+			}
+			r[int(o.d)*warpSize+i] = v
+		}
+	}
+	return nil
+}
+
+func (l *lowering) unpack(in *ir.Inst, o *Op, n int) error {
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	elems := in.Operands[0].Elems
+	width := uint(n / len(elems))
+	var slots []int32
+	for _, e := range elems {
+		switch e.Kind {
+		case ir.OpSink:
+			slots = append(slots, -1)
+		case ir.OpReg:
+			slots = append(slots, l.reg(e))
+		default:
+			return l.unsupported(in, "unpack operand")
+		}
+	}
+	o.a, o.vec = a, slots
+	emask := uint64(1)<<width - 1
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		r := w.top().regs
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			v := r[int(o.a)*warpSize+i]
+			for k, s := range o.vec {
+				if s >= 0 {
+					r[int(s)*warpSize+i] = v >> (width * uint(k)) & emask
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func lowerIntOrFloat(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	if t == ".f32" || t == ".f64" {
+		return lowerFloat(l, in, o)
+	}
+	return lowerInt(l, in, o)
+}
+
+// lowerInt lowers the integer and bit instructions.
+func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
+	t, ok := parseInt(typeOf(in))
+	if !ok {
+		return l.unsupported(in, "type "+typeOf(in))
+	}
+	for _, m := range in.Mods {
+		switch m {
+		case ".cc", ".relu":
+			return l.unsupported(in, "")
+		}
+	}
+	mode := in.Groups[".mode"]
+	sat := hasMod(in, ".sat")
+	wide := intType{bits: min(64, 2*t.bits), signed: t.signed}
+	switch in.Opcode {
+	case "add", "sub":
+		sub := in.Opcode == "sub"
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			if sat { // .sat applies to .s32: clamp to MININT..MAXINT
+				x, y := int64(int32(a)), int64(int32(b))
+				r := x + y
+				if sub {
+					r = x - y
+				}
+				return uint64(int64(max(math.MinInt32, min(math.MaxInt32, r))))
+			}
+			if sub {
+				return t.norm(a - b)
+			}
+			return t.norm(a + b)
+		})
+	case "mul":
+		return l.binary(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) })
+	case "mad":
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			if mode == ".hi" && sat { // mad.hi.sat.s32
+				p := int64(int32(a)) * int64(int32(b)) >> 32
+				return uint64(int64(max(math.MinInt32, min(math.MaxInt32, p+int64(int32(c))))))
+			}
+			p := mulMode(t, wide, mode, a, b)
+			if mode == ".wide" {
+				return wide.norm(p + c)
+			}
+			return t.norm(p + c)
+		})
+	case "mul24", "mad24":
+		return l.unsupported(in, "")
+	case "div":
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			if t.norm(b) == 0 {
+				return t.norm(^uint64(0)) // unspecified (9.7.1.6): all ones
+			}
+			if t.signed {
+				x, y := t.signedVal(a), t.signedVal(b)
+				if y == -1 {
+					return t.norm(uint64(-x))
+				}
+				return t.norm(uint64(x / y))
+			}
+			return (a & t.mask()) / (b & t.mask())
+		})
+	case "rem":
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			if t.norm(b) == 0 {
+				return t.norm(a)
+			}
+			if t.signed {
+				x, y := t.signedVal(a), t.signedVal(b)
+				if y == -1 {
+					return 0
+				}
+				return t.norm(uint64(x % y))
+			}
+			return (a & t.mask()) % (b & t.mask())
+		})
+	case "min", "max":
+		isMax := in.Opcode == "max"
+		if len(in.Operands) != 3 {
+			return l.unsupported(in, "three inputs")
+		}
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			var less bool
+			if t.signed {
+				less = t.signedVal(a) < t.signedVal(b)
+			} else {
+				less = a&t.mask() < b&t.mask()
+			}
+			if less != isMax {
+				return t.norm(a)
+			}
+			return t.norm(b)
+		})
+	case "abs":
+		return l.unary(in, o, func(a uint64) uint64 {
+			if t.signedVal(a) < 0 {
+				return t.norm(-a)
+			}
+			return t.norm(a)
+		})
+	case "neg":
+		return l.unary(in, o, func(a uint64) uint64 { return t.norm(-a) })
+	case "popc":
+		return l.unary(in, o, func(a uint64) uint64 { return uint64(bits.OnesCount64(a & t.mask())) })
+	case "clz":
+		return l.unary(in, o, func(a uint64) uint64 { return uint64(bits.LeadingZeros64(a&t.mask()) - (64 - t.bits)) })
+	case "brev":
+		return l.unary(in, o, func(a uint64) uint64 { return bits.Reverse64(a) >> (64 - uint(t.bits)) })
+	case "and":
+		return l.binary(in, o, func(a, b uint64) uint64 { return (a & b) & t.mask() })
+	case "or":
+		return l.binary(in, o, func(a, b uint64) uint64 { return (a | b) & t.mask() })
+	case "xor":
+		return l.binary(in, o, func(a, b uint64) uint64 { return (a ^ b) & t.mask() })
+	case "not":
+		return l.unary(in, o, func(a uint64) uint64 { return ^a & t.mask() })
+	case "cnot":
+		return l.unary(in, o, func(a uint64) uint64 {
+			if a&t.mask() == 0 {
+				return 1
+			}
+			return 0
+		})
+	case "shl", "shr":
+		left := in.Opcode == "shl"
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			n := uint32(b) // shift amounts beyond the width are clamped (9.7.8.7-8)
+			if n > uint32(t.bits) {
+				n = uint32(t.bits)
+			}
+			switch {
+			case left:
+				if n >= 64 {
+					return 0
+				}
+				return t.norm(a << n)
+			case t.signed:
+				return t.norm(uint64(t.signedVal(a) >> min(n, 63)))
+			default:
+				if n >= 64 {
+					return 0
+				}
+				return (a & t.mask()) >> n
+			}
+		})
+	case "sad":
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			var d uint64
+			if t.signed {
+				x, y := t.signedVal(a), t.signedVal(b)
+				if x < y {
+					x, y = y, x
+				}
+				d = uint64(x - y)
+			} else {
+				x, y := a&t.mask(), b&t.mask()
+				if x < y {
+					x, y = y, x
+				}
+				d = x - y
+			}
+			return t.norm(c + d)
+		})
+	}
+	return l.unsupported(in, "")
+}
+
+// mulMode computes mul.lo/.hi/.wide (9.7.1.3).
+func mulMode(t, wide intType, mode string, a, b uint64) uint64 {
+	if t.signed {
+		x, y := t.signedVal(a), t.signedVal(b)
+		hi, lo := bits.Mul64(uint64(x), uint64(y))
+		if x < 0 {
+			hi -= uint64(y)
+		}
+		if y < 0 {
+			hi -= uint64(x)
+		}
+		switch mode {
+		case ".hi":
+			if t.bits == 64 {
+				return hi
+			}
+			return t.norm(uint64(x*y) >> uint(t.bits))
+		case ".wide":
+			return wide.norm(lo)
+		}
+		return t.norm(lo)
+	}
+	x, y := a&t.mask(), b&t.mask()
+	hi, lo := bits.Mul64(x, y)
+	switch mode {
+	case ".hi":
+		if t.bits == 64 {
+			return hi
+		}
+		return t.norm(lo >> uint(t.bits))
+	case ".wide":
+		return wide.norm(lo)
+	}
+	return t.norm(lo)
+}
+
+// Floating point, f32 and f64, round to nearest even.
+
+func f32(v uint64) float32  { return math.Float32frombits(uint32(v)) }
+func of32(x float32) uint64 { return uint64(math.Float32bits(x)) }
+func f64(v uint64) float64  { return math.Float64frombits(v) }
+func of64(x float64) uint64 { return math.Float64bits(x) }
+
+// ftz32 flushes an f32 subnormal to a zero of the same sign.
+func ftz32(x float32) float32 {
+	if x != 0 && math.Abs(float64(x)) < 0x1p-126 {
+		return float32(math.Copysign(0, float64(x)))
+	}
+	return x
+}
+
+func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	if t != ".f32" && t != ".f64" {
+		return l.unsupported(in, "type "+t)
+	}
+	for _, m := range in.Mods {
+		switch m {
+		case ".rz", ".rm", ".rp", ".sat", ".relu", ".oob", ".xorsign", ".NaN", ".abs":
+			return l.unsupported(in, "modifier "+m+" (comes with exact numerics)")
+		}
+	}
+	ftz := hasMod(in, ".ftz") && t == ".f32"
+	in32 := func(v uint64) float32 {
+		x := f32(v)
+		if ftz {
+			x = ftz32(x)
+		}
+		return x
+	}
+	out32 := func(x float32) uint64 {
+		if ftz {
+			x = ftz32(x)
+		}
+		return of32(x)
+	}
+	is32 := t == ".f32"
+	switch in.Opcode {
+	case "add", "sub", "mul", "div", "min", "max":
+		op := in.Opcode
+		if len(in.Operands) != 3 {
+			return l.unsupported(in, "three inputs")
+		}
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			if is32 {
+				x, y := in32(a), in32(b)
+				return out32(float32(floatOp(op, float64(x), float64(y), true)))
+			}
+			return of64(floatOp(op, f64(a), f64(b), false))
+		})
+	case "fma", "mad":
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			if is32 {
+				// the f64 product of two f32 is exact; the sum is rounded
+				// once to f64 and then to f32 (exact rounding comes with
+				// the numerics work)
+				return out32(float32(math.FMA(float64(in32(a)), float64(in32(b)), float64(in32(c)))))
+			}
+			return of64(math.FMA(f64(a), f64(b), f64(c)))
+		})
+	case "neg":
+		return l.unary(in, o, func(a uint64) uint64 {
+			if is32 {
+				return out32(-in32(a))
+			}
+			return a ^ 1<<63
+		})
+	case "abs":
+		return l.unary(in, o, func(a uint64) uint64 {
+			if is32 {
+				return out32(float32(math.Abs(float64(in32(a)))))
+			}
+			return a &^ (1 << 63)
+		})
+	case "sqrt", "rcp", "rsqrt", "ex2", "lg2", "sin", "cos":
+		op := in.Opcode
+		return l.unary(in, o, func(a uint64) uint64 {
+			if is32 {
+				return out32(float32(floatFn(op, float64(in32(a)))))
+			}
+			return of64(floatFn(op, f64(a)))
+		})
+	}
+	return l.unsupported(in, "")
+}
+
+// floatOp computes a binary operation; f32 operands arrive exactly as f64,
+// and the f64 result rounds correctly to f32 for + - * / (the f64 result of
+// these on f32 inputs is exact or rounds once with no double-rounding
+// error, since 53 >= 2*24+2).
+func floatOp(op string, x, y float64, single bool) float64 {
+	switch op {
+	case "add":
+		return x + y
+	case "sub":
+		return x - y
+	case "mul":
+		return x * y
+	case "div":
+		return x / y
+	case "min", "max":
+		// NaN inputs: the other operand (9.7.3.10-11)
+		if math.IsNaN(x) {
+			return y
+		}
+		if math.IsNaN(y) {
+			return x
+		}
+		if x == 0 && y == 0 { // -0 is less than +0
+			if (op == "min") == math.Signbit(x) {
+				return x
+			}
+			return y
+		}
+		if (x < y) == (op == "min") {
+			return x
+		}
+		return y
+	}
+	return math.NaN()
+}
+
+func floatFn(op string, x float64) float64 {
+	switch op {
+	case "sqrt":
+		return math.Sqrt(x)
+	case "rcp":
+		return 1 / x
+	case "rsqrt":
+		return 1 / math.Sqrt(x)
+	case "ex2":
+		return math.Exp2(x)
+	case "lg2":
+		return math.Log2(x)
+	case "sin":
+		return math.Sin(x)
+	case "cos":
+		return math.Cos(x)
+	}
+	return math.NaN()
+}
+
+// setp.CmpOp{.BoolOp}.type p{|q}, a, b{, {!}c} (9.7.6.2).
+func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	cmp := in.Groups[".CmpOp"]
+	if cmp == "" {
+		return l.unsupported(in, "comparison")
+	}
+	boolOp := in.Groups[".BoolOp"]
+	var p, q int32 = -1, -1
+	dst := in.Operands[0]
+	if dst.Kind == ir.OpPair {
+		pp := dst.Elems[0]
+		qq := dst.Elems[1]
+		if pp.Kind == ir.OpReg {
+			p = l.f.slot[pp.Reg.ID]
+		}
+		if qq.Kind == ir.OpReg {
+			q = l.f.slot[qq.Reg.ID]
+		}
+	} else if dst.Kind == ir.OpReg {
+		p = l.f.slot[dst.Reg.ID]
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	b, err := l.src(in, 2)
+	if err != nil {
+		return err
+	}
+	c, cneg := int32(-1), false
+	if boolOp != "" {
+		if c, cneg, err = l.pred(in, 3); err != nil {
+			return err
+		}
+	}
+	test, err := comparison(t, cmp, hasMod(in, ".ftz"))
+	if err != nil {
+		return l.unsupported(in, err.Error())
+	}
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		r := f.regs
+		var res uint32
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			if test(r[int(a)*warpSize+i], r[int(b)*warpSize+i]) {
+				res |= 1 << i
+			}
+		}
+		np := ^res
+		if c >= 0 {
+			cv := f.preds[c]
+			if cneg {
+				cv = ^cv
+			}
+			res, np = boolCombine(boolOp, res, cv), boolCombine(boolOp, ^res, cv)
+		}
+		if p >= 0 {
+			f.preds[p] = f.preds[p]&^mask | res&mask
+		}
+		if q >= 0 {
+			f.preds[q] = f.preds[q]&^mask | np&mask
+		}
+	}
+	return nil
+}
+
+func boolCombine(op string, x, c uint32) uint32 {
+	switch op {
+	case ".and":
+		return x & c
+	case ".or":
+		return x | c
+	}
+	return x ^ c
+}
+
+type unsupportedError string
+
+func (e unsupportedError) Error() string { return string(e) }
+
+// comparison returns the test of a comparison operator for a type.
+func comparison(t, cmp string, ftz bool) (func(a, b uint64) bool, error) {
+	if t == ".f32" || t == ".f64" {
+		get := func(v uint64) float64 {
+			if t == ".f32" {
+				x := f32(v)
+				if ftz {
+					x = ftz32(x)
+				}
+				return float64(x)
+			}
+			return f64(v)
+		}
+		unordered := len(cmp) == 4 && cmp[3] == 'u' || cmp == ".nan"
+		var base func(x, y float64) bool
+		switch cmp {
+		case ".eq", ".equ":
+			base = func(x, y float64) bool { return x == y }
+		case ".ne", ".neu":
+			base = func(x, y float64) bool { return x != y }
+		case ".lt", ".ltu":
+			base = func(x, y float64) bool { return x < y }
+		case ".le", ".leu":
+			base = func(x, y float64) bool { return x <= y }
+		case ".gt", ".gtu":
+			base = func(x, y float64) bool { return x > y }
+		case ".ge", ".geu":
+			base = func(x, y float64) bool { return x >= y }
+		case ".num":
+			base = func(x, y float64) bool { return true }
+		case ".nan":
+			base = func(x, y float64) bool { return false }
+		default:
+			return nil, unsupportedError("comparison " + cmp)
+		}
+		return func(a, b uint64) bool {
+			x, y := get(a), get(b)
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return unordered
+			}
+			return base(x, y)
+		}, nil
+	}
+	it, ok := parseInt(t)
+	if !ok {
+		return nil, unsupportedError("type " + t)
+	}
+	signed := it.signed
+	switch cmp {
+	case ".lo", ".ls", ".hi", ".hs":
+		signed = false
+	}
+	less := func(a, b uint64) bool {
+		if signed {
+			return it.signedVal(a) < it.signedVal(b)
+		}
+		return a&it.mask() < b&it.mask()
+	}
+	eq := func(a, b uint64) bool { return a&it.mask() == b&it.mask() }
+	switch cmp {
+	case ".eq":
+		return eq, nil
+	case ".ne":
+		return func(a, b uint64) bool { return !eq(a, b) }, nil
+	case ".lt", ".lo":
+		return less, nil
+	case ".le", ".ls":
+		return func(a, b uint64) bool { return less(a, b) || eq(a, b) }, nil
+	case ".gt", ".hi":
+		return func(a, b uint64) bool { return less(b, a) }, nil
+	case ".ge", ".hs":
+		return func(a, b uint64) bool { return !less(a, b) }, nil
+	}
+	return nil, unsupportedError("comparison " + cmp)
+}
+
+// selp.type d, a, b, c: d = c ? a : b.
+func lowerSelp(l *lowering, in *ir.Inst, o *Op) error {
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	b, err := l.src(in, 2)
+	if err != nil {
+		return err
+	}
+	c, neg, err := l.pred(in, 3)
+	if err != nil {
+		return err
+	}
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		cv := f.preds[c]
+		if neg {
+			cv = ^cv
+		}
+		r := f.regs
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			if cv&(1<<i) != 0 {
+				r[int(d)*warpSize+i] = r[int(a)*warpSize+i]
+			} else {
+				r[int(d)*warpSize+i] = r[int(b)*warpSize+i]
+			}
+		}
+	}
+	return nil
+}
+
+// cvt{.irnd|.frnd}{.ftz}{.sat}.dtype.atype d, a (9.7.9.21): integer and
+// f32/f64 conversions with the default or integer rounding modes.
+func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
+	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
+	if dt == "" || at == "" {
+		return l.unsupported(in, "")
+	}
+	sat := hasMod(in, ".sat")
+	irnd, frnd := in.Groups[".irnd"], in.Groups[".frnd"]
+	if frnd != "" && frnd != ".rn" || hasMod(in, ".ftz") && (dt == ".f64" || at == ".f64") {
+		return l.unsupported(in, "rounding "+frnd)
+	}
+	isF := func(t string) bool { return t == ".f32" || t == ".f64" }
+	readF := func(t string, v uint64) float64 {
+		if t == ".f32" {
+			x := f32(v)
+			if hasMod(in, ".ftz") {
+				x = ftz32(x)
+			}
+			return float64(x)
+		}
+		return f64(v)
+	}
+	switch {
+	case isF(dt) && isF(at): // float to float; .irnd rounds to an integer
+		return l.unary(in, o, func(a uint64) uint64 {
+			x := readF(at, a)
+			x = roundInt(irnd, x)
+			if sat {
+				x = math.Max(0, math.Min(1, x))
+				if math.IsNaN(readF(at, a)) {
+					x = 0
+				}
+			}
+			if dt == ".f32" {
+				y := float32(x)
+				if hasMod(in, ".ftz") {
+					y = ftz32(y)
+				}
+				return of32(y)
+			}
+			return of64(x)
+		})
+	case isF(at): // float to integer: saturating, NaN to 0 (9.7.9.21)
+		it, ok := parseInt(dt)
+		if !ok {
+			return l.unsupported(in, "type "+dt)
+		}
+		if irnd == "" {
+			return l.unsupported(in, "float to integer without an integer rounding modifier")
+		}
+		return l.unary(in, o, func(a uint64) uint64 {
+			x := roundInt(irnd, readF(at, a))
+			return it.norm(floatToInt(x, it))
+		})
+	case isF(dt): // integer to float, round to nearest
+		it, ok := parseInt(at)
+		if !ok {
+			return l.unsupported(in, "type "+at)
+		}
+		if irnd != "" {
+			return l.unsupported(in, "rounding "+irnd)
+		}
+		return l.unary(in, o, func(a uint64) uint64 {
+			var x float64
+			var y float32
+			if it.signed {
+				v := it.signedVal(a)
+				x, y = float64(v), float32(v)
+			} else {
+				v := a & it.mask()
+				x, y = float64(v), float32(v)
+			}
+			if dt == ".f32" {
+				return of32(y)
+			}
+			return of64(x)
+		})
+	}
+	// integer to integer
+	src, ok1 := parseInt(at)
+	dst, ok2 := parseInt(dt)
+	if !ok1 || !ok2 {
+		return l.unsupported(in, "types")
+	}
+	return l.unary(in, o, func(a uint64) uint64 {
+		v := src.norm(a)
+		if sat {
+			return dst.norm(saturate(v, src, dst))
+		}
+		return dst.norm(v)
+	})
+}
+
+func roundInt(irnd string, x float64) float64 {
+	switch irnd {
+	case ".rni":
+		return math.RoundToEven(x)
+	case ".rzi":
+		return math.Trunc(x)
+	case ".rmi":
+		return math.Floor(x)
+	case ".rpi":
+		return math.Ceil(x)
+	}
+	return x
+}
+
+// floatToInt converts an integral float to an integer type, saturating.
+func floatToInt(x float64, t intType) uint64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	if t.signed {
+		lo, hi := -math.Ldexp(1, t.bits-1), math.Ldexp(1, t.bits-1)
+		switch {
+		case x < lo:
+			return uint64(int64(-1) << uint(t.bits-1))
+		case x >= hi:
+			return uint64(1)<<uint(t.bits-1) - 1
+		}
+		return uint64(int64(x))
+	}
+	hi := math.Ldexp(1, t.bits)
+	switch {
+	case x <= 0:
+		return 0
+	case x >= hi:
+		return t.mask()
+	}
+	return uint64(x)
+}
+
+// saturate clamps an integer to the destination type's range.
+func saturate(v uint64, src, dst intType) uint64 {
+	var lo, hi int64
+	if dst.signed {
+		lo, hi = -1<<uint(dst.bits-1), 1<<uint(dst.bits-1)-1
+		if dst.bits == 64 {
+			lo, hi = math.MinInt64, math.MaxInt64
+		}
+	} else {
+		lo = 0
+		hi = int64(dst.mask())
+		if dst.bits == 64 {
+			hi = math.MaxInt64
+		}
+	}
+	if src.signed {
+		s := int64(v)
+		return uint64(max(lo, min(hi, s)))
+	}
+	if dst.bits == 64 && !dst.signed {
+		return v
+	}
+	if v > uint64(hi) {
+		return uint64(hi)
+	}
+	return v
+}

@@ -1,0 +1,128 @@
+package exec
+
+// Reconvergence points: the immediate post-dominator of each branch, where
+// lanes that diverged there meet again (docs/engine.md; DESIGN.md decision 4).
+
+// successors lists where control goes after op i; len(ops) stands for the
+// function's exit.
+func successors(f *Func, i int, out []int32) []int32 {
+	o := &f.Ops[i]
+	n := int32(len(f.Ops))
+	next := int32(i + 1)
+	if next > n {
+		next = n
+	}
+	switch o.inst.Opcode {
+	case "bra":
+		if o.guard != 0 {
+			return append(out, o.target, next)
+		}
+		return append(out, o.target)
+	case "brx":
+		if ts, ok := o.aux.([]int32); ok {
+			out = append(out, ts...)
+		}
+		if o.guard != 0 {
+			out = append(out, next)
+		}
+		return out
+	case "ret", "exit", "trap":
+		if o.guard != 0 {
+			return append(out, n, next)
+		}
+		return append(out, n)
+	}
+	return append(out, next)
+}
+
+// postDominators returns, for every op, its immediate post-dominator (-1
+// when it is the function's exit), by the iterative algorithm of Cooper,
+// Harvey and Kennedy on the reversed control-flow graph.
+func postDominators(f *Func) []int32 {
+	n := len(f.Ops)
+	exit := n
+	preds := make([][]int32, n+1) // predecessors in the reversed graph = successors
+	succ := make([][]int32, n+1)
+	var buf []int32
+	for i := 0; i < n; i++ {
+		buf = successors(f, i, buf[:0])
+		for _, s := range buf {
+			succ[i] = append(succ[i], s)
+			preds[s] = append(preds[s], int32(i))
+		}
+	}
+	// Postorder of the reversed graph from the exit.
+	order := make([]int32, 0, n+1)
+	index := make([]int32, n+1)
+	for i := range index {
+		index[i] = -1
+	}
+	type frame struct{ node, next int32 }
+	stack := []frame{{int32(exit), 0}}
+	visited := make([]bool, n+1)
+	visited[exit] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if int(top.next) < len(preds[top.node]) {
+			p := preds[top.node][top.next]
+			top.next++
+			if !visited[p] {
+				visited[p] = true
+				stack = append(stack, frame{p, 0})
+			}
+			continue
+		}
+		index[top.node] = int32(len(order))
+		order = append(order, top.node)
+		stack = stack[:len(stack)-1]
+	}
+	ipdom := make([]int32, n+1)
+	for i := range ipdom {
+		ipdom[i] = -1
+	}
+	ipdom[exit] = int32(exit)
+	intersect := func(a, b int32) int32 {
+		for a != b {
+			for index[a] < index[b] {
+				a = ipdom[a]
+			}
+			for index[b] < index[a] {
+				b = ipdom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := len(order) - 1; k >= 0; k-- { // reverse postorder
+			node := order[k]
+			if int(node) == exit {
+				continue
+			}
+			newIdom := int32(-1)
+			for _, s := range succ[node] {
+				if ipdom[s] == -1 {
+					continue
+				}
+				if newIdom == -1 {
+					newIdom = s
+				} else {
+					newIdom = intersect(s, newIdom)
+				}
+			}
+			if newIdom != -1 && ipdom[node] != newIdom {
+				ipdom[node] = newIdom
+				changed = true
+			}
+		}
+	}
+	out := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if ipdom[i] == int32(exit) || ipdom[i] < 0 {
+			out[i] = -1
+		} else {
+			out[i] = ipdom[i]
+		}
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package exec
+
+// Control flow (9.7.12): bra, brx.idx, call, ret, exit; trap (9.7.19);
+// CTA barriers (9.7.13.1).
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+func init() {
+	register(lowerBra, "bra")
+	register(lowerBrx, "brx")
+	register(lowerRet, "ret")
+	register(lowerExit, "exit")
+	register(lowerTrap, "trap")
+	register(lowerBar, "bar", "barrier")
+	register(lowerCall, "call")
+}
+
+func lowerBra(l *lowering, in *ir.Inst, o *Op) error {
+	if len(in.Operands) != 1 || in.Operands[0].Kind != ir.OpLabel {
+		return l.unsupported(in, "indirect branch")
+	}
+	o.target = int32(in.Operands[0].Label)
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		for m := mask; m != 0; m &= m - 1 {
+			f.pc[bits.TrailingZeros32(m)] = o.target
+		}
+	}
+	return nil
+}
+
+// brx.idx index, tlist: the targets come from the .branchtargets list.
+func lowerBrx(l *lowering, in *ir.Inst, o *Op) error {
+	if len(in.Operands) != 2 || in.Operands[1].Kind != ir.OpName {
+		return l.unsupported(in, "target list")
+	}
+	var targets []int32
+	for _, name := range l.branchTargets(in.Operands[1].Name) {
+		i, ok := l.f.IR.Labels[name]
+		if !ok {
+			return l.unsupported(in, "branch target "+name)
+		}
+		targets = append(targets, int32(i))
+	}
+	idx, err := l.src(in, 0)
+	if err != nil {
+		return err
+	}
+	o.a, o.aux = idx, targets
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		ts := o.aux.([]int32)
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			i := uint32(f.regs[int(o.a)*warpSize+lane])
+			if int(i) >= len(ts) {
+				w.fail(o, 1<<lane, FaultTrap, "brx.idx index out of range of the target list")
+				return
+			}
+			f.pc[lane] = ts[i]
+		}
+	}
+	return nil
+}
+
+// branchTargets expands a .branchtargets list (labels, and N<5> ranges, 11.3.1).
+func (l *lowering) branchTargets(name string) []string {
+	var out []string
+	var walk func(b *ptx.Block)
+	walk = func(b *ptx.Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *ptx.TargetList:
+				if s.Name != name {
+					continue
+				}
+				for _, t := range s.Targets {
+					if i := strings.IndexByte(t, '<'); i > 0 && strings.HasSuffix(t, ">") {
+						n, _ := strconv.Atoi(t[i+1 : len(t)-1])
+						for k := 0; k < n; k++ {
+							out = append(out, t[:i]+strconv.Itoa(k))
+						}
+						continue
+					}
+					out = append(out, t)
+				}
+			case *ptx.Block:
+				walk(s)
+			}
+		}
+	}
+	walk(l.f.IR.Decl.Body)
+	return out
+}
+
+func lowerRet(l *lowering, in *ir.Inst, o *Op) error {
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		f.active &^= mask
+		f.returned |= mask
+		if len(w.frames) == 1 {
+			w.exitLanes(mask)
+		}
+	}
+	return nil
+}
+
+func lowerExit(l *lowering, in *ir.Inst, o *Op) error {
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		w.exitLanes(mask)
+		for _, f := range w.frames {
+			f.active &^= mask
+		}
+	}
+	return nil
+}
+
+func lowerTrap(l *lowering, in *ir.Inst, o *Op) error {
+	o.exec = func(w *Warp, o *Op, mask uint32) { w.fail(o, mask, FaultTrap, "trap instruction") }
+	return nil
+}
+
+// bar{.cta}.sync / barrier{.cta}.sync a{, b}: wait until b threads (all of
+// the CTA's by default) have arrived at barrier a. Only .sync (and the
+// .aligned variants) for now; .arrive and .red come with the cooperation work.
+func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
+	if !hasMod(in, ".sync") || hasMod(in, ".red") || hasMod(in, ".arrive") {
+		return l.unsupported(in, "")
+	}
+	if len(in.Operands) < 1 || in.Operands[0].Kind != ir.OpImm {
+		return l.unsupported(in, "register barrier number")
+	}
+	o.imm = in.Operands[0].Imm.Uint64()
+	o.b = -1
+	if len(in.Operands) > 1 {
+		if in.Operands[1].Kind != ir.OpImm {
+			return l.unsupported(in, "register thread count")
+		}
+		o.b = int32(in.Operands[1].Imm.Int64())
+	}
+	if o.imm > 15 {
+		return &Error{in.Pos, "barrier number must be 0..15"}
+	}
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		f.blocked |= mask
+		count := 0
+		if o.b > 0 {
+			count = int(o.b)
+		}
+		w.cta.arrive(int(o.imm), w, mask, count)
+	}
+	return nil
+}
+
+// callInfo is what a call op needs: the callee, and how arguments and
+// results move between the frames.
+type callInfo struct {
+	callee  *Func
+	builtin builtin
+	args    []transfer
+	results []transfer
+}
+
+// transfer moves one argument or result: from a caller register or .param
+// variable (a frame offset) to a callee parameter, or back.
+type transfer struct {
+	callerSlot  int32 // register slot, or -1
+	callerFrame int64 // frame offset of a .param variable, when callerSlot < 0
+	calleeSlot  int32
+	calleeFrame int64
+	size        uint64
+}
+
+func lowerCall(l *lowering, in *ir.Inst, o *Op) error {
+	ops := in.Operands
+	var results, args []ir.Operand
+	i := 0
+	if i < len(ops) && ops[i].Kind == ir.OpTuple && len(ops) > 1 && ops[1].Kind != ir.OpTuple {
+		results = ops[i].Elems
+		i++
+	}
+	if i >= len(ops) || ops[i].Kind != ir.OpFunc {
+		return l.unsupported(in, "indirect call")
+	}
+	callee := l.p.funcs[ops[i].Func]
+	i++
+	if i < len(ops) && ops[i].Kind == ir.OpTuple {
+		args = ops[i].Elems
+	}
+	ci := &callInfo{callee: callee}
+	if !callee.IR.Defined {
+		b := builtins[callee.IR.Name]
+		if b == nil {
+			return l.unsupported(in, "call of the undefined function "+callee.IR.Name)
+		}
+		ci.builtin = b
+	}
+	mk := func(caller ir.Operand, p *ir.Param) (transfer, error) {
+		t := transfer{callerSlot: -1, calleeSlot: -1}
+		switch {
+		case caller.Kind == ir.OpReg:
+			t.callerSlot = l.reg(caller)
+			t.size = 8
+		case caller.Kind == ir.OpVar:
+			off, ok := l.f.frameOff[caller.Var]
+			if !ok {
+				return t, l.unsupported(in, "argument "+caller.Var.Name)
+			}
+			t.callerFrame, t.size = int64(off), uint64(caller.Var.Size)
+		case caller.Kind == ir.OpImm:
+			t.callerSlot = l.constSlot(caller.Imm.Bits)
+			t.size = 8
+		default:
+			return t, l.unsupported(in, "argument form")
+		}
+		if p == nil {
+			return t, nil
+		}
+		if p.Reg != nil {
+			t.calleeSlot = callee.slotOf(p.Reg)
+		} else {
+			t.calleeFrame = int64(callee.frameOffOf(p.Var))
+			t.size = min(t.size, uint64(p.Var.Size))
+			if t.callerSlot >= 0 {
+				t.size = uint64(p.Var.Size)
+			}
+		}
+		return t, nil
+	}
+	for k, a := range args {
+		var p *ir.Param
+		if k < len(callee.IR.Params) {
+			p = callee.IR.Params[k]
+		}
+		t, err := mk(a, p)
+		if err != nil {
+			return err
+		}
+		ci.args = append(ci.args, t)
+	}
+	for k, r := range results {
+		var p *ir.Param
+		if k < len(callee.IR.Results) {
+			p = callee.IR.Results[k]
+		}
+		t, err := mk(r, p)
+		if err != nil {
+			return err
+		}
+		ci.results = append(ci.results, t)
+	}
+	o.aux = ci
+	o.exec = execCall
+	return nil
+}
+
+func execCall(w *Warp, o *Op, mask uint32) {
+	ci := o.aux.(*callInfo)
+	caller := w.top()
+	if ci.builtin != nil {
+		args := make([][]byte, len(ci.args))
+		for k := range ci.args {
+			args[k] = make([]byte, 8*warpSize)
+			for m := mask; m != 0; m &= m - 1 {
+				lane := bits.TrailingZeros32(m)
+				putBits(args[k][lane*8:lane*8+8], ci.args[k].read(w, caller, lane))
+			}
+		}
+		res := ci.builtin(w, o, mask, args)
+		for k := range ci.results {
+			if k < len(res) {
+				for m := mask; m != 0; m &= m - 1 {
+					lane := bits.TrailingZeros32(m)
+					ci.results[k].writeCaller(w, caller, lane, res[k][lane])
+				}
+			}
+		}
+		return
+	}
+	callee := w.pushFrame(ci.callee, mask)
+	callee.callOp = o
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		for _, t := range ci.args {
+			t.toCallee(w, caller, callee, lane)
+		}
+	}
+}
+
+// read returns the caller's value of a transfer (up to 8 bytes).
+func (t transfer) read(w *Warp, caller *frame, lane int) uint64 {
+	if t.callerSlot >= 0 {
+		return caller.regs[int(t.callerSlot)*warpSize+lane]
+	}
+	p := w.local[lane][caller.base+uint64(t.callerFrame):]
+	return mem.Load(p[:min(8, int(t.size))])
+}
+
+func (t transfer) writeCaller(w *Warp, caller *frame, lane int, v uint64) {
+	if t.callerSlot >= 0 {
+		caller.regs[int(t.callerSlot)*warpSize+lane] = v
+		return
+	}
+	putBits(w.local[lane][caller.base+uint64(t.callerFrame):][:min(8, int(t.size))], v)
+}
+
+func (t transfer) toCallee(w *Warp, caller, callee *frame, lane int) {
+	if t.calleeSlot >= 0 {
+		callee.regs[int(t.calleeSlot)*warpSize+lane] = t.read(w, caller, lane)
+		return
+	}
+	dst := w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size]
+	if t.callerSlot >= 0 {
+		putBits(dst, caller.regs[int(t.callerSlot)*warpSize+lane])
+		return
+	}
+	copy(dst, w.local[lane][caller.base+uint64(t.callerFrame):][:t.size])
+}
+
+// copyResults moves a returning callee's results into the caller.
+func (ci *callInfo) copyResults(w *Warp, caller, callee *frame) {
+	lanes := callee.returned
+	for m := lanes; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		for _, t := range ci.results {
+			var v []byte
+			if t.calleeSlot >= 0 {
+				buf := make([]byte, 8)
+				putBits(buf, callee.regs[int(t.calleeSlot)*warpSize+lane])
+				v = buf[:min(8, int(t.size))]
+			} else {
+				v = w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size]
+			}
+			if t.callerSlot >= 0 {
+				caller.regs[int(t.callerSlot)*warpSize+lane] = mem.Load(pad8(v))
+			} else {
+				copy(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], v)
+			}
+		}
+	}
+}
+
+func pad8(b []byte) []byte {
+	if len(b) == 1 || len(b) == 2 || len(b) == 4 || len(b) == 8 {
+		return b
+	}
+	p := make([]byte, 8)
+	copy(p, b)
+	return p
+}
+
+func (f *Func) slotOf(r *ir.Reg) int32 { return f.slot[r.ID] }
+
+func (f *Func) frameOffOf(v *ir.Var) uint64 { return f.frameOff[v] }

@@ -1,0 +1,166 @@
+package exec
+
+// A CTA: its warps, shared memory and barriers. The warps of a CTA run
+// cooperatively on one goroutine (DESIGN.md decision 5): each runs until it
+// blocks, finishes or uses its time slice, round robin.
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+type cta struct {
+	l        *launch
+	id       [3]uint32
+	shared   mem.Block
+	warps    []*Warp
+	threads  int // threads of the CTA
+	exited   int // threads that have exited
+	barriers [16]barrier
+}
+
+// barrier is one of the CTA's 16 named barriers (9.7.13.1).
+type barrier struct {
+	arrived  int
+	expected int // 0: all non-exited threads
+	waiting  []*Warp
+}
+
+func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.id[2])} }
+
+func newCTA(l *launch, id [3]uint32) *cta {
+	c := &cta{l: l, id: id}
+	c.shared = mem.Block{Space: mem.SpaceShared, Data: make([]byte, l.prog.dynShared+l.dynShared)}
+	bx, by, bz := l.block[0], l.block[1], l.block[2]
+	c.threads = bx * by * bz
+	nwarps := (c.threads + warpSize - 1) / warpSize
+	for wi := 0; wi < nwarps; wi++ {
+		w := &Warp{cta: c, id: wi}
+		for lane := 0; lane < warpSize; lane++ {
+			t := wi*warpSize + lane
+			if t >= c.threads {
+				break
+			}
+			w.alive |= 1 << lane
+			w.tid[lane] = [3]uint32{uint32(t % bx), uint32(t / bx % by), uint32(t / (bx * by))}
+		}
+		w.pushFrame(l.kernel, w.alive)
+		c.warps = append(c.warps, w)
+	}
+	return c
+}
+
+// run executes the CTA to completion or to its first fault.
+func (c *cta) run(ctx context.Context) *Fault {
+	for {
+		progress, live := false, false
+		for _, w := range c.warps {
+			if w.status == warpDone {
+				continue
+			}
+			live = true
+			if w.status != warpRunnable {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return &Fault{Kind: FaultCanceled, Kernel: c.l.kernel.IR.Name, CTA: c.idInts(), Msg: err.Error()}
+			}
+			w.status = w.run()
+			progress = true
+			if w.fault != nil {
+				return w.fault
+			}
+			if w.status == warpDone {
+				w.exitLanes(w.alive)
+			}
+		}
+		if !live {
+			return nil
+		}
+		if !progress {
+			return c.deadlock()
+		}
+	}
+}
+
+// exitLanes ends the threads of lanes (exit, or return from the kernel).
+func (w *Warp) exitLanes(lanes uint32) {
+	newly := lanes & w.alive &^ w.exited
+	w.exited |= newly
+	if newly != 0 {
+		w.cta.threadsExited(bits.OnesCount32(newly))
+	}
+}
+
+// threadsExited counts n more exited threads; a barrier that waits for all
+// threads may complete with fewer.
+func (c *cta) threadsExited(n int) {
+	c.exited += n
+	for i := range c.barriers {
+		c.checkBarrier(i)
+	}
+}
+
+// arrive registers the lanes of w at barrier id, expecting count threads
+// (0: all the CTA's non-exited threads).
+func (c *cta) arrive(id int, w *Warp, lanes uint32, count int) {
+	b := &c.barriers[id]
+	b.arrived += bits.OnesCount32(lanes)
+	b.expected = count
+	b.waiting = append(b.waiting, w)
+	c.checkBarrier(id)
+}
+
+func (c *cta) checkBarrier(id int) {
+	b := &c.barriers[id]
+	if len(b.waiting) == 0 {
+		return
+	}
+	want := b.expected
+	if want == 0 {
+		want = c.threads - c.exited
+	}
+	if b.arrived < want {
+		return
+	}
+	for _, w := range b.waiting {
+		for _, f := range w.frames {
+			f.blocked = 0
+		}
+		if w.status == warpBlocked {
+			w.status = warpRunnable
+		}
+	}
+	*b = barrier{}
+}
+
+// deadlock reports that no warp can run: where each one waits.
+func (c *cta) deadlock() *Fault {
+	var where []string
+	for _, w := range c.warps {
+		if w.status == warpDone || len(w.frames) == 0 {
+			continue
+		}
+		f := w.top()
+		pcs := map[int32]bool{}
+		for m := f.active & f.blocked; m != 0; m &= m - 1 {
+			pcs[f.pc[bits.TrailingZeros32(m)]-1] = true
+		}
+		var list []int
+		for pc := range pcs {
+			list = append(list, int(pc))
+		}
+		sort.Ints(list)
+		for _, pc := range list {
+			in := f.fn.Ops[pc].inst
+			where = append(where, fmt.Sprintf("warp %d at %s (%s)", w.id, in.Pos, in.Opcode+strings.Join(in.Mods, "")))
+		}
+	}
+	return &Fault{Kind: FaultDeadlock, Kernel: c.l.kernel.IR.Name, CTA: c.idInts(),
+		Msg: "no thread can make progress; blocked: " + strings.Join(where, "; ")}
+}

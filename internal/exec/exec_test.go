@@ -1,0 +1,168 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/check"
+	"github.com/ptxvm/ptxvm/internal/mem"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// load parses, checks and loads PTX source.
+func load(t *testing.T, src string) (*Program, *mem.Global) {
+	t.Helper()
+	m, err := ptx.Parse("t.ptx", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, diags := check.Build(m, check.Options{})
+	if mod == nil {
+		t.Fatal(diags)
+	}
+	g := mem.NewGlobal(0)
+	p, err := Load(mod, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, g
+}
+
+func params(k *Func, vals ...uint64) []byte {
+	offs, size := k.ParamLayout()
+	buf := make([]byte, size)
+	for i, v := range vals {
+		n := uint64(8)
+		if i+1 < len(offs) {
+			n = min(8, offs[i+1]-offs[i])
+		} else {
+			n = min(8, size-offs[i])
+		}
+		putBits(buf[offs[i]:offs[i]+n], v)
+	}
+	return buf
+}
+
+func TestSaxpy(t *testing.T) {
+	src, err := os.ReadFile("../../examples/saxpy.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, g := load(t, string(src))
+	const n = 1000
+	x, _ := g.Alloc(4*n, 0)
+	y, _ := g.Alloc(4*n, 0)
+	xb, _ := g.Bytes(x, 4*n)
+	yb, _ := g.Bytes(y, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(xb[4*i:], math.Float32bits(float32(i)))
+		binary.LittleEndian.PutUint32(yb[4*i:], math.Float32bits(1))
+	}
+	k := p.Kernels["saxpy"]
+	err = p.Launch(context.Background(), "saxpy", LaunchConfig{Grid: [3]int{(n + 127) / 128, 1, 1}, Block: [3]int{128, 1, 1},
+		Params: params(k, n, uint64(math.Float32bits(2.5)), x, y)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		got := math.Float32frombits(binary.LittleEndian.Uint32(yb[4*i:]))
+		if want := float32(2.5)*float32(i) + 1; got != want {
+			t.Fatalf("y[%d] = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestDivergence: if/else on the lane, a loop with a lane-dependent trip
+// count, reconvergence, and a barrier after divergent code.
+func TestDivergence(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra EVEN;
+	mov.u32 %r3, 100;
+	bra JOIN;
+EVEN:
+	mov.u32 %r3, 200;
+JOIN:
+	mov.u32 %r4, 0;
+	mov.u32 %r5, 0;
+LOOP:
+	setp.ge.u32 %p2, %r5, %r1;
+	@%p2 bra END;
+	add.u32 %r4, %r4, %r5;
+	add.u32 %r5, %r5, 1;
+	bra LOOP;
+END:
+	bar.sync 0;
+	add.u32 %r6, %r3, %r4;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r6;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4*64, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 4*64)
+	for i := 0; i < 64; i++ {
+		want := uint32(100 + 100*(1-i%2) + i*(i-1)/2)
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != want {
+			t.Errorf("out[%d] = %d, want %d", i, got, want)
+		}
+	}
+}
+
+func TestFaults(t *testing.T) {
+	p, _ := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [out];
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+.visible .entry spin()
+{
+	.reg .pred %p;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p, %r1, 0;
+	@%p bra DONE;
+	bar.sync 0;
+DONE:
+	ret;
+}
+`)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], 8)})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Space != "global" || f.Addr != 8 || f.Pos.Line != 9 {
+		t.Errorf("null store: %v", err)
+	}
+	err = p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{2048, 1, 1}, Params: params(p.Kernels["k"], 8)})
+	if !errors.As(err, &f) || f.Kind != FaultLimit {
+		t.Errorf("2048 threads: %v", err)
+	}
+	// thread 0 returns, the others wait at a barrier: with thread 0 gone
+	// the barrier completes (only non-exited threads are waited for)
+	if err := p.Launch(context.Background(), "spin", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{64, 1, 1}}); err != nil {
+		t.Errorf("barrier after exit: %v", err)
+	}
+}

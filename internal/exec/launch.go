@@ -1,0 +1,118 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// LaunchConfig describes one kernel launch.
+type LaunchConfig struct {
+	Grid, Block   [3]int
+	DynamicShared uint64
+	Params        []byte // the kernel's parameter buffer, laid out by ParamLayout
+	Workers       int       // goroutines running CTAs; 0: GOMAXPROCS; 1 is deterministic
+	Printf        io.Writer // where device printf writes; nil discards
+}
+
+type launch struct {
+	prog      *Program
+	kernel    *Func
+	grid      [3]int
+	block     [3]int
+	params    []byte
+	dynShared uint64
+	printf    io.Writer
+	printMu   sync.Mutex
+}
+
+// Limits of a launch (CUDA's, for every target ptxvm emulates).
+const (
+	MaxThreadsPerBlock = 1024
+	MaxBlockZ          = 64
+	MaxGridY           = 65535
+	MaxGridZ           = 65535
+	MaxSharedPerBlock  = 227 << 10
+)
+
+// ParamLayout returns the offset of each kernel parameter in the parameter
+// buffer and the buffer's size (each parameter at its alignment, 7.1).
+func (f *Func) ParamLayout() ([]uint64, uint64) {
+	offs := make([]uint64, 0, len(f.IR.Params))
+	for _, p := range f.IR.Params {
+		if p.Var == nil {
+			offs = append(offs, 0)
+			continue
+		}
+		offs = append(offs, f.paramOff[p.Var])
+	}
+	return offs, f.paramSize
+}
+
+// Launch runs kernel over the grid and returns the first fault, if any.
+func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) error {
+	k := p.Kernels[kernel]
+	if k == nil {
+		return fmt.Errorf("no kernel named %q", kernel)
+	}
+	g, b := cfg.Grid, cfg.Block
+	threads := b[0] * b[1] * b[2]
+	switch {
+	case g[0] < 1 || g[1] < 1 || g[2] < 1 || b[0] < 1 || b[1] < 1 || b[2] < 1:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("grid %v and block %v must be positive", g, b)}
+	case threads > MaxThreadsPerBlock:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("%d threads per block exceed the limit of %d", threads, MaxThreadsPerBlock)}
+	case b[2] > MaxBlockZ || g[1] > MaxGridY || g[2] > MaxGridZ || g[0] > 1<<31-1:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("grid %v or block %v exceeds the dimension limits", g, b)}
+	case p.dynShared+cfg.DynamicShared > MaxSharedPerBlock:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("%d bytes of shared memory exceed the limit of %d per block", p.dynShared+cfg.DynamicShared, MaxSharedPerBlock)}
+	case uint64(len(cfg.Params)) < k.paramSize:
+		return fmt.Errorf("kernel %s takes %d bytes of parameters, %d given", kernel, k.paramSize, len(cfg.Params))
+	}
+	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf}
+	n := g[0] * g[1] * g[2]
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var first *Fault
+	firstIdx := n
+	next := 0
+	var wg sync.WaitGroup
+	for wk := 0; wk < workers; wk++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := first != nil && i > firstIdx
+				mu.Unlock()
+				if i >= n || stop {
+					return
+				}
+				id := [3]uint32{uint32(i % g[0]), uint32(i / g[0] % g[1]), uint32(i / (g[0] * g[1]))}
+				if f := newCTA(l, id).run(ctx); f != nil {
+					mu.Lock()
+					if i < firstIdx && (first == nil || f.Kind != FaultCanceled) {
+						first, firstIdx = f, i
+						cancel()
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return nil
+}

@@ -1,0 +1,332 @@
+package exec
+
+// Lowering: IR instructions to ops. Each opcode has a lowerer (registered
+// by the family files, alu.go, memory.go, control.go ...) that picks a
+// handler for the instruction's types and modifiers and fills the op's
+// operand slots.
+
+import (
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// lowerer lowers one instruction into o; it returns an *Error for forms
+// the engine does not implement.
+type lowerer func(l *lowering, in *ir.Inst, o *Op) error
+
+// lowerers maps opcodes to their lowerers.
+var lowerers = map[string]lowerer{}
+
+func register(lw lowerer, opcodes ...string) {
+	for _, op := range opcodes {
+		lowerers[op] = lw
+	}
+}
+
+// lowering is the state of lowering one function.
+type lowering struct {
+	p      *Program
+	f      *Func
+	consts map[uint64]int32  // immediate bits -> const slot
+	sregs  map[string]int32  // "%tid.x" -> slot filled at frame start
+	sregOf map[int32]sregRef // slot -> which special register
+}
+
+type sregRef struct{ name, comp string }
+
+// prepare assigns register slots and lays out the frame and parameters of
+// f; every function is prepared before any is lowered, so calls can refer
+// to their callee's layout.
+func (p *Program) prepare(f *Func) {
+	fn := f.IR
+	f.slot = make([]int32, len(fn.Regs))
+	for _, r := range fn.Regs {
+		if r.Type == ".pred" {
+			f.slot[r.ID] = int32(f.numPreds)
+			f.numPreds++
+			continue
+		}
+		f.slot[r.ID] = int32(f.numSlots)
+		n := max(1, r.Vector)
+		if r.Type == ".b128" {
+			n *= 2
+		}
+		f.numSlots += n
+	}
+	// Frame: function .param/.local variables and .param parameters live in
+	// per-thread memory; kernel parameters in the launch's parameter buffer.
+	f.frameOff = map[*ir.Var]uint64{}
+	f.paramOff = map[*ir.Var]uint64{}
+	place := func(v *ir.Var, size *uint64, offs map[*ir.Var]uint64) {
+		*size = align(*size, uint64(max(1, v.Align)))
+		offs[v] = *size
+		*size += uint64(max(v.Size, 0))
+	}
+	for _, ps := range [][]*ir.Param{fn.Results, fn.Params} {
+		for _, prm := range ps {
+			if prm.Var == nil {
+				continue
+			}
+			if fn.Entry {
+				place(prm.Var, &f.paramSize, f.paramOff)
+			} else {
+				place(prm.Var, &f.frameSize, f.frameOff)
+			}
+		}
+	}
+	for _, v := range fn.Vars {
+		if v.Space == ".local" || v.Space == ".param" {
+			place(v, &f.frameSize, f.frameOff)
+		}
+	}
+	f.frameSize = align(f.frameSize, 16)
+}
+
+// lower lowers the instructions of a prepared function.
+func (p *Program) lower(f *Func) error {
+	l := &lowering{p: p, f: f, consts: map[uint64]int32{}, sregs: map[string]int32{}, sregOf: map[int32]sregRef{}}
+	fn := f.IR
+	f.sregOf = l.sregOf
+	f.Ops = make([]Op, len(fn.Insts))
+	for i, in := range fn.Insts {
+		o := &f.Ops[i]
+		o.inst, o.pc, o.addrBase, o.target = in, int32(i), -1, -1
+		if in.Guard != nil {
+			o.guard = f.slot[in.Guard.Reg.ID] + 1
+			o.neg = in.Guard.Negate
+		}
+		lw := lowerers[in.Opcode]
+		if lw == nil {
+			return l.unsupported(in, "")
+		}
+		if err := lw(l, in, o); err != nil {
+			return err
+		}
+	}
+	f.ipdom = postDominators(f)
+	return nil
+}
+
+// unsupported reports an instruction form the engine does not implement.
+func (l *lowering) unsupported(in *ir.Inst, why string) error {
+	msg := "unsupported: " + in.Opcode + strings.Join(in.Mods, "")
+	if why != "" {
+		msg += " (" + why + ")"
+	}
+	return &Error{in.Pos, msg}
+}
+
+// reg returns the slot of a register operand (for a vector register, its
+// first component, or the component named by op.Component).
+func (l *lowering) reg(op ir.Operand) int32 {
+	s := l.f.slot[op.Reg.ID]
+	if op.Component != "" && op.Reg.Vector > 0 {
+		s += int32(componentIndex(op.Component))
+	}
+	return s
+}
+
+func componentIndex(c string) int {
+	switch c {
+	case "y", "g":
+		return 1
+	case "z", "b":
+		return 2
+	case "w", "a":
+		return 3
+	}
+	return 0
+}
+
+// src returns a slot holding the value of a source operand of type t:
+// a register, an immediate (a constant slot), or a special register.
+func (l *lowering) src(in *ir.Inst, i int) (int32, error) {
+	op := in.Operands[i]
+	t := ""
+	if i < len(in.Types) {
+		t = in.Types[i]
+	}
+	switch op.Kind {
+	case ir.OpReg:
+		if op.Reg.Type == ".pred" {
+			return 0, l.unsupported(in, "predicate as a value operand")
+		}
+		return l.reg(op), nil
+	case ir.OpImm:
+		return l.constSlot(constBits(op.Imm, t)), nil
+	case ir.OpSreg:
+		return l.sreg(op.Sreg, op.Component), nil
+	case ir.OpVar:
+		if off, ok := l.f.frameOff[op.Var]; ok {
+			// a frame variable's address depends on the frame: filled when it starts
+			s := int32(l.f.numSlots)
+			l.f.numSlots++
+			l.f.frameConsts = append(l.f.frameConsts, constSlot{slot: s, bits: off + uint64(op.Offset)})
+			return s, nil
+		}
+		addr, err := l.varAddress(in, op.Var)
+		if err != nil {
+			return 0, err
+		}
+		return l.constSlot(addr + uint64(op.Offset)), nil
+	}
+	return 0, l.unsupported(in, "operand form")
+}
+
+// dst returns the slot of a destination register operand.
+func (l *lowering) dst(in *ir.Inst, i int) (int32, error) {
+	op := in.Operands[i]
+	if op.Kind == ir.OpSink {
+		return l.scratch(), nil
+	}
+	if op.Kind != ir.OpReg || op.Reg.Type == ".pred" {
+		return 0, l.unsupported(in, "destination operand form")
+	}
+	return l.reg(op), nil
+}
+
+// pred returns the predicate index of a predicate operand.
+func (l *lowering) pred(in *ir.Inst, i int) (int32, bool, error) {
+	op := in.Operands[i]
+	if op.Kind == ir.OpReg && op.Reg.Type == ".pred" {
+		return l.f.slot[op.Reg.ID], op.Negate, nil
+	}
+	if op.Kind == ir.OpImm { // 4.5: constants stand for predicates
+		idx := l.f.numPreds
+		l.f.numPreds++
+		l.f.consts = append(l.f.consts, constSlot{slot: -int32(idx) - 1, bits: op.Imm.Bits})
+		return int32(idx), false, nil
+	}
+	return 0, false, l.unsupported(in, "predicate operand form")
+}
+
+// scratch allocates a slot nobody reads (for `_` destinations).
+func (l *lowering) scratch() int32 {
+	s := int32(l.f.numSlots)
+	l.f.numSlots++
+	return s
+}
+
+func (l *lowering) constSlot(bits uint64) int32 {
+	if s, ok := l.consts[bits]; ok {
+		return s
+	}
+	s := int32(l.f.numSlots)
+	l.f.numSlots++
+	l.consts[bits] = s
+	l.f.consts = append(l.f.consts, constSlot{slot: s, bits: bits})
+	return s
+}
+
+func (l *lowering) sreg(name, comp string) int32 {
+	key := name + "." + comp
+	if s, ok := l.sregs[key]; ok {
+		return s
+	}
+	s := int32(l.f.numSlots)
+	l.f.numSlots++
+	l.sregs[key] = s
+	l.sregOf[s] = sregRef{name, comp}
+	l.f.consts = append(l.f.consts, constSlot{slot: s, bits: sregMarker})
+	return s
+}
+
+// sregMarker marks a const slot that holds a special register, filled per
+// lane when a frame starts (see frame.init).
+const sregMarker = 1<<64 - 0x5e5
+
+// varAddress is the address of a variable as `mov d, var` gives it: in the
+// variable's own state space (5.4.4; cvta makes it generic).
+func (l *lowering) varAddress(in *ir.Inst, v *ir.Var) (uint64, error) {
+	if a, ok := l.p.varAddr[v]; ok {
+		return a, nil
+	}
+	if off, ok := l.f.frameOff[v]; ok {
+		return off, nil // a frame variable: offset in the thread's local memory (see frame.base)
+	}
+	if off, ok := l.f.paramOff[v]; ok {
+		return off, nil
+	}
+	return 0, l.unsupported(in, "address of '"+v.Name+"'")
+}
+
+// spaceOf maps a state-space modifier to a memory space.
+func spaceOf(mods []string) mem.Space {
+	for _, m := range mods {
+		base, _, _ := strings.Cut(m, "::")
+		switch base {
+		case ".global":
+			return mem.SpaceGlobal
+		case ".shared":
+			return mem.SpaceShared
+		case ".local":
+			return mem.SpaceLocal
+		case ".const":
+			return mem.SpaceConst
+		case ".param":
+			return mem.SpaceParam
+		}
+	}
+	return mem.SpaceGeneric
+}
+
+// typeOf returns the instruction type: the value of the `.type` group, or
+// the last type-like modifier.
+func typeOf(in *ir.Inst) string {
+	if t, ok := in.Groups[".type"]; ok {
+		return t
+	}
+	for i := len(in.Mods) - 1; i >= 0; i-- {
+		if isTypeMod(in.Mods[i]) {
+			return in.Mods[i]
+		}
+	}
+	return ""
+}
+
+func isTypeMod(m string) bool {
+	if len(m) < 3 {
+		return false
+	}
+	switch m[1] {
+	case 'b', 's', 'u', 'f':
+		for _, c := range m[2:] {
+			if c < '0' || c > '9' {
+				return m == ".f16x2" || m == ".bf16" || m == ".bf16x2"
+			}
+		}
+		return true
+	}
+	return m == ".pred"
+}
+
+// typeBits is the width of a scalar type in bits.
+func typeBits(t string) int {
+	switch t {
+	case ".pred":
+		return 1
+	case ".f16x2", ".bf16x2", ".u16x2", ".s16x2":
+		return 32
+	case ".bf16":
+		return 16
+	}
+	n := 0
+	for _, c := range t[2:] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+func hasMod(in *ir.Inst, m string) bool {
+	for _, x := range in.Mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,292 @@
+package exec
+
+// Memory instructions (9.7.9.8-9.7.9.11, 9.7.9.16-17): ld, ldu, st, cvta,
+// isspacep; addresses of every state space and generic addressing.
+
+import (
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+func init() {
+	register(lowerLd, "ld", "ldu")
+	register(lowerSt, "st")
+	register(lowerCvta, "cvta")
+	register(lowerIsspacep, "isspacep")
+}
+
+// spaceKernelParam marks an op that reads the launch's parameter buffer.
+const spaceKernelParam = mem.Space(100)
+
+// address lowers an address operand into o.addrBase/addrConst/space.
+func (l *lowering) address(in *ir.Inst, a ir.Operand, o *Op) error {
+	o.space = spaceOf(in.Mods)
+	if a.Kind != ir.OpAddr {
+		return l.unsupported(in, "address form")
+	}
+	if len(a.Elems) > 0 {
+		return l.unsupported(in, "multi-part address")
+	}
+	o.addrConst = uint64(a.Offset)
+	if a.Base == nil {
+		return nil
+	}
+	switch b := *a.Base; b.Kind {
+	case ir.OpReg:
+		o.addrBase = l.reg(b)
+		if o.space == mem.SpaceParam && l.f.IR.Entry {
+			o.space = spaceKernelParam
+		}
+		return nil
+	case ir.OpVar:
+		v := b.Var
+		if off, ok := l.f.paramOff[v]; ok {
+			o.addrConst += off
+			o.space = spaceKernelParam
+			return nil
+		}
+		if off, ok := l.f.frameOff[v]; ok {
+			// function .param and .local variables live in the frame
+			o.addrConst += off
+			o.frameAddr = true
+			if o.space == mem.SpaceGeneric {
+				o.addrConst += mem.LocalBase
+			} else {
+				o.space = mem.SpaceLocal
+			}
+			return nil
+		}
+		addr, ok := l.p.varAddr[v]
+		if !ok {
+			return l.unsupported(in, "variable "+v.Name)
+		}
+		if o.space == mem.SpaceGeneric {
+			switch v.Space {
+			case ".shared", ".shared::cta":
+				addr = mem.Generic(mem.SpaceShared, addr)
+			case ".const":
+				addr = mem.Generic(mem.SpaceConst, addr)
+			}
+		}
+		o.addrConst += addr
+		return nil
+	}
+	return l.unsupported(in, "address base")
+}
+
+// access returns the bytes of a lane's access of size n, or records a fault.
+func (w *Warp) access(o *Op, lane int, n uint64) []byte {
+	f := w.top()
+	addr := o.addrConst
+	if o.addrBase >= 0 {
+		addr += f.regs[int(o.addrBase)*warpSize+lane]
+	}
+	space := o.space
+	if o.frameAddr {
+		addr += f.base
+	}
+	if space == mem.SpaceGeneric {
+		space, addr = mem.Classify(addr)
+	}
+	if addr%n != 0 {
+		w.memFault(o, lane, &mem.Fault{Kind: mem.Misaligned, Space: space, Addr: addr, Size: int(n)}, space)
+		return nil
+	}
+	var b []byte
+	var fault *mem.Fault
+	switch space {
+	case mem.SpaceGlobal:
+		b, fault = w.cta.l.prog.global.Bytes(addr, n)
+	case mem.SpaceShared:
+		b, fault = w.cta.shared.Bytes(addr, n)
+	case mem.SpaceLocal:
+		lb := mem.Block{Space: mem.SpaceLocal, Data: w.local[lane]}
+		b, fault = lb.Bytes(addr, n)
+	case mem.SpaceConst:
+		b, fault = w.cta.l.prog.constant.Bytes(addr, n)
+	case spaceKernelParam:
+		pb := mem.Block{Space: mem.SpaceParam, Data: w.cta.l.params}
+		b, fault = pb.Bytes(addr, n)
+		space = mem.SpaceParam
+	default:
+		fault = &mem.Fault{Kind: mem.OutOfBounds, Space: space, Addr: addr, Size: int(n)}
+	}
+	if fault != nil {
+		w.memFault(o, lane, fault, space)
+		return nil
+	}
+	return b
+}
+
+// dataSlots returns the destination (ld) or source (st) slots of a data
+// operand: one for a scalar, one per element for a vector (-1 for `_`).
+func (l *lowering) dataSlots(in *ir.Inst, i int, store bool) ([]int32, error) {
+	op := in.Operands[i]
+	elems := []ir.Operand{op}
+	if op.Kind == ir.OpVector {
+		elems = op.Elems
+	}
+	var slots []int32
+	for k, e := range elems {
+		switch {
+		case e.Kind == ir.OpSink:
+			slots = append(slots, -1)
+		case e.Kind == ir.OpReg && e.Reg.Vector > 0 && e.Component == "" && len(elems) == 1:
+			for c := 0; c < e.Reg.Vector; c++ {
+				slots = append(slots, l.reg(e)+int32(c))
+			}
+		case store:
+			sub := *in
+			sub.Operands = []ir.Operand{e}
+			sub.Types = []string{typeOf(in)}
+			s, err := l.src(&sub, 0)
+			if err != nil {
+				return nil, err
+			}
+			slots = append(slots, s)
+		case e.Kind == ir.OpReg && e.Reg.Type != ".pred":
+			slots = append(slots, l.reg(e))
+		default:
+			return nil, l.unsupported(in, "data operand "+string(rune('0'+k)))
+		}
+	}
+	return slots, nil
+}
+
+// extend widens a loaded value of the instruction type t to 64 bits: sign
+// extension for signed types (9.4.1, Table 28), zero extension otherwise.
+func extend(v uint64, t string, bitsN int) uint64 {
+	if t != "" && t[1] == 's' && bitsN < 64 {
+		shift := 64 - uint(bitsN)
+		return uint64(int64(v<<shift) >> shift)
+	}
+	return v
+}
+
+func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	n := typeBits(t) / 8
+	if n == 0 || n > 8 {
+		return l.unsupported(in, "type "+t)
+	}
+	d, err := l.dataSlots(in, 0, false)
+	if err != nil {
+		return err
+	}
+	if err := l.address(in, in.Operands[1], o); err != nil {
+		return err
+	}
+	o.vec, o.size = d, n
+	total := uint64(n * len(d))
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			b := w.access(o, lane, total)
+			if b == nil {
+				return
+			}
+			for k, s := range o.vec {
+				if s >= 0 {
+					f.regs[int(s)*warpSize+lane] = extend(mem.Load(b[k*o.size:(k+1)*o.size]), t, o.size*8)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	n := typeBits(t) / 8
+	if n == 0 || n > 8 {
+		return l.unsupported(in, "type "+t)
+	}
+	if len(in.Operands) != 2 {
+		return l.unsupported(in, "cache-policy operand")
+	}
+	s, err := l.dataSlots(in, 1, true)
+	if err != nil {
+		return err
+	}
+	if err := l.address(in, in.Operands[0], o); err != nil {
+		return err
+	}
+	o.vec, o.size = s, n
+	total := uint64(n * len(s))
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			b := w.access(o, lane, total)
+			if b == nil {
+				return
+			}
+			for k, s := range o.vec {
+				mem.Store(b[k*o.size:(k+1)*o.size], f.regs[int(s)*warpSize+lane])
+			}
+		}
+	}
+	return nil
+}
+
+// cvta{.to}.space.size d, a: between a space's addresses and generic ones.
+func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
+	space := spaceOf(in.Mods)
+	toSpace := hasMod(in, ".to")
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	if space == mem.SpaceParam {
+		return l.unsupported(in, "cvta of .param addresses")
+	}
+	o.d, o.a = d, a
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			v := f.regs[int(o.a)*warpSize+lane]
+			if toSpace {
+				_, v = mem.Classify(v)
+			} else {
+				v = mem.Generic(space, v)
+			}
+			f.regs[int(o.d)*warpSize+lane] = v
+		}
+	}
+	return nil
+}
+
+// isspacep.space p, a: whether generic address a points into space.
+func lowerIsspacep(l *lowering, in *ir.Inst, o *Op) error {
+	space := spaceOf(in.Mods)
+	p, _, err := l.pred(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	o.d, o.a = p, a
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			s, _ := mem.Classify(f.regs[int(o.a)*warpSize+lane])
+			if s == space {
+				f.preds[o.d] |= 1 << lane
+			} else {
+				f.preds[o.d] &^= 1 << lane
+			}
+		}
+	}
+	return nil
+}

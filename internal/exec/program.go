@@ -1,0 +1,320 @@
+// Package exec runs checked PTX: it lowers the IR of internal/ir to flat op
+// arrays (Load) and interprets them over a grid of CTAs (Launch), with the
+// scheduling model of docs/engine.md.
+package exec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+	"github.com/ptxvm/ptxvm/ptx"
+)
+
+// Program is a module loaded for execution on one device.
+type Program struct {
+	Module  *ir.Module
+	Kernels map[string]*Func
+	funcs   map[*ir.Func]*Func
+
+	global *mem.Global
+	// Addresses of module-scope variables: absolute for .global, offsets
+	// into the const block for .const, into each CTA's shared memory for
+	// .shared.
+	varAddr      map[*ir.Var]uint64
+	constant     mem.Block
+	sharedStatic uint64 // bytes of static shared memory (module and function scope)
+	dynShared    uint64 // offset of dynamic shared memory (.extern .shared arrays)
+}
+
+// Func is a lowered function.
+type Func struct {
+	IR       *ir.Func
+	Ops      []Op
+	numSlots int     // register slots, 32 lanes each
+	numPreds int     // predicate registers
+	slot     []int32 // IR register ID -> slot, or predicate index for .pred registers
+	consts   []constSlot
+	ipdom    []int32 // per op: the reconvergence point of a branch (-1: none / function exit)
+
+	frameSize uint64             // per-thread bytes of .local and .param variables declared in the body and params
+	frameOff  map[*ir.Var]uint64 // offsets in the frame
+	paramSize uint64             // kernel: bytes of the parameter buffer
+	paramOff  map[*ir.Var]uint64 // kernel: offsets of parameters in it
+	sregOf    map[int32]sregRef  // slots holding special registers
+	// frameConsts hold addresses of frame variables: their offset plus the
+	// frame's base, filled when the frame starts.
+	frameConsts []constSlot
+}
+
+// constSlot is a slot holding an immediate in every lane.
+type constSlot struct {
+	slot int32
+	bits uint64
+}
+
+// Op is one lowered instruction.
+type Op struct {
+	exec  func(w *Warp, o *Op, mask uint32) // runs the op for the lanes of mask
+	guard int32                             // predicate index + 1; 0: unguarded
+	neg   bool                              // guard is @!p
+	// Operand slots (or predicate indices), by position.
+	d, a, b, c int32
+	vec        []int32 // vector operand slots
+	target     int32   // branch target op
+	size       int     // access size in bytes
+	space      mem.Space
+	addrBase   int32  // address base register slot, -1: none
+	addrConst  uint64 // constant part of the address (variable address + offset)
+	frameAddr  bool   // addrConst is a frame offset (function .param/.local variables)
+	imm        uint64
+	aux        any // op-specific data (call targets, ...)
+	inst       *ir.Inst
+	pc         int32
+}
+
+// Error is a load-time error: an unsupported instruction or a module the
+// engine cannot lay out.
+type Error struct {
+	Pos ptx.Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg) }
+
+// Load lowers a checked module and allocates its global variables in g.
+func Load(m *ir.Module, g *mem.Global) (*Program, error) {
+	p := &Program{Module: m, Kernels: map[string]*Func{}, funcs: map[*ir.Func]*Func{}, global: g, varAddr: map[*ir.Var]uint64{}}
+	p.constant.Space = mem.SpaceConst
+	if err := p.layoutVars(); err != nil {
+		return nil, err
+	}
+	for _, f := range m.Funcs {
+		p.funcs[f] = &Func{IR: f}
+		p.prepare(p.funcs[f])
+	}
+	for _, f := range m.Funcs {
+		if !f.Defined {
+			continue
+		}
+		if err := p.lower(p.funcs[f]); err != nil {
+			return nil, err
+		}
+		if f.Entry {
+			p.Kernels[f.Name] = p.funcs[f]
+		}
+	}
+	return p, nil
+}
+
+func align(x, a uint64) uint64 {
+	if a <= 1 {
+		return x
+	}
+	return (x + a - 1) &^ (a - 1)
+}
+
+// layoutVars places module-scope variables and writes their initializers.
+func (p *Program) layoutVars() error {
+	var constSize, shared uint64
+	var dyn []*ir.Var
+	for _, v := range p.Module.Vars {
+		size, al := uint64(v.Size), uint64(max(1, v.Align))
+		switch v.Space {
+		case ".global":
+			if v.Linkage == ".extern" {
+				return &Error{v.Decl.Pos, "unsupported: .extern .global variable '" + v.Name + "' (no linker yet)"}
+			}
+			addr, err := p.global.Alloc(max(size, 1), max(al, 8))
+			if err != nil {
+				return err
+			}
+			p.varAddr[v] = addr
+		case ".const":
+			constSize = align(constSize, al)
+			p.varAddr[v] = constSize
+			constSize += size
+		case ".shared", ".shared::cta":
+			if v.Size == 0 && v.Linkage == ".extern" {
+				dyn = append(dyn, v)
+				continue
+			}
+			shared = align(shared, al)
+			p.varAddr[v] = shared
+			shared += size
+		case ".tex":
+			// texture references: handled by the texture unit (not yet)
+		}
+	}
+	// Function-scope .shared variables are static too (one per CTA).
+	for _, f := range p.Module.Funcs {
+		for _, v := range f.Vars {
+			if v.Space == ".shared" || v.Space == ".shared::cta" {
+				al := uint64(max(1, v.Align))
+				shared = align(shared, al)
+				p.varAddr[v] = shared
+				shared += uint64(v.Size)
+			}
+		}
+	}
+	p.sharedStatic = shared
+	p.dynShared = align(shared, 16)
+	for _, v := range dyn {
+		p.varAddr[v] = p.dynShared
+	}
+	p.constant.Data = make([]byte, constSize)
+	for _, v := range p.Module.Vars {
+		if v.Init == nil {
+			continue
+		}
+		var dst []byte
+		switch v.Space {
+		case ".global":
+			b, f := p.global.Bytes(p.varAddr[v], uint64(v.Size))
+			if f != nil {
+				return f
+			}
+			dst = b
+		case ".const":
+			dst = p.constant.Data[p.varAddr[v] : p.varAddr[v]+uint64(v.Size)]
+		default:
+			continue
+		}
+		if err := p.initialize(v, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// initialize writes a variable's initializer (5.4.4) into dst: scalars,
+// nested braces flattened in order, addresses of variables (offset in their
+// space, or generic with generic()) and functions.
+func (p *Program) initialize(v *ir.Var, dst []byte) error {
+	elem := len(dst)
+	if n := elemCount(v); n > 0 {
+		elem = len(dst) / n
+	}
+	var vals []ptx.Expr
+	var flatten func(e ptx.Expr)
+	flatten = func(e ptx.Expr) {
+		if b, ok := e.(*ptx.BraceExpr); ok {
+			for _, x := range b.Elems {
+				flatten(x)
+			}
+			return
+		}
+		vals = append(vals, e)
+	}
+	flatten(v.Init)
+	for i, e := range vals {
+		if (i+1)*elem > len(dst) {
+			break
+		}
+		bits, err := p.initValue(v, e)
+		if err != nil {
+			return err
+		}
+		putBits(dst[i*elem:(i+1)*elem], bits)
+	}
+	return nil
+}
+
+// elemCount is the number of scalar elements of a variable.
+func elemCount(v *ir.Var) int {
+	n := 1
+	if v.Vector > 0 {
+		n = v.Vector
+	}
+	for _, d := range v.Dims {
+		n *= max(d, 1)
+	}
+	return n
+}
+
+func (p *Program) initValue(v *ir.Var, e ptx.Expr) (uint64, error) {
+	if c, err := ptx.EvalConst(e); err == nil {
+		return constBits(c, v.Type), nil
+	}
+	// an address: var, var+off, generic(var), generic(var)+off
+	off := int64(0)
+	if b, ok := e.(*ptx.BinaryExpr); ok && (b.Op == "+" || b.Op == "-") {
+		c, err := ptx.EvalConst(b.Y)
+		if err != nil {
+			return 0, &Error{e.Position(), "unsupported initializer"}
+		}
+		off = c.Int64()
+		if b.Op == "-" {
+			off = -off
+		}
+		e = b.X
+	}
+	generic := false
+	if c, ok := e.(*ptx.CallExpr); ok {
+		if id, ok := c.Fun.(*ptx.Ident); ok && id.Name == "generic" && len(c.Args) == 1 {
+			generic, e = true, c.Args[0]
+		} else {
+			return 0, &Error{e.Position(), "unsupported: mask() initializers"}
+		}
+	}
+	id, ok := e.(*ptx.Ident)
+	if !ok {
+		return 0, &Error{e.Position(), "unsupported initializer"}
+	}
+	for _, w := range p.Module.Vars {
+		if w.Name != id.Name {
+			continue
+		}
+		addr := p.varAddr[w]
+		if generic && w.Space == ".const" {
+			addr = mem.Generic(mem.SpaceConst, addr)
+		}
+		return addr + uint64(off), nil
+	}
+	return 0, &Error{e.Position(), "unsupported: function addresses in initializers"}
+}
+
+// constBits encodes a constant as a value of type t (the operand's type).
+func constBits(c ptx.Const, t string) uint64 {
+	switch t {
+	case ".f32":
+		switch c.Kind {
+		case ptx.ConstF32:
+			return c.Bits & 0xffffffff
+		case ptx.ConstF64:
+			return uint64(math.Float32bits(float32(c.Float64())))
+		default:
+			if c.Kind == ptx.ConstU64 {
+				return uint64(math.Float32bits(float32(c.Uint64())))
+			}
+			return uint64(math.Float32bits(float32(c.Int64())))
+		}
+	case ".f64":
+		switch c.Kind {
+		case ptx.ConstF32, ptx.ConstF64:
+			return math.Float64bits(c.Float64())
+		case ptx.ConstU64:
+			return math.Float64bits(float64(c.Uint64()))
+		default:
+			return math.Float64bits(float64(c.Int64()))
+		}
+	}
+	if c.Kind == ptx.ConstF64 && t != "" && t[1] != 'b' {
+		// a decimal float for an integer operand: not valid PTX; the checker
+		// lets bit types take float bits
+		return c.Bits
+	}
+	return c.Bits
+}
+
+// putBits stores the low len(dst) bytes of v, little-endian.
+func putBits(dst []byte, v uint64) {
+	for i := range dst {
+		if i < 8 {
+			dst[i] = byte(v >> (8 * i))
+		} else {
+			dst[i] = 0
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package exec
+
+// Special registers (chapter 10), filled per lane when a frame starts.
+
+import "time"
+
+func (w *Warp) fillSreg(fn *Func, slot int32, row []uint64) {
+	ref := fn.sregOf[slot]
+	l := w.cta.l
+	comp := componentIndex(ref.comp)
+	nwarps := uint64(len(w.cta.warps))
+	if nwarps == 0 {
+		nwarps = uint64((w.cta.threads + warpSize - 1) / warpSize)
+	}
+	for lane := range row {
+		var v uint64
+		switch ref.name {
+		case "%tid":
+			v = uint64(w.tid[lane][comp])
+		case "%ntid":
+			v = uint64(l.block[comp])
+		case "%ctaid", "%clusterid":
+			v = uint64(w.cta.id[comp])
+		case "%nctaid", "%nclusterid":
+			v = uint64(l.grid[comp])
+		case "%cluster_ctaid", "%cluster_ctarank", "%is_explicit_cluster", "%smid", "%gridid":
+			v = 0 // the implicit 1x1x1 cluster; one SM; one grid
+		case "%cluster_nctaid", "%cluster_nctarank", "%nsmid":
+			v = 1
+		case "%laneid":
+			v = uint64(lane)
+		case "%warpid":
+			v = uint64(w.id)
+		case "%nwarpid":
+			v = nwarps
+		case "%lanemask_eq":
+			v = 1 << lane
+		case "%lanemask_lt":
+			v = 1<<lane - 1
+		case "%lanemask_le":
+			v = 1<<(lane+1) - 1
+		case "%lanemask_gt":
+			v = uint64(^uint32(0) << (lane + 1))
+		case "%lanemask_ge":
+			v = uint64(^uint32(0) << lane)
+		case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi":
+			v = uint64(time.Now().UnixNano())
+			if ref.name == "%clock" || ref.name == "%globaltimer_lo" {
+				v &= 0xffffffff
+			} else if ref.name == "%globaltimer_hi" {
+				v >>= 32
+			}
+		case "%dynamic_smem_size":
+			v = l.dynShared
+		case "%total_smem_size", "%aggr_smem_size":
+			v = l.prog.dynShared + l.dynShared
+		}
+		row[lane] = v
+	}
+}

@@ -1,0 +1,284 @@
+package exec
+
+// A warp: 32 lanes with their own PCs (independent thread scheduling,
+// docs/engine.md), running frames (one per function activation).
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+const warpSize = 32
+
+// starvationLimit is how many backward branches lanes may take while other
+// lanes of the warp wait for them at a reconvergence point, before the
+// waiting lanes are released to run on unconverged (an intra-warp spin lock
+// waiting for them would otherwise never end).
+const starvationLimit = 1024
+
+// sliceSteps is how many steps a warp runs before letting the CTA's other
+// warps run (a warp spinning on a flag another warp sets must not starve it).
+const sliceSteps = 1 << 14
+
+// Warp is one warp of a CTA.
+type Warp struct {
+	cta    *cta
+	id     int
+	alive  uint32 // lanes that are threads of the CTA
+	exited uint32 // lanes that executed exit (or returned from the kernel)
+	tid    [warpSize][3]uint32
+	local  [warpSize][]byte // per-thread local memory: frames of .local/.param variables
+	stack  uint64           // top of the local frame stack (same for every lane)
+	frames []*frame
+	steps  int
+	fault  *Fault
+
+	// scheduling with the CTA: the warp runs when woken, and reports back
+	wake   chan struct{}
+	status warpStatus
+}
+
+type warpStatus uint8
+
+const (
+	warpRunnable warpStatus = iota
+	warpBlocked             // every live lane waits (barrier)
+	warpDone
+)
+
+// frame is one function activation of a warp.
+type frame struct {
+	fn      *Func
+	regs    []uint64 // slot*32 + lane
+	preds   []uint32 // lane masks
+	pc      [warpSize]int32
+	active   uint32 // lanes in this activation (not returned)
+	returned uint32 // lanes that executed ret
+	blocked uint32 // lanes waiting at a barrier
+	rstack  [warpSize][]int32
+	base    uint64 // offset of this frame's variables in each lane's local memory
+	backs   int    // backward branches taken while lanes waited at a reconvergence point
+	callOp  *Op    // the call that made this frame (nil for the kernel)
+}
+
+func (w *Warp) top() *frame { return w.frames[len(w.frames)-1] }
+
+// pushFrame starts fn for the lanes of mask.
+func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
+	f := &frame{fn: fn, active: mask, base: w.stack}
+	f.regs = make([]uint64, fn.numSlots*warpSize)
+	f.preds = make([]uint32, fn.numPreds)
+	w.stack += fn.frameSize
+	for l := 0; l < warpSize; l++ {
+		if mask&(1<<l) != 0 && uint64(len(w.local[l])) < w.stack {
+			grown := make([]byte, max(w.stack, 2*uint64(len(w.local[l]))))
+			copy(grown, w.local[l])
+			w.local[l] = grown
+		}
+	}
+	for _, c := range fn.consts {
+		if c.slot < 0 { // a predicate constant
+			if c.bits != 0 {
+				f.preds[-c.slot-1] = ^uint32(0)
+			}
+			continue
+		}
+		row := f.regs[int(c.slot)*warpSize : int(c.slot+1)*warpSize]
+		if c.bits == sregMarker {
+			w.fillSreg(fn, c.slot, row)
+			continue
+		}
+		for l := range row {
+			row[l] = c.bits
+		}
+	}
+	for _, c := range fn.frameConsts {
+		row := f.regs[int(c.slot)*warpSize : int(c.slot+1)*warpSize]
+		for l := range row {
+			row[l] = f.base + c.bits
+		}
+	}
+	w.frames = append(w.frames, f)
+	return f
+}
+
+func (w *Warp) popFrame() {
+	f := w.top()
+	w.stack = f.base
+	w.frames = w.frames[:len(w.frames)-1]
+}
+
+// run executes the warp until it finishes, blocks, faults, or uses its
+// time slice; it returns whether the warp can run again.
+func (w *Warp) run() warpStatus {
+	w.steps = 0
+	for len(w.frames) > 0 {
+		f := w.top()
+		f.active &^= w.exited
+		if f.active == 0 {
+			if !w.returnFrame() {
+				return warpDone
+			}
+			continue
+		}
+		mask, pc := f.pick()
+		if mask == 0 {
+			if f.blocked&f.active != 0 {
+				return warpBlocked
+			}
+			// nothing runnable and nothing blocked: cannot happen
+			return warpBlocked
+		}
+		o := &f.fn.Ops[pc]
+		exec := mask
+		if o.guard != 0 {
+			g := f.preds[o.guard-1]
+			if o.neg {
+				g = ^g
+			}
+			exec &= g
+		}
+		next := pc + 1
+		for m := mask; m != 0; m &= m - 1 {
+			f.pc[bits.TrailingZeros32(m)] = next
+		}
+		if exec != 0 {
+			o.exec(w, o, exec)
+			if w.fault != nil {
+				return warpDone
+			}
+		}
+		if isControl(o) {
+			f.diverged(o, mask, exec)
+		}
+		w.steps++
+		if w.steps >= sliceSteps {
+			return warpRunnable
+		}
+	}
+	return warpDone
+}
+
+func isControl(o *Op) bool {
+	switch o.inst.Opcode {
+	case "bra", "brx":
+		return true
+	}
+	return false
+}
+
+// pick chooses the lanes to run next and their PC: lanes waiting at their
+// reconvergence point are held back until the others arrive; among the
+// rest the lowest PC runs first.
+func (f *frame) pick() (uint32, int32) {
+	cand := f.active &^ f.blocked
+	var runnable, waiting uint32
+	for m := cand; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if s := f.rstack[l]; len(s) > 0 && s[len(s)-1] == f.pc[l] {
+			waiting |= 1 << l
+		} else {
+			runnable |= 1 << l
+		}
+	}
+	if runnable != 0 && (waiting == 0 || f.backs < starvationLimit) {
+		return lowestPC(f, runnable)
+	}
+	if waiting == 0 {
+		return 0, 0
+	}
+	// Everyone still running has arrived (or spins): the waiters with the
+	// lowest reconvergence point converge and go on together.
+	_, r := lowestPC(f, waiting)
+	for m := waiting; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if s := f.rstack[l]; f.pc[l] == r && s[len(s)-1] == r {
+			f.rstack[l] = s[:len(s)-1]
+		}
+	}
+	f.backs = 0
+	return f.pick()
+}
+
+func lowestPC(f *frame, lanes uint32) (uint32, int32) {
+	best := int32(1<<31 - 1)
+	var mask uint32
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		switch pc := f.pc[l]; {
+		case pc < best:
+			best, mask = pc, 1<<l
+		case pc == best:
+			mask |= 1 << l
+		}
+	}
+	return mask, best
+}
+
+// diverged records, after a branch, that the lanes of mask split: each
+// waits for the others at the branch's reconvergence point.
+func (f *frame) diverged(o *Op, mask, taken uint32) {
+	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] < o.pc {
+		f.backs++
+	}
+	first := f.pc[bits.TrailingZeros32(mask)]
+	split := false
+	for m := mask; m != 0; m &= m - 1 {
+		if f.pc[bits.TrailingZeros32(m)] != first {
+			split = true
+			break
+		}
+	}
+	r := f.fn.ipdom[o.pc]
+	if !split || r < 0 {
+		return
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		f.rstack[l] = append(f.rstack[l], r)
+	}
+}
+
+// returnFrame ends the top frame; it reports whether a caller continues.
+func (w *Warp) returnFrame() bool {
+	f := w.top()
+	call := f.callOp
+	w.popFrame()
+	if call == nil {
+		return false
+	}
+	caller := w.top()
+	if cr, ok := call.aux.(*callInfo); ok {
+		cr.copyResults(w, caller, f)
+	}
+	return true
+}
+
+// fail records a fault at op o for the first lane of mask.
+func (w *Warp) fail(o *Op, lanes uint32, kind FaultKind, msg string) {
+	if w.fault != nil {
+		return
+	}
+	l := bits.TrailingZeros32(lanes)
+	t := w.tid[l]
+	w.fault = &Fault{Kind: kind, Kernel: w.cta.l.kernel.IR.Name, CTA: w.cta.idInts(),
+		Thread: [3]int{int(t[0]), int(t[1]), int(t[2])}, Msg: msg}
+	if o != nil {
+		w.fault.Pos = o.inst.Pos
+		w.fault.Inst = o.inst.Opcode + strings.Join(o.inst.Mods, "")
+	}
+}
+
+// memFault records a memory fault.
+func (w *Warp) memFault(o *Op, lane int, f *mem.Fault, space mem.Space) {
+	kind := FaultOutOfBounds
+	if f.Kind == mem.Misaligned {
+		kind = FaultMisaligned
+	}
+	w.fail(o, 1<<lane, kind, "")
+	if w.fault != nil && w.fault.Space == "" {
+		w.fault.Space, w.fault.Addr, w.fault.Size = space.String(), f.Addr, f.Size
+	}
+}
