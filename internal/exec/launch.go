@@ -12,7 +12,7 @@ import (
 type LaunchConfig struct {
 	Grid, Block   [3]int
 	DynamicShared uint64
-	Params        []byte // the kernel's parameter buffer, laid out by ParamLayout
+	Params        []byte    // the kernel's parameter buffer, laid out by ParamLayout
 	Workers       int       // goroutines running CTAs; 0: GOMAXPROCS; 1 is deterministic
 	Printf        io.Writer // where device printf writes; nil discards
 }

@@ -50,17 +50,17 @@ const (
 
 // frame is one function activation of a warp.
 type frame struct {
-	fn      *Func
-	regs    []uint64 // slot*32 + lane
-	preds   []uint32 // lane masks
-	pc      [warpSize]int32
+	fn       *Func
+	regs     []uint64 // slot*32 + lane
+	preds    []uint32 // lane masks
+	pc       [warpSize]int32
 	active   uint32 // lanes in this activation (not returned)
 	returned uint32 // lanes that executed ret
-	blocked uint32 // lanes waiting at a barrier
-	rstack  [warpSize][]int32
-	base    uint64 // offset of this frame's variables in each lane's local memory
-	backs   int    // backward branches taken while lanes waited at a reconvergence point
-	callOp  *Op    // the call that made this frame (nil for the kernel)
+	blocked  uint32 // lanes waiting at a barrier
+	rstack   [warpSize][]int32
+	base     uint64 // offset of this frame's variables in each lane's local memory
+	backs    int    // backward branches taken while lanes waited at a reconvergence point
+	callOp   *Op    // the call that made this frame (nil for the kernel)
 }
 
 func (w *Warp) top() *frame { return w.frames[len(w.frames)-1] }

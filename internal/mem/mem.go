@@ -86,11 +86,11 @@ type allocation struct {
 // window. Safe for concurrent use; data accesses themselves are not
 // synchronised (the engine orders them as the memory model allows).
 type Global struct {
-	mu    sync.RWMutex
+	mu     sync.RWMutex
 	allocs []*allocation // sorted by base
-	next  uint64
-	used  uint64
-	limit uint64
+	next   uint64
+	used   uint64
+	limit  uint64
 }
 
 // NewGlobal returns an empty global memory of at most limit bytes (0: no limit).
