@@ -254,14 +254,65 @@ func (l *lowering) unpack(in *ir.Inst, o *Op, n int) error {
 
 func lowerIntOrFloat(l *lowering, in *ir.Inst, o *Op) error {
 	t := typeOf(in)
-	if t == ".f32" || t == ".f64" {
+	if t == "" {
+		for _, m := range in.Mods {
+			if m == ".f32x2" {
+				t = m
+			}
+		}
+	}
+	switch t {
+	case ".f32", ".f64":
 		return lowerFloat(l, in, o)
+	case ".f32x2":
+		return lowerF32x2(l, in, o)
 	}
 	return lowerInt(l, in, o)
 }
 
+// lowerF32x2 lowers add/sub/mul/fma on pairs of f32 in a .b64 register
+// (9.7.3.3-9.7.3.7, sm_100): each half independently, round to nearest.
+func lowerF32x2(l *lowering, in *ir.Inst, o *Op) error {
+	for _, m := range in.Mods {
+		switch m {
+		case ".rz", ".rm", ".rp", ".sat", ".relu":
+			return l.unsupported(in, "modifier "+m+" (comes with exact numerics)")
+		}
+	}
+	ftz := hasMod(in, ".ftz")
+	half := func(v uint64, k uint) float64 {
+		x := f32(v >> (32 * k))
+		if ftz {
+			x = ftz32(x)
+		}
+		return float64(x)
+	}
+	pack := func(lo, hi float64) uint64 {
+		a, b := float32(lo), float32(hi)
+		if ftz {
+			a, b = ftz32(a), ftz32(b)
+		}
+		return of32(a) | of32(b)<<32
+	}
+	switch in.Opcode {
+	case "add", "sub", "mul":
+		op := in.Opcode
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			return pack(floatOp(op, half(a, 0), half(b, 0), true), floatOp(op, half(a, 1), half(b, 1), true))
+		})
+	case "fma":
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			return pack(math.FMA(half(a, 0), half(b, 0), half(c, 0)), math.FMA(half(a, 1), half(b, 1), half(c, 1)))
+		})
+	}
+	return l.unsupported(in, "")
+}
+
 // lowerInt lowers the integer and bit instructions.
 func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
+	if typeOf(in) == ".pred" {
+		return lowerPredLogic(l, in, o)
+	}
 	t, ok := parseInt(typeOf(in))
 	if !ok {
 		return l.unsupported(in, "type "+typeOf(in))
@@ -273,6 +324,11 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	mode := in.Groups[".mode"]
+	for _, m := range []string{".hi", ".lo", ".wide"} {
+		if mode == "" && hasMod(in, m) { // literal forms like mad.hi.sat.s32
+			mode = m
+		}
+	}
 	sat := hasMod(in, ".sat")
 	wide := intType{bits: min(64, 2*t.bits), signed: t.signed}
 	switch in.Opcode {
@@ -306,8 +362,28 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			return t.norm(p + c)
 		})
-	case "mul24", "mad24":
-		return l.unsupported(in, "")
+	case "mul24", "mad24": // 24-bit operands (the manual leaves the upper bits unspecified: they are ignored)
+		mul24 := func(a, b uint64) uint64 {
+			var p int64
+			if t.signed {
+				p = (int64(a<<40) >> 40) * (int64(b<<40) >> 40)
+			} else {
+				p = int64((a & 0xffffff) * (b & 0xffffff))
+			}
+			if mode == ".hi" {
+				return t.norm(uint64(p) >> 16)
+			}
+			return t.norm(uint64(p))
+		}
+		if in.Opcode == "mul24" {
+			return l.binary(in, o, mul24)
+		}
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			if sat { // mad24.hi.sat.s32: 32-bit signed saturating addition
+				return uint64(int64(max(math.MinInt32, min(math.MaxInt32, int64(int32(mul24(a, b)))+int64(int32(c))))))
+			}
+			return t.norm(mul24(a, b) + c)
+		})
 	case "div":
 		return l.binary(in, o, func(a, b uint64) uint64 {
 			if t.norm(b) == 0 {

@@ -6,6 +6,7 @@ package exec
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -24,8 +25,9 @@ type Program struct {
 	// .shared.
 	varAddr      map[*ir.Var]uint64
 	constant     mem.Block
-	sharedStatic uint64 // bytes of static shared memory (module and function scope)
-	dynShared    uint64 // offset of dynamic shared memory (.extern .shared arrays)
+	sharedStatic uint64     // bytes of static shared memory (module and function scope)
+	atomicMu     sync.Mutex // global atomics (CTAs run on several workers)
+	dynShared    uint64     // offset of dynamic shared memory (.extern .shared arrays)
 }
 
 // Func is a lowered function.

@@ -71,7 +71,7 @@ class Kernel:
         w("\t.reg .b16 %h<8>;")
         w("\t.reg .b32 %t<16>;")
         w("\t.reg .b64 %x<8>;")
-        w("\t.reg .b32 %tid;")
+        w("\t.reg .b32 %tx;")
         w("\t.reg .b64 %idx, %ptr, %off;")
         if self.extra_regs:
             w("\t" + self.extra_regs)
@@ -85,8 +85,8 @@ class Kernel:
             for j in range(words):
                 w("\t.reg %s %%o_%s%s;" % (REG[typ], nm, "_%d" % j if words > 1 else ""))
         w("")
-        w("\tmov.u32 %tid, %tid.x;")
-        w("\tcvt.u64.u32 %idx, %tid;")
+        w("\tmov.u32 %tx, %tid.x;")
+        w("\tcvt.u64.u32 %idx, %tx;")
 
         def addr(param, typ, words):
             w("\tld.param.u64 %%ptr, [%s_%s];" % (self.name, param))

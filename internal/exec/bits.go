@@ -1,0 +1,178 @@
+package exec
+
+// Predicate logic (9.7.8 on .pred), bit-field and funnel-shift
+// instructions (9.7.1.19-20, 9.7.8.6), prmt (9.7.9.7), lop3 (9.7.8.5),
+// copysign (9.7.3.2), mul24/mad24 (9.7.1.5-6).
+
+import (
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+func init() {
+	register(lowerBits, "bfe", "bfi", "shf", "prmt", "lop3", "copysign")
+}
+
+// lowerPredLogic lowers and/or/xor/not/cnot on predicates.
+func lowerPredLogic(l *lowering, in *ir.Inst, o *Op) error {
+	d, _, err := l.pred(in, 0)
+	if err != nil {
+		return err
+	}
+	a, aneg, err := l.pred(in, 1)
+	if err != nil {
+		return err
+	}
+	b, bneg := int32(-1), false
+	if len(in.Operands) > 2 {
+		if b, bneg, err = l.pred(in, 2); err != nil {
+			return err
+		}
+	}
+	op := in.Opcode
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		x := f.preds[a]
+		if aneg {
+			x = ^x
+		}
+		var y uint32
+		if b >= 0 {
+			y = f.preds[b]
+			if bneg {
+				y = ^y
+			}
+		}
+		var r uint32
+		switch op {
+		case "and":
+			r = x & y
+		case "or":
+			r = x | y
+		case "xor":
+			r = x ^ y
+		case "not", "cnot":
+			r = ^x
+		}
+		f.preds[d] = f.preds[d]&^mask | r&mask
+	}
+	return nil
+}
+
+func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
+	t := typeOf(in)
+	it, _ := parseInt(t)
+	switch in.Opcode {
+	case "bfe": // bfe.type d, a, b, c: extract c bits from position b, sign-extending for .s
+		if it.bits == 0 {
+			return l.unsupported(in, "type "+t)
+		}
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			msb := uint64(it.bits - 1)
+			pos, ln := b&0xff, c&0xff
+			var sbit uint64
+			if it.signed && ln != 0 {
+				p := min(pos+ln-1, msb)
+				sbit = a >> p & 1
+			}
+			var d uint64
+			for i := uint64(0); i <= msb; i++ {
+				var bit uint64
+				if i < ln && pos+i <= msb {
+					bit = a >> (pos + i) & 1
+				} else {
+					bit = sbit
+				}
+				d |= bit << i
+			}
+			return it.norm(d)
+		})
+	case "bfi": // bfi.type f, a, b, c, d: insert d bits of a into b at position c
+		if len(in.Operands) != 5 {
+			return l.unsupported(in, "")
+		}
+		dst, err := l.dst(in, 0)
+		if err != nil {
+			return err
+		}
+		var src [4]int32
+		for k := 0; k < 4; k++ {
+			if src[k], err = l.src(in, k+1); err != nil {
+				return err
+			}
+		}
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			r := w.top().regs
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				a, b := r[int(src[0])*warpSize+i], r[int(src[1])*warpSize+i]
+				pos, ln := r[int(src[2])*warpSize+i]&0xff, r[int(src[3])*warpSize+i]&0xff
+				f := b & it.mask()
+				for k := uint64(0); k < ln && pos+k < uint64(it.bits); k++ {
+					f = f&^(1<<(pos+k)) | (a>>k&1)<<(pos+k)
+				}
+				r[int(dst)*warpSize+i] = f
+			}
+		}
+		return nil
+	case "shf": // shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: funnel shift of b:a by c
+		left := hasMod(in, ".l")
+		clamp := hasMod(in, ".clamp")
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			n := uint32(c)
+			if clamp {
+				n = min(n, 32)
+			} else {
+				n &= 31
+			}
+			v := uint64(uint32(b))<<32 | uint64(uint32(a))
+			if left {
+				return uint64(uint32((v << n) >> 32))
+			}
+			return uint64(uint32(v >> n))
+		})
+	case "prmt": // default mode only; the named modes come with the conformance work
+		if in.Groups[".mode"] != "" {
+			return l.unsupported(in, "prmt mode")
+		}
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			src := uint64(uint32(b))<<32 | uint64(uint32(a))
+			var d uint64
+			for k := 0; k < 4; k++ {
+				sel := c >> (4 * k) & 0xf
+				byteV := src >> (8 * (sel & 7)) & 0xff
+				if sel&8 != 0 { // replicate the sign bit
+					if byteV&0x80 != 0 {
+						byteV = 0xff
+					} else {
+						byteV = 0
+					}
+				}
+				d |= byteV << (8 * k)
+			}
+			return d
+		})
+	case "lop3": // lop3.b32 d, a, b, c, immLut
+		if len(in.Operands) != 5 || in.Operands[4].Kind != ir.OpImm {
+			return l.unsupported(in, "")
+		}
+		lut := in.Operands[4].Imm.Uint64()
+		sub := *in
+		sub.Operands = in.Operands[:4]
+		return l.ternary(&sub, o, func(a, b, c uint64) uint64 {
+			var d uint64
+			for i := uint(0); i < 32; i++ {
+				idx := (a>>i&1)<<2 | (b>>i&1)<<1 | c>>i&1
+				d |= (lut >> idx & 1) << i
+			}
+			return d
+		})
+	case "copysign": // copysign.type d, a, b: |b| with the sign of a
+		if t == ".f32" {
+			return l.binary(in, o, func(a, b uint64) uint64 { return uint64(uint32(b)&0x7fffffff | uint32(a)&0x80000000) })
+		}
+		return l.binary(in, o, func(a, b uint64) uint64 { return b&^(1<<63) | a&(1<<63) })
+	}
+	return l.unsupported(in, "")
+}
