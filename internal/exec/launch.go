@@ -51,6 +51,15 @@ func (f *Func) ParamLayout() ([]uint64, uint64) {
 	return offs, f.paramSize
 }
 
+// ParamType returns the declared type of kernel parameter i (".u32", or
+// ".b8" for a byte array).
+func (f *Func) ParamType(i int) string {
+	if i < 0 || i >= len(f.IR.Params) || f.IR.Params[i].Var == nil {
+		return ""
+	}
+	return f.IR.Params[i].Var.Type
+}
+
 // Launch runs kernel over the grid and returns the first fault, if any.
 func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) error {
 	k := p.Kernels[kernel]

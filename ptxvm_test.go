@@ -1,0 +1,72 @@
+package ptxvm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const faulty = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, 7;
+	st.global.u32 [%rd1+4096], %r1;
+	ret;
+}
+`
+
+func TestLaunchFault(t *testing.T) {
+	dev := NewDevice(Options{})
+	mod, err := dev.LoadModule("f.ptx", []byte(faulty))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := dev.Alloc(16)
+	err = mod.Launch(context.Background(), "k", Dim3{X: 1}, Dim3{X: 1}, p)
+	var f *Fault
+	if !errors.As(err, &f) || f.Space != "global" || f.Addr != uint64(p)+4096 || f.Pos.Line != 10 || !strings.Contains(f.Inst, "st.global.u32") {
+		t.Fatalf("want an out-of-bounds fault at line 10, got %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dev := NewDevice(Options{})
+	if _, err := dev.LoadModule("bad.ptx", []byte(".version 7.0\n.target sm_70\n.entry k() { add.s32 %r1, %r2, 1; }\n")); err == nil ||
+		!strings.Contains(err.Error(), "undeclared") {
+		t.Errorf("want the checker's diagnostics, got %v", err)
+	}
+	mod, err := dev.LoadModule("f.ptx", []byte(faulty))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mod.Launch(context.Background(), "k", Dim3{X: 1}, Dim3{X: 1}); err == nil {
+		t.Errorf("missing parameter accepted")
+	}
+	if err := mod.Launch(context.Background(), "nope", Dim3{X: 1}, Dim3{X: 1}); err == nil {
+		t.Errorf("unknown kernel accepted")
+	}
+}
+
+func TestMemory(t *testing.T) {
+	dev := NewDevice(Options{MemoryLimit: 1 << 20})
+	p, err := AllocSlice(dev, []int32{-1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int32, 3)
+	if err := ReadSlice(dev, p, got); err != nil || got[0] != -1 || got[2] != 3 {
+		t.Errorf("round trip: %v %v", got, err)
+	}
+	if _, err := dev.Alloc(2 << 20); err == nil {
+		t.Errorf("allocation past the memory limit succeeded")
+	}
+	if err := dev.Free(p + 4); err == nil {
+		t.Errorf("free of an inner address succeeded")
+	}
+}
