@@ -6,7 +6,9 @@ import (
 	"errors"
 	"math"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptxvm/ptxvm/internal/check"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -164,5 +166,78 @@ DONE:
 	// the barrier completes (only non-exited threads are waited for)
 	if err := p.Launch(context.Background(), "spin", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{64, 1, 1}}); err != nil {
 		t.Errorf("barrier after exit: %v", err)
+	}
+}
+
+// TestIntraWarpLock: lanes of one warp take turns in a spin lock; a lockstep
+// machine never lets the lock holder out of the loop (docs/engine.md,
+// starvation escape). Each lane adds its id under the lock.
+func TestIntraWarpLock(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<2>;
+	.shared .u32 lock;
+	.shared .u32 sum;
+	mov.u32 %r1, %tid.x;
+SPIN:
+	atom.shared.cas.b32 %r2, [lock], 0, 1;
+	setp.ne.u32 %p1, %r2, 0;
+	@%p1 bra SPIN;
+	ld.shared.u32 %r3, [sum];
+	add.u32 %r3, %r3, %r1;
+	st.shared.u32 [sum], %r3;
+	atom.shared.exch.b32 %r4, [lock], 0;
+	bar.sync 0;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	ld.param.u64 %rd1, [out];
+	st.global.u32 [%rd1], %r3;
+	ld.shared.u32 %r5, [sum];
+	st.global.u32 [%rd1+4], %r5;
+DONE:
+	ret;
+}
+`)
+	out, _ := g.Alloc(8, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 8)
+	if got := binary.LittleEndian.Uint32(ob[4:]); got != 31*32/2 {
+		t.Errorf("sum = %d, want %d", got, 31*32/2)
+	}
+}
+
+// TestDeadlock: the two halves of a CTA wait at different barriers.
+func TestDeadlock(t *testing.T) {
+	p, _ := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k()
+{
+	.reg .pred %p;
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p, %r1, 32;
+	@%p bra A;
+	bar.sync 1;
+	bra DONE;
+A:
+	bar.sync 0;
+DONE:
+	ret;
+}
+`)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1}})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultDeadlock || !strings.Contains(f.Msg, "warp 0") || !strings.Contains(f.Msg, "warp 1") {
+		t.Fatalf("want a deadlock naming both warps, got %v", err)
 	}
 }

@@ -59,8 +59,15 @@ type frame struct {
 	blocked  uint32 // lanes waiting at a barrier
 	rstack   [warpSize][]int32
 	base     uint64 // offset of this frame's variables in each lane's local memory
-	backs    int    // backward branches taken while lanes waited at a reconvergence point
+	backs    int    // backward branches taken since the last fairness decision
+	spinners uint32 // lanes that took the last backward branch
+	favor    uint32 // lanes run first until they block, finish or spin (see pick)
 	callOp   *Op    // the call that made this frame (nil for the kernel)
+	// carry is the condition code CC.CF of 9.7.2, one bit per lane: an
+	// implicit per-thread register that add.cc/addc/sub.cc/subc/mad.cc/madc
+	// read and write (int_carry.go). It is not preserved across calls (the
+	// manual), so each activation starts with it clear.
+	carry uint32
 }
 
 func (w *Warp) top() *frame { return w.frames[len(w.frames)-1] }
@@ -171,7 +178,9 @@ func isControl(o *Op) bool {
 
 // pick chooses the lanes to run next and their PC: lanes waiting at their
 // reconvergence point are held back until the others arrive; among the
-// rest the lowest PC runs first.
+// rest the lowest PC runs first. When lanes spin (take many backward
+// branches) while others could run, the others are favoured until they
+// block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick() (uint32, int32) {
 	cand := f.active &^ f.blocked
 	var runnable, waiting uint32
@@ -183,23 +192,48 @@ func (f *frame) pick() (uint32, int32) {
 			runnable |= 1 << l
 		}
 	}
-	if runnable != 0 && (waiting == 0 || f.backs < starvationLimit) {
+	if f.favor != 0 {
+		if fr := runnable & f.favor; fr != 0 {
+			return lowestPC(f, fr)
+		}
+		f.favor = 0
+	}
+	if f.backs >= starvationLimit {
+		f.backs = 0
+		if others := runnable &^ f.spinners; others != 0 {
+			f.favor = others
+			return lowestPC(f, others)
+		}
+		if waiting != 0 {
+			f.favor = f.release(waiting)
+			return f.pick()
+		}
+	}
+	if runnable != 0 {
 		return lowestPC(f, runnable)
 	}
 	if waiting == 0 {
 		return 0, 0
 	}
-	// Everyone still running has arrived (or spins): the waiters with the
-	// lowest reconvergence point converge and go on together.
+	// Everyone still running has arrived: the waiters with the lowest
+	// reconvergence point converge and go on together.
+	f.release(waiting)
+	return f.pick()
+}
+
+// release lets the waiting lanes with the lowest reconvergence point go on
+// (popping it) and returns them.
+func (f *frame) release(waiting uint32) uint32 {
 	_, r := lowestPC(f, waiting)
+	var out uint32
 	for m := waiting; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		if s := f.rstack[l]; f.pc[l] == r && s[len(s)-1] == r {
 			f.rstack[l] = s[:len(s)-1]
+			out |= 1 << l
 		}
 	}
-	f.backs = 0
-	return f.pick()
+	return out
 }
 
 func lowestPC(f *frame, lanes uint32) (uint32, int32) {
@@ -220,8 +254,10 @@ func lowestPC(f *frame, lanes uint32) (uint32, int32) {
 // diverged records, after a branch, that the lanes of mask split: each
 // waits for the others at the branch's reconvergence point.
 func (f *frame) diverged(o *Op, mask, taken uint32) {
-	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] < o.pc {
+	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] <= o.pc {
 		f.backs++
+		f.spinners = taken
+		f.favor &^= taken
 	}
 	first := f.pc[bits.TrailingZeros32(mask)]
 	split := false
