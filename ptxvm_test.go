@@ -1,8 +1,10 @@
 package ptxvm
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -68,5 +70,26 @@ func TestMemory(t *testing.T) {
 	}
 	if err := dev.Free(p + 4); err == nil {
 		t.Errorf("free of an inner address succeeded")
+	}
+}
+
+// TestPrintf: device printf with the CUDA ABI (clang-compiled kernel).
+func TestPrintf(t *testing.T) {
+	src, err := os.ReadFile("testdata/clang/ptx/printf.sm_80.ptx70.O2.ptx")
+	if err != nil {
+		t.Skip(err)
+	}
+	var out bytes.Buffer
+	dev := NewDevice(Options{Printf: &out, Workers: 1})
+	mod, err := dev.LoadModule("printf.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mod.Launch(context.Background(), "_Z5hellov", Dim3{X: 2}, Dim3{X: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := "Hello from block 0, thread 0\nHello from block 0, thread 1\nHello from block 1, thread 0\nHello from block 1, thread 1\n"
+	if out.String() != want {
+		t.Errorf("printf output:\n%q\nwant\n%q", out.String(), want)
 	}
 }
