@@ -8,6 +8,8 @@
 //
 //	check    parse PTX files and report every syntax error
 //	fmt      print PTX files in canonical format, or rewrite them
+//	run      run a kernel from a case file or a PTX file, and write its buffers
+//	test     run case files and check their results
 //	version  print the ptxvm version
 //	help     print help for ptxvm or one of its commands
 //
@@ -56,9 +58,11 @@ var commands []*command
 func init() {
 	checkCommand.run = runCheck
 	fmtCommand.run = runFmt
+	runCommand.run = runRun
+	testCommand.run = runTest
 	versionCommand.run = runVersion
 	helpCommand.run = runHelp
-	commands = []*command{checkCommand, fmtCommand, versionCommand, helpCommand}
+	commands = []*command{checkCommand, fmtCommand, runCommand, testCommand, versionCommand, helpCommand}
 }
 
 func main() {
