@@ -313,15 +313,19 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	if typeOf(in) == ".pred" {
 		return lowerPredLogic(l, in, o)
 	}
+	if p, ok := packedOf(in); ok {
+		return lowerPacked(l, in, o, p)
+	}
+	if hasMod(in, ".cc") {
+		return lowerCarryOp(l, in, o)
+	}
 	t, ok := parseInt(typeOf(in))
 	if !ok {
 		return l.unsupported(in, "type "+typeOf(in))
 	}
-	for _, m := range in.Mods {
-		switch m {
-		case ".cc", ".relu":
-			return l.unsupported(in, "")
-		}
+	relu := hasMod(in, ".relu")
+	if relu && (in.Opcode != "min" && in.Opcode != "max" || !t.signed) {
+		return l.unsupported(in, "")
 	}
 	mode := in.Groups[".mode"]
 	for _, m := range []string{".hi", ".lo", ".wide"} {
@@ -334,6 +338,18 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	switch in.Opcode {
 	case "add", "sub":
 		sub := in.Opcode == "sub"
+		if sat && !t.signed { // add.sat.u32 (PTX 9.2): clamp to 0..UINT32_MAX
+			return l.binary(in, o, func(a, b uint64) uint64 {
+				x, y := a&t.mask(), b&t.mask()
+				if sub {
+					if x < y {
+						return 0
+					}
+					return x - y
+				}
+				return min(x+y, t.mask())
+			})
+		}
 		return l.binary(in, o, func(a, b uint64) uint64 {
 			if sat { // .sat applies to .s32: clamp to MININT..MAXINT
 				x, y := int64(int32(a)), int64(int32(b))
@@ -424,10 +440,14 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			} else {
 				less = a&t.mask() < b&t.mask()
 			}
+			r := b
 			if less != isMax {
-				return t.norm(a)
+				r = a
 			}
-			return t.norm(b)
+			if relu && t.signedVal(r) < 0 { // .relu: a negative result is 0
+				return 0
+			}
+			return t.norm(r)
 		})
 	case "abs":
 		return l.unary(in, o, func(a uint64) uint64 {

@@ -132,42 +132,33 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			return uint64(uint32(v >> n))
 		})
-	case "prmt": // default mode only; the named modes come with the conformance work
-		if in.Groups[".mode"] != "" {
-			return l.unsupported(in, "prmt mode")
+	case "prmt": // prmt.b32{.mode} d, a, b, c
+		mode := in.Groups[".mode"]
+		if mode == "" {
+			for _, m := range in.Mods {
+				if _, ok := prmtModes[m]; ok {
+					mode = m
+				}
+			}
+		}
+		if mode == "" {
+			return l.ternary(in, o, func(a, b, c uint64) uint64 { return prmtDefault(a, b, c) })
+		}
+		table, ok := prmtModes[mode]
+		if !ok {
+			return l.unsupported(in, "prmt mode "+mode)
 		}
 		return l.ternary(in, o, func(a, b, c uint64) uint64 {
 			src := uint64(uint32(b))<<32 | uint64(uint32(a))
+			sel := table[c&3]
 			var d uint64
 			for k := 0; k < 4; k++ {
-				sel := c >> (4 * k) & 0xf
-				byteV := src >> (8 * (sel & 7)) & 0xff
-				if sel&8 != 0 { // replicate the sign bit
-					if byteV&0x80 != 0 {
-						byteV = 0xff
-					} else {
-						byteV = 0
-					}
-				}
-				d |= byteV << (8 * k)
+				d |= (src >> (8 * uint(sel[k])) & 0xff) << (8 * k)
 			}
 			return d
 		})
-	case "lop3": // lop3.b32 d, a, b, c, immLut
-		if len(in.Operands) != 5 || in.Operands[4].Kind != ir.OpImm {
-			return l.unsupported(in, "")
-		}
-		lut := in.Operands[4].Imm.Uint64()
-		sub := *in
-		sub.Operands = in.Operands[:4]
-		return l.ternary(&sub, o, func(a, b, c uint64) uint64 {
-			var d uint64
-			for i := uint(0); i < 32; i++ {
-				idx := (a>>i&1)<<2 | (b>>i&1)<<1 | c>>i&1
-				d |= (lut >> idx & 1) << i
-			}
-			return d
-		})
+	case "lop3": // lop3.b32 d, a, b, c, immLut; lop3.BoolOp.b32 d|p, a, b, c, immLut, q
+		return lowerLop3(l, in, o)
 	case "copysign": // copysign.type d, a, b: |b| with the sign of a
 		if t == ".f32" {
 			return l.binary(in, o, func(a, b uint64) uint64 { return uint64(uint32(b)&0x7fffffff | uint32(a)&0x80000000) })
@@ -175,4 +166,129 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 		return l.binary(in, o, func(a, b uint64) uint64 { return b&^(1<<63) | a&(1<<63) })
 	}
 	return l.unsupported(in, "")
+}
+
+// prmtDefault is prmt's generic form (9.7.9.7): each 4-bit selector of c
+// picks a byte of {b, a}; its msb replicates the byte's sign bit instead.
+func prmtDefault(a, b, c uint64) uint64 {
+	src := uint64(uint32(b))<<32 | uint64(uint32(a))
+	var d uint64
+	for k := 0; k < 4; k++ {
+		sel := c >> (4 * k) & 0xf
+		byteV := src >> (8 * (sel & 7)) & 0xff
+		if sel&8 != 0 { // replicate the sign bit
+			if byteV&0x80 != 0 {
+				byteV = 0xff
+			} else {
+				byteV = 0
+			}
+		}
+		d |= byteV << (8 * k)
+	}
+	return d
+}
+
+// prmtModes gives, per named mode and selector c[1:0], the source byte of
+// d.b0, d.b1, d.b2, d.b3 (the manual's table, which lists them b3 first).
+// The manual's syntax line spells the edge-clamp-left mode ".ec1"; the
+// table and the instruction table spell it ".ecl": both are accepted.
+var prmtModes = map[string][4][4]uint8{
+	".f4e":  {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+	".b4e":  {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+	".rc8":  {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+	".ecl":  {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+	".ec1":  {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+	".ecr":  {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+	".rc16": {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+}
+
+// lop3Lut applies the look-up table lut bit by bit to a, b, c (9.7.8.6).
+func lop3Lut(lut, a, b, c uint64) uint64 {
+	var d uint64
+	for i := uint(0); i < 32; i++ {
+		idx := (a>>i&1)<<2 | (b>>i&1)<<1 | c>>i&1
+		d |= (lut >> idx & 1) << i
+	}
+	return d
+}
+
+// lowerLop3 lowers lop3.b32 d, a, b, c, immLut and (PTX 8.2)
+// lop3.BoolOp.b32 d|p, a, b, c, immLut, q with p = (d != 0) BoolOp q; d may
+// be the sink `_`.
+func lowerLop3(l *lowering, in *ir.Inst, o *Op) error {
+	if len(in.Operands) < 5 || in.Operands[4].Kind != ir.OpImm {
+		return l.unsupported(in, "")
+	}
+	lut := in.Operands[4].Imm.Uint64() & 0xff
+	boolOp := in.Groups[".BoolOp"]
+	if boolOp == "" {
+		for _, m := range in.Mods {
+			if m == ".or" || m == ".and" {
+				boolOp = m
+			}
+		}
+	}
+	if boolOp == "" {
+		if len(in.Operands) != 5 {
+			return l.unsupported(in, "")
+		}
+		sub := *in
+		sub.Operands = in.Operands[:4]
+		return l.ternary(&sub, o, func(a, b, c uint64) uint64 { return lop3Lut(lut, a, b, c) })
+	}
+	if len(in.Operands) != 6 || in.Operands[0].Kind != ir.OpPair || len(in.Operands[0].Elems) != 2 {
+		return l.unsupported(in, "operands")
+	}
+	pair := in.Operands[0].Elems
+	sub := *in
+	sub.Operands = []ir.Operand{pair[0]}
+	d, err := l.dst(&sub, 0)
+	if err != nil {
+		return err
+	}
+	p := int32(-1)
+	switch {
+	case pair[1].Kind == ir.OpReg && pair[1].Reg.Type == ".pred":
+		p = l.f.slot[pair[1].Reg.ID]
+	case pair[1].Kind != ir.OpSink:
+		return l.unsupported(in, "predicate destination")
+	}
+	var src [3]int32
+	for k := range src {
+		if src[k], err = l.src(in, k+1); err != nil {
+			return err
+		}
+	}
+	q, qneg, err := l.pred(in, 5)
+	if err != nil {
+		return err
+	}
+	isOr := boolOp == ".or"
+	o.d, o.a, o.b, o.c = d, src[0], src[1], src[2]
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		f := w.top()
+		r := f.regs
+		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
+		var nz uint32
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			v := lop3Lut(lut, r[aa+i], r[bb+i], r[cc+i])
+			r[dd+i] = v
+			if v != 0 {
+				nz |= 1 << uint(i)
+			}
+		}
+		qv := f.preds[q]
+		if qneg {
+			qv = ^qv
+		}
+		res := nz & qv
+		if isOr {
+			res = nz | qv
+		}
+		if p >= 0 {
+			f.preds[p] = f.preds[p]&^mask | res&mask
+		}
+	}
+	return nil
 }
