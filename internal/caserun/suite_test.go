@@ -37,8 +37,9 @@ import (
 var updateKnown = flag.Bool("update-known-failures", false, "rewrite testdata/known-failures.tsv from the current results")
 
 // suiteDirs are the directories (relative to the repository root) whose
-// *.json case files the suite runs.
-var suiteDirs = []string{"testdata/diff", "testdata/conformance"}
+// *.json case files the suite runs: the differential and conformance suites,
+// and the case format's examples (which are real launches too).
+var suiteDirs = []string{"testdata/diff", "testdata/conformance", "internal/casefile/testdata"}
 
 const knownFailuresFile = "testdata/known-failures.tsv"
 
@@ -204,7 +205,8 @@ func readKnown(t *testing.T, path string) (map[key]bool, map[key]string) {
 // (shortened) for new ones.
 func writeKnown(t *testing.T, path string, all []outcome, reasons map[key]string) {
 	var b strings.Builder
-	b.WriteString(`# Known failures of the case suites (testdata/diff, testdata/conformance):
+	b.WriteString(`# Known failures of the case suites (testdata/diff, testdata/conformance,
+# internal/casefile/testdata):
 # case file, module, reason; tab-separated, paths relative to the repository root.
 # This list is a ratchet, recorded from the engine's results: TestSuite in
 # internal/caserun fails when an unlisted pair fails and when a listed pair
