@@ -4,6 +4,7 @@ package exec
 // CTA barriers (9.7.13.1).
 
 import (
+	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -188,19 +189,87 @@ func lowerCall(l *lowering, in *ir.Inst, o *Op) error {
 		results = ops[i].Elems
 		i++
 	}
-	if i >= len(ops) || ops[i].Kind != ir.OpFunc {
-		return l.unsupported(in, "indirect call")
+	if i >= len(ops) || ops[i].Kind != ir.OpFunc && ops[i].Kind != ir.OpReg {
+		return l.unsupported(in, "call target")
+	}
+	if ops[i].Kind == ir.OpReg { // indirect: the callee is known per lane at run time
+		target := l.reg(ops[i])
+		if i+1 < len(ops) && ops[i+1].Kind == ir.OpTuple {
+			args = ops[i+1].Elems
+		}
+		return l.lowerIndirectCall(in, o, target, args, results)
 	}
 	callee := l.p.funcs[ops[i].Func]
 	i++
 	if i < len(ops) && ops[i].Kind == ir.OpTuple {
 		args = ops[i].Elems
 	}
+	ci, err := l.callInfo(in, callee, args, results)
+	if err != nil {
+		return err
+	}
+	o.aux = ci
+	o.exec = execCall
+	return nil
+}
+
+// indirectCall is the data of a call through a register: the target slot
+// and, per callee met at run time, how to move arguments and results.
+type indirectCall struct {
+	target        int32
+	args, results []ir.Operand
+	l             *lowering // to build the transfers of a callee when first met
+	byCallee      map[*Func]*callInfo
+}
+
+func (l *lowering) lowerIndirectCall(in *ir.Inst, o *Op, target int32, args, results []ir.Operand) error {
+	ic := &indirectCall{target: target, args: args, results: results, byCallee: map[*Func]*callInfo{}}
+	// Build every possible callee's transfers now: the lowering state is
+	// gone at run time. Callees are the module's functions of the right arity.
+	for _, f := range l.p.Module.Funcs {
+		if f.Entry || len(f.Params) < len(args) || len(f.Results) != len(results) {
+			continue
+		}
+		if ci, err := l.callInfo(in, l.p.funcs[f], args, results); err == nil {
+			ic.byCallee[l.p.funcs[f]] = ci
+		}
+	}
+	o.aux = ic
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		ic := o.aux.(*indirectCall)
+		f := w.top()
+		first := bits.TrailingZeros32(mask)
+		addr := f.regs[int(ic.target)*warpSize+first]
+		callee := w.cta.l.prog.funcAt(addr)
+		ci := ic.byCallee[callee]
+		if ci == nil {
+			w.fail(o, 1<<first, FaultTrap, fmt.Sprintf("indirect call to 0x%x, which is not a function of matching signature", addr))
+			return
+		}
+		// Lanes calling another function run the call again afterwards.
+		var now uint32
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			if f.regs[int(ic.target)*warpSize+lane] == addr {
+				now |= 1 << lane
+			} else {
+				f.pc[lane] = o.pc
+			}
+		}
+		call := *o
+		call.aux = ci
+		execCall(w, &call, now)
+	}
+	return nil
+}
+
+// callInfo builds the transfers of a call of callee.
+func (l *lowering) callInfo(in *ir.Inst, callee *Func, args, results []ir.Operand) (*callInfo, error) {
 	ci := &callInfo{callee: callee}
 	if !callee.IR.Defined {
 		b := builtins[callee.IR.Name]
 		if b == nil {
-			return l.unsupported(in, "call of the undefined function "+callee.IR.Name)
+			return nil, l.unsupported(in, "call of the undefined function "+callee.IR.Name)
 		}
 		ci.builtin = b
 	}
@@ -243,7 +312,7 @@ func lowerCall(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		t, err := mk(a, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ci.args = append(ci.args, t)
 	}
@@ -254,13 +323,11 @@ func lowerCall(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		t, err := mk(r, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ci.results = append(ci.results, t)
 	}
-	o.aux = ci
-	o.exec = execCall
-	return nil
+	return ci, nil
 }
 
 func execCall(w *Warp, o *Op, mask uint32) {

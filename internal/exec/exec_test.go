@@ -241,3 +241,67 @@ DONE:
 		t.Fatalf("want a deadlock naming both warps, got %v", err)
 	}
 }
+
+// TestIndirectCall: calls through a register, with lanes calling different
+// functions, and a table of function addresses in a global initializer.
+func TestIndirectCall(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.func (.param .b32 r) twice(.param .b32 x)
+{
+	.reg .b32 %r<2>;
+	ld.param.b32 %r1, [x];
+	add.u32 %r1, %r1, %r1;
+	st.param.b32 [r], %r1;
+	ret;
+}
+.func (.param .b32 r) square(.param .b32 x)
+{
+	.reg .b32 %r<2>;
+	ld.param.b32 %r1, [x];
+	mul.lo.u32 %r1, %r1, %r1;
+	st.param.b32 [r], %r1;
+	ret;
+}
+.global .align 8 .u64 table[2] = {twice, square};
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	mul.wide.u32 %rd1, %r2, 8;
+	mov.u64 %rd2, table;
+	add.s64 %rd3, %rd2, %rd1;
+	ld.global.u64 %rd4, [%rd3];
+	{
+	.param .b32 a;
+	.param .b32 res;
+	st.param.b32 [a], %r1;
+	proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+	call (res), %rd4, (a), proto;
+	ld.param.b32 %r3, [res];
+	}
+	ld.param.u64 %rd5, [out];
+	mul.wide.u32 %rd1, %r1, 4;
+	add.s64 %rd5, %rd5, %rd1;
+	st.global.u32 [%rd5], %r3;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4*32, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 4*32)
+	for i := 0; i < 32; i++ {
+		want := uint32(2 * i)
+		if i%2 == 1 {
+			want = uint32(i * i)
+		}
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != want {
+			t.Errorf("out[%d] = %d, want %d", i, got, want)
+		}
+	}
+}

@@ -158,6 +158,13 @@ func (l *lowering) src(in *ir.Inst, i int) (int32, error) {
 		return l.constSlot(constBits(op.Imm, t)), nil
 	case ir.OpSreg:
 		return l.sreg(op.Sreg, op.Component), nil
+	case ir.OpFunc: // a function's address (mov d, fname)
+		for k, f := range l.p.Module.Funcs {
+			if f == op.Func {
+				return l.constSlot(funcAddr(k)), nil
+			}
+		}
+		return 0, l.unsupported(in, "function operand")
 	case ir.OpVar:
 		if off, ok := l.f.frameOff[op.Var]; ok {
 			// a frame variable's address depends on the frame: filled when it starts
@@ -192,6 +199,10 @@ func (l *lowering) pred(in *ir.Inst, i int) (int32, bool, error) {
 	op := in.Operands[i]
 	if op.Kind == ir.OpReg && op.Reg.Type == ".pred" {
 		return l.f.slot[op.Reg.ID], op.Negate, nil
+	}
+	if op.Kind == ir.OpSreg && op.Sreg == "%is_explicit_cluster" {
+		// launches without cluster dimensions have the implicit 1x1x1 cluster
+		op = ir.Operand{Kind: ir.OpImm}
 	}
 	if op.Kind == ir.OpImm { // 4.5: constants stand for predicates
 		idx := l.f.numPreds

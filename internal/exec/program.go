@@ -274,7 +274,30 @@ func (p *Program) initValue(v *ir.Var, e ptx.Expr) (uint64, error) {
 		}
 		return addr + uint64(off), nil
 	}
-	return 0, &Error{e.Position(), "unsupported: function addresses in initializers"}
+	for i, f := range p.Module.Funcs {
+		if f.Name == id.Name {
+			return funcAddr(i), nil
+		}
+	}
+	return 0, &Error{e.Position(), "unsupported initializer"}
+}
+
+// codeBase is where functions have their addresses: not a data window, so
+// a load from a function pointer faults.
+const codeBase = 0x0000_7300_0000_0000
+
+func funcAddr(i int) uint64 { return codeBase + uint64(i)*16 }
+
+// funcAt returns the function at a code address, or nil.
+func (p *Program) funcAt(addr uint64) *Func {
+	if addr < codeBase || (addr-codeBase)%16 != 0 {
+		return nil
+	}
+	i := (addr - codeBase) / 16
+	if i >= uint64(len(p.Module.Funcs)) {
+		return nil
+	}
+	return p.funcs[p.Module.Funcs[i]]
 }
 
 // constBits encodes a constant as a value of type t (the operand's type).
