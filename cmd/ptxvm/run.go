@@ -27,7 +27,7 @@ var runCommand = &command{
 	doc: `Run launches a kernel once and reports what it did. Flags may come before
 or after the file argument.
 
-With a case file (format ptxvm-case/1, see case-format.md), each of its
+With a case file (JSON, format ptxvm-case/1: see the README), each of its
 modules is launched in turn, on fresh buffers. With a PTX file, the quick
 form, the launch is described by flags:
 

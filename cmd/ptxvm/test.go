@@ -21,7 +21,7 @@ var testCommand = &command{
 	name:    "test",
 	summary: "run case files and check their results",
 	usage:   "test [-v] [-workers N] [-timeout D] CASE.json|DIR...",
-	doc: `Test runs each case file (format ptxvm-case/1, see case-format.md) on
+	doc: `Test runs each case file (JSON, format ptxvm-case/1: see the README) on
 each of its PTX modules and compares the buffers with the expected contents
 (or, for a case with expect_error, the launch error with the expected one).
 A DIR stands for every *.json file below it, in lexical order.
