@@ -305,3 +305,40 @@ func TestIndirectCall(t *testing.T) {
 		}
 	}
 }
+
+// TestAlloca: per-thread stack allocations hold each thread's data.
+func TestAlloca(t *testing.T) {
+	p, g := load(t, `.version 7.3
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, %tid.x;
+	stacksave.u64 %rd6;
+	add.u32 %r2, %r1, 4;
+	cvt.u64.u32 %rd1, %r2;
+	alloca.u64 %rd2, %rd1, 8;
+	cvta.local.u64 %rd3, %rd2;
+	st.u32 [%rd3], %r1;
+	ld.u32 %r3, [%rd3];
+	stackrestore.u64 %rd6;
+	ld.param.u64 %rd4, [out];
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd4, %rd4, %rd5;
+	st.global.u32 [%rd4], %r3;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4*40, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{40, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 4*40)
+	for i := 0; i < 40; i++ {
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != uint32(i) {
+			t.Errorf("out[%d] = %d", i, got)
+		}
+	}
+}
