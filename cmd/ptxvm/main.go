@@ -101,8 +101,9 @@ func lookup(name string) *command {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprint(w, `ptxvm is a PTX virtual machine. This version reads, checks the syntax of,
-and formats PTX source; running kernels comes in a later release.
+	fmt.Fprint(w, `ptxvm is a PTX virtual machine: it checks and formats PTX source, and runs
+kernels on the CPU (warp collectives, textures, tensor cores and exact
+directed rounding are not there yet).
 
 Usage:
 
