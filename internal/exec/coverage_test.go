@@ -22,7 +22,7 @@ var notYet = map[string]string{
 	"suld": "surfaces", "sust": "surfaces", "sured": "surfaces", "suq": "surfaces",
 	"wmma": "tensor cores", "mma": "tensor cores", "ldmatrix": "tensor cores", "stmatrix": "tensor cores",
 	"movmatrix": "tensor cores", "wgmma": "tensor cores", "tcgen05": "tensor cores", "tensormap": "tensor maps",
-	"cp": "async copies",
+	"cp":    "async copies",
 	"testp": "numerics", "tanh": "numerics",
 	"vabsdiff": "video", "vadd": "video", "vsub": "video", "vmad": "video", "vmax": "video", "vmin": "video",
 	"vset": "video", "vshl": "video", "vshr": "video", "vabsdiff2": "video", "vabsdiff4": "video",
