@@ -185,6 +185,47 @@ func (m *Module) LaunchShared(ctx context.Context, kernel string, grid, block Di
 		Params: buf, Workers: m.dev.opts.Workers, Printf: m.dev.opts.Printf})
 }
 
+// Global returns the device address and size of a module-scope .global
+// variable (like cuModuleGetGlobal); read and write it with the Copy
+// methods.
+func (m *Module) Global(name string) (DevicePtr, uint64, error) {
+	b, addr, err := m.prog.GlobalVar(name)
+	if err != nil {
+		return 0, 0, err
+	}
+	if addr == 0 {
+		return 0, 0, fmt.Errorf("%s is a .const variable: use ReadVar and WriteVar", name)
+	}
+	return DevicePtr(addr), uint64(len(b)), nil
+}
+
+// ReadVar copies a module-scope .global or .const variable into dst.
+func (m *Module) ReadVar(name string, dst []byte) error {
+	b, _, err := m.prog.GlobalVar(name)
+	if err != nil {
+		return err
+	}
+	if len(dst) > len(b) {
+		return fmt.Errorf("%s has %d bytes, %d asked", name, len(b), len(dst))
+	}
+	copy(dst, b)
+	return nil
+}
+
+// WriteVar copies src into a module-scope .global or .const variable; the
+// values persist across launches.
+func (m *Module) WriteVar(name string, src []byte) error {
+	b, _, err := m.prog.GlobalVar(name)
+	if err != nil {
+		return err
+	}
+	if len(src) > len(b) {
+		return fmt.Errorf("%s has %d bytes, %d given", name, len(b), len(src))
+	}
+	copy(b, src)
+	return nil
+}
+
 // marshal writes a Go value as a parameter of PTX type t into slot.
 func marshal(slot []byte, t string, a any) error {
 	var bits uint64

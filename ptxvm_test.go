@@ -93,3 +93,46 @@ func TestPrintf(t *testing.T) {
 		t.Errorf("printf output:\n%q\nwant\n%q", out.String(), want)
 	}
 }
+
+// TestModuleVariables: module .global and .const variables from the host,
+// initialized from their declarations and persisting across launches.
+func TestModuleVariables(t *testing.T) {
+	dev := NewDevice(Options{})
+	mod, err := dev.LoadModule("v.ptx", []byte(`.version 7.0
+.target sm_70
+.address_size 64
+.global .align 4 .u32 counter = 5;
+.const .align 4 .u32 step = 3;
+.visible .entry bump()
+{
+	.reg .b32 %r<3>;
+	ld.global.u32 %r1, [counter];
+	ld.const.u32 %r2, [step];
+	add.u32 %r1, %r1, %r2;
+	st.global.u32 [counter], %r1;
+	ret;
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mod.WriteVar("step", []byte{10, 0, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := mod.Launch(context.Background(), "bump", Dim3{X: 1}, Dim3{X: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, size, err := mod.Global("counter")
+	if err != nil || size != 4 {
+		t.Fatal(size, err)
+	}
+	got := make([]uint32, 1)
+	if err := ReadSlice(dev, p, got); err != nil || got[0] != 25 {
+		t.Errorf("counter = %v (%v), want 5 + 2*10", got, err)
+	}
+	if _, _, err := mod.Global("step"); err == nil {
+		t.Errorf(".const variable has no device address")
+	}
+}

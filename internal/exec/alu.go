@@ -909,7 +909,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	sat := hasMod(in, ".sat")
 	irnd, frnd := in.Groups[".irnd"], in.Groups[".frnd"]
-	if frnd != "" && frnd != ".rn" || hasMod(in, ".ftz") && (dt == ".f64" || at == ".f64") {
+	if frnd != "" && frnd != ".rn" {
 		return l.unsupported(in, "rounding "+frnd)
 	}
 	isF := func(t string) bool { return t == ".f32" || t == ".f64" }

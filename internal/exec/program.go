@@ -343,3 +343,27 @@ func putBits(dst []byte, v uint64) {
 		}
 	}
 }
+
+// GlobalVar returns the bytes of a module-scope .global or .const variable
+// (for the host to read and write, as cuModuleGetGlobal allows), and for a
+// .global variable its device address.
+func (p *Program) GlobalVar(name string) ([]byte, uint64, error) {
+	for _, v := range p.Module.Vars {
+		if v.Name != name {
+			continue
+		}
+		switch v.Space {
+		case ".global":
+			b, f := p.global.Bytes(p.varAddr[v], uint64(v.Size))
+			if f != nil {
+				return nil, 0, f
+			}
+			return b, p.varAddr[v], nil
+		case ".const":
+			off := p.varAddr[v]
+			return p.constant.Data[off : off+uint64(v.Size)], 0, nil
+		}
+		return nil, 0, fmt.Errorf("variable %s is in %s, not .global or .const", name, v.Space)
+	}
+	return nil, 0, fmt.Errorf("no module-scope variable %q", name)
+}
