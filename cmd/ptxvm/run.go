@@ -193,7 +193,16 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		expectations = expectations || b.Checked()
 	}
 
-	results := runCase(c, cfg.timeout, caserun.Options{Workers: cfg.workers, Printf: stdout})
+	opts := caserun.Options{Workers: cfg.workers, Printf: stdout}
+	if isTerminal(stderr) {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(stderr, "\r%d/%d CTAs", done, total)
+			if done == total {
+				fmt.Fprint(stderr, "\r\033[K")
+			}
+		}
+	}
+	results := runCase(c, cfg.timeout, opts)
 	failed := false
 	used := map[string]bool{}
 	for _, r := range results {
@@ -492,4 +501,15 @@ func valueBits(typ, v string) (uint64, error) {
 	buf := make([]byte, 8)
 	copy(buf, c.Buffers[0].Init)
 	return binary.LittleEndian.Uint64(buf), nil
+}
+
+// isTerminal reports whether w is a character device (a terminal), where a
+// progress line may be redrawn.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -20,8 +20,9 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Workers int       // 0: GOMAXPROCS
-	Printf  io.Writer // device printf output; nil discards
+	Workers  int                    // 0: GOMAXPROCS
+	Printf   io.Writer              // device printf output; nil discards
+	Progress func(done, total int) // CTAs finished, for a progress line (see exec.LaunchConfig)
 }
 
 // Result is the outcome of one case on one module.
@@ -101,7 +102,7 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		copy(params[offs[i]:], v)
 	}
 	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
-		Params: params, Workers: opts.Workers, Printf: opts.Printf})
+		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress})
 	r.Err = err
 	if c.ExpectError != "" {
 		switch {

@@ -342,3 +342,16 @@ func TestAlloca(t *testing.T) {
 		}
 	}
 }
+
+func TestProgress(t *testing.T) {
+	p, _ := load(t, ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n")
+	var last, total int
+	cfg := LaunchConfig{Grid: [3]int{10, 2, 1}, Block: [3]int{1, 1, 1}, Workers: 1,
+		Progress: func(d, n int) { last, total = d, n }}
+	if err := p.Launch(context.Background(), "k", cfg); err != nil {
+		t.Fatal(err)
+	}
+	if last != 20 || total != 20 {
+		t.Errorf("last progress report %d/%d, want 20/20", last, total)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // LaunchConfig describes one kernel launch.
@@ -15,6 +17,9 @@ type LaunchConfig struct {
 	Params        []byte    // the kernel's parameter buffer, laid out by ParamLayout
 	Workers       int       // goroutines running CTAs; 0: GOMAXPROCS; 1 is deterministic
 	Printf        io.Writer // where device printf writes; nil discards
+	// Progress, when set, is called from the launch's goroutines as CTAs
+	// finish, at most every 100 ms, with the number done and the total.
+	Progress func(done, total int)
 }
 
 type launch struct {
@@ -93,6 +98,18 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	var first *Fault
 	firstIdx := n
 	next := 0
+	var done atomic.Int64
+	var lastReport atomic.Int64
+	report := func() {
+		d := int(done.Add(1))
+		if cfg.Progress == nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		if last := lastReport.Load(); now-last >= int64(100*time.Millisecond) && lastReport.CompareAndSwap(last, now) || d == n {
+			cfg.Progress(d, n)
+		}
+	}
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
 		wg.Add(1)
@@ -108,7 +125,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					return
 				}
 				id := [3]uint32{uint32(i % g[0]), uint32(i / g[0] % g[1]), uint32(i / (g[0] * g[1]))}
-				if f := newCTA(l, id).run(ctx); f != nil {
+				f := newCTA(l, id).run(ctx)
+				report()
+				if f != nil {
 					mu.Lock()
 					if i < firstIdx && (first == nil || f.Kind != FaultCanceled) {
 						first, firstIdx = f, i
