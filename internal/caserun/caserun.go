@@ -20,8 +20,8 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Workers  int                    // 0: GOMAXPROCS
-	Printf   io.Writer              // device printf output; nil discards
+	Workers  int                   // 0: GOMAXPROCS
+	Printf   io.Writer             // device printf output; nil discards
 	Progress func(done, total int) // CTAs finished, for a progress line (see exec.LaunchConfig)
 }
 
