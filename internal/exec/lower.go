@@ -104,6 +104,7 @@ func (p *Program) lower(f *Func) error {
 		if err := lw(l, in, o); err != nil {
 			return err
 		}
+		o.plain = isPlain(in.Opcode)
 	}
 	f.ipdom = postDominators(f)
 	return nil
@@ -340,4 +341,16 @@ func hasMod(in *ir.Inst, m string) bool {
 		}
 	}
 	return false
+}
+
+// isPlain reports whether an op only computes: it moves every executing
+// lane to the next instruction and never blocks, so the converged fast path
+// of Warp.run may run it (control flow, calls, returns, barriers and
+// anything that can stop a thread are not plain).
+func isPlain(opcode string) bool {
+	switch opcode {
+	case "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "bar", "barrier":
+		return false
+	}
+	return true
 }

@@ -74,6 +74,7 @@ type Op struct {
 	aux        any // op-specific data (call targets, ...)
 	inst       *ir.Inst
 	pc         int32
+	plain      bool // see isPlain
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

@@ -63,6 +63,12 @@ type frame struct {
 	spinners uint32 // lanes that took the last backward branch
 	favor    uint32 // lanes run first until they block, finish or spin (see pick)
 	callOp   *Op    // the call that made this frame (nil for the kernel)
+	// conv: all active lanes are at upc (pc[] is stale), none waits or is
+	// blocked; the run loop's fast path. rdepth counts reconvergence
+	// points pushed and not yet popped, over all lanes.
+	conv   bool
+	upc    int32
+	rdepth int
 	// carry is the condition code CC.CF of 9.7.2, one bit per lane: an
 	// implicit per-thread register that add.cc/addc/sub.cc/subc/mad.cc/madc
 	// read and write (int_carry.go). It is not preserved across calls (the
@@ -130,6 +136,34 @@ func (w *Warp) run() warpStatus {
 			}
 			continue
 		}
+		if f.conv {
+			// Converged fast path: every active lane is at f.upc, none
+			// waits or is blocked, and the op cannot split them.
+			o := &f.fn.Ops[f.upc]
+			if o.plain {
+				exec := f.active
+				if o.guard != 0 {
+					g := f.preds[o.guard-1]
+					if o.neg {
+						g = ^g
+					}
+					exec &= g
+				}
+				f.upc++
+				if exec != 0 {
+					o.exec(w, o, exec)
+					if w.fault != nil {
+						return warpDone
+					}
+				}
+				w.steps++
+				if w.steps >= sliceSteps {
+					return warpRunnable
+				}
+				continue
+			}
+			f.leaveConv()
+		}
 		mask, pc := f.pick()
 		if mask == 0 {
 			if f.blocked&f.active != 0 {
@@ -160,12 +194,34 @@ func (w *Warp) run() warpStatus {
 		if isControl(o) {
 			f.diverged(o, mask, exec)
 		}
+		if w.top() == f && mask == f.active && f.blocked == 0 && f.favor == 0 && f.rdepth == 0 {
+			f.enterConv(mask)
+		}
 		w.steps++
 		if w.steps >= sliceSteps {
 			return warpRunnable
 		}
 	}
 	return warpDone
+}
+
+// enterConv switches to the fast path if every lane of mask is at one PC.
+func (f *frame) enterConv(mask uint32) {
+	pc := f.pc[bits.TrailingZeros32(mask)]
+	for m := mask; m != 0; m &= m - 1 {
+		if f.pc[bits.TrailingZeros32(m)] != pc {
+			return
+		}
+	}
+	f.conv, f.upc = true, pc
+}
+
+// leaveConv writes the converged PC back to every active lane.
+func (f *frame) leaveConv() {
+	for m := f.active; m != 0; m &= m - 1 {
+		f.pc[bits.TrailingZeros32(m)] = f.upc
+	}
+	f.conv = false
 }
 
 func isControl(o *Op) bool {
@@ -230,6 +286,7 @@ func (f *frame) release(waiting uint32) uint32 {
 		l := bits.TrailingZeros32(m)
 		if s := f.rstack[l]; f.pc[l] == r && s[len(s)-1] == r {
 			f.rstack[l] = s[:len(s)-1]
+			f.rdepth--
 			out |= 1 << l
 		}
 	}
@@ -274,6 +331,7 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		f.rstack[l] = append(f.rstack[l], r)
+		f.rdepth++
 	}
 }
 

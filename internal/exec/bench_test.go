@@ -1,0 +1,46 @@
+package exec
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkALU: a converged integer loop (hash mixing), reported as
+// thread-instructions per second.
+func BenchmarkALU(b *testing.B) {
+	p, g := load(&testing.T{}, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0x9e3779b9;
+LOOP:
+	xor.b32 %r1, %r1, %r3;
+	mul.lo.u32 %r1, %r1, 16777619;
+	shr.u32 %r4, %r1, 13;
+	xor.b32 %r1, %r1, %r4;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 1000;
+	@%p bra LOOP;
+	ld.param.u64 %rd1, [out];
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4, 0)
+	cfg := LaunchConfig{Grid: [3]int{16, 1, 1}, Block: [3]int{256, 1, 1}, Params: params(p.Kernels["k"], out), Workers: 1}
+	const perThread = 1000*7 + 6
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.Launch(context.Background(), "k", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	threads := 16 * 256
+	b.ReportMetric(float64(threads*perThread)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gthreadinst/s")
+}
