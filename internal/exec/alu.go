@@ -302,7 +302,9 @@ func lowerF32x2(l *lowering, in *ir.Inst, o *Op) error {
 		})
 	case "fma":
 		return l.ternary(in, o, func(a, b, c uint64) uint64 {
-			return pack(math.FMA(half(a, 0), half(b, 0), half(c, 0)), math.FMA(half(a, 1), half(b, 1), half(c, 1)))
+			lo := fma32(float32(half(a, 0)), float32(half(b, 0)), float32(half(c, 0)))
+			hi := fma32(float32(half(a, 1)), float32(half(b, 1)), float32(half(c, 1)))
+			return pack(float64(lo), float64(hi))
 		})
 	}
 	return l.unsupported(in, "")
@@ -619,7 +621,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 				// the f64 product of two f32 is exact; the sum is rounded
 				// once to f64 and then to f32 (exact rounding comes with
 				// the numerics work)
-				return out32(float32(math.FMA(float64(in32(a)), float64(in32(b)), float64(in32(c)))))
+				return out32(fma32(in32(a), in32(b), in32(c)))
 			}
 			return of64(math.FMA(f64(a), f64(b), f64(c)))
 		})
@@ -647,6 +649,29 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		})
 	}
 	return l.unsupported(in, "")
+}
+
+// fma32 is a*b+c rounded once to f32 (9.7.3.6). The product of two f32 is
+// exact in f64; the sum is rounded to f64 with round-to-odd (a sticky last
+// bit), which then rounds to f32 exactly as the exact sum would, since f64
+// has more than 24+2 bits.
+func fma32(a, b, c float32) float32 {
+	p := float64(a) * float64(b)
+	s := p + float64(c)
+	if math.IsInf(s, 0) || math.IsNaN(s) || math.IsInf(p, 0) {
+		return float32(s)
+	}
+	// the rounding error of s, exactly (Knuth's TwoSum)
+	bv := s - p
+	err := (p - (s - bv)) + (float64(c) - bv)
+	if err != 0 && math.Float64bits(s)&1 == 0 {
+		if err > 0 {
+			s = math.Nextafter(s, math.Inf(1))
+		} else {
+			s = math.Nextafter(s, math.Inf(-1))
+		}
+	}
+	return float32(s)
 }
 
 // floatOp computes a binary operation; f32 operands arrive exactly as f64,
@@ -953,6 +978,14 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		return l.unary(in, o, func(a uint64) uint64 {
 			x := roundInt(irnd, readF(at, a))
+			if math.IsNaN(x) {
+				// 9.7.9.21 Integer Notes: NaN converts to 0, except from
+				// .f64 or to a 64-bit type, where it is 1 << (width-1)
+				if at != ".f64" && it.bits < 64 {
+					return 0
+				}
+				return it.norm(1 << uint(it.bits-1))
+			}
 			return it.norm(floatToInt(x, it))
 		})
 	case isF(dt): // integer to float, round to nearest
@@ -972,6 +1005,9 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 			} else {
 				v := a & it.mask()
 				x, y = float64(v), float32(v)
+			}
+			if sat { // .sat clamps a floating-point result to [0.0, 1.0]
+				x, y = math.Max(0, math.Min(1, x)), float32(math.Max(0, math.Min(1, float64(y))))
 			}
 			if dt == ".f32" {
 				return of32(y)
