@@ -89,8 +89,9 @@ func (w *Warp) accessUnaligned(o *Op, lane int, n uint64) []byte {
 	case mem.SpaceShared:
 		b, fault = w.cta.shared.Bytes(addr, n)
 	case mem.SpaceLocal:
-		lb := mem.Block{Space: mem.SpaceLocal, Data: w.local[lane]}
-		b, fault = lb.Bytes(addr, n)
+		if b = w.localBytes(lane, addr, n); b == nil {
+			fault = &mem.Fault{Kind: mem.OutOfBounds, Space: mem.SpaceLocal, Addr: addr, Size: int(n)}
+		}
 	case mem.SpaceConst:
 		b, fault = w.cta.l.prog.constant.Bytes(addr, n)
 	}

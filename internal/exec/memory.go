@@ -102,11 +102,12 @@ func (w *Warp) access(o *Op, lane int, n uint64) []byte {
 	case mem.SpaceShared:
 		b, fault = w.cta.shared.Bytes(addr, n)
 	case mem.SpaceLocal:
-		lb := mem.Block{Space: mem.SpaceLocal, Data: w.local[lane]}
-		b, fault = lb.Bytes(addr, n)
+		if b = w.localBytes(lane, addr, n); b == nil {
+			fault = &mem.Fault{Kind: mem.OutOfBounds, Space: mem.SpaceLocal, Addr: addr, Size: int(n)}
+		}
 	case mem.SpaceConst:
 		b, fault = w.cta.l.prog.constant.Bytes(addr, n)
-	case spaceKernelParam:
+	case spaceKernelParam, mem.SpaceParam: // generic param addresses are kernel parameters (cvta.param)
 		pb := mem.Block{Space: mem.SpaceParam, Data: w.cta.l.params}
 		b, fault = pb.Bytes(addr, n)
 		space = mem.SpaceParam
@@ -244,8 +245,10 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 	if err != nil {
 		return err
 	}
-	if space == mem.SpaceParam {
-		return l.unsupported(in, "cvta of .param addresses")
+	if space == mem.SpaceParam && !l.f.IR.Entry {
+		// a function's .param variables live in the thread's frame: their
+		// generic addresses are local ones
+		space = mem.SpaceLocal
 	}
 	o.d, o.a = d, a
 	o.exec = func(w *Warp, o *Op, mask uint32) {
@@ -281,7 +284,8 @@ func lowerIsspacep(l *lowering, in *ir.Inst, o *Op) error {
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			s, _ := mem.Classify(f.regs[int(o.a)*warpSize+lane])
-			if s == space {
+			// the kernel-parameter window lies inside the global one (9.7.9.19)
+			if s == space || space == mem.SpaceGlobal && s == mem.SpaceParam {
 				f.preds[o.d] |= 1 << lane
 			} else {
 				f.preds[o.d] &^= 1 << lane

@@ -8,10 +8,7 @@ func (w *Warp) fillSreg(fn *Func, slot int32, row []uint64) {
 	ref := fn.sregOf[slot]
 	l := w.cta.l
 	comp := componentIndex(ref.comp)
-	nwarps := uint64(len(w.cta.warps))
-	if nwarps == 0 {
-		nwarps = uint64((w.cta.threads + warpSize - 1) / warpSize)
-	}
+	nwarps := uint64((w.cta.threads + warpSize - 1) / warpSize)
 	for lane := range row {
 		var v uint64
 		switch ref.name {

@@ -1,9 +1,9 @@
 package exec
 
 // Stack manipulation (9.7.17): alloca, stacksave, stackrestore, on the
-// threads' local memory. The local stack top is shared by a warp's lanes
-// (frames sit at the same offset in every lane), so alloca raises it by
-// the largest size any executing lane asks for.
+// threads' local memory. Each thread has its own stack pointer, starting at
+// allocaTop and growing down; a function's allocations are released when it
+// returns.
 
 import (
 	"math/bits"
@@ -15,6 +15,24 @@ func init() {
 	register(lowerAlloca, "alloca")
 	register(lowerStacksave, "stacksave")
 	register(lowerStackrestore, "stackrestore")
+}
+
+// allocaTop is the local-memory offset where the alloca stack starts; it
+// grows down from there (9.7.17.3: "the stack grows down"), away from the
+// frames, which grow up from 0.
+const allocaTop = 1 << 31
+
+// localBytes returns lane's local memory [off, off+n): the frames below,
+// or the alloca stack below allocaTop.
+func (w *Warp) localBytes(lane int, off, n uint64) []byte {
+	d := w.dyn[lane]
+	if lo := allocaTop - uint64(len(d)); off >= lo && off <= allocaTop && n <= allocaTop-off {
+		return d[off-lo : off-lo+n : off-lo+n]
+	}
+	if f := w.local[lane]; off <= uint64(len(f)) && n <= uint64(len(f))-off {
+		return f[off : off+n : off+n]
+	}
+	return nil
 }
 
 // alloca.type ptr, size{, immAlign}: ptr is a local address.
@@ -33,20 +51,21 @@ func lowerAlloca(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		var most uint64
-		for m := mask; m != 0; m &= m - 1 {
-			most = max(most, f.regs[int(o.a)*warpSize+bits.TrailingZeros32(m)])
-		}
-		base := align(w.stack, max(o.imm, 1))
-		w.stack = base + most
+		al := max(o.imm, 1)
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
-			if uint64(len(w.local[lane])) < w.stack {
-				grown := make([]byte, max(w.stack, 2*uint64(len(w.local[lane]))))
-				copy(grown, w.local[lane])
-				w.local[lane] = grown
+			size := f.regs[int(o.a)*warpSize+lane]
+			if size > w.sp[lane] || w.sp[lane]-size < allocaTop/2 {
+				w.fail(o, 1<<lane, FaultOutOfBounds, "alloca: stack overflow")
+				return
 			}
-			f.regs[int(o.d)*warpSize+lane] = base
+			w.sp[lane] = (w.sp[lane] - size) &^ (al - 1)
+			if need := allocaTop - w.sp[lane]; uint64(len(w.dyn[lane])) < need {
+				grown := make([]byte, max(need, 2*uint64(len(w.dyn[lane]))))
+				copy(grown[uint64(len(grown))-uint64(len(w.dyn[lane])):], w.dyn[lane])
+				w.dyn[lane] = grown
+			}
+			f.regs[int(o.d)*warpSize+lane] = w.sp[lane]
 		}
 	}
 	return nil
@@ -61,7 +80,8 @@ func lowerStacksave(l *lowering, in *ir.Inst, o *Op) error {
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		for m := mask; m != 0; m &= m - 1 {
-			f.regs[int(o.d)*warpSize+bits.TrailingZeros32(m)] = w.stack
+			lane := bits.TrailingZeros32(m)
+			f.regs[int(o.d)*warpSize+lane] = w.sp[lane]
 		}
 	}
 	return nil
@@ -75,8 +95,12 @@ func lowerStackrestore(l *lowering, in *ir.Inst, o *Op) error {
 	o.a = a
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		if v := f.regs[int(o.a)*warpSize+bits.TrailingZeros32(mask)]; v >= f.base {
-			w.stack = v
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			// only within the current function's allocations
+			if v := f.regs[int(o.a)*warpSize+lane]; v <= f.sp[lane] && v >= w.sp[lane] {
+				w.sp[lane] = v
+			}
 		}
 	}
 	return nil

@@ -31,6 +31,8 @@ type Warp struct {
 	tid    [warpSize][3]uint32
 	local  [warpSize][]byte // per-thread local memory: frames of .local/.param variables
 	stack  uint64           // top of the local frame stack (same for every lane)
+	dyn    [warpSize][]byte // per-thread alloca stack, ending at allocaTop
+	sp     [warpSize]uint64 // per-thread alloca stack pointers
 	frames []*frame
 	steps  int
 	fault  *Fault
@@ -58,11 +60,12 @@ type frame struct {
 	returned uint32 // lanes that executed ret
 	blocked  uint32 // lanes waiting at a barrier
 	rstack   [warpSize][]int32
-	base     uint64 // offset of this frame's variables in each lane's local memory
-	backs    int    // backward branches taken since the last fairness decision
-	spinners uint32 // lanes that took the last backward branch
-	favor    uint32 // lanes run first until they block, finish or spin (see pick)
-	callOp   *Op    // the call that made this frame (nil for the kernel)
+	base     uint64           // offset of this frame's variables in each lane's local memory
+	sp       [warpSize]uint64 // the alloca stack pointers when the frame started
+	backs    int              // backward branches taken since the last fairness decision
+	spinners uint32           // lanes that took the last backward branch
+	favor    uint32           // lanes run first until they block, finish or spin (see pick)
+	callOp   *Op              // the call that made this frame (nil for the kernel)
 	// conv: all active lanes are at upc (pc[] is stale), none waits or is
 	// blocked; the run loop's fast path. rdepth counts reconvergence
 	// points pushed and not yet popped, over all lanes.
@@ -80,7 +83,12 @@ func (w *Warp) top() *frame { return w.frames[len(w.frames)-1] }
 
 // pushFrame starts fn for the lanes of mask.
 func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
-	f := &frame{fn: fn, active: mask, base: w.stack}
+	if w.sp[0] == 0 {
+		for l := range w.sp {
+			w.sp[l] = allocaTop
+		}
+	}
+	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
 	f.regs = make([]uint64, fn.numSlots*warpSize)
 	f.preds = make([]uint32, fn.numPreds)
 	w.stack += fn.frameSize
@@ -120,6 +128,10 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 func (w *Warp) popFrame() {
 	f := w.top()
 	w.stack = f.base
+	for m := f.active | f.returned; m != 0; m &= m - 1 { // the frame's lanes release their allocations
+		l := bits.TrailingZeros32(m)
+		w.sp[l] = f.sp[l]
+	}
 	w.frames = w.frames[:len(w.frames)-1]
 }
 
@@ -213,7 +225,7 @@ func (f *frame) enterConv(mask uint32) {
 			return
 		}
 	}
-	f.conv, f.upc = true, pc
+	f.conv, f.upc, f.backs = true, pc, 0
 }
 
 // leaveConv writes the converged PC back to every active lane.
@@ -311,7 +323,9 @@ func lowestPC(f *frame, lanes uint32) (uint32, int32) {
 // diverged records, after a branch, that the lanes of mask split: each
 // waits for the others at the branch's reconvergence point.
 func (f *frame) diverged(o *Op, mask, taken uint32) {
-	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] <= o.pc {
+	// count backward branches only while other lanes exist that could be
+	// waiting for the spinners
+	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] <= o.pc && f.active&^taken != 0 {
 		f.backs++
 		f.spinners = taken
 		f.favor &^= taken

@@ -29,6 +29,8 @@ const (
 	LocalSize  = 1 << 32
 	ConstBase  = 0x0000_7200_0000_0000
 	ConstSize  = 1 << 32
+	ParamBase  = 0x0000_7400_0000_0000 // kernel parameters (cvta.param, PTX 7.7)
+	ParamSize  = 1 << 32
 )
 
 // guard is the unmapped gap after each global allocation, so an access just
@@ -203,6 +205,8 @@ func Classify(addr uint64) (Space, uint64) {
 		return SpaceLocal, addr - LocalBase
 	case addr >= ConstBase && addr < ConstBase+ConstSize:
 		return SpaceConst, addr - ConstBase
+	case addr >= ParamBase && addr < ParamBase+ParamSize:
+		return SpaceParam, addr - ParamBase
 	}
 	return SpaceGlobal, addr
 }
@@ -216,6 +220,8 @@ func Generic(space Space, addr uint64) uint64 {
 		return LocalBase + addr
 	case SpaceConst:
 		return ConstBase + addr
+	case SpaceParam:
+		return ParamBase + addr
 	}
 	return addr
 }
