@@ -112,6 +112,20 @@ func (d *Device) CopyFromDevice(dst []byte, src DevicePtr) error {
 	return nil
 }
 
+// CopyDevice copies n bytes of device memory from src to dst.
+func (d *Device) CopyDevice(dst, src DevicePtr, n uint64) error {
+	from, f := d.global.Bytes(uint64(src), n)
+	if f != nil {
+		return f
+	}
+	to, f := d.global.Bytes(uint64(dst), n)
+	if f != nil {
+		return f
+	}
+	copy(to, from)
+	return nil
+}
+
 // Memset fills n bytes at p with v.
 func (d *Device) Memset(p DevicePtr, v byte, n uint64) error {
 	b, f := d.global.Bytes(uint64(p), n)

@@ -65,6 +65,16 @@ func TestMemory(t *testing.T) {
 	if err := ReadSlice(dev, p, got); err != nil || got[0] != -1 || got[2] != 3 {
 		t.Errorf("round trip: %v %v", got, err)
 	}
+	q, _ := dev.Alloc(12)
+	if err := dev.CopyDevice(q, p, 12); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReadSlice(dev, q, got); err != nil || got[1] != 2 {
+		t.Errorf("device-to-device copy: %v %v", got, err)
+	}
+	if err := dev.CopyDevice(q, p, 16); err == nil {
+		t.Errorf("copy past the end succeeded")
+	}
 	if _, err := dev.Alloc(2 << 20); err == nil {
 		t.Errorf("allocation past the memory limit succeeded")
 	}

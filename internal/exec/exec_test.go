@@ -355,3 +355,23 @@ func TestProgress(t *testing.T) {
 		t.Errorf("last progress report %d/%d, want 20/20", last, total)
 	}
 }
+
+// TestSharedLimitPerTarget: the shared-memory limit follows the target
+// (64 KiB per block on sm_75, 163 KiB on sm_80).
+func TestSharedLimitPerTarget(t *testing.T) {
+	for _, c := range []struct {
+		target string
+		bytes  uint64
+		ok     bool
+	}{{"sm_75", 64 << 10, true}, {"sm_75", 64<<10 + 1, false}, {"sm_80", 163 << 10, true}, {"sm_80", 163<<10 + 1, false}} {
+		ver := "6.3"
+		if c.target == "sm_80" {
+			ver = "7.0"
+		}
+		p, _ := load(t, ".version "+ver+"\n.target "+c.target+"\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n")
+		err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{1, 1, 1}, DynamicShared: c.bytes})
+		if (err == nil) != c.ok {
+			t.Errorf("%s with %d bytes: %v", c.target, c.bytes, err)
+		}
+	}
+}

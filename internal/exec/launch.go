@@ -39,8 +39,29 @@ const (
 	MaxBlockZ          = 64
 	MaxGridY           = 65535
 	MaxGridZ           = 65535
-	MaxSharedPerBlock  = 227 << 10
 )
+
+// maxSharedPerBlock is the most shared memory one CTA may use on an
+// architecture (CUDA's per-block limit with the opt-in attribute).
+func maxSharedPerBlock(sm int) uint64 {
+	switch {
+	case sm >= 120:
+		return 99 << 10
+	case sm >= 90:
+		return 227 << 10
+	case sm == 86 || sm == 87 || sm == 88 || sm == 89:
+		return 99 << 10
+	case sm == 80:
+		return 163 << 10
+	case sm == 75:
+		return 64 << 10
+	case sm >= 70:
+		return 96 << 10
+	case sm >= 20:
+		return 48 << 10
+	}
+	return 16 << 10
+}
 
 // ParamLayout returns the offset of each kernel parameter in the parameter
 // buffer and the buffer's size (each parameter at its alignment, 7.1).
@@ -80,8 +101,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("%d threads per block exceed the limit of %d", threads, MaxThreadsPerBlock)}
 	case b[2] > MaxBlockZ || g[1] > MaxGridY || g[2] > MaxGridZ || g[0] > 1<<31-1:
 		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("grid %v or block %v exceeds the dimension limits", g, b)}
-	case p.dynShared+cfg.DynamicShared > MaxSharedPerBlock:
-		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("%d bytes of shared memory exceed the limit of %d per block", p.dynShared+cfg.DynamicShared, MaxSharedPerBlock)}
+	case p.dynShared+cfg.DynamicShared > maxSharedPerBlock(p.Module.Target.SM):
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("%d bytes of shared memory exceed the limit of %d per block on sm_%d",
+			p.dynShared+cfg.DynamicShared, maxSharedPerBlock(p.Module.Target.SM), p.Module.Target.SM)}
 	case uint64(len(cfg.Params)) < k.paramSize:
 		return fmt.Errorf("kernel %s takes %d bytes of parameters, %d given", kernel, k.paramSize, len(cfg.Params))
 	}
