@@ -1,0 +1,65 @@
+package fp
+
+import "math"
+
+// Convert converts v from format src to format dst, rounding with m when the
+// value does not fit (cvt.frnd, 9.7.9.21). A NaN widened keeps its payload
+// (quieted), as Go and the GPU do for f32 to f64; a NaN narrowed becomes the
+// canonical NaN of dst.
+func Convert(dst, src Format, v uint64, m Mode) uint64 {
+	if dst == src {
+		return v
+	}
+	if m == RN && src == F64 && dst == F32 && !src.IsNaN(v) {
+		return uint64(math.Float32bits(float32(math.Float64frombits(v))))
+	}
+	neg := src.Signbit(v)
+	switch {
+	case src.IsNaN(v):
+		if dst.Man >= src.Man && dst.Exp >= src.Exp {
+			_, _, man := src.fields(v)
+			return dst.Quiet(dst.pack(neg, dst.expMask(), man<<(dst.Man-src.Man)))
+		}
+		return dst.CanonicalNaN()
+	case src.IsInf(v):
+		return dst.Inf(neg)
+	case src.IsZero(v):
+		return dst.Zero(neg)
+	}
+	return dst.round(src.decode(v), m)
+}
+
+// FromInt converts an integer to the format: x is the value's two's
+// complement bits when signed is true, its magnitude otherwise.
+func FromInt(dst Format, x uint64, signed bool, m Mode) uint64 {
+	neg := signed && int64(x) < 0
+	if neg {
+		x = -x
+	}
+	if x == 0 {
+		return dst.Zero(false)
+	}
+	if m == RN && dst == F64 {
+		if neg {
+			return math.Float64bits(-float64(x))
+		}
+		return math.Float64bits(float64(x))
+	}
+	r := &exact{neg: neg}
+	r.mant.SetUint64(x)
+	return dst.round(r, m)
+}
+
+// ToFloat64 returns the value of v as a float64, exactly, for any format
+// no wider than f64.
+func (f Format) ToFloat64(v uint64) float64 {
+	if f == F64 {
+		return math.Float64frombits(v)
+	}
+	return math.Float64frombits(Convert(F64, f, v, RN))
+}
+
+// FromFloat64 rounds a float64 to the format.
+func (f Format) FromFloat64(x float64, m Mode) uint64 {
+	return Convert(f, F64, math.Float64bits(x), m)
+}

@@ -1,0 +1,135 @@
+package fp
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// Mode is a rounding mode (6.5.2).
+type Mode uint8
+
+const (
+	RN  Mode = iota // to nearest, ties to even
+	RZ              // toward zero
+	RM              // toward -infinity
+	RP              // toward +infinity
+	RNA             // to nearest, ties away from zero
+)
+
+var modeNames = [...]string{".rn", ".rz", ".rm", ".rp", ".rna"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode maps a PTX rounding modifier (".rn", ".rz", ...; "" is .rn) to
+// a Mode.
+func ParseMode(s string) (Mode, bool) {
+	if s == "" {
+		return RN, true
+	}
+	for i, n := range modeNames {
+		if n == s {
+			return Mode(i), true
+		}
+	}
+	return 0, false
+}
+
+// exact is a finite real number: (-1)^neg * (mant + f) * 2^exp where f is
+// 0 when sticky is false and strictly between 0 and 1 when it is true. A
+// value with sticky set carries at least two bits more than any format it
+// is rounded to, so the sticky fraction only decides direction, never ties.
+type exact struct {
+	neg    bool
+	mant   big.Int
+	exp    int
+	sticky bool
+}
+
+// decode returns the exact value of a finite v.
+func (f Format) decode(v uint64) *exact {
+	neg, e, m := f.fields(v)
+	x := &exact{neg: neg}
+	if e == 0 {
+		x.mant.SetUint64(m)
+		x.exp = f.emin() - f.Man
+	} else {
+		x.mant.SetUint64(m | 1<<f.Man)
+		x.exp = int(e) - f.bias() - f.Man
+	}
+	return x
+}
+
+// isZero reports whether x is exactly zero.
+func (x *exact) isZero() bool { return x.mant.Sign() == 0 && !x.sticky }
+
+// round rounds a nonzero exact value to the format, handling subnormals and
+// overflow as 6.5.2 and IEEE 754 define for each mode.
+func (f Format) round(x *exact, m Mode) uint64 {
+	n := x.mant.BitLen()
+	if n == 0 { // callers keep enough bits that this does not happen
+		panic("fp: rounding a value with no significant bits")
+	}
+	top := x.exp + n - 1 // exponent of the leading bit
+	q := max(top-f.Man, f.emin()-f.Man)
+	shift := q - x.exp
+	var i big.Int
+	var half, rest bool
+	switch {
+	case shift <= 0:
+		i.Lsh(&x.mant, uint(-shift))
+		rest = x.sticky
+	default:
+		i.Rsh(&x.mant, uint(shift))
+		half = x.mant.Bit(shift-1) != 0
+		rest = x.sticky || lowBitsNonzero(&x.mant, shift-1)
+	}
+	inc := false
+	switch m {
+	case RN:
+		inc = half && (rest || i.Bit(0) != 0)
+	case RNA:
+		inc = half
+	case RP:
+		inc = !x.neg && (half || rest)
+	case RM:
+		inc = x.neg && (half || rest)
+	}
+	if inc {
+		i.Add(&i, big.NewInt(1))
+	}
+	if i.BitLen() > f.Man+1 { // carried into a new binade
+		i.Rsh(&i, 1)
+		q++
+	}
+	if i.BitLen() <= f.Man { // subnormal or zero
+		return f.pack(x.neg, 0, i.Uint64())
+	}
+	if q+f.Man > f.emax() {
+		return f.overflow(x.neg, m)
+	}
+	return f.pack(x.neg, uint64(q+f.Man+f.bias()), i.Uint64()&f.manMask())
+}
+
+// overflow is the result of a value too large for the format: infinity or
+// the largest finite number, by mode.
+func (f Format) overflow(neg bool, m Mode) uint64 {
+	switch {
+	case m == RZ, m == RP && neg, m == RM && !neg:
+		return f.MaxFinite(neg)
+	}
+	return f.Inf(neg)
+}
+
+// lowBitsNonzero reports whether any of the n low bits of x is set.
+func lowBitsNonzero(x *big.Int, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	t := x.TrailingZeroBits()
+	return x.Sign() != 0 && int(t) < n
+}
