@@ -20,10 +20,8 @@ func init() {
 	register(lowerMov, "mov")
 	register(lowerIntOrFloat, "add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs", "neg", "fma")
 	register(lowerInt, "mul24", "mad24", "popc", "clz", "brev", "and", "or", "xor", "not", "cnot", "shl", "shr", "sad")
-	register(lowerFloat, "sqrt", "rcp", "rsqrt", "ex2", "lg2", "sin", "cos")
 	register(lowerSetp, "setp")
 	register(lowerSelp, "selp")
-	register(lowerCvt, "cvt")
 }
 
 // intType describes an integer (or bit) type: width and signedness.
@@ -261,53 +259,10 @@ func lowerIntOrFloat(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
-	switch t {
-	case ".f32", ".f64":
+	if _, _, ok := floatType(t); ok {
 		return lowerFloat(l, in, o)
-	case ".f32x2":
-		return lowerF32x2(l, in, o)
 	}
 	return lowerInt(l, in, o)
-}
-
-// lowerF32x2 lowers add/sub/mul/fma on pairs of f32 in a .b64 register
-// (9.7.3.3-9.7.3.7, sm_100): each half independently, round to nearest.
-func lowerF32x2(l *lowering, in *ir.Inst, o *Op) error {
-	for _, m := range in.Mods {
-		switch m {
-		case ".rz", ".rm", ".rp", ".sat", ".relu":
-			return l.unsupported(in, "modifier "+m+" (comes with exact numerics)")
-		}
-	}
-	ftz := hasMod(in, ".ftz")
-	half := func(v uint64, k uint) float64 {
-		x := f32(v >> (32 * k))
-		if ftz {
-			x = ftz32(x)
-		}
-		return float64(x)
-	}
-	pack := func(lo, hi float64) uint64 {
-		a, b := float32(lo), float32(hi)
-		if ftz {
-			a, b = ftz32(a), ftz32(b)
-		}
-		return of32(a) | of32(b)<<32
-	}
-	switch in.Opcode {
-	case "add", "sub", "mul":
-		op := in.Opcode
-		return l.binary(in, o, func(a, b uint64) uint64 {
-			return pack(floatOp(op, half(a, 0), half(b, 0), true), floatOp(op, half(a, 1), half(b, 1), true))
-		})
-	case "fma":
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
-			lo := fma32(float32(half(a, 0)), float32(half(b, 0)), float32(half(c, 0)))
-			hi := fma32(float32(half(a, 1)), float32(half(b, 1)), float32(half(c, 1)))
-			return pack(float64(lo), float64(hi))
-		})
-	}
-	return l.unsupported(in, "")
 }
 
 // lowerInt lowers the integer and bit instructions.
@@ -576,160 +531,6 @@ func ftz32(x float32) float32 {
 	return x
 }
 
-func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
-	if t != ".f32" && t != ".f64" {
-		return l.unsupported(in, "type "+t)
-	}
-	for _, m := range in.Mods {
-		switch m {
-		case ".rz", ".rm", ".rp", ".sat", ".relu", ".oob", ".xorsign", ".NaN", ".abs":
-			return l.unsupported(in, "modifier "+m+" (comes with exact numerics)")
-		}
-	}
-	ftz := hasMod(in, ".ftz") && t == ".f32"
-	in32 := func(v uint64) float32 {
-		x := f32(v)
-		if ftz {
-			x = ftz32(x)
-		}
-		return x
-	}
-	out32 := func(x float32) uint64 {
-		if ftz {
-			x = ftz32(x)
-		}
-		return of32(x)
-	}
-	is32 := t == ".f32"
-	switch in.Opcode {
-	case "add", "sub", "mul", "div", "min", "max":
-		op := in.Opcode
-		if len(in.Operands) != 3 {
-			return l.unsupported(in, "three inputs")
-		}
-		return l.binary(in, o, func(a, b uint64) uint64 {
-			if is32 {
-				x, y := in32(a), in32(b)
-				return out32(float32(floatOp(op, float64(x), float64(y), true)))
-			}
-			return of64(floatOp(op, f64(a), f64(b), false))
-		})
-	case "fma", "mad":
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
-			if is32 {
-				// the f64 product of two f32 is exact; the sum is rounded
-				// once to f64 and then to f32 (exact rounding comes with
-				// the numerics work)
-				return out32(fma32(in32(a), in32(b), in32(c)))
-			}
-			return of64(math.FMA(f64(a), f64(b), f64(c)))
-		})
-	case "neg":
-		return l.unary(in, o, func(a uint64) uint64 {
-			if is32 {
-				return out32(-in32(a))
-			}
-			return a ^ 1<<63
-		})
-	case "abs":
-		return l.unary(in, o, func(a uint64) uint64 {
-			if is32 {
-				return out32(float32(math.Abs(float64(in32(a)))))
-			}
-			return a &^ (1 << 63)
-		})
-	case "sqrt", "rcp", "rsqrt", "ex2", "lg2", "sin", "cos":
-		op := in.Opcode
-		return l.unary(in, o, func(a uint64) uint64 {
-			if is32 {
-				return out32(float32(floatFn(op, float64(in32(a)))))
-			}
-			return of64(floatFn(op, f64(a)))
-		})
-	}
-	return l.unsupported(in, "")
-}
-
-// fma32 is a*b+c rounded once to f32 (9.7.3.6). The product of two f32 is
-// exact in f64; the sum is rounded to f64 with round-to-odd (a sticky last
-// bit), which then rounds to f32 exactly as the exact sum would, since f64
-// has more than 24+2 bits.
-func fma32(a, b, c float32) float32 {
-	p := float64(a) * float64(b)
-	s := p + float64(c)
-	if math.IsInf(s, 0) || math.IsNaN(s) || math.IsInf(p, 0) {
-		return float32(s)
-	}
-	// the rounding error of s, exactly (Knuth's TwoSum)
-	bv := s - p
-	err := (p - (s - bv)) + (float64(c) - bv)
-	if err != 0 && math.Float64bits(s)&1 == 0 {
-		if err > 0 {
-			s = math.Nextafter(s, math.Inf(1))
-		} else {
-			s = math.Nextafter(s, math.Inf(-1))
-		}
-	}
-	return float32(s)
-}
-
-// floatOp computes a binary operation; f32 operands arrive exactly as f64,
-// and the f64 result rounds correctly to f32 for + - * / (the f64 result of
-// these on f32 inputs is exact or rounds once with no double-rounding
-// error, since 53 >= 2*24+2).
-func floatOp(op string, x, y float64, single bool) float64 {
-	switch op {
-	case "add":
-		return x + y
-	case "sub":
-		return x - y
-	case "mul":
-		return x * y
-	case "div":
-		return x / y
-	case "min", "max":
-		// NaN inputs: the other operand (9.7.3.10-11)
-		if math.IsNaN(x) {
-			return y
-		}
-		if math.IsNaN(y) {
-			return x
-		}
-		if x == 0 && y == 0 { // -0 is less than +0
-			if (op == "min") == math.Signbit(x) {
-				return x
-			}
-			return y
-		}
-		if (x < y) == (op == "min") {
-			return x
-		}
-		return y
-	}
-	return math.NaN()
-}
-
-func floatFn(op string, x float64) float64 {
-	switch op {
-	case "sqrt":
-		return math.Sqrt(x)
-	case "rcp":
-		return 1 / x
-	case "rsqrt":
-		return 1 / math.Sqrt(x)
-	case "ex2":
-		return math.Exp2(x)
-	case "lg2":
-		return math.Log2(x)
-	case "sin":
-		return math.Sin(x)
-	case "cos":
-		return math.Cos(x)
-	}
-	return math.NaN()
-}
-
 // setp.CmpOp{.BoolOp}.type p{|q}, a, b{, {!}c} (9.7.6.2).
 func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 	t := typeOf(in)
@@ -923,111 +724,6 @@ func lowerSelp(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
-}
-
-// cvt{.irnd|.frnd}{.ftz}{.sat}.dtype.atype d, a (9.7.9.21): integer and
-// f32/f64 conversions with the default or integer rounding modes.
-func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
-	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
-	if dt == "" || at == "" {
-		return l.unsupported(in, "")
-	}
-	sat := hasMod(in, ".sat")
-	irnd, frnd := in.Groups[".irnd"], in.Groups[".frnd"]
-	if frnd != "" && frnd != ".rn" {
-		return l.unsupported(in, "rounding "+frnd)
-	}
-	isF := func(t string) bool { return t == ".f32" || t == ".f64" }
-	readF := func(t string, v uint64) float64 {
-		if t == ".f32" {
-			x := f32(v)
-			if hasMod(in, ".ftz") {
-				x = ftz32(x)
-			}
-			return float64(x)
-		}
-		return f64(v)
-	}
-	switch {
-	case isF(dt) && isF(at): // float to float; .irnd rounds to an integer
-		return l.unary(in, o, func(a uint64) uint64 {
-			x := readF(at, a)
-			x = roundInt(irnd, x)
-			if sat {
-				x = math.Max(0, math.Min(1, x))
-				if math.IsNaN(readF(at, a)) {
-					x = 0
-				}
-			}
-			if dt == ".f32" {
-				y := float32(x)
-				if hasMod(in, ".ftz") {
-					y = ftz32(y)
-				}
-				return of32(y)
-			}
-			return of64(x)
-		})
-	case isF(at): // float to integer: saturating, NaN to 0 (9.7.9.21)
-		it, ok := parseInt(dt)
-		if !ok {
-			return l.unsupported(in, "type "+dt)
-		}
-		if irnd == "" {
-			return l.unsupported(in, "float to integer without an integer rounding modifier")
-		}
-		return l.unary(in, o, func(a uint64) uint64 {
-			x := roundInt(irnd, readF(at, a))
-			if math.IsNaN(x) {
-				// 9.7.9.21 Integer Notes: NaN converts to 0, except from
-				// .f64 or to a 64-bit type, where it is 1 << (width-1)
-				if at != ".f64" && it.bits < 64 {
-					return 0
-				}
-				return it.norm(1 << uint(it.bits-1))
-			}
-			return it.norm(floatToInt(x, it))
-		})
-	case isF(dt): // integer to float, round to nearest
-		it, ok := parseInt(at)
-		if !ok {
-			return l.unsupported(in, "type "+at)
-		}
-		if irnd != "" {
-			return l.unsupported(in, "rounding "+irnd)
-		}
-		return l.unary(in, o, func(a uint64) uint64 {
-			var x float64
-			var y float32
-			if it.signed {
-				v := it.signedVal(a)
-				x, y = float64(v), float32(v)
-			} else {
-				v := a & it.mask()
-				x, y = float64(v), float32(v)
-			}
-			if sat { // .sat clamps a floating-point result to [0.0, 1.0]
-				x, y = math.Max(0, math.Min(1, x)), float32(math.Max(0, math.Min(1, float64(y))))
-			}
-			if dt == ".f32" {
-				return of32(y)
-			}
-			return of64(x)
-		})
-	}
-	// integer to integer
-	src, ok1 := parseInt(at)
-	dst, ok2 := parseInt(dt)
-	if !ok1 || !ok2 {
-		return l.unsupported(in, "types")
-	}
-	return l.unary(in, o, func(a uint64) uint64 {
-		v := src.norm(a)
-		if sat {
-			return dst.norm(saturate(v, src, dst))
-		}
-		return dst.norm(v)
-	})
 }
 
 func roundInt(irnd string, x float64) float64 {

@@ -111,9 +111,9 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 		case ".add":
 			return func(old, b, _ uint64) uint64 { return put(get(old) + get(b)) }
 		case ".min":
-			return func(old, b, _ uint64) uint64 { return put(floatOp("min", get(old), get(b), t == ".f32")) }
+			return func(old, b, _ uint64) uint64 { return put(minNum(false, get(old), get(b))) }
 		case ".max":
-			return func(old, b, _ uint64) uint64 { return put(floatOp("max", get(old), get(b), t == ".f32")) }
+			return func(old, b, _ uint64) uint64 { return put(minNum(true, get(old), get(b))) }
 		case ".exch":
 			return func(_, b, _ uint64) uint64 { return b }
 		}

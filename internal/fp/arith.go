@@ -2,11 +2,11 @@ package fp
 
 import "math/big"
 
-// NaN results (9.7.3 notes, ptx-isa-9.0.txt line "NaN payloads are
+// NaNResult is the NaN an operation on ops returns (9.7.3 notes, ptx-isa-9.0.txt line "NaN payloads are
 // supported for double-precision instructions"): f64 operations return the
 // first NaN operand, quieted; the other formats return the canonical NaN,
 // as does an invalid operation (inf-inf, 0*inf, 0/0, sqrt of a negative).
-func (f Format) nanResult(ops ...uint64) uint64 {
+func (f Format) NaNResult(ops ...uint64) uint64 {
 	if f == F64 {
 		for _, v := range ops {
 			if f.IsNaN(v) {
@@ -34,7 +34,7 @@ func (f Format) Add(a, b uint64, m Mode) uint64 {
 		}
 	}
 	if f.anyNaN(a, b) {
-		return f.nanResult(a, b)
+		return f.NaNResult(a, b)
 	}
 	ai, bi := f.IsInf(a), f.IsInf(b)
 	switch {
@@ -70,10 +70,10 @@ func (f Format) sum(x, y *exact, m Mode) uint64 {
 	}
 	a.Add(&a, &b)
 	if a.Sign() == 0 {
-		// an exact zero sum is +0, or -0 when both addends are -0 or the
-		// mode rounds toward -infinity (IEEE 754 6.3)
-		if x.neg && y.neg && x.mant.Sign() == 0 && y.mant.Sign() == 0 {
-			return f.Zero(true)
+		// IEEE 754 6.3: zeros of the same sign add to that zero; any
+		// other exact zero sum is +0, or -0 when rounding toward -infinity
+		if x.mant.Sign() == 0 && y.mant.Sign() == 0 && x.neg == y.neg {
+			return f.Zero(x.neg)
 		}
 		return f.Zero(m == RM)
 	}
@@ -90,7 +90,7 @@ func (f Format) Mul(a, b uint64, m Mode) uint64 {
 		}
 	}
 	if f.anyNaN(a, b) {
-		return f.nanResult(a, b)
+		return f.NaNResult(a, b)
 	}
 	neg := f.Signbit(a) != f.Signbit(b)
 	ai, bi := f.IsInf(a), f.IsInf(b)
@@ -122,7 +122,7 @@ func (f Format) Fma(a, b, c uint64, m Mode) uint64 {
 		}
 	}
 	if f.anyNaN(a, b, c) {
-		return f.nanResult(a, b, c)
+		return f.NaNResult(a, b, c)
 	}
 	pneg := f.Signbit(a) != f.Signbit(b)
 	ai, bi, ci := f.IsInf(a), f.IsInf(b), f.IsInf(c)
@@ -155,7 +155,7 @@ func (f Format) Div(a, b uint64, m Mode) uint64 {
 		}
 	}
 	if f.anyNaN(a, b) {
-		return f.nanResult(a, b)
+		return f.NaNResult(a, b)
 	}
 	neg := f.Signbit(a) != f.Signbit(b)
 	ai, bi := f.IsInf(a), f.IsInf(b)
@@ -188,7 +188,7 @@ func (f Format) Sqrt(a uint64, m Mode) uint64 {
 	}
 	switch {
 	case f.IsNaN(a):
-		return f.nanResult(a)
+		return f.NaNResult(a)
 	case f.IsZero(a):
 		return a
 	case f.Signbit(a):

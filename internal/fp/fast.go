@@ -7,7 +7,7 @@ import "math"
 // computed in f64 and rounded to f32: for + - * / and sqrt the f64 result is
 // exact or rounds with no double-rounding error, since 53 >= 2*24+2
 // (Figueroa, "When is double rounding innocuous?"). NaN results are
-// replaced by the ones the GPU returns (nanResult).
+// replaced by the ones the GPU returns (NaNResult).
 
 func (f Format) fastAdd(a, b uint64) (uint64, bool) {
 	switch f {
@@ -69,7 +69,7 @@ func f32(v uint64) float32 { return math.Float32frombits(uint32(v)) }
 // fixNaN replaces a NaN result by the NaN the GPU returns.
 func (f Format) fixNaN(r uint64, ops ...uint64) uint64 {
 	if f.IsNaN(r) {
-		return f.nanResult(ops...)
+		return f.NaNResult(ops...)
 	}
 	return r
 }

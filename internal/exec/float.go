@@ -1,0 +1,425 @@
+package exec
+
+// Floating-point arithmetic (9.7.3), half precision (9.7.4) and mixed
+// precision (9.7.5) through internal/fp: every rounding mode, .ftz, .sat,
+// .relu, packed f16x2/bf16x2/f32x2 lanes. The .approx instructions compute
+// the function in f64 and round it to nearest in the instruction's format,
+// which is within every error bound the manual states (the GPU's results
+// differ in the last bits; the manual defines only the bound).
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+func init() {
+	register(lowerFloat, "sqrt", "rcp", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh")
+	register(lowerTestp, "testp")
+}
+
+// floatType returns the element format and lane count of a float type.
+func floatType(t string) (fp.Format, int, bool) {
+	switch t {
+	case ".f64":
+		return fp.F64, 1, true
+	case ".f32":
+		return fp.F32, 1, true
+	case ".f16":
+		return fp.F16, 1, true
+	case ".bf16":
+		return fp.BF16, 1, true
+	case ".f16x2":
+		return fp.F16, 2, true
+	case ".bf16x2":
+		return fp.BF16, 2, true
+	case ".f32x2":
+		return fp.F32, 2, true
+	}
+	return fp.Format{}, 0, false
+}
+
+// roundingOf returns the instruction's floating-point rounding modifier.
+func roundingOf(in *ir.Inst) (fp.Mode, bool) {
+	for _, m := range in.Mods {
+		if r, ok := fp.ParseMode(m); ok && m != "" {
+			return r, true
+		}
+	}
+	return fp.RN, false
+}
+
+// floatMods applies the input and result modifiers of an instruction.
+type floatMods struct {
+	f               fp.Format
+	ftz, sat, relu  bool
+	width, elemMask uint64
+}
+
+func newFloatMods(in *ir.Inst, f fp.Format) floatMods {
+	return floatMods{
+		f:   f,
+		ftz: hasMod(in, ".ftz"), sat: hasMod(in, ".sat"), relu: hasMod(in, ".relu"),
+		width: uint64(f.Width()), elemMask: 1<<uint(f.Width()) - 1,
+	}
+}
+
+func (m *floatMods) in(v uint64) uint64 {
+	v &= m.elemMask
+	if m.ftz {
+		v = m.f.FlushSubnormal(v)
+	}
+	return v
+}
+
+// out applies .ftz, then .sat (clamp to [0, 1], NaN to +0) and .relu
+// (negative to +0, NaN to the canonical NaN), 9.7.3.3 and 9.7.4.4.
+func (m *floatMods) out(v uint64) uint64 {
+	f := m.f
+	if m.ftz {
+		v = f.FlushSubnormal(v)
+	}
+	if m.sat {
+		switch {
+		case f.IsNaN(v), f.Signbit(v):
+			return f.Zero(false)
+		case v > f.One():
+			return f.One()
+		}
+	}
+	if m.relu {
+		switch {
+		case f.IsNaN(v):
+			return f.CanonicalNaN()
+		case f.Signbit(v):
+			return f.Zero(false)
+		}
+	}
+	return v
+}
+
+// lanes lifts an element operation to a packed register of n lanes.
+func (m *floatMods) lanes(n int, fn func(a, b, c uint64) uint64) func(a, b, c uint64) uint64 {
+	if n == 1 {
+		return func(a, b, c uint64) uint64 { return m.out(fn(m.in(a), m.in(b), m.in(c))) }
+	}
+	w := uint(m.width)
+	return func(a, b, c uint64) uint64 {
+		var r uint64
+		for k := uint(0); k < uint(n); k++ {
+			s := k * w
+			r |= m.out(fn(m.in(a>>s), m.in(b>>s), m.in(c>>s))) << s
+		}
+		return r
+	}
+}
+
+func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
+	if at := in.Groups[".atype"] + in.Groups[".abtype"]; at != "" && hasMod(in, ".f32") {
+		return lowerMixed(l, in, o, at)
+	}
+	t := typeOf(in)
+	if t == "" && hasMod(in, ".f32x2") { // the .f32x2 forms name no type group
+		t = ".f32x2"
+	}
+	f, n, ok := floatType(t)
+	if !ok {
+		return l.unsupported(in, "type "+t)
+	}
+	if hasMod(in, ".oob") {
+		return l.unsupported(in, "modifier .oob")
+	}
+	mode, _ := roundingOf(in)
+	md := newFloatMods(in, f)
+	approx := hasMod(in, ".approx") || hasMod(in, ".full") || in.Opcode == "div" && !hasRounding(in) && f == fp.F32
+	elem, arity := floatElem(in, f, mode, approx)
+	if elem == nil {
+		return l.unsupported(in, "")
+	}
+	if arity != len(in.Operands)-1 {
+		return l.unsupported(in, "operands")
+	}
+	fn := md.lanes(n, elem)
+	if n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
+		if fast := fastFloat(in.Opcode, f, approx); fast != nil {
+			fn = fast
+		}
+	}
+	switch arity {
+	case 1:
+		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
+	case 2:
+		return l.binary(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) })
+	}
+	return l.ternary(in, o, fn)
+}
+
+func hasRounding(in *ir.Inst) bool {
+	_, ok := roundingOf(in)
+	return ok
+}
+
+// floatElem returns the operation on one element and its arity.
+func floatElem(in *ir.Inst, f fp.Format, mode fp.Mode, approx bool) (func(a, b, c uint64) uint64, int) {
+	switch in.Opcode {
+	case "add":
+		return func(a, b, _ uint64) uint64 { return f.Add(a, b, mode) }, 2
+	case "sub":
+		return func(a, b, _ uint64) uint64 { return f.Sub(a, b, mode) }, 2
+	case "mul":
+		return func(a, b, _ uint64) uint64 { return f.Mul(a, b, mode) }, 2
+	case "div":
+		if approx {
+			return approxFn(f, func(x, y float64) float64 { return x / y }), 2
+		}
+		return func(a, b, _ uint64) uint64 { return f.Div(a, b, mode) }, 2
+	case "fma", "mad":
+		return func(a, b, c uint64) uint64 { return f.Fma(a, b, c, mode) }, 3
+	case "neg":
+		return func(a, _, _ uint64) uint64 { return f.Neg(a) }, 1
+	case "abs":
+		return func(a, _, _ uint64) uint64 { return f.Abs(a) }, 1
+	case "min", "max":
+		return minMax(in, f)
+	case "sqrt":
+		if approx {
+			return approxFn(f, func(x, _ float64) float64 { return math.Sqrt(x) }), 1
+		}
+		return func(a, _, _ uint64) uint64 { return f.Sqrt(a, mode) }, 1
+	case "rcp":
+		if approx {
+			return approxFn(f, func(x, _ float64) float64 { return 1 / x }), 1
+		}
+		return func(a, _, _ uint64) uint64 { return f.Div(f.One(), a, mode) }, 1
+	case "rsqrt":
+		return approxFn(f, func(x, _ float64) float64 { return 1 / math.Sqrt(x) }), 1
+	case "ex2":
+		return approxFn(f, func(x, _ float64) float64 { return math.Exp2(x) }), 1
+	case "lg2":
+		return approxFn(f, func(x, _ float64) float64 { return math.Log2(x) }), 1
+	case "sin":
+		return approxFn(f, func(x, _ float64) float64 { return math.Sin(x) }), 1
+	case "cos":
+		return approxFn(f, func(x, _ float64) float64 { return math.Cos(x) }), 1
+	case "tanh":
+		return approxFn(f, func(x, _ float64) float64 { return math.Tanh(x) }), 1
+	}
+	return nil, 0
+}
+
+// approxFn evaluates an approximate instruction in f64 and rounds the
+// result to nearest in the format; NaN results are the canonical NaN
+// (rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 name 0x7fffffff00000000,
+// 9.7.3.14; the others leave the NaN unspecified).
+func approxFn(f fp.Format, fn func(x, y float64) float64) func(a, b, c uint64) uint64 {
+	return func(a, b, _ uint64) uint64 {
+		r := fn(f.ToFloat64(a), f.ToFloat64(b))
+		if math.IsNaN(r) {
+			if f == fp.F64 {
+				return 0x7fffffff00000000
+			}
+			return f.CanonicalNaN()
+		}
+		return f.FromFloat64(r, fp.RN)
+	}
+}
+
+// minMax is min/max (9.7.3.11-12, 9.7.4.7-8): NaN operands are ignored
+// unless .NaN is given, -0 orders below +0, .abs compares magnitudes and
+// .xorsign gives the result the XOR of the operands' signs.
+func minMax(in *ir.Inst, f fp.Format) (func(a, b, c uint64) uint64, int) {
+	isMax := in.Opcode == "max"
+	nan, abs, xorsign := hasMod(in, ".NaN"), hasMod(in, ".abs"), hasMod(in, ".xorsign")
+	three := len(in.Operands) == 4
+	less := func(x, y uint64) bool {
+		fx, fy := f.ToFloat64(x), f.ToFloat64(y)
+		if fx == fy { // zeros: -0 < +0
+			return f.Signbit(x) && !f.Signbit(y)
+		}
+		return fx < fy
+	}
+	two := func(x, y uint64) uint64 {
+		xn, yn := f.IsNaN(x), f.IsNaN(y)
+		switch {
+		case xn && yn, nan && (xn || yn):
+			return f.CanonicalNaN()
+		case xn:
+			return y
+		case yn:
+			return x
+		}
+		if less(x, y) != isMax {
+			return x
+		}
+		return y
+	}
+	arity := 2
+	if three {
+		arity = 3
+	}
+	return func(a, b, c uint64) uint64 {
+		sign := f.Signbit(a) != f.Signbit(b)
+		if abs {
+			a, b, c = f.Abs(a), f.Abs(b), f.Abs(c)
+		}
+		d := two(a, b)
+		if three {
+			d = two(d, c)
+		}
+		if xorsign && !three && !f.IsNaN(d) {
+			d = f.Abs(d)
+			if sign {
+				d = f.Neg(d)
+			}
+		}
+		return d
+	}, arity
+}
+
+// fastFloat returns Go's own operations for the f32 and f64 round-to-
+// nearest forms without modifiers: the same results as internal/fp,
+// without its generality (internal/fp's tests cover both paths).
+func fastFloat(op string, f fp.Format, approx bool) func(a, b, c uint64) uint64 {
+	if approx || (f != fp.F32 && f != fp.F64) {
+		return nil
+	}
+	is32 := f == fp.F32
+	switch op {
+	case "add", "sub", "mul", "div":
+		if is32 {
+			return func(a, b, _ uint64) uint64 {
+				return fix32(of32(float32(floatOp(op, float64(f32(a)), float64(f32(b))))), a, b)
+			}
+		}
+		return func(a, b, _ uint64) uint64 { return fix64(of64(floatOp(op, f64(a), f64(b))), a, b) }
+	case "fma", "mad":
+		if is32 {
+			return func(a, b, c uint64) uint64 { return fp.F32.Fma(a&0xffffffff, b&0xffffffff, c&0xffffffff, fp.RN) }
+		}
+		return func(a, b, c uint64) uint64 { return fix64(of64(math.FMA(f64(a), f64(b), f64(c))), a, b, c) }
+	}
+	return nil
+}
+
+// fix32 and fix64 replace a NaN result with the one the GPU returns.
+func fix32(r, _, _ uint64) uint64 {
+	if r&0x7fffffff > 0x7f800000 {
+		return fp.F32.CanonicalNaN()
+	}
+	return r
+}
+
+func fix64(r uint64, ops ...uint64) uint64 {
+	if r&^(1<<63) > 0x7ff0000000000000 {
+		return fp.F64.NaNResult(ops...)
+	}
+	return r
+}
+
+// floatOp computes + - * / in f64; f32 operands arrive exactly, and the
+// f64 result rounds to f32 with no double-rounding error (53 >= 2*24+2).
+func floatOp(op string, x, y float64) float64 {
+	switch op {
+	case "add":
+		return x + y
+	case "sub":
+		return x - y
+	case "mul":
+		return x * y
+	}
+	return x / y
+}
+
+// lowerMixed is 9.7.5: add/sub/fma .f32 with .f16 or .bf16 inputs a (and
+// b), converted exactly to f32 before the operation.
+func lowerMixed(l *lowering, in *ir.Inst, o *Op, at string) error {
+	src, _, ok := floatType(at)
+	if !ok {
+		return l.unsupported(in, "type "+at)
+	}
+	mode, _ := roundingOf(in)
+	md := newFloatMods(in, fp.F32)
+	conv := func(v uint64) uint64 { return fp.Convert(fp.F32, src, v&(1<<uint(src.Width())-1), fp.RN) }
+	f := fp.F32
+	switch in.Opcode {
+	case "add":
+		return l.binary(in, o, func(a, c uint64) uint64 { return md.out(f.Add(conv(a), c&0xffffffff, mode)) })
+	case "sub":
+		return l.binary(in, o, func(a, c uint64) uint64 { return md.out(f.Sub(conv(a), c&0xffffffff, mode)) })
+	case "fma":
+		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			return md.out(f.Fma(conv(a), conv(b), c&0xffffffff, mode))
+		})
+	}
+	return l.unsupported(in, "")
+}
+
+// testp.op.type p, a (9.7.3.1); zeros count as normal.
+func lowerTestp(l *lowering, in *ir.Inst, o *Op) error {
+	f, n, ok := floatType(typeOf(in))
+	if !ok || n != 1 {
+		return l.unsupported(in, "type "+typeOf(in))
+	}
+	var test func(v uint64) bool
+	switch in.Groups[".op"] {
+	case ".finite":
+		test = func(v uint64) bool { return !f.IsNaN(v) && !f.IsInf(v) }
+	case ".infinite":
+		test = f.IsInf
+	case ".number":
+		test = func(v uint64) bool { return !f.IsNaN(v) }
+	case ".notanumber":
+		test = f.IsNaN
+	case ".normal":
+		test = func(v uint64) bool { return !f.IsNaN(v) && !f.IsInf(v) && !f.IsSubnormal(v) }
+	case ".subnormal":
+		test = f.IsSubnormal
+	default:
+		return l.unsupported(in, "test "+in.Groups[".op"])
+	}
+	p, _, err := l.pred(in, 0)
+	if err != nil {
+		return err
+	}
+	a, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	mask64 := uint64(1)<<uint(f.Width()) - 1
+	if f == fp.F64 {
+		mask64 = ^uint64(0)
+	}
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		fr := w.top()
+		var res uint32
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			if test(fr.regs[int(a)*warpSize+i] & mask64) {
+				res |= 1 << i
+			}
+		}
+		fr.preds[p] = fr.preds[p]&^mask | res&mask
+	}
+	return nil
+}
+
+// minNum is min_num/max_num of 9.7.3.11-12 on exact values: a NaN operand
+// is ignored, -0 orders below +0 (used by atom.min/max.f32/f64).
+func minNum(isMax bool, x, y float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return y
+	case math.IsNaN(y):
+		return x
+	case x == y:
+		if math.Signbit(x) == isMax {
+			return y
+		}
+		return x
+	case (x < y) != isMax:
+		return x
+	}
+	return y
+}
