@@ -13,6 +13,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
 
@@ -567,6 +568,43 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 			return err
 		}
 	}
+	if t == ".f16x2" || t == ".bf16x2" {
+		// p|q receive the lanes' results: p the low half, q the high half,
+		// each combined with c (9.7.7.2)
+		lane, err := comparison(t[:len(t)-2], cmp, hasMod(in, ".ftz"))
+		if err != nil {
+			return l.unsupported(in, err.Error())
+		}
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			f := w.top()
+			r := f.regs
+			var lo, hi uint32
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				x, y := r[int(a)*warpSize+i], r[int(b)*warpSize+i]
+				if lane(x, y) {
+					lo |= 1 << i
+				}
+				if lane(x>>16, y>>16) {
+					hi |= 1 << i
+				}
+			}
+			if c >= 0 {
+				cv := f.preds[c]
+				if cneg {
+					cv = ^cv
+				}
+				lo, hi = boolCombine(boolOp, lo, cv), boolCombine(boolOp, hi, cv)
+			}
+			if p >= 0 {
+				f.preds[p] = f.preds[p]&^mask | lo&mask
+			}
+			if q >= 0 {
+				f.preds[q] = f.preds[q]&^mask | hi&mask
+			}
+		}
+		return nil
+	}
 	test, err := comparison(t, cmp, hasMod(in, ".ftz"))
 	if err != nil {
 		return l.unsupported(in, err.Error())
@@ -615,16 +653,22 @@ func (e unsupportedError) Error() string { return string(e) }
 
 // comparison returns the test of a comparison operator for a type.
 func comparison(t, cmp string, ftz bool) (func(a, b uint64) bool, error) {
-	if t == ".f32" || t == ".f64" {
+	if f, n, ok := floatType(t); ok && n == 1 {
+		// values widen exactly to f64, so comparing there is comparing
+		// the operands (9.7.6.2, 9.7.7.2)
+		elem := uint64(1)<<uint(f.Width()) - 1
+		if f.Width() == 64 {
+			elem = ^uint64(0)
+		}
 		get := func(v uint64) float64 {
-			if t == ".f32" {
-				x := f32(v)
-				if ftz {
-					x = ftz32(x)
-				}
-				return float64(x)
+			v &= elem
+			if ftz {
+				v = f.FlushSubnormal(v)
 			}
-			return f64(v)
+			return f.ToFloat64(v)
+		}
+		if f == fp.F64 {
+			get = f64
 		}
 		unordered := len(cmp) == 4 && cmp[3] == 'u' || cmp == ".nan"
 		var base func(x, y float64) bool

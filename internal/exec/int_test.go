@@ -200,8 +200,14 @@ func TestPrmt(t *testing.T) {
 // lane.
 func runLanes(t *testing.T, decls, body string) [32]uint64 {
 	t.Helper()
+	return runLanesOn(t, "sm_90", decls, body)
+}
+
+// runLanesOn is runLanes for a given target.
+func runLanesOn(t *testing.T, target, decls, body string) [32]uint64 {
+	t.Helper()
 	src := `.version 9.2
-.target sm_90
+.target ` + target + `
 .address_size 64
 .visible .entry k(.param .u64 out) {
 	.reg .u32 %t;

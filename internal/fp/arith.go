@@ -7,7 +7,7 @@ import "math/big"
 // first NaN operand, quieted; the other formats return the canonical NaN,
 // as does an invalid operation (inf-inf, 0*inf, 0/0, sqrt of a negative).
 func (f Format) NaNResult(ops ...uint64) uint64 {
-	if f == F64 {
+	if f.native() == 64 {
 		for _, v := range ops {
 			if f.IsNaN(v) {
 				return f.Quiet(v)
@@ -44,6 +44,9 @@ func (f Format) Add(a, b uint64, m Mode) uint64 {
 		return a
 	case bi:
 		return b
+	}
+	if r, ok := f.addFast(a, b, m); ok && !f.IsZero(a) && !f.IsZero(b) {
+		return r
 	}
 	return f.sum(f.decode(a), f.decode(b), m)
 }
@@ -103,6 +106,9 @@ func (f Format) Mul(a, b uint64, m Mode) uint64 {
 	case az || bz:
 		return f.Zero(neg)
 	}
+	if r, ok := f.mulFast(a, b, m); ok {
+		return r
+	}
 	return f.round(f.product(a, b), m)
 }
 
@@ -138,6 +144,11 @@ func (f Format) Fma(a, b, c uint64, m Mode) uint64 {
 	case ci:
 		return c
 	}
+	if !az && !bz && !f.IsZero(c) {
+		if r, ok := f.fmaFast(a, b, c, m); ok {
+			return r
+		}
+	}
 	var p *exact
 	if az || bz {
 		p = &exact{neg: pneg}
@@ -168,6 +179,9 @@ func (f Format) Div(a, b uint64, m Mode) uint64 {
 	case bi, az:
 		return f.Zero(neg)
 	}
+	if r, ok := f.divFast(a, b, m); ok {
+		return r
+	}
 	x, y := f.decode(a), f.decode(b)
 	// scale the dividend so the quotient has at least Man+3 bits
 	k := max(0, f.Man+3+y.mant.BitLen()-x.mant.BitLen())
@@ -195,6 +209,9 @@ func (f Format) Sqrt(a uint64, m Mode) uint64 {
 		return f.CanonicalNaN()
 	case f.IsInf(a):
 		return a
+	}
+	if r, ok := f.sqrtFast(a, m); ok {
+		return r
 	}
 	x := f.decode(a)
 	// make the exponent even and give the root at least Man+3 bits

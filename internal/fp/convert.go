@@ -7,10 +7,10 @@ import "math"
 // (quieted), as Go and the GPU do for f32 to f64; a NaN narrowed becomes the
 // canonical NaN of dst.
 func Convert(dst, src Format, v uint64, m Mode) uint64 {
-	if dst == src {
+	if dst.Exp == src.Exp && dst.Man == src.Man && dst.Pad == src.Pad {
 		return v
 	}
-	if m == RN && src == F64 && dst == F32 && !src.IsNaN(v) {
+	if m == RN && src.native() == 64 && dst.native() == 32 && !src.IsNaN(v) {
 		return uint64(math.Float32bits(float32(math.Float64frombits(v))))
 	}
 	neg := src.Signbit(v)
@@ -26,7 +26,8 @@ func Convert(dst, src Format, v uint64, m Mode) uint64 {
 	case src.IsZero(v):
 		return dst.Zero(neg)
 	}
-	return dst.round(src.decode(v), m)
+	neg, mant, exp := src.decodeSmall(v)
+	return dst.roundSmall(neg, mant, exp, false, m)
 }
 
 // FromInt converts an integer to the format: x is the value's two's
@@ -39,21 +40,19 @@ func FromInt(dst Format, x uint64, signed bool, m Mode) uint64 {
 	if x == 0 {
 		return dst.Zero(false)
 	}
-	if m == RN && dst == F64 {
+	if m == RN && dst.native() == 64 {
 		if neg {
 			return math.Float64bits(-float64(x))
 		}
 		return math.Float64bits(float64(x))
 	}
-	r := &exact{neg: neg}
-	r.mant.SetUint64(x)
-	return dst.round(r, m)
+	return dst.roundSmall(neg, x, 0, false, m)
 }
 
 // ToFloat64 returns the value of v as a float64, exactly, for any format
 // no wider than f64.
 func (f Format) ToFloat64(v uint64) float64 {
-	if f == F64 {
+	if f.native() == 64 {
 		return math.Float64frombits(v)
 	}
 	return math.Float64frombits(Convert(F64, f, v, RN))

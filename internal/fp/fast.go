@@ -10,10 +10,10 @@ import "math"
 // replaced by the ones the GPU returns (NaNResult).
 
 func (f Format) fastAdd(a, b uint64) (uint64, bool) {
-	switch f {
-	case F64:
+	switch f.native() {
+	case 64:
 		return f.fixNaN(math.Float64bits(math.Float64frombits(a)+math.Float64frombits(b)), a, b), true
-	case F32:
+	case 32:
 		r := float32(float64(f32(a)) + float64(f32(b)))
 		return f.fixNaN(uint64(math.Float32bits(r)), a, b), true
 	}
@@ -21,10 +21,10 @@ func (f Format) fastAdd(a, b uint64) (uint64, bool) {
 }
 
 func (f Format) fastMul(a, b uint64) (uint64, bool) {
-	switch f {
-	case F64:
+	switch f.native() {
+	case 64:
 		return f.fixNaN(math.Float64bits(math.Float64frombits(a)*math.Float64frombits(b)), a, b), true
-	case F32:
+	case 32:
 		r := float32(float64(f32(a)) * float64(f32(b)))
 		return f.fixNaN(uint64(math.Float32bits(r)), a, b), true
 	}
@@ -32,10 +32,10 @@ func (f Format) fastMul(a, b uint64) (uint64, bool) {
 }
 
 func (f Format) fastDiv(a, b uint64) (uint64, bool) {
-	switch f {
-	case F64:
+	switch f.native() {
+	case 64:
 		return f.fixNaN(math.Float64bits(math.Float64frombits(a)/math.Float64frombits(b)), a, b), true
-	case F32:
+	case 32:
 		r := float32(float64(f32(a)) / float64(f32(b)))
 		return f.fixNaN(uint64(math.Float32bits(r)), a, b), true
 	}
@@ -43,10 +43,10 @@ func (f Format) fastDiv(a, b uint64) (uint64, bool) {
 }
 
 func (f Format) fastSqrt(a uint64) (uint64, bool) {
-	switch f {
-	case F64:
+	switch f.native() {
+	case 64:
 		return f.fixNaN(math.Float64bits(math.Sqrt(math.Float64frombits(a))), a), true
-	case F32:
+	case 32:
 		r := float32(math.Sqrt(float64(f32(a))))
 		return f.fixNaN(uint64(math.Float32bits(r)), a), true
 	}
@@ -54,11 +54,11 @@ func (f Format) fastSqrt(a uint64) (uint64, bool) {
 }
 
 func (f Format) fastFma(a, b, c uint64) (uint64, bool) {
-	switch f {
-	case F64:
+	switch f.native() {
+	case 64:
 		r := math.FMA(math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c))
 		return f.fixNaN(math.Float64bits(r), a, b, c), true
-	case F32:
+	case 32:
 		return f.fixNaN(uint64(math.Float32bits(fma32(f32(a), f32(b), f32(c)))), a, b, c), true
 	}
 	return 0, false
@@ -68,7 +68,7 @@ func f32(v uint64) float32 { return math.Float32frombits(uint32(v)) }
 
 // fixNaN replaces a NaN result by the NaN the GPU returns.
 func (f Format) fixNaN(r uint64, ops ...uint64) uint64 {
-	if f.IsNaN(r) {
+	if r&^f.signBit() > f.Inf(false) {
 		return f.NaNResult(ops...)
 	}
 	return r

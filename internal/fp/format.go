@@ -10,12 +10,13 @@
 // (floating-point instructions), 9.7.9.21 (cvt).
 package fp
 
+import "fmt"
+
 // Format is an IEEE 754 style binary format: a sign bit, Exp exponent bits
 // and Man fraction bits, with infinities and NaNs at the top exponent.
 type Format struct {
-	Name string
-	Exp  int // exponent field width
-	Man  int // fraction field width (precision is Man+1)
+	Exp int // exponent field width
+	Man int // fraction field width (precision is Man+1)
 	// Pad is the number of zero bits below the fraction in the storage
 	// container (tf32 is an f32 with its 13 low fraction bits ignored).
 	Pad int
@@ -23,12 +24,41 @@ type Format struct {
 
 // The formats of 5.2.1 and 5.2.3 that have infinities and NaNs.
 var (
-	F64  = Format{Name: "f64", Exp: 11, Man: 52}
-	F32  = Format{Name: "f32", Exp: 8, Man: 23}
-	F16  = Format{Name: "f16", Exp: 5, Man: 10}
-	BF16 = Format{Name: "bf16", Exp: 8, Man: 7}
-	TF32 = Format{Name: "tf32", Exp: 8, Man: 10, Pad: 13}
+	F64  = Format{Exp: 11, Man: 52}
+	F32  = Format{Exp: 8, Man: 23}
+	F16  = Format{Exp: 5, Man: 10}
+	BF16 = Format{Exp: 8, Man: 7}
+	TF32 = Format{Exp: 8, Man: 10, Pad: 13}
 )
+
+// String returns the PTX type name without the dot ("f32").
+func (f Format) String() string {
+	switch f {
+	case F64:
+		return "f64"
+	case F32:
+		return "f32"
+	case F16:
+		return "f16"
+	case BF16:
+		return "bf16"
+	case TF32:
+		return "tf32"
+	}
+	return fmt.Sprintf("e%dm%d", f.Exp, f.Man)
+}
+
+// native reports which Go float type holds the format exactly: 64 for f64,
+// 32 for f32, 0 for the others.
+func (f Format) native() int {
+	switch {
+	case f.Man == 52 && f.Exp == 11:
+		return 64
+	case f.Man == 23 && f.Exp == 8 && f.Pad == 0:
+		return 32
+	}
+	return 0
+}
 
 // Width is the storage width in bits.
 func (f Format) Width() int { return 1 + f.Exp + f.Man + f.Pad }

@@ -226,7 +226,7 @@ func TestBinaryAgainstBig(t *testing.T) {
 					}
 					checked++
 					if got := apply(f, op, a, b, m); !sameResult(f, got, want) {
-						t.Fatalf("%s %s%s(%#x, %#x) = %#x, want %#x", f.Name, op, m, a, b, got, want)
+						t.Fatalf("%s %s%s(%#x, %#x) = %#x, want %#x", f, op, m, a, b, got, want)
 					}
 				}
 				for _, a := range es {
@@ -238,7 +238,7 @@ func TestBinaryAgainstBig(t *testing.T) {
 					check(randomValue(f, r), randomValue(f, r))
 				}
 				if checked < n/2 {
-					t.Errorf("%s %s%s: only %d vectors checked", f.Name, op, m, checked)
+					t.Errorf("%s %s%s: only %d vectors checked", f, op, m, checked)
 				}
 			}
 		}
@@ -274,11 +274,11 @@ func TestFmaAgainstBig(t *testing.T) {
 				want := refRound(f, m, calc)
 				checked++
 				if got := f.Fma(a, b, c, m); !sameResult(f, got, want) {
-					t.Fatalf("%s fma%s(%#x, %#x, %#x) = %#x, want %#x", f.Name, m, a, b, c, got, want)
+					t.Fatalf("%s fma%s(%#x, %#x, %#x) = %#x, want %#x", f, m, a, b, c, got, want)
 				}
 			}
 			if checked < n/3 {
-				t.Errorf("%s fma%s: only %d vectors checked", f.Name, m, checked)
+				t.Errorf("%s fma%s: only %d vectors checked", f, m, checked)
 			}
 		}
 	}
@@ -314,7 +314,7 @@ func TestSqrtByDefinition(t *testing.T) {
 				x := toBig(f, a)
 				s := f.Sqrt(a, m)
 				if !isFiniteNonzero(f, s) || f.Signbit(s) || f.IsSubnormal(s) {
-					t.Fatalf("%s sqrt%s(%#x) = %#x, want a positive normal", f.Name, m, a, s)
+					t.Fatalf("%s sqrt%s(%#x) = %#x, want a positive normal", f, m, a, s)
 				}
 				step := uint64(1) << f.Pad
 				p, nx := s-step, s+step
@@ -328,7 +328,7 @@ func TestSqrtByDefinition(t *testing.T) {
 					ok = mid(f, p, s).Cmp(x) <= 0 && x.Cmp(mid(f, s, nx)) <= 0
 				}
 				if !ok {
-					t.Fatalf("%s sqrt%s(%#x) = %#x, not the correctly rounded root", f.Name, m, a, s)
+					t.Fatalf("%s sqrt%s(%#x) = %#x, not the correctly rounded root", f, m, a, s)
 				}
 			}
 			for _, a := range edges(f) {
@@ -361,7 +361,7 @@ func TestConvertExhaustive16(t *testing.T) {
 					switch {
 					case src.IsNaN(v):
 						if !dst.IsNaN(got) {
-							t.Fatalf("%s->%s%s(%#x) = %#x, want NaN", src.Name, dst.Name, m, v, got)
+							t.Fatalf("%s->%s%s(%#x) = %#x, want NaN", src, dst, m, v, got)
 						}
 						continue
 					case src.IsInf(v):
@@ -375,7 +375,7 @@ func TestConvertExhaustive16(t *testing.T) {
 						})
 					}
 					if got != want {
-						t.Fatalf("%s->%s%s(%#x) = %#x, want %#x", src.Name, dst.Name, m, v, got, want)
+						t.Fatalf("%s->%s%s(%#x) = %#x, want %#x", src, dst, m, v, got, want)
 					}
 				}
 			}
@@ -406,7 +406,7 @@ func TestConvertFromWide(t *testing.T) {
 						return new(big.Float).SetPrec(prec).SetMode(rm).Set(x)
 					})
 					if got := Convert(dst, src, v, m); got != want {
-						t.Fatalf("%s->%s%s(%#x) = %#x, want %#x", src.Name, dst.Name, m, v, got, want)
+						t.Fatalf("%s->%s%s(%#x) = %#x, want %#x", src, dst, m, v, got, want)
 					}
 				}
 			}
@@ -447,7 +447,7 @@ func TestFromIntAgainstBig(t *testing.T) {
 					return new(big.Float).SetPrec(prec).SetMode(rm).Set(bf)
 				})
 				if got := FromInt(f, x, signed, m); got != want {
-					t.Fatalf("%s from %#x (signed %v)%s = %#x, want %#x", f.Name, x, signed, m, got, want)
+					t.Fatalf("%s from %#x (signed %v)%s = %#x, want %#x", f, x, signed, m, got, want)
 				}
 			}
 		}
