@@ -52,8 +52,11 @@ func FromInt(dst Format, x uint64, signed bool, m Mode) uint64 {
 // ToFloat64 returns the value of v as a float64, exactly, for any format
 // no wider than f64.
 func (f Format) ToFloat64(v uint64) float64 {
-	if f.native() == 64 {
+	switch f.native() {
+	case 64:
 		return math.Float64frombits(v)
+	case 32:
+		return float64(math.Float32frombits(uint32(v)))
 	}
 	return math.Float64frombits(Convert(F64, f, v, RN))
 }

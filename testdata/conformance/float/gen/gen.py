@@ -8,6 +8,7 @@ import os
 import random
 from fractions import Fraction
 
+import half
 import ieee as F
 from ieee import decode as D
 from kernel import Kernel, INDEX, OUTDIR
@@ -612,6 +613,7 @@ def build():
     build_cvt(R)
     build_approx(R)
     build_f16(R)
+    half.build(random.Random(20250612))
 
 
 def filt(vectors, fns):

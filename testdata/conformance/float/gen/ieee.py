@@ -17,6 +17,9 @@ FMT = {
     "bf16": (8, -126, 127, 16, 8),
     "f32": (24, -126, 127, 32, 8),
     "f64": (53, -1022, 1023, 64, 11),
+    # tf32 (cvt.*.tf32.f32): f32's exponent range with an 11-bit significand; only
+    # round_mag/maxfinite use it, results are encoded as f32 (13 low bits zero)
+    "tf32": (11, -126, 127, 32, 8),
 }
 QNAN = {"f16": 0x7fff, "bf16": 0x7fff, "f32": 0x7fffffff, "f64": 0x7fffffffffffffff}
 

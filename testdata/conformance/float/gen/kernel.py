@@ -18,8 +18,14 @@ TY = {
     "u16": (2, ".u16", "u16", "u16"), "s16": (2, ".s16", "s16", "u16"),
     "u32": (4, ".u32", "u32", "u32"), "s32": (4, ".s32", "s32", "u32"),
     "u64": (8, ".u64", "u64", "u64"), "s64": (8, ".s64", "s64", "u64"),
+    # packed pairs: a .b32 register; in the case file a buffer of 2N halves, lane 0
+    # (bits 0-15) first, so each lane is compared as a half (any NaN equals any NaN)
+    "f16x2": (4, ".b32", "b32", "f16"), "bf16x2": (4, ".b32", "b32", "bf16"),
+    # tf32 results of cvt: a .b32 register, compared as f32 (13 low bits zero)
+    "tf32": (4, ".b32", "b32", "f32"),
 }
-FLOAT = {"f16", "bf16", "f32", "f64"}
+FLOAT = {"f16", "bf16", "f32", "f64", "f16x2", "bf16x2", "tf32"}
+LANES = {"f16x2": 2, "bf16x2": 2}
 SHIFT = {2: 1, 4: 2, 8: 3}
 
 OUTDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -28,6 +34,13 @@ INDEX = []
 
 def hexv(v, t):
     return "0x%0*x" % (TY[t][0] * 2, v)
+
+
+def elems(vals, t):
+    """Case-file elements of a buffer of type t (packed types: two halves each)."""
+    if t in LANES:
+        return [hexv(v >> (16 * i) & 0xffff, "f16") for v in vals for i in range(LANES[t])]
+    return [hexv(v, t) for v in vals]
 
 
 class Kernel:
@@ -103,17 +116,17 @@ class Kernel:
         bufs, params = [], []
         for nm, typ, vals in self.inputs:
             params.append({"kind": "ptr", "buffer": "in_" + nm, "offset": 0})
-            bufs.append({"name": "in_" + nm, "type": TY[typ][3], "count": self.n, "output": False,
-                         "init": [hexv(x, typ) for x in vals]})
+            bufs.append({"name": "in_" + nm, "type": TY[typ][3], "count": self.n * LANES.get(typ, 1),
+                         "output": False, "init": elems(vals, typ)})
         for nm, typ, _, fn, compare in self.outputs:
             params.append({"kind": "ptr", "buffer": "out_" + nm, "offset": 0})
             exp = []
             for i in range(self.n):
                 r = fn(*[vals[i] for _, _, vals in self.inputs])
                 assert 0 <= r < 1 << (8 * TY[typ][0]), (self.name, nm, i, r)
-                exp.append(hexv(r, typ))
-            bufs.append({"name": "out_" + nm, "type": TY[typ][3], "count": self.n,
-                         "expected": exp, "compare": compare})
+                exp.append(r)
+            bufs.append({"name": "out_" + nm, "type": TY[typ][3], "count": self.n * LANES.get(typ, 1),
+                         "expected": elems(exp, typ), "compare": compare})
         return {"format": "ptxvm-case/1", "case": self.name, "ptx": self.name + ".ptx",
                 "kernel": self.name, "grid": [1, 1, 1], "block": [self.n, 1, 1],
                 "params": params, "buffers": bufs}
