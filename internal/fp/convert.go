@@ -7,7 +7,7 @@ import "math"
 // (quieted), as Go and the GPU do for f32 to f64; a NaN narrowed becomes the
 // canonical NaN of dst.
 func Convert(dst, src Format, v uint64, m Mode) uint64 {
-	if dst.Exp == src.Exp && dst.Man == src.Man && dst.Pad == src.Pad {
+	if dst == src {
 		return v
 	}
 	if m == RN && src.native() == 64 && dst.native() == 32 && !src.IsNaN(v) {
@@ -16,12 +16,15 @@ func Convert(dst, src Format, v uint64, m Mode) uint64 {
 	neg := src.Signbit(v)
 	switch {
 	case src.IsNaN(v):
-		if dst.Man >= src.Man && dst.Exp >= src.Exp {
+		if dst.Kind == IEEE && src.Kind == IEEE && dst.Man >= src.Man && dst.Exp >= src.Exp {
 			_, _, man := src.fields(v)
 			return dst.Quiet(dst.pack(neg, dst.expMask(), man<<(dst.Man-src.Man)))
 		}
 		return dst.CanonicalNaN()
 	case src.IsInf(v):
+		if dst.Kind != IEEE {
+			return dst.overflow(neg, RN)
+		}
 		return dst.Inf(neg)
 	case src.IsZero(v):
 		return dst.Zero(neg)
@@ -64,4 +67,25 @@ func (f Format) ToFloat64(v uint64) float64 {
 // FromFloat64 rounds a float64 to the format.
 func (f Format) FromFloat64(x float64, m Mode) uint64 {
 	return Convert(f, F64, math.Float64bits(x), m)
+}
+
+// ConvertSatFinite is Convert with .satfinite (9.7.9.21 Floating Point
+// Notes): a magnitude beyond the largest finite value of dst, infinities
+// included, becomes that value with the input's sign; a NaN stays NaN, or
+// becomes +MAX_NORM in a format without NaNs.
+func ConvertSatFinite(dst, src Format, v uint64, m Mode) uint64 {
+	switch {
+	case src.IsNaN(v):
+		if !dst.HasNaN() {
+			return dst.MaxFinite(false)
+		}
+		return dst.CanonicalNaN()
+	case src.IsInf(v):
+		return dst.MaxFinite(src.Signbit(v))
+	}
+	r := Convert(dst, src, v, m)
+	if dst.IsInf(r) || dst.IsNaN(r) {
+		return dst.MaxFinite(src.Signbit(v))
+	}
+	return r
 }

@@ -15,15 +15,31 @@ import "fmt"
 // Format is an IEEE 754 style binary format: a sign bit, Exp exponent bits
 // and Man fraction bits, with infinities and NaNs at the top exponent.
 type Format struct {
-	Exp int // exponent field width
-	Man int // fraction field width (precision is Man+1)
+	Exp  int // exponent field width
+	Man  int // fraction field width (precision is Man+1)
+	Kind Kind
 	// Pad is the number of zero bits below the fraction in the storage
 	// container (tf32 is an f32 with its 13 low fraction bits ignored).
 	Pad int
 }
 
-// The formats of 5.2.1 and 5.2.3 that have infinities and NaNs.
+// Kind says how a format uses its top exponent (5.2.3).
+type Kind uint8
+
+const (
+	IEEE    Kind = iota // infinities and NaNs at the top exponent
+	NaNOnly             // no infinities; only the all-ones pattern is NaN (e4m3)
+	Finite              // no infinities and no NaNs (e2m3, e3m2, e2m1)
+)
+
+// The formats of 5.2.1 and 5.2.3.
 var (
+	E4M3 = Format{Exp: 4, Man: 3, Kind: NaNOnly}
+	E5M2 = Format{Exp: 5, Man: 2}
+	E2M3 = Format{Exp: 2, Man: 3, Kind: Finite}
+	E3M2 = Format{Exp: 3, Man: 2, Kind: Finite}
+	E2M1 = Format{Exp: 2, Man: 1, Kind: Finite}
+
 	F64  = Format{Exp: 11, Man: 52}
 	F32  = Format{Exp: 8, Man: 23}
 	F16  = Format{Exp: 5, Man: 10}
@@ -44,6 +60,16 @@ func (f Format) String() string {
 		return "bf16"
 	case TF32:
 		return "tf32"
+	case E4M3:
+		return "e4m3"
+	case E5M2:
+		return "e5m2"
+	case E2M3:
+		return "e2m3"
+	case E3M2:
+		return "e3m2"
+	case E2M1:
+		return "e2m1"
 	}
 	return fmt.Sprintf("e%dm%d", f.Exp, f.Man)
 }
@@ -54,7 +80,7 @@ func (f Format) native() int {
 	switch {
 	case f.Man == 52 && f.Exp == 11:
 		return 64
-	case f.Man == 23 && f.Exp == 8 && f.Pad == 0:
+	case f.Man == 23 && f.Exp == 8 && f.Pad == 0 && f.Kind == IEEE:
 		return 32
 	}
 	return 0
@@ -63,9 +89,14 @@ func (f Format) native() int {
 // Width is the storage width in bits.
 func (f Format) Width() int { return 1 + f.Exp + f.Man + f.Pad }
 
-func (f Format) bias() int       { return 1<<(f.Exp-1) - 1 }
-func (f Format) emin() int       { return 1 - f.bias() } // exponent of the smallest normal
-func (f Format) emax() int       { return f.bias() }
+func (f Format) bias() int { return 1<<(f.Exp-1) - 1 }
+func (f Format) emin() int { return 1 - f.bias() } // exponent of the smallest normal
+func (f Format) emax() int {
+	if f.Kind != IEEE { // the top exponent holds numbers
+		return int(f.expMask()) - f.bias()
+	}
+	return f.bias()
+}
 func (f Format) expMask() uint64 { return 1<<f.Exp - 1 }
 func (f Format) manMask() uint64 { return 1<<f.Man - 1 }
 func (f Format) signBit() uint64 { return 1 << (f.Exp + f.Man + f.Pad) }
@@ -87,14 +118,23 @@ func (f Format) pack(neg bool, exp, man uint64) uint64 {
 // IsNaN reports whether v is a NaN of the format.
 func (f Format) IsNaN(v uint64) bool {
 	_, e, m := f.fields(v)
+	switch f.Kind {
+	case NaNOnly:
+		return e == f.expMask() && m == f.manMask()
+	case Finite:
+		return false
+	}
 	return e == f.expMask() && m != 0
 }
 
 // IsInf reports whether v is an infinity.
 func (f Format) IsInf(v uint64) bool {
 	_, e, m := f.fields(v)
-	return e == f.expMask() && m == 0
+	return f.Kind == IEEE && e == f.expMask() && m == 0
 }
+
+// HasNaN reports whether the format encodes NaNs.
+func (f Format) HasNaN() bool { return f.Kind != Finite }
 
 // IsZero reports whether v is +0 or -0.
 func (f Format) IsZero(v uint64) bool {
@@ -114,11 +154,19 @@ func (f Format) Signbit(v uint64) bool { return v&f.signBit() != 0 }
 // Zero returns a zero of the given sign.
 func (f Format) Zero(neg bool) uint64 { return f.pack(neg, 0, 0) }
 
-// Inf returns an infinity of the given sign.
+// Inf returns an infinity of the given sign (IEEE formats only).
 func (f Format) Inf(neg bool) uint64 { return f.pack(neg, f.expMask(), 0) }
 
 // MaxFinite returns the largest finite magnitude with the given sign.
-func (f Format) MaxFinite(neg bool) uint64 { return f.pack(neg, f.expMask()-1, f.manMask()) }
+func (f Format) MaxFinite(neg bool) uint64 {
+	switch f.Kind {
+	case NaNOnly:
+		return f.pack(neg, f.expMask(), f.manMask()-1)
+	case Finite:
+		return f.pack(neg, f.expMask(), f.manMask())
+	}
+	return f.pack(neg, f.expMask()-1, f.manMask())
+}
 
 // One returns +1.0.
 func (f Format) One() uint64 { return f.pack(false, uint64(f.bias()), 0) }
@@ -126,10 +174,22 @@ func (f Format) One() uint64 { return f.pack(false, uint64(f.bias()), 0) }
 // CanonicalNaN is the NaN the GPU generates: all exponent and fraction bits
 // set, sign clear (0x7fffffff for f32, 0x7fff for f16 and bf16; the manual
 // names 0x7fffffff00000000 only for the f64 approximations).
-func (f Format) CanonicalNaN() uint64 { return f.pack(false, f.expMask(), f.manMask()) }
+// (For e4m3 it is the only NaN, 0x7f; formats without NaNs have none and
+// return their largest finite value.)
+func (f Format) CanonicalNaN() uint64 {
+	if f.Kind == Finite {
+		return f.MaxFinite(false)
+	}
+	return f.pack(false, f.expMask(), f.manMask())
+}
 
 // Quiet returns a NaN with its quiet bit (the top fraction bit) set.
-func (f Format) Quiet(v uint64) uint64 { return v | 1<<(f.Man-1+f.Pad) }
+func (f Format) Quiet(v uint64) uint64 {
+	if f.Kind != IEEE {
+		return v
+	}
+	return v | 1<<(f.Man-1+f.Pad)
+}
 
 // FlushSubnormal returns a zero of the same sign for a subnormal (.ftz).
 func (f Format) FlushSubnormal(v uint64) uint64 {

@@ -201,10 +201,7 @@ func (f Format) roundSmall(neg bool, mant uint64, exp int, sticky bool, m Mode) 
 	if bits.Len64(i) <= f.Man {
 		return f.pack(neg, 0, i)
 	}
-	if q+f.Man > f.emax() {
-		return f.overflow(neg, m)
-	}
-	return f.pack(neg, uint64(q+f.Man+f.bias()), i&f.manMask())
+	return f.encode(neg, q, i, m)
 }
 
 // decodeSmall returns the significand and exponent of a finite v.

@@ -109,18 +109,32 @@ func (f Format) round(x *exact, m Mode) uint64 {
 	if i.BitLen() <= f.Man { // subnormal or zero
 		return f.pack(x.neg, 0, i.Uint64())
 	}
+	return f.encode(x.neg, q, i.Uint64(), m)
+}
+
+// encode packs a rounded normal significand i (Man+1 bits) with quantum
+// exponent q, or returns the overflow result.
+func (f Format) encode(neg bool, q int, i uint64, m Mode) uint64 {
 	if q+f.Man > f.emax() {
-		return f.overflow(x.neg, m)
+		return f.overflow(neg, m)
 	}
-	return f.pack(x.neg, uint64(q+f.Man+f.bias()), i.Uint64()&f.manMask())
+	v := f.pack(neg, uint64(q+f.Man+f.bias()), i&f.manMask())
+	if f.Kind == NaNOnly && f.IsNaN(v) { // e4m3: past the largest finite value
+		return f.overflow(neg, m)
+	}
+	return v
 }
 
 // overflow is the result of a value too large for the format: infinity or
 // the largest finite number, by mode.
+// Formats without infinities overflow to NaN (e4m3) or saturate (no NaN
+// either); the conversions that write them take .satfinite anyway.
 func (f Format) overflow(neg bool, m Mode) uint64 {
 	switch {
-	case m == RZ, m == RP && neg, m == RM && !neg:
+	case m == RZ, m == RP && neg, m == RM && !neg, f.Kind == Finite:
 		return f.MaxFinite(neg)
+	case f.Kind == NaNOnly:
+		return f.pack(neg, f.expMask(), f.manMask())
 	}
 	return f.Inf(neg)
 }
