@@ -3,12 +3,14 @@ package exec
 // cvt (9.7.9.21; ptx-isa-9.0-section-9.7.9-data-movement.md is easier to
 // read): integer to integer, float to integer with integer rounding, integer
 // to float and float to float in every rounding mode through internal/fp,
-// .ftz, .sat, .relu, .satfinite, and the packed f16x2/bf16x2 destinations.
-// The 8-, 6- and 4-bit formats, ue8m0 and stochastic rounding (.rs) are
-// reported unsupported.
+// .ftz, .sat, .relu, .satfinite, the packed f16x2/bf16x2 destinations,
+// and the packed 8-, 6- and 4-bit formats (e4m3x2, e5m2x2, e2m3x2, e3m2x2,
+// e2m1x2). The ue8m0x2 conversions, the x4 forms and stochastic rounding
+// (.rs) are reported unsupported.
 
 import (
 	"math"
+	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -26,7 +28,26 @@ func cvtFloat(t string) (fp.Format, int, bool) {
 	return floatType(t)
 }
 
+// narrowTypes are the packed alternate formats and their element width in
+// the register (a 6-bit value sits in 8 bits with 2 zero MSBs).
+var narrowTypes = map[string]struct {
+	f    fp.Format
+	slot uint
+}{
+	".e4m3x2": {fp.E4M3, 8}, ".e5m2x2": {fp.E5M2, 8},
+	".e2m3x2": {fp.E2M3, 8}, ".e3m2x2": {fp.E3M2, 8},
+	".e2m1x2": {fp.E2M1, 4},
+}
+
 func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
+	for _, m := range in.Mods {
+		if strings.HasPrefix(m, ".ue8m0") || strings.HasSuffix(m, "x4") && m[1] == 'e' {
+			return l.unsupported(in, "type "+m)
+		}
+		if _, ok := narrowTypes[m]; ok {
+			return lowerCvtNarrow(l, in, o)
+		}
+	}
 	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
 	if dt == "" || at == "" { // the forms that spell their types
 		var ts []string
@@ -167,4 +188,62 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 		return l.binary(in, o, func(a, b uint64) uint64 { return one(a)<<w | one(b) })
 	}
 	return l.unary(in, o, one)
+}
+
+// lowerCvtNarrow converts to and from the packed 8/6/4-bit formats
+// (Description and Semantics of 9.7.9.21): from two f32 a, b (a to the
+// upper element) or one f16x2 (upper half to the upper element), always
+// .rn.satfinite; to f16x2 or bf16x2, exactly (the upper element to the
+// upper half). .relu makes negative results +0 and NaN results the
+// canonical NaN.
+func lowerCvtNarrow(l *lowering, in *ir.Inst, o *Op) error {
+	var ts []string
+	for _, m := range in.Mods {
+		if _, ok := narrowTypes[m]; ok || m == ".f32" || m == ".f16x2" || m == ".bf16x2" {
+			ts = append(ts, m)
+		}
+	}
+	if len(ts) != 2 {
+		return l.unsupported(in, "")
+	}
+	relu := hasMod(in, ".relu")
+	reluOf := func(f fp.Format, v uint64) uint64 {
+		switch {
+		case !relu:
+		case f.IsNaN(v):
+			return f.CanonicalNaN()
+		case f.Signbit(v):
+			return f.Zero(false)
+		}
+		return v
+	}
+	if n, ok := narrowTypes[ts[0]]; ok { // to a narrow format
+		to := func(src fp.Format, v uint64) uint64 {
+			return reluOf(n.f, fp.ConvertSatFinite(n.f, src, v, fp.RN))
+		}
+		switch ts[1] {
+		case ".f32":
+			return l.binary(in, o, func(a, b uint64) uint64 {
+				return to(fp.F32, a&0xffffffff)<<n.slot | to(fp.F32, b&0xffffffff)
+			})
+		case ".f16x2":
+			return l.unary(in, o, func(a uint64) uint64 {
+				return to(fp.F16, a>>16&0xffff)<<n.slot | to(fp.F16, a&0xffff)
+			})
+		}
+		return l.unsupported(in, "types")
+	}
+	n, ok := narrowTypes[ts[1]]
+	if !ok {
+		return l.unsupported(in, "types")
+	}
+	dst := fp.F16
+	if ts[0] == ".bf16x2" {
+		dst = fp.BF16
+	} else if ts[0] != ".f16x2" {
+		return l.unsupported(in, "types")
+	}
+	elem := uint64(1)<<uint(n.f.Width()) - 1
+	from := func(v uint64) uint64 { return reluOf(dst, fp.Convert(dst, n.f, v&elem, fp.RN)) }
+	return l.unary(in, o, func(a uint64) uint64 { return from(a>>n.slot)<<16 | from(a) })
 }

@@ -168,3 +168,46 @@ func TestFloatLowering(t *testing.T) {
 		})
 	}
 }
+
+func TestCvtNarrow(t *testing.T) {
+	for _, c := range []struct {
+		name, decls, body string
+		want              uint64
+	}{
+		// 448 is e4m3's largest value (0x7e); 1e6 saturates to it; 1.0 is 0x38
+		{"e4m3x2 from f32, a in the upper byte", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x49742400; // 1e6
+	mov.b32 %b, 0x3f800000; // 1.0
+	cvt.rn.satfinite.e4m3x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0x7e38},
+		// e5m2: -inf saturates to -57344 (0xfb); 0.5 is 0x38
+		{"e5m2x2 from f32 saturates infinity", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0xff800000;
+	mov.b32 %b, 0x3f000000;
+	cvt.rn.satfinite.e5m2x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0xfb38},
+		// e2m1: 6.0 is 0x7, -0.5 is 0x9 (sign 1, e 0, m 1); .relu makes it +0
+		{"e2m1x2 with relu", ".reg .f32 %a, %b; .reg .b8 %d;", `
+	mov.b32 %a, 0x40c00000; // 6.0
+	mov.b32 %b, 0xbf000000; // -0.5
+	cvt.rn.satfinite.relu.e2m1x2.f32 %d, %a, %b;
+	cvt.u64.u8 %res, %d;`, 0x70},
+		// e3m2x2 to f16x2: 0x1f is 28 (f16 0x4f00), 0x04 is 0.25 (f16 0x3400)
+		{"f16x2 from e3m2x2", ".reg .b16 %a; .reg .b32 %d;", `
+	mov.b16 %a, 0x1f04;
+	cvt.rn.f16x2.e3m2x2 %d, %a;
+	cvt.u64.u32 %res, %d;`, 0x4f003400},
+		// e4m3 0x01 is 2^-9 (subnormal; f16 0x1800), 0x00 is +0
+		{"f16x2 from e4m3x2", ".reg .b16 %a; .reg .b32 %d;", `
+	mov.b16 %a, 0x0100;
+	cvt.rn.f16x2.e4m3x2 %d, %a;
+	cvt.u64.u32 %res, %d;`, 0x18000000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLanesOn(t, "sm_100a", c.decls, c.body)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
+	}
+}
