@@ -132,8 +132,13 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, "modifier .oob")
 	}
 	mode, _ := roundingOf(in)
+	approx := hasMod(in, ".approx") || hasMod(in, ".full")
+	if in.Opcode == "div" && !approx && !hasRounding(in) && f == fp.F32 {
+		// PTX 1.0-1.3: div.f32 is div.approx.ftz.f32 (9.7.3.8)
+		in = withMods(in, ".approx", ".ftz")
+		approx = true
+	}
 	md := newFloatMods(in, f)
-	approx := hasMod(in, ".approx") || hasMod(in, ".full") || in.Opcode == "div" && !hasRounding(in) && f == fp.F32
 	elem, arity := floatElem(in, f, mode, approx)
 	if elem == nil {
 		return l.unsupported(in, "")
@@ -171,6 +176,22 @@ func floatElem(in *ir.Inst, f fp.Format, mode fp.Mode, approx bool) (func(a, b, 
 	case "mul":
 		return func(a, b, _ uint64) uint64 { return f.Mul(a, b, mode) }, 2
 	case "div":
+		if approx && hasMod(in, ".approx") && f == fp.F32 {
+			// d = a * (1/b): for 2^126 < |b| < 2^128, NaN when a is
+			// infinite and otherwise a zero of the quotient's sign (9.7.3.8)
+			q := approxFn(f, func(x, y float64) float64 { return x / y })
+			return func(a, b, _ uint64) uint64 {
+				if y := math.Abs(f.ToFloat64(b)); y > 0x1p126 && y < 0x1p128 {
+					if f.IsInf(a) {
+						return f.CanonicalNaN()
+					}
+					if !f.IsNaN(a) {
+						return f.Zero(f.Signbit(a) != f.Signbit(b))
+					}
+				}
+				return q(a, b, 0)
+			}, 2
+		}
 		if approx {
 			return approxFn(f, func(x, y float64) float64 { return x / y }), 2
 		}
@@ -422,4 +443,12 @@ func minNum(isMax bool, x, y float64) float64 {
 		return x
 	}
 	return y
+}
+
+// withMods returns a copy of in with extra modifiers (for the defaults of
+// old PTX versions).
+func withMods(in *ir.Inst, mods ...string) *ir.Inst {
+	c := *in
+	c.Mods = append(append([]string(nil), in.Mods...), mods...)
+	return &c
 }

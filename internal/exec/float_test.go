@@ -211,3 +211,26 @@ func TestCvtNarrow(t *testing.T) {
 		})
 	}
 }
+
+func TestDivApproxLargeDivisor(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b string
+		want       uint64
+	}{
+		{"finite over 2^127 is a signed zero", "0x3f800000", "0xff000000", 0x80000000},
+		{"infinity over 2^127 is NaN", "0x7f800000", "0x7f000000", 0x7fffffff},
+		{"1 over 4 is 0.25", "0x3f800000", "0x40800000", 0x3e800000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLanes(t, ".reg .f32 %a, %b, %d; .reg .b32 %r;", `
+	mov.b32 %a, `+c.a+`;
+	mov.b32 %b, `+c.b+`;
+	div.approx.f32 %d, %a, %b;
+	mov.b32 %r, %d;
+	cvt.u64.u32 %res, %r;`)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
+	}
+}

@@ -7,7 +7,11 @@ struct (the double result is exact or rounded once, and 53 >= 2*24+2 makes
 the second rounding harmless).  int -> float conversions use Python's
 correctly rounded int -> float (and struct for f32 from an exact double, or
 from the nearest-even rounding via Fraction when the value is not exact in
-double).  Prints the number of differences (expected: 0).
+double).  f16: add, sub, mul (.rn, .ftz) of f16 and f16x2 lanes on the operands
+widened to double (exact: f16 sums and products need at most 41 bits), and
+cvt.rn.f16.{f32,f64}, cvt.f32.f16, rounded or widened by struct's "e" format
+(IEEE binary16, round to nearest even from a double).
+Prints the number of differences (expected: 0).
 """
 import glob
 import json
@@ -21,18 +25,24 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 def tof(h, t):
     v = int(h, 16)
+    if t == "f16":
+        return struct.unpack("<e", struct.pack("<H", v))[0]
     return struct.unpack("<f", struct.pack("<I", v))[0] if t == "f32" else struct.unpack("<d", struct.pack("<Q", v))[0]
 
 
 def tob(x, t):
     try:
+        if t == "f16":
+            return struct.unpack("<H", struct.pack("<e", x))[0]
         return struct.unpack("<I", struct.pack("<f", x))[0] if t == "f32" else struct.unpack("<Q", struct.pack("<d", x))[0]
     except OverflowError:  # struct refuses to round a finite double to inf
+        if t == "f16":
+            return 0x7c00 if x > 0 else 0xfc00
         return 0x7f800000 if x > 0 else 0xff800000
 
 
 def ftz(x, t, on):
-    if on and t == "f32" and x != 0 and abs(x) < 2.0 ** -126:
+    if on and t in ("f32", "f16") and x != 0 and abs(x) < 2.0 ** (-126 if t == "f32" else -14):
         return math.copysign(0.0, x)
     return x
 
@@ -88,6 +98,17 @@ def main():
                 f2 = BIN.get(parts[0], div)
                 fn = lambda i, f2=f2, on=on: ftz(f2(ftz(tof(B["in_a"]["init"][i], t), t, on),
                                                    ftz(tof(B["in_b"]["init"][i], t), t, on)), t, on)
+            elif c["case"] in ("f16_arith_edges", "f16_arith_round", "f16x2_arith") \
+                    and parts[0] in ("add", "sub", "mul") and (len(parts) == 1 or parts[1] == "rn"):
+                on = "ftz" in parts
+                f2 = BIN[parts[0]]
+                fn = lambda i, f2=f2, on=on: ftz(f2(ftz(tof(B["in_a"]["init"][i], t), t, on),
+                                                   ftz(tof(B["in_b"]["init"][i], t), t, on)), t, on)
+            elif c["case"] in ("cvt_half_from_f32", "cvt_half_from_f64") and op == "rn_f16":
+                at = B["in_a"]["type"]
+                fn = lambda i, at=at: tof(B["in_a"]["init"][i], at)
+            elif c["case"] == "cvt_half_to_float" and op == "f32_f16":
+                fn = lambda i: tof(B["in_h"]["init"][i], "f16")
             elif c["case"].startswith("sqrt_rcp_") and parts[1] == "rn":
                 on = "ftz" in parts
                 f1 = sqrt if parts[0] == "sqrt" else (lambda x: div(1.0, x))

@@ -861,19 +861,23 @@ def build_f16(R):
 
 
 README_GROUPS = [
-    ("arith", "Arithmetic: add, sub, mul, div.rn, fma.rn/mad.rn, sqrt.rn, rcp.rn (9.7.3.3-9.7.3.8, 9.7.3.13, 9.7.3.15)"),
-    ("minmax", "min, max, abs, neg, copysign (9.7.3.2, 9.7.3.9-9.7.3.12)"),
-    ("compare", "setp, set, selp with float operands (9.7.6.1-9.7.6.3)"),
+    ("arith", "Arithmetic: add, sub, mul, div, fma.rn/mad.rn, sqrt.rn, rcp (9.7.3.3-9.7.3.8, 9.7.3.13, 9.7.3.15)"),
+    ("minmax", "min, max, abs, neg, copysign (9.7.3.2, 9.7.3.9-9.7.3.12, 9.7.4.7-9.7.4.8)"),
+    ("compare", "testp, setp, set, selp with float operands (9.7.3.1, 9.7.6.1-9.7.6.3, 9.7.7.2)"),
     ("cvt", "cvt between integers, f32 and f64 (9.7.9.21)"),
     ("approx", "Approximate forms, compared within the manual's error bounds"),
     ("sat", "Arithmetic .sat (9.7.3 summary; add/sub/mul/fma/mad .sat.f32)"),
-    ("directed", "Pending numerics work (*_directed): .rz/.rm/.rp and f16/bf16"),
+    ("directed", "Directed rounding and the first f16 cases (*_directed): .rz/.rm/.rp, f16/bf16"),
+    ("half", "Half precision: add, sub, mul, fma, neg, abs on f16, bf16, f16x2, bf16x2 (9.7.4.1-9.7.4.6)"),
+    ("mixed", "Mixed precision: add, sub, fma .f32.f16 / .f32.bf16 (9.7.5)"),
+    ("cvt_half", "cvt to and from f16, bf16, f16x2, bf16x2, tf32 (9.7.9.21)"),
 ]
 
 
 def write_readme():
     tpl = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "README.template.md")).read()
     L = []
+    assert {g for g, *_ in INDEX} <= {g for g, _ in README_GROUPS}
     for g, title in README_GROUPS:
         L.append("### " + title)
         L.append("")
