@@ -5,8 +5,9 @@ package exec
 // to float and float to float in every rounding mode through internal/fp,
 // .ftz, .sat, .relu, .satfinite, the packed f16x2/bf16x2 destinations,
 // and the packed 8-, 6- and 4-bit formats (e4m3x2, e5m2x2, e2m3x2, e3m2x2,
-// e2m1x2). The ue8m0x2 conversions, the x4 forms and stochastic rounding
-// (.rs) are reported unsupported.
+// e2m1x2, ue8m0x2), and stochastic rounding (.rs) to f16x2/bf16x2. The
+// x4 forms (.rs to the 8/6/4-bit formats, whose random-bit layout the
+// manual gives only as figures) are reported unsupported.
 
 import (
 	"math"
@@ -41,7 +42,10 @@ var narrowTypes = map[string]struct {
 
 func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 	for _, m := range in.Mods {
-		if strings.HasPrefix(m, ".ue8m0") || strings.HasSuffix(m, "x4") && m[1] == 'e' {
+		if m == ".ue8m0x2" {
+			return lowerCvtUE8M0(l, in, o)
+		}
+		if strings.HasSuffix(m, "x4") && m[1] == 'e' {
 			return l.unsupported(in, "type "+m)
 		}
 		if _, ok := narrowTypes[m]; ok {
@@ -62,7 +66,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 		dt, at = ts[0], ts[1]
 	}
 	if hasMod(in, ".rs") {
-		return l.unsupported(in, "stochastic rounding .rs")
+		return lowerCvtStochastic(l, in, o, dt, at)
 	}
 	df, dn, dFloat := cvtFloat(dt)
 	af, an, aFloat := cvtFloat(at)
@@ -246,4 +250,109 @@ func lowerCvtNarrow(l *lowering, in *ir.Inst, o *Op) error {
 	elem := uint64(1)<<uint(n.f.Width()) - 1
 	from := func(v uint64) uint64 { return reluOf(dst, fp.Convert(dst, n.f, v&elem, fp.RN)) }
 	return l.unary(in, o, func(a uint64) uint64 { return from(a>>n.slot)<<16 | from(a) })
+}
+
+// ue8m0 (5.2.3) is an unsigned power of two, 2^(e-127) for e = 0..254,
+// with 0xff the NaN. The manual defines conversions to it only with .rz
+// and .rp and says nothing of zero or negative inputs; ptxvm converts the
+// magnitude (the sign is dropped, as the format has none) and maps zero to
+// the smallest value, 0x00, which is what truncating the exponent gives.
+// Overflow (and infinity) gives NaN, or 0xfe (2^127) with .satfinite.
+func ue8m0From(f fp.Format, v uint64, up, satfinite bool) uint64 {
+	switch {
+	case f.IsNaN(v):
+		return 0xff
+	case f.IsInf(v):
+		if satfinite {
+			return 0xfe
+		}
+		return 0xff
+	}
+	// f is f32 or bf16: 8 exponent bits with bias 127, like ue8m0
+	e := v >> uint(f.Man) & 0xff
+	m := v & (1<<uint(f.Man) - 1)
+	if up {
+		switch {
+		case e == 0: // subnormal: above 2^-127 rounds up to 2^-126
+			if m > 1<<uint(f.Man-1) {
+				e = 1
+			}
+		case m != 0:
+			e++
+		}
+	}
+	if e == 0xff {
+		if satfinite {
+			return 0xfe
+		}
+		return 0xff
+	}
+	return e
+}
+
+// ue8m0ToBF16 widens exactly: 2^-127 is the bf16 subnormal 0x0040.
+func ue8m0ToBF16(e uint64) uint64 {
+	switch e {
+	case 0xff:
+		return fp.BF16.CanonicalNaN()
+	case 0:
+		return 0x0040
+	}
+	return e << 7
+}
+
+// cvt.frnd3{.satfinite}.ue8m0x2.f32 d, a, b; cvt.frnd3{.satfinite}.ue8m0x2.bf16x2
+// d, a; cvt.rn.bf16x2.ue8m0x2 d, a (9.7.9.21; the upper element goes to
+// and comes from the upper half).
+func lowerCvtUE8M0(l *lowering, in *ir.Inst, o *Op) error {
+	up := hasMod(in, ".rp")
+	sat := hasMod(in, ".satfinite")
+	var ts []string
+	for _, m := range in.Mods {
+		if m == ".ue8m0x2" || m == ".f32" || m == ".bf16x2" {
+			ts = append(ts, m)
+		}
+	}
+	switch {
+	case len(ts) == 2 && ts[0] == ".ue8m0x2" && ts[1] == ".f32":
+		if !up && !hasMod(in, ".rz") {
+			return l.unsupported(in, "rounding")
+		}
+		return l.binary(in, o, func(a, b uint64) uint64 {
+			return ue8m0From(fp.F32, a&0xffffffff, up, sat)<<8 | ue8m0From(fp.F32, b&0xffffffff, up, sat)
+		})
+	case len(ts) == 2 && ts[0] == ".ue8m0x2" && ts[1] == ".bf16x2":
+		if !up && !hasMod(in, ".rz") {
+			return l.unsupported(in, "rounding")
+		}
+		return l.unary(in, o, func(a uint64) uint64 {
+			return ue8m0From(fp.BF16, a>>16&0xffff, up, sat)<<8 | ue8m0From(fp.BF16, a&0xffff, up, sat)
+		})
+	case len(ts) == 2 && ts[0] == ".bf16x2" && ts[1] == ".ue8m0x2":
+		return l.unary(in, o, func(a uint64) uint64 {
+			return ue8m0ToBF16(a>>8&0xff)<<16 | ue8m0ToBF16(a&0xff)
+		})
+	}
+	return l.unsupported(in, "types")
+}
+
+// cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits: a goes to the
+// upper half with the random bits of rbits' upper 16 bits (13 of them for
+// f16), b to the lower half with the lower 16 bits.
+func lowerCvtStochastic(l *lowering, in *ir.Inst, o *Op, dt, at string) error {
+	if at != ".f32" || (dt != ".f16x2" && dt != ".bf16x2") || len(in.Operands) != 4 {
+		return l.unsupported(in, "stochastic rounding to "+dt)
+	}
+	df := fp.BF16
+	rmask := uint64(0xffff)
+	if dt == ".f16x2" {
+		df, rmask = fp.F16, 0x1fff
+	}
+	md := cvtMods(in, df)
+	one := func(v, r uint64) uint64 { // .satfinite and .relu act in md.out
+		return md.out(fp.ConvertStochastic(df, fp.F32, v&0xffffffff, r&rmask))
+	}
+	return l.ternary(in, o, func(a, b, r uint64) uint64 {
+		return one(a, r>>16)<<16 | one(b, r)
+	})
 }

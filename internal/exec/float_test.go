@@ -234,3 +234,76 @@ func TestDivApproxLargeDivisor(t *testing.T) {
 		})
 	}
 }
+
+func TestCvtUE8M0(t *testing.T) {
+	for _, c := range []struct {
+		name, decls, body string
+		want              uint64
+	}{
+		// 3.0 = 1.5 * 2^1: .rz gives 2^1 (e 128 = 0x80), .rp 2^2 (0x81);
+		// 0.5 is exact: 2^-1 (0x7e) both ways
+		{"rz from f32", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x40400000;
+	mov.b32 %b, 0x3f000000;
+	cvt.rz.ue8m0x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0x807e},
+		{"rp from f32", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x40400000;
+	mov.b32 %b, 0x3f000000;
+	cvt.rp.ue8m0x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0x817e},
+		// the largest f32 rounds up past 2^127: NaN, or 2^127 with .satfinite
+		{"rp overflow", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x7f7fffff;
+	mov.b32 %b, 0x7f7fffff;
+	cvt.rp.ue8m0x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0xffff},
+		{"rp overflow satfinite", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x7f7fffff;
+	mov.b32 %b, 0x7fc00000; // NaN stays NaN
+	cvt.rp.satfinite.ue8m0x2.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0xfeff},
+		// to bf16x2: 0x7f is 1.0 (0x3f80), 0x00 is 2^-127 (subnormal 0x0040)
+		{"to bf16x2", ".reg .b16 %a; .reg .b32 %d;", `
+	mov.b16 %a, 0x7f00;
+	cvt.rn.bf16x2.ue8m0x2 %d, %a;
+	cvt.u64.u32 %res, %d;`, 0x3f800040},
+		// from bf16x2 {hi 3.0 = 0x4040, lo 1.0 = 0x3f80} with .rz
+		{"rz from bf16x2", ".reg .b32 %a; .reg .b16 %d;", `
+	mov.b32 %a, 0x40403f80;
+	cvt.rz.ue8m0x2.bf16x2 %d, %a;
+	cvt.u64.u16 %res, %d;`, 0x807f},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLanesOn(t, "sm_100a", c.decls, c.body)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
+	}
+}
+
+func TestCvtStochastic(t *testing.T) {
+	// a = 1 + 2^-8 (bf16 discards 0x8000): rbits 0x8000 carries, so a
+	// rounds up to 0x3f81; b = 1 + 2^-8 with rbits 0x7fff truncates.
+	res := runLanesOn(t, "sm_100a", ".reg .f32 %a, %b; .reg .b32 %r, %d;", `
+	mov.b32 %a, 0x3f808000;
+	mov.b32 %b, 0x3f808000;
+	mov.b32 %r, 0x80007fff;
+	cvt.rs.bf16x2.f32 %d, %a, %b, %r;
+	cvt.u64.u32 %res, %d;`)
+	if res[0] != 0x3f813f80 {
+		t.Errorf("cvt.rs.bf16x2.f32 = %#x, want 0x3f813f80", res[0])
+	}
+	// f16: 65504 + 2^-8 ulp carries past the largest f16: infinity, or
+	// 65504 (0x7bff) with .satfinite
+	res = runLanesOn(t, "sm_100a", ".reg .f32 %a, %b; .reg .b32 %r, %d;", `
+	mov.b32 %a, 0x477fe001;
+	mov.b32 %b, 0x477fe001;
+	mov.b32 %r, 0x1fff1fff;
+	cvt.rs.satfinite.f16x2.f32 %d, %a, %b, %r;
+	cvt.u64.u32 %res, %d;`)
+	if res[0] != 0x7bff7bff {
+		t.Errorf("cvt.rs.satfinite.f16x2.f32 = %#x, want 0x7bff7bff", res[0])
+	}
+}

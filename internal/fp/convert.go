@@ -1,6 +1,9 @@
 package fp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Convert converts v from format src to format dst, rounding with m when the
 // value does not fit (cvt.frnd, 9.7.9.21). A NaN widened keeps its payload
@@ -88,4 +91,34 @@ func ConvertSatFinite(dst, src Format, v uint64, m Mode) uint64 {
 		return dst.MaxFinite(src.Signbit(v))
 	}
 	return r
+}
+
+// ConvertStochastic is cvt.rs (9.7.9.21, .rs): the value truncated to
+// dst's precision, plus one unit away from zero when adding rbits to the
+// discarded bits (as integers, aligned at their least significant bits)
+// carries out of the discarded field. A result past the largest finite
+// value is infinity (use ConvertSatFinite's rule for .satfinite); NaN,
+// infinities and zeros convert as Convert does.
+func ConvertStochastic(dst, src Format, v, rbits uint64) uint64 {
+	if src.IsNaN(v) || src.IsInf(v) || src.IsZero(v) {
+		return Convert(dst, src, v, RZ)
+	}
+	neg, mant, exp := src.decodeSmall(v)
+	top := exp + bits.Len64(mant) - 1
+	q := max(top-dst.Man, dst.emin()-dst.Man)
+	k := q - exp // discarded bits
+	if k <= 0 {
+		return dst.roundSmall(neg, mant, exp, false, RN) // exact
+	}
+	var kept uint64
+	if k < 64 {
+		kept = mant >> uint(k)
+		if (mant&(1<<uint(k)-1)+rbits)>>uint(k) != 0 {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return dst.Zero(neg)
+	}
+	return dst.roundSmall(neg, kept, q, false, RN) // exact, or overflow to infinity
 }

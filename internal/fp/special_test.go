@@ -110,3 +110,27 @@ func TestParseMode(t *testing.T) {
 		}
 	}
 }
+
+// Stochastic rounding (9.7.9.21 .rs): f32 1 + 2^-8 to bf16 discards the 16
+// bits 0x8000; rbits 0x7fff does not carry out of them, 0x8000 does.
+func TestConvertStochastic(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		dst           Format
+		v, rbits, out uint64
+	}{
+		{"no carry truncates", BF16, 0x3f808000, 0x7fff, 0x3f80},
+		{"carry rounds away", BF16, 0x3f808000, 0x8000, 0x3f81},
+		{"negative rounds away from zero", BF16, 0xbf808000, 0x8000, 0xbf81},
+		{"exact values ignore rbits", BF16, 0x3f810000, 0xffff, 0x3f81},
+		{"f16: 13 discarded bits", F16, 0x3f800001, 0x1fff, 0x3c01},
+		{"f16: 13 discarded bits, no carry", F16, 0x3f800001, 0x1ffe, 0x3c00},
+		{"carry past the largest f16 is infinity", F16, 0x477fe001, 0x1fff, 0x7c00},
+		{"NaN stays NaN", F16, 0x7fc00000, 0, 0x7fff},
+		{"-0 stays -0", BF16, 0x80000000, 0xffff, 0x8000},
+	} {
+		if got := ConvertStochastic(c.dst, F32, c.v, c.rbits); got != c.out {
+			t.Errorf("%s: %#x with rbits %#x = %#x, want %#x", c.name, c.v, c.rbits, got, c.out)
+		}
+	}
+}
