@@ -129,7 +129,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, "type "+t)
 	}
 	if hasMod(in, ".oob") {
-		return l.unsupported(in, "modifier .oob")
+		return l.unsupported(in, "modifier .oob (the manual does not give the OOB-NaN encoding)")
 	}
 	mode, _ := roundingOf(in)
 	approx := hasMod(in, ".approx") || hasMod(in, ".full")

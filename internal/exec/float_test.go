@@ -307,3 +307,39 @@ func TestCvtStochastic(t *testing.T) {
 		t.Errorf("cvt.rs.satfinite.f16x2.f32 = %#x, want 0x7bff7bff", res[0])
 	}
 }
+
+func TestSetHalf(t *testing.T) {
+	for _, c := range []struct {
+		name, decls, body string
+		want              uint64
+	}{
+		{"set.lt.f16.f32 writes f16 1.0", ".reg .f32 %a, %b; .reg .b16 %d;", `
+	mov.b32 %a, 0x3f800000;
+	mov.b32 %b, 0x40000000;
+	set.lt.f16.f32 %d, %a, %b;
+	cvt.u64.u16 %res, %d;`, 0x3c00},
+		{"set.gt.u32.f16 writes all ones", ".reg .b16 %a, %b; .reg .u32 %d;", `
+	mov.b16 %a, 0x4000;
+	mov.b16 %b, 0x3c00;
+	set.gt.u32.f16 %d, %a, %b;
+	cvt.u64.u32 %res, %d;`, 0xffffffff},
+		// lanes {lo 1 < 2: true, hi 3 < 2: false}
+		{"set.lt.f16x2.f16x2 packs 1.0 per lane", ".reg .b32 %a, %b, %d;", `
+	mov.b32 %a, 0x42003c00;
+	mov.b32 %b, 0x40004000;
+	set.lt.f16x2.f16x2 %d, %a, %b;
+	cvt.u64.u32 %res, %d;`, 0x00003c00},
+		{"set.lt.u32.bf16x2 packs 0xffff per lane", ".reg .b32 %a, %b, %d;", `
+	mov.b32 %a, 0x3f804040; // {lo 3.0, hi 1.0}
+	mov.b32 %b, 0x40004000; // {2.0, 2.0}
+	set.lt.u32.bf16x2 %d, %a, %b;
+	cvt.u64.u32 %res, %d;`, 0xffff0000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLanesOn(t, "sm_90", c.decls, c.body)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
+	}
+}

@@ -190,27 +190,57 @@ func dp2a(a, b, c uint32, as, bs, hi bool) uint32 {
 	return uint32(d)
 }
 
-// set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c} (9.7.6.1): 0xffffffff
-// (integer dtype; sign-extended in the slot for .s32) or 1.0f (.f32) when
-// BoolOp(a CmpOp b, c) holds, else 0.
+// set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c} (9.7.6.1, 9.7.7.1):
+// when BoolOp(a CmpOp b, c) holds, all ones (integer dtype; sign-extended
+// in the slot for signed types) or 1.0 in the float dtype, else 0. With a
+// .f16x2 or .bf16x2 source the two halves compare separately and each half
+// of d receives 1.0 (float dtype) or 0xffff (integer dtype); the manual's
+// pseudo-code tests "stype == .bf16x2" where it means the dtype.
 func lowerSet(l *lowering, in *ir.Inst, o *Op) error {
 	dt, st := in.Groups[".dtype"], in.Groups[".stype"]
+	if dt == "" || st == "" { // the half forms spell one of the types
+		var ts []string
+		for _, m := range in.Mods {
+			if isTypeMod(m) {
+				ts = append(ts, m)
+			}
+		}
+		if len(ts) == 2 {
+			dt, st = ts[0], ts[1]
+		}
+	}
 	cmp, boolOp := in.Groups[".CmpOp"], in.Groups[".BoolOp"]
+	packed := st == ".f16x2" || st == ".bf16x2"
 	var one uint64
 	switch dt {
 	case ".u32":
 		one = 0xffffffff
 	case ".s32":
 		one = ^uint64(0)
+	case ".u16":
+		one = 0xffff
+	case ".s16":
+		one = ^uint64(0)
 	case ".f32":
 		one = 0x3f800000
+	case ".f16", ".f16x2":
+		one = 0x3c00
+	case ".bf16", ".bf16x2":
+		one = 0x3f80
 	default:
 		return l.unsupported(in, "destination type "+dt)
 	}
 	if st == "" || cmp == "" {
 		return l.unsupported(in, "source type")
 	}
-	test, err := comparison(st, cmp, hasMod(in, ".ftz"))
+	lane := st
+	if packed {
+		lane = st[:len(st)-2]
+		if dt != ".f16x2" && dt != ".bf16x2" {
+			one = 0xffff
+		}
+	}
+	test, err := comparison(lane, cmp, hasMod(in, ".ftz"))
 	if err != nil {
 		return l.unsupported(in, err.Error())
 	}
@@ -232,6 +262,19 @@ func lowerSet(l *lowering, in *ir.Inst, o *Op) error {
 			return err
 		}
 	}
+	combine := func(t bool, cv uint32, i int) bool {
+		if c < 0 {
+			return t
+		}
+		ci := cv>>uint(i)&1 == 1
+		switch boolOp {
+		case ".and":
+			return t && ci
+		case ".or":
+			return t || ci
+		}
+		return t != ci
+	}
 	o.d, o.a, o.b = d, a, b
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -246,19 +289,19 @@ func lowerSet(l *lowering, in *ir.Inst, o *Op) error {
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
-			t := test(r[aa+i], r[bb+i])
-			if c >= 0 {
-				ci := cv>>uint(i)&1 == 1
-				switch boolOp {
-				case ".and":
-					t = t && ci
-				case ".or":
-					t = t || ci
-				default:
-					t = t != ci
+			x, y := r[aa+i], r[bb+i]
+			if packed {
+				var v uint64
+				if combine(test(x, y), cv, i) {
+					v = one
 				}
+				if combine(test(x>>16, y>>16), cv, i) {
+					v |= one << 16
+				}
+				r[dd+i] = v
+				continue
 			}
-			if t {
+			if combine(test(x, y), cv, i) {
 				r[dd+i] = one
 			} else {
 				r[dd+i] = 0
