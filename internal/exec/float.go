@@ -138,6 +138,15 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		in = withMods(in, ".approx", ".ftz")
 		approx = true
 	}
+	sm1x := l.p.Module.Target.SM < 20
+	if sm1x && f == fp.F32 && !hasMod(in, ".ftz") {
+		// sm_1x: f32 instructions flush subnormal inputs and results
+		// (the "sm_1x" Subnormal numbers notes of 9.7.3)
+		in = withMods(in, ".ftz")
+	}
+	if sm1x && f == fp.F32 && in.Opcode == "mad" && !hasRounding(in) {
+		return lowerMadSM1x(l, in, o)
+	}
 	md := newFloatMods(in, f)
 	elem, arity := floatElem(in, f, mode, approx)
 	if elem == nil {
@@ -451,4 +460,29 @@ func withMods(in *ir.Inst, mods ...string) *ir.Inst {
 	c := *in
 	c.Mods = append(append([]string(nil), in.Mods...), mods...)
 	return &c
+}
+
+// lowerMadSM1x is mad.f32 on sm_1x targets (9.7.3.7): the product in double
+// precision with its mantissa truncated to 24 bits and its exponent kept,
+// plus c, rounded to nearest f32; when c is a zero the result is that of
+// mul and add, i.e. the product rounded to nearest. Subnormal inputs and
+// results are flushed.
+func lowerMadSM1x(l *lowering, in *ir.Inst, o *Op) error {
+	md := newFloatMods(in, fp.F32)
+	return l.ternary(in, o, func(a, b, c uint64) uint64 {
+		a, b, c = md.in(a), md.in(b), md.in(c)
+		if fp.F32.IsZero(c) {
+			return md.out(fp.F32.Add(fp.F32.Mul(a, b, fp.RN), c, fp.RN))
+		}
+		x, y, z := fp.F32.ToFloat64(a), fp.F32.ToFloat64(b), fp.F32.ToFloat64(c)
+		p := x * y // exact
+		if !math.IsInf(p, 0) && !math.IsNaN(p) {
+			p = math.Float64frombits(math.Float64bits(p) &^ (1<<29 - 1))
+		}
+		r := fp.SumToOdd(p, z)
+		if math.IsNaN(r) {
+			return md.out(fp.F32.NaNResult(a, b, c))
+		}
+		return md.out(uint64(math.Float32bits(float32(r))))
+	})
 }

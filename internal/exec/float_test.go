@@ -5,7 +5,10 @@ package exec
 // the manual's definitions (values in hex: f16 1.0 = 0x3c00, 2.0 = 0x4000,
 // bf16 1.0 = 0x3f80, f32 1.0 = 0x3f800000).
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFloatLowering(t *testing.T) {
 	for _, c := range []struct {
@@ -341,5 +344,51 @@ func TestSetHalf(t *testing.T) {
 				t.Errorf("got %#x, want %#x", res[0], c.want)
 			}
 		})
+	}
+}
+
+// TestMadSM1x: on sm_1x, mad.f32 truncates the product to 24 bits before
+// adding (9.7.3.7). (1 + 2^-23) * (1 + 2^-23) = 1 + 2^-22 + 2^-46: the
+// truncated product is 1 + 2^-22; adding 2^-24 (half an ulp of 1.0 above
+// 1 + 2^-22, a tie) rounds to even: 1 + 2^-22 (0x3f800002). A fused
+// multiply-add would see the 2^-46 and round up to 0x3f800003.
+func TestMadSM1x(t *testing.T) {
+	body := `
+	mov.b32 %a, 0x3f800001;
+	mov.b32 %c, 0x33800000;
+	mad.f32 %d, %a, %a, %c;
+	mov.b32 %r, %d;
+	cvt.u64.u32 %res, %r;`
+	for _, c := range []struct {
+		target, op string
+		want       uint64
+	}{
+		{"sm_13", "mad.f32", 0x3f800002},
+		{"sm_20", "mad.rn.f32", 0x3f800003},
+	} {
+		b := strings.Replace(body, "mad.f32", c.op, 1)
+		res := runLanesOnVersion(t, "2.3", c.target, ".reg .f32 %a, %c, %d; .reg .b32 %r;", b)
+		if res[0] != c.want {
+			t.Errorf("%s %s: got %#x, want %#x", c.target, c.op, res[0], c.want)
+		}
+	}
+}
+
+// TestFtzSM1x: on sm_1x, add.f32 flushes subnormal inputs and results
+// ("sm_1x: add.f32 flushes subnormal inputs and results to sign-preserving
+// zero", 9.7.3.3); from sm_20 subnormals are kept.
+func TestFtzSM1x(t *testing.T) {
+	for _, c := range []struct {
+		target, op string
+		want       uint64
+	}{{"sm_13", "add.f32", 0}, {"sm_20", "add.rn.f32", 2}} {
+		res := runLanesOnVersion(t, "2.3", c.target, ".reg .f32 %a, %d; .reg .b32 %r;", `
+	mov.b32 %a, 1;
+	`+c.op+` %d, %a, %a;
+	mov.b32 %r, %d;
+	cvt.u64.u32 %res, %r;`)
+		if res[0] != c.want {
+			t.Errorf("%s %s: got %#x, want %#x", c.target, c.op, res[0], c.want)
+		}
 	}
 }

@@ -206,7 +206,13 @@ func runLanes(t *testing.T, decls, body string) [32]uint64 {
 // runLanesOn is runLanes for a given target.
 func runLanesOn(t *testing.T, target, decls, body string) [32]uint64 {
 	t.Helper()
-	src := `.version 9.2
+	return runLanesOnVersion(t, "9.2", target, decls, body)
+}
+
+// runLanesOnVersion is runLanes for a given PTX version and target.
+func runLanesOnVersion(t *testing.T, version, target, decls, body string) [32]uint64 {
+	t.Helper()
+	src := `.version ` + version + `
 .target ` + target + `
 .address_size 64
 .visible .entry k(.param .u64 out) {

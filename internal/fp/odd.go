@@ -212,3 +212,14 @@ func (f Format) decodeSmall(v uint64) (neg bool, mant uint64, exp int) {
 	}
 	return neg, m | 1<<f.Man, int(e) - f.bias() - f.Man
 }
+
+// SumToOdd returns x+y rounded to odd in f64: exact when the sum is, and
+// otherwise the neighbour with an odd last bit, so that rounding it once
+// more to 24 or fewer bits gives the correctly rounded sum.
+func SumToOdd(x, y float64) float64 {
+	s := x + y
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return s
+	}
+	return odd(s, twoSumErr(x, y, s))
+}
