@@ -218,6 +218,12 @@ func floatElem(in *ir.Inst, f fp.Format, mode fp.Mode, approx bool) (func(a, b, 
 			return approxFn(f, func(x, _ float64) float64 { return math.Sqrt(x) }), 1
 		}
 		return func(a, _, _ uint64) uint64 { return f.Sqrt(a, mode) }, 1
+	case "rcp", "rsqrt":
+		if approx && f == fp.F64 && hasMod(in, ".ftz") {
+			return approxF64Hi(in.Opcode), 1
+		}
+	}
+	switch in.Opcode {
 	case "rcp":
 		if approx {
 			return approxFn(f, func(x, _ float64) float64 { return 1 / x }), 1
@@ -485,4 +491,25 @@ func lowerMadSM1x(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		return md.out(uint64(math.Float32bits(float32(r))))
 	})
+}
+
+// f64Hi is the 1.11.20 format of an f64's upper word, with the lower 32 bits
+// zero (9.7.3.14, 9.7.3.17).
+var f64Hi = fp.Format{Exp: 11, Man: 20, Pad: 32}
+
+// approxF64Hi is rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64: the function
+// of a's upper word (1.11.20, the lower 32 bits ignored), rounded to nearest
+// in 1.11.20 and placed in d's upper word; NaNs give 0x7fffffff00000000.
+func approxF64Hi(op string) func(a, b, c uint64) uint64 {
+	fn := func(x float64) float64 { return 1 / x }
+	if op == "rsqrt" {
+		fn = func(x float64) float64 { return 1 / math.Sqrt(x) }
+	}
+	return func(a, _, _ uint64) uint64 {
+		r := fn(math.Float64frombits(a &^ 0xffffffff))
+		if math.IsNaN(r) {
+			return 0x7fffffff00000000
+		}
+		return fp.Convert(f64Hi, fp.F64, math.Float64bits(r), fp.RN)
+	}
 }

@@ -392,3 +392,30 @@ func TestFtzSM1x(t *testing.T) {
 		}
 	}
 }
+
+// TestGrossF64Approx: rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 use only
+// a's upper word and zero d's lower word (9.7.3.14, 9.7.3.17).
+func TestGrossF64Approx(t *testing.T) {
+	for _, c := range []struct {
+		name, op, a string
+		want        uint64
+	}{
+		// 3 with junk in the lower word: 1/3 in 1.11.20 is 0x3fd55555 rounded
+		// to nearest (0x3fd5555555555555 truncated to 20 fraction bits is
+		// 0x3fd55555, the next bit is 0)
+		{"rcp of 3", "rcp.approx.ftz.f64", "0x4008000012345678", 0x3fd5555500000000},
+		{"rcp of +subnormal is +inf", "rcp.approx.ftz.f64", "0x000fffff00000000", 0x7ff0000000000000},
+		{"rcp of -inf is -0", "rcp.approx.ftz.f64", "0xfff0000000000000", 0x8000000000000000},
+		{"rcp of NaN", "rcp.approx.ftz.f64", "0x7ff8000000000001", 0x7fffffff00000000},
+		{"rsqrt of 4", "rsqrt.approx.ftz.f64", "0x4010000000000000", 0x3fe0000000000000},
+		{"rsqrt of -0 is -inf", "rsqrt.approx.ftz.f64", "0x8000000000000000", 0xfff0000000000000},
+	} {
+		res := runLanes(t, ".reg .f64 %a, %d;", `
+	mov.b64 %a, `+c.a+`;
+	`+c.op+` %d, %a;
+	mov.b64 %res, %d;`)
+		if res[0] != c.want {
+			t.Errorf("%s: got %#x, want %#x", c.name, res[0], c.want)
+		}
+	}
+}
