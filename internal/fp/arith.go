@@ -26,9 +26,13 @@ func (f Format) anyNaN(ops ...uint64) bool {
 	return false
 }
 
+// exactOnly makes the operations skip their fast paths (set by tests, so
+// that the math/big path is checked on its own).
+var exactOnly = false
+
 // Add returns a+b rounded once.
 func (f Format) Add(a, b uint64, m Mode) uint64 {
-	if m == RN {
+	if m == RN && !exactOnly {
 		if r, ok := f.fastAdd(a, b); ok {
 			return r
 		}
@@ -45,7 +49,7 @@ func (f Format) Add(a, b uint64, m Mode) uint64 {
 	case bi:
 		return b
 	}
-	if r, ok := f.addFast(a, b, m); ok && !f.IsZero(a) && !f.IsZero(b) {
+	if r, ok := f.addFast(a, b, m); ok && !exactOnly && !f.IsZero(a) && !f.IsZero(b) {
 		return r
 	}
 	return f.sum(f.decode(a), f.decode(b), m)
@@ -87,7 +91,7 @@ func (f Format) sum(x, y *exact, m Mode) uint64 {
 
 // Mul returns a*b rounded once.
 func (f Format) Mul(a, b uint64, m Mode) uint64 {
-	if m == RN {
+	if m == RN && !exactOnly {
 		if r, ok := f.fastMul(a, b); ok {
 			return r
 		}
@@ -106,7 +110,7 @@ func (f Format) Mul(a, b uint64, m Mode) uint64 {
 	case az || bz:
 		return f.Zero(neg)
 	}
-	if r, ok := f.mulFast(a, b, m); ok {
+	if r, ok := f.mulFast(a, b, m); ok && !exactOnly {
 		return r
 	}
 	return f.round(f.product(a, b), m)
@@ -122,7 +126,7 @@ func (f Format) product(a, b uint64) *exact {
 
 // Fma returns a*b+c rounded once (9.7.3.6).
 func (f Format) Fma(a, b, c uint64, m Mode) uint64 {
-	if m == RN {
+	if m == RN && !exactOnly {
 		if r, ok := f.fastFma(a, b, c); ok {
 			return r
 		}
@@ -145,7 +149,7 @@ func (f Format) Fma(a, b, c uint64, m Mode) uint64 {
 		return c
 	}
 	if !az && !bz && !f.IsZero(c) {
-		if r, ok := f.fmaFast(a, b, c, m); ok {
+		if r, ok := f.fmaFast(a, b, c, m); ok && !exactOnly {
 			return r
 		}
 	}
@@ -160,7 +164,7 @@ func (f Format) Fma(a, b, c uint64, m Mode) uint64 {
 
 // Div returns a/b rounded once.
 func (f Format) Div(a, b uint64, m Mode) uint64 {
-	if m == RN {
+	if m == RN && !exactOnly {
 		if r, ok := f.fastDiv(a, b); ok {
 			return r
 		}
@@ -179,7 +183,7 @@ func (f Format) Div(a, b uint64, m Mode) uint64 {
 	case bi, az:
 		return f.Zero(neg)
 	}
-	if r, ok := f.divFast(a, b, m); ok {
+	if r, ok := f.divFast(a, b, m); ok && !exactOnly {
 		return r
 	}
 	x, y := f.decode(a), f.decode(b)
@@ -195,7 +199,7 @@ func (f Format) Div(a, b uint64, m Mode) uint64 {
 
 // Sqrt returns the square root rounded once; sqrt(-0) is -0.
 func (f Format) Sqrt(a uint64, m Mode) uint64 {
-	if m == RN {
+	if m == RN && !exactOnly {
 		if r, ok := f.fastSqrt(a); ok {
 			return r
 		}
@@ -210,7 +214,7 @@ func (f Format) Sqrt(a uint64, m Mode) uint64 {
 	case f.IsInf(a):
 		return a
 	}
-	if r, ok := f.sqrtFast(a, m); ok {
+	if r, ok := f.sqrtFast(a, m); ok && !exactOnly {
 		return r
 	}
 	x := f.decode(a)

@@ -453,3 +453,13 @@ func TestFromIntAgainstBig(t *testing.T) {
 		}
 	}
 }
+
+// TestExactPathAgainstBig runs the comparisons with the fast paths off, so
+// the math/big path is checked for every format and mode on its own.
+func TestExactPathAgainstBig(t *testing.T) {
+	exactOnly = true
+	defer func() { exactOnly = false }()
+	t.Run("binary", TestBinaryAgainstBig)
+	t.Run("fma", TestFmaAgainstBig)
+	t.Run("sqrt", TestSqrtByDefinition)
+}
