@@ -173,10 +173,7 @@ func TestFloatLowering(t *testing.T) {
 }
 
 func TestCvtNarrow(t *testing.T) {
-	for _, c := range []struct {
-		name, decls, body string
-		want              uint64
-	}{
+	runLaneCases(t, "sm_100a", []laneCase{
 		// 448 is e4m3's largest value (0x7e); 1e6 saturates to it; 1.0 is 0x38
 		{"e4m3x2 from f32, a in the upper byte", ".reg .f32 %a, %b; .reg .b16 %d;", `
 	mov.b32 %a, 0x49742400; // 1e6
@@ -205,14 +202,7 @@ func TestCvtNarrow(t *testing.T) {
 	mov.b16 %a, 0x0100;
 	cvt.rn.f16x2.e4m3x2 %d, %a;
 	cvt.u64.u32 %res, %d;`, 0x18000000},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := runLanesOn(t, "sm_100a", c.decls, c.body)
-			if res[0] != c.want {
-				t.Errorf("got %#x, want %#x", res[0], c.want)
-			}
-		})
-	}
+	})
 }
 
 func TestDivApproxLargeDivisor(t *testing.T) {
@@ -239,10 +229,7 @@ func TestDivApproxLargeDivisor(t *testing.T) {
 }
 
 func TestCvtUE8M0(t *testing.T) {
-	for _, c := range []struct {
-		name, decls, body string
-		want              uint64
-	}{
+	runLaneCases(t, "sm_100a", []laneCase{
 		// 3.0 = 1.5 * 2^1: .rz gives 2^1 (e 128 = 0x80), .rp 2^2 (0x81);
 		// 0.5 is exact: 2^-1 (0x7e) both ways
 		{"rz from f32", ".reg .f32 %a, %b; .reg .b16 %d;", `
@@ -276,14 +263,7 @@ func TestCvtUE8M0(t *testing.T) {
 	mov.b32 %a, 0x40403f80;
 	cvt.rz.ue8m0x2.bf16x2 %d, %a;
 	cvt.u64.u16 %res, %d;`, 0x807f},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := runLanesOn(t, "sm_100a", c.decls, c.body)
-			if res[0] != c.want {
-				t.Errorf("got %#x, want %#x", res[0], c.want)
-			}
-		})
-	}
+	})
 }
 
 func TestCvtStochastic(t *testing.T) {
@@ -312,10 +292,7 @@ func TestCvtStochastic(t *testing.T) {
 }
 
 func TestSetHalf(t *testing.T) {
-	for _, c := range []struct {
-		name, decls, body string
-		want              uint64
-	}{
+	runLaneCases(t, "sm_90", []laneCase{
 		{"set.lt.f16.f32 writes f16 1.0", ".reg .f32 %a, %b; .reg .b16 %d;", `
 	mov.b32 %a, 0x3f800000;
 	mov.b32 %b, 0x40000000;
@@ -337,14 +314,7 @@ func TestSetHalf(t *testing.T) {
 	mov.b32 %b, 0x40004000; // {2.0, 2.0}
 	set.lt.u32.bf16x2 %d, %a, %b;
 	cvt.u64.u32 %res, %d;`, 0xffff0000},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := runLanesOn(t, "sm_90", c.decls, c.body)
-			if res[0] != c.want {
-				t.Errorf("got %#x, want %#x", res[0], c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestMadSM1x: on sm_1x, mad.f32 truncates the product to 24 bits before
@@ -417,5 +387,23 @@ func TestGrossF64Approx(t *testing.T) {
 		if res[0] != c.want {
 			t.Errorf("%s: got %#x, want %#x", c.name, res[0], c.want)
 		}
+	}
+}
+
+// laneCase is a kernel body whose lane 0 result is checked.
+type laneCase struct {
+	name, decls, body string
+	want              uint64
+}
+
+func runLaneCases(t *testing.T, target string, cases []laneCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := runLanesOn(t, target, c.decls, c.body)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
 	}
 }
