@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 
 import half
+import narrow
 import ieee as F
 from ieee import decode as D
 from kernel import Kernel, INDEX, OUTDIR
@@ -614,6 +615,7 @@ def build():
     build_approx(R)
     build_f16(R)
     half.build(random.Random(20250612))
+    narrow.build(random.Random(20250613))
 
 
 def filt(vectors, fns):
@@ -871,6 +873,7 @@ README_GROUPS = [
     ("half", "Half precision: add, sub, mul, fma, neg, abs on f16, bf16, f16x2, bf16x2 (9.7.4.1-9.7.4.6)"),
     ("mixed", "Mixed precision: add, sub, fma .f32.f16 / .f32.bf16 (9.7.5)"),
     ("cvt_half", "cvt to and from f16, bf16, f16x2, bf16x2, tf32 (9.7.9.21)"),
+    ("narrow", "cvt to and from the packed narrow formats e4m3x2, e5m2x2, e2m3x2, e3m2x2, e2m1x2 (5.2.3, 9.7.9.21)"),
 ]
 
 

@@ -23,10 +23,12 @@ TY = {
     "f16x2": (4, ".b32", "b32", "f16"), "bf16x2": (4, ".b32", "b32", "bf16"),
     # tf32 results of cvt: a .b32 register, compared as f32 (13 low bits zero)
     "tf32": (4, ".b32", "b32", "f32"),
+    # packed narrow formats (narrow.py): bit-size registers, compared as integers ("bits")
+    "b8": (1, ".b8", "b8", "u8"), "b16": (2, ".b16", "b16", "u16"),
 }
 FLOAT = {"f16", "bf16", "f32", "f64", "f16x2", "bf16x2", "tf32"}
 LANES = {"f16x2": 2, "bf16x2": 2}
-SHIFT = {2: 1, 4: 2, 8: 3}
+SHIFT = {1: 0, 2: 1, 4: 2, 8: 3}
 
 OUTDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 INDEX = []
