@@ -133,6 +133,9 @@ func lowerTrap(l *lowering, in *ir.Inst, o *Op) error {
 // the CTA's by default) have arrived at barrier a. Only .sync (and the
 // .aligned variants) for now; .arrive and .red come with the cooperation work.
 func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
+	if hasMod(in, ".warp") {
+		return lowerBarWarp(l, in, o)
+	}
 	if !hasMod(in, ".sync") || hasMod(in, ".red") || hasMod(in, ".arrive") {
 		return l.unsupported(in, "")
 	}

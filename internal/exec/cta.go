@@ -148,7 +148,7 @@ func (c *cta) deadlock() *Fault {
 		}
 		f := w.top()
 		pcs := map[int32]bool{}
-		for m := f.active & f.blocked; m != 0; m &= m - 1 {
+		for m := f.active & (f.blocked | f.syncWait); m != 0; m &= m - 1 {
 			pcs[f.pc[bits.TrailingZeros32(m)]-1] = true
 		}
 		var list []int

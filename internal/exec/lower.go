@@ -349,7 +349,8 @@ func hasMod(in *ir.Inst, m string) bool {
 // anything that can stop a thread are not plain).
 func isPlain(opcode string) bool {
 	switch opcode {
-	case "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "bar", "barrier":
+	case "bra", "brx", "call", "ret", "exit", "trap", "brkpt", "bar", "barrier",
+		"shfl", "vote", "match", "redux", "elect":
 		return false
 	}
 	return true

@@ -36,6 +36,7 @@ type Warp struct {
 	frames []*frame
 	steps  int
 	fault  *Fault
+	issued uint32 // lanes at the op being executed, guard true or not (collectives)
 
 	// scheduling with the CTA: the warp runs when woken, and reports back
 	wake   chan struct{}
@@ -56,9 +57,11 @@ type frame struct {
 	regs     []uint64 // slot*32 + lane
 	preds    []uint32 // lane masks
 	pc       [warpSize]int32
-	active   uint32 // lanes in this activation (not returned)
-	returned uint32 // lanes that executed ret
-	blocked  uint32 // lanes waiting at a barrier
+	active   uint32             // lanes in this activation (not returned)
+	returned uint32             // lanes that executed ret
+	blocked  uint32             // lanes waiting at a barrier
+	syncWait uint32             // lanes waiting at a warp collective (collective.go)
+	arr      *[warpSize]arrival // what each waiting lane brought (allocated on first use)
 	rstack   [warpSize][]int32
 	base     uint64           // offset of this frame's variables in each lane's local memory
 	sp       [warpSize]uint64 // the alloca stack pointers when the frame started
@@ -178,10 +181,14 @@ func (w *Warp) run() warpStatus {
 		}
 		mask, pc := f.pick()
 		if mask == 0 {
-			if f.blocked&f.active != 0 {
-				return warpBlocked
+			// lanes waiting at a collective may complete now that the
+			// others have exited or arrived
+			if f.syncWait != 0 && w.completeSync(f) {
+				continue
 			}
-			// nothing runnable and nothing blocked: cannot happen
+			if w.fault != nil {
+				return warpDone
+			}
 			return warpBlocked
 		}
 		o := &f.fn.Ops[pc]
@@ -197,7 +204,8 @@ func (w *Warp) run() warpStatus {
 		for m := mask; m != 0; m &= m - 1 {
 			f.pc[bits.TrailingZeros32(m)] = next
 		}
-		if exec != 0 {
+		w.issued = mask
+		if exec != 0 || o.aux != nil && isCollective(o) {
 			o.exec(w, o, exec)
 			if w.fault != nil {
 				return warpDone
@@ -206,7 +214,7 @@ func (w *Warp) run() warpStatus {
 		if isControl(o) {
 			f.diverged(o, mask, exec)
 		}
-		if w.top() == f && mask == f.active && f.blocked == 0 && f.favor == 0 && f.rdepth == 0 {
+		if w.top() == f && mask == f.active && f.blocked == 0 && f.syncWait == 0 && f.favor == 0 && f.rdepth == 0 {
 			f.enterConv(mask)
 		}
 		w.steps++
@@ -236,6 +244,11 @@ func (f *frame) leaveConv() {
 	f.conv = false
 }
 
+func isCollective(o *Op) bool {
+	_, ok := o.aux.(*collOp)
+	return ok
+}
+
 func isControl(o *Op) bool {
 	switch o.inst.Opcode {
 	case "bra", "brx":
@@ -250,7 +263,7 @@ func isControl(o *Op) bool {
 // branches) while others could run, the others are favoured until they
 // block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick() (uint32, int32) {
-	cand := f.active &^ f.blocked
+	cand := f.active &^ f.blocked &^ f.syncWait
 	var runnable, waiting uint32
 	for m := cand; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)

@@ -1,0 +1,490 @@
+package exec
+
+// Warp collectives (9.7.9.6 shfl.sync, 9.7.13.2 bar.warp.sync, 9.7.13.8-14
+// vote, match.sync, redux.sync, elect.sync) and the deprecated shfl/vote.
+//
+// A .sync collective makes each executing lane wait until every non-exited
+// lane named in its membermask has executed a collective with the same
+// qualifiers and the same membermask; the lanes need not be at the same
+// instruction. An arriving lane records its inputs (frame.arr) and waits
+// (frame.syncWait, which pick skips); when a group is complete its results
+// are computed from the recorded inputs and written to each lane's own
+// destinations. Lanes that are not threads of the CTA count as exited.
+// Lanes whose guard predicate is false arrive without contributing (the
+// manual: "predicated active" threads take part in the operation; shfl's
+// Semantics let others read such a lane, getting an unpredictable value,
+// which ptxvm reports), unless their membermask leaves them out.
+// Where the manual calls a use undefined, the launch fails with a fault:
+// a lane not in its own membermask, lanes that wait on each other at
+// collectives of different kinds or masks, a shfl reading a lane that does
+// not take part. The deprecated non-.sync forms act on the lanes that
+// execute them together.
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+func init() {
+	register(lowerShfl, "shfl")
+	register(lowerVote, "vote")
+	register(lowerMatch, "match")
+	register(lowerRedux, "redux")
+	register(lowerElect, "elect")
+}
+
+// FaultUndefined is a use the manual leaves undefined, reported rather
+// than given an invented result.
+const FaultUndefined FaultKind = "undefined behavior"
+
+// collOp is a collective instruction after lowering.
+type collOp struct {
+	key     string // opcode and modifiers: arrivals match on it and the mask
+	sync    bool
+	mask    int32   // membermask slot (.sync forms)
+	ins     []int32 // value inputs, read at arrival
+	predIn  int32   // predicate input index, -1: none
+	predNeg bool
+	dst     int32 // value destination slot, -1: none
+	pdst    int32 // predicate destination index, -1: none
+	// finish computes the results of a complete group; contrib are the
+	// lanes of the group whose guard was true
+	finish func(w *Warp, f *frame, o *Op, group, contrib uint32)
+}
+
+// arrival is what a lane brought to a collective.
+type arrival struct {
+	op      *Op
+	mask    uint32
+	in      [3]uint64
+	pred    bool
+	contrib bool
+}
+
+// lowerCollective fills the common parts of a collective and its exec.
+func (l *lowering) lowerCollective(in *ir.Inst, o *Op, c *collOp, maskIdx int) error {
+	c.key = in.Opcode + strings.Join(in.Mods, "")
+	c.sync = hasMod(in, ".sync")
+	if c.sync {
+		if maskIdx >= len(in.Operands) {
+			return l.unsupported(in, "membermask")
+		}
+		s, err := l.src(in, maskIdx)
+		if err != nil {
+			return err
+		}
+		c.mask = s
+	}
+	o.aux = c
+	o.exec = execCollective
+	return nil
+}
+
+// execCollective is the exec of every collective: mask holds the lanes
+// whose guard is true; w.issued all lanes at the instruction.
+func execCollective(w *Warp, o *Op, mask uint32) {
+	c := o.aux.(*collOp)
+	f := w.top()
+	r := f.regs
+	if f.arr == nil {
+		f.arr = new([warpSize]arrival)
+	}
+	lanes := w.issued
+	if !c.sync {
+		for m := lanes; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			f.arr[l] = c.record(w, f, o, l, lanes, mask&(1<<l) != 0)
+		}
+		c.finish(w, f, o, lanes, mask)
+		return
+	}
+	for m := lanes; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		mm := uint32(r[int(c.mask)*warpSize+l])
+		if mm&(1<<l) == 0 && mask&(1<<l) == 0 {
+			continue // predicated off and not a member: not part of it
+		}
+		if mm&(1<<l) == 0 {
+			w.fail(o, 1<<l, FaultUndefined, fmt.Sprintf("lane %d is not in its membermask 0x%08x", l, mm))
+			return
+		}
+		f.arr[l] = c.record(w, f, o, l, mm, mask&(1<<l) != 0)
+		f.syncWait |= 1 << l
+	}
+	w.completeSync(f)
+}
+
+func (c *collOp) record(w *Warp, f *frame, o *Op, l int, mm uint32, contrib bool) arrival {
+	a := arrival{op: o, mask: mm, contrib: contrib}
+	for i, s := range c.ins {
+		a.in[i] = f.regs[int(s)*warpSize+l]
+	}
+	if c.predIn >= 0 {
+		a.pred = f.preds[c.predIn]&(1<<l) != 0 != c.predNeg
+	}
+	return a
+}
+
+// completeSync finishes every waiting group whose lanes have all arrived;
+// it reports whether any lane was released.
+func (w *Warp) completeSync(f *frame) bool {
+	gone := w.exited | ^w.alive
+	released := false
+	for pending := f.syncWait; pending != 0; {
+		l := bits.TrailingZeros32(pending)
+		a := f.arr[l]
+		need := a.mask &^ gone
+		if need&^f.syncWait != 0 { // someone has not arrived yet
+			pending &^= need | 1<<l
+			continue
+		}
+		c := a.op.aux.(*collOp)
+		var contrib uint32
+		for m := need; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			b := f.arr[j]
+			if b.op.aux.(*collOp).key != c.key || b.mask != a.mask {
+				w.fail(a.op, 1<<l, FaultUndefined, fmt.Sprintf(
+					"lane %d waits at %s with membermask 0x%08x while lane %d, in that mask, waits at %s (%s) with membermask 0x%08x",
+					l, c.key, a.mask, j, b.op.inst.Pos, b.op.aux.(*collOp).key, b.mask))
+				return false
+			}
+			if b.contrib {
+				contrib |= 1 << j
+			}
+		}
+		c.finish(w, f, a.op, need, contrib)
+		if w.fault != nil {
+			return false
+		}
+		f.syncWait &^= need
+		pending &^= need
+		released = true
+	}
+	return released
+}
+
+// Results go to each lane's own destinations (lanes of a group may be at
+// different instructions with the same qualifiers).
+
+func setValue(f *frame, j int, v uint64) {
+	c := f.arr[j].op.aux.(*collOp)
+	if c.dst >= 0 {
+		f.regs[int(c.dst)*warpSize+j] = v
+	}
+}
+
+func setPred(f *frame, j int, v bool) {
+	c := f.arr[j].op.aux.(*collOp)
+	if c.pdst < 0 {
+		return
+	}
+	if v {
+		f.preds[c.pdst] |= 1 << j
+	} else {
+		f.preds[c.pdst] &^= 1 << j
+	}
+}
+
+// dstPair lowers d or d|p destinations: a value slot and a predicate.
+func (l *lowering) dstPair(in *ir.Inst, c *collOp) error {
+	c.dst, c.pdst = -1, -1
+	d := in.Operands[0]
+	elems := []ir.Operand{d}
+	if d.Kind == ir.OpPair {
+		elems = d.Elems
+	}
+	for _, e := range elems {
+		switch {
+		case e.Kind == ir.OpSink:
+		case e.Kind == ir.OpReg && e.Reg.Type == ".pred":
+			c.pdst = l.f.slot[e.Reg.ID]
+		case e.Kind == ir.OpReg:
+			c.dst = l.reg(e)
+		default:
+			return l.unsupported(in, "destination operand form")
+		}
+	}
+	return nil
+}
+
+// shfl{.sync}.mode.b32 d[|p], a, b, c{, membermask} (9.7.9.6 Semantics).
+func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{predIn: -1}
+	if err := l.dstPair(in, c); err != nil {
+		return err
+	}
+	for i := 1; i <= 3; i++ {
+		s, err := l.src(in, i)
+		if err != nil {
+			return err
+		}
+		c.ins = append(c.ins, s)
+	}
+	mode := in.Groups[".mode"]
+	for _, m := range []string{".up", ".down", ".bfly", ".idx"} {
+		if mode == "" && hasMod(in, m) {
+			mode = m
+		}
+	}
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
+		for m := contrib; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			a := f.arr[lane]
+			bval, cval := int(a.in[1]&31), int(a.in[2]&31)
+			segmask := int(a.in[2] >> 8 & 31)
+			maxLane := lane&segmask | cval&^segmask
+			minLane := lane & segmask
+			var j int
+			var pval bool
+			switch mode {
+			case ".up":
+				j = lane - bval
+				pval = j >= maxLane
+			case ".down":
+				j = lane + bval
+				pval = j <= maxLane
+			case ".bfly":
+				j = lane ^ bval
+				pval = j <= maxLane
+			default: // .idx
+				j = minLane | bval&^segmask
+				pval = j <= maxLane
+			}
+			if !pval {
+				j = lane
+			}
+			if contrib&(1<<j) == 0 {
+				w.fail(o, 1<<lane, FaultUndefined, fmt.Sprintf(
+					"lane %d reads lane %d, which does not take part (exited, not in membermask 0x%08x, or predicated off)", lane, j, group))
+				return
+			}
+			setValue(f, lane, f.arr[j].in[0]&0xffffffff)
+			setPred(f, lane, pval)
+		}
+	}
+	return l.lowerCollective(in, o, c, 4)
+}
+
+// vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d,
+// {!}a{, membermask} (9.7.13.8-9).
+func lowerVote(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{dst: -1, pdst: -1}
+	mode := in.Groups[".mode"]
+	for _, m := range []string{".all", ".any", ".uni", ".ballot"} {
+		if mode == "" && hasMod(in, m) {
+			mode = m
+		}
+	}
+	d := in.Operands[0]
+	switch {
+	case d.Kind == ir.OpReg && d.Reg.Type == ".pred":
+		c.pdst = l.f.slot[d.Reg.ID]
+	case d.Kind == ir.OpSink:
+	default:
+		s, err := l.dst(in, 0)
+		if err != nil {
+			return err
+		}
+		c.dst = s
+	}
+	p, neg, err := l.pred(in, 1)
+	if err != nil {
+		return err
+	}
+	c.predIn, c.predNeg = p, neg
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
+		var ballot uint32
+		for m := contrib; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			if f.arr[j].pred {
+				ballot |= 1 << j
+			}
+		}
+		var res bool
+		switch mode {
+		case ".all":
+			res = ballot == contrib
+		case ".any":
+			res = ballot != 0
+		case ".uni":
+			res = ballot == 0 || ballot == contrib
+		}
+		for m := contrib; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			if mode == ".ballot" {
+				setValue(f, j, uint64(ballot))
+			} else {
+				setPred(f, j, res)
+			}
+		}
+	}
+	return l.lowerCollective(in, o, c, 2)
+}
+
+// match.{any,all}.sync.type d[|p], a, membermask (9.7.13.10).
+func lowerMatch(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{predIn: -1}
+	if err := l.dstPair(in, c); err != nil {
+		return err
+	}
+	s, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	c.ins = []int32{s}
+	width := uint64(math.MaxUint32)
+	if typeOf(in) == ".b64" {
+		width = math.MaxUint64
+	}
+	all := hasMod(in, ".all")
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
+		for m := contrib; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			v := f.arr[j].in[0] & width
+			var same uint32
+			for k := contrib; k != 0; k &= k - 1 {
+				i := bits.TrailingZeros32(k)
+				if f.arr[i].in[0]&width == v {
+					same |= 1 << i
+				}
+			}
+			if all {
+				eq := same == contrib
+				d := uint64(0)
+				if eq {
+					d = uint64(contrib)
+				}
+				setValue(f, j, d)
+				setPred(f, j, eq)
+			} else {
+				setValue(f, j, uint64(same))
+			}
+		}
+	}
+	return l.lowerCollective(in, o, c, 2)
+}
+
+// redux.sync.op{.abs}{.NaN}.type dst, src, membermask (9.7.13.12).
+func lowerRedux(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{predIn: -1, pdst: -1}
+	d, err := l.dst(in, 0)
+	if err != nil {
+		return err
+	}
+	c.dst = d
+	s, err := l.src(in, 1)
+	if err != nil {
+		return err
+	}
+	c.ins = []int32{s}
+	op := in.Groups[".op"]
+	t := typeOf(in)
+	abs, nan := hasMod(in, ".abs"), hasMod(in, ".NaN")
+	var combine func(x, y uint64) uint64
+	switch {
+	case t == ".f32" && (op == ".min" || op == ".max"):
+		combine = reduxFloat(op == ".max", abs, nan)
+	case op == ".add":
+		combine = func(x, y uint64) uint64 { return (x + y) & 0xffffffff }
+	case op == ".and":
+		combine = func(x, y uint64) uint64 { return x & y }
+	case op == ".or":
+		combine = func(x, y uint64) uint64 { return x | y }
+	case op == ".xor":
+		combine = func(x, y uint64) uint64 { return x ^ y }
+	case (op == ".min" || op == ".max") && (t == ".u32" || t == ".s32"):
+		isMax, signed := op == ".max", t == ".s32"
+		combine = func(x, y uint64) uint64 {
+			less := x < y
+			if signed {
+				less = int32(x) < int32(y)
+			}
+			if less != isMax {
+				return x
+			}
+			return y
+		}
+	default:
+		return l.unsupported(in, "")
+	}
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
+		if contrib == 0 {
+			return
+		}
+		first := bits.TrailingZeros32(contrib)
+		acc := f.arr[first].in[0] & 0xffffffff
+		if abs && t == ".f32" {
+			acc &^= 1 << 31
+		}
+		for m := contrib & (contrib - 1); m != 0; m &= m - 1 {
+			acc = combine(acc, f.arr[bits.TrailingZeros32(m)].in[0]&0xffffffff)
+		}
+		if t == ".s32" {
+			acc = uint64(int64(int32(acc)))
+		}
+		for m := contrib; m != 0; m &= m - 1 {
+			setValue(f, bits.TrailingZeros32(m), acc)
+		}
+	}
+	return l.lowerCollective(in, o, c, 2)
+}
+
+// reduxFloat is redux.sync.min/max.f32: +0 > -0; .abs takes magnitudes;
+// NaNs are ignored unless .NaN (then any NaN gives the canonical NaN); all
+// NaNs give the canonical NaN.
+func reduxFloat(isMax, abs, nan bool) func(x, y uint64) uint64 {
+	const canon = 0x7fffffff
+	isNaN := func(v uint64) bool { return v&0x7fffffff > 0x7f800000 }
+	return func(x, y uint64) uint64 {
+		if abs {
+			y &^= 1 << 31
+		}
+		xn, yn := isNaN(x), isNaN(y)
+		switch {
+		case nan && (xn || yn), xn && yn:
+			return canon
+		case xn:
+			return y
+		case yn:
+			return x
+		}
+		r := minNum(isMax, float64(f32(x)), float64(f32(y)))
+		if r == float64(f32(x)) && math.Signbit(r) == (x>>31 != 0) {
+			return x
+		}
+		return y
+	}
+}
+
+// elect.sync d|p, membermask (9.7.13.14): the lowest predicated-active lane
+// of the group leads.
+func lowerElect(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{predIn: -1}
+	if err := l.dstPair(in, c); err != nil {
+		return err
+	}
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
+		if contrib == 0 {
+			return
+		}
+		leader := bits.TrailingZeros32(contrib)
+		for m := contrib; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			setValue(f, j, uint64(leader))
+			setPred(f, j, j == leader)
+		}
+	}
+	return l.lowerCollective(in, o, c, 1)
+}
+
+// bar.warp.sync membermask (9.7.13.2): the wait alone.
+func lowerBarWarp(l *lowering, in *ir.Inst, o *Op) error {
+	c := &collOp{predIn: -1, dst: -1, pdst: -1}
+	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {}
+	return l.lowerCollective(in, o, c, 0)
+}

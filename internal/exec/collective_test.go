@@ -1,0 +1,299 @@
+package exec
+
+// Warp collectives, with expected values worked out from the manual's
+// Semantics (9.7.9.6, 9.7.13.2, 9.7.13.9-14). Kernels run one warp of 32
+// threads; %t is %tid.x (= %laneid) and %res is stored per lane.
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestShflSync(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		want       func(lane int) uint64
+	}{
+		{"down by 1 with clamp 31: the last lane keeps its value, p false", `
+	shfl.sync.down.b32 %r|%p, %t, 1, 31, 0xffffffff;
+	selp.u32 %s, 0x100, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l == 31 {
+				return 31
+			}
+			return uint64(l+1) | 0x100
+		}},
+		{"up by 2", `
+	shfl.sync.up.b32 %r|%p, %t, 2, 0, 0xffffffff;
+	selp.u32 %s, 0x100, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l < 2 {
+				return uint64(l)
+			}
+			return uint64(l-2) | 0x100
+		}},
+		{"bfly by 5", `
+	shfl.sync.bfly.b32 %r, %t, 5, 31, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return uint64(l ^ 5) }},
+		// segments of 8 lanes (segmask 0x18 in c[12:8] = 0b11000): idx 3
+		// reads lane 3 of each segment
+		{"idx in segments of 8", `
+	shfl.sync.idx.b32 %r, %t, 3, 0x1807, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return uint64(l&^7 | 3) }},
+		{"butterfly reduction sums all lanes", `
+	mov.u32 %r, %t;
+	shfl.sync.bfly.b32 %s, %r, 16, 31, 0xffffffff;
+	add.u32 %r, %r, %s;
+	shfl.sync.bfly.b32 %s, %r, 8, 31, 0xffffffff;
+	add.u32 %r, %r, %s;
+	shfl.sync.bfly.b32 %s, %r, 4, 31, 0xffffffff;
+	add.u32 %r, %r, %s;
+	shfl.sync.bfly.b32 %s, %r, 2, 31, 0xffffffff;
+	add.u32 %r, %r, %s;
+	shfl.sync.bfly.b32 %s, %r, 1, 31, 0xffffffff;
+	add.u32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(int) uint64 { return 496 }},
+		// the two halves reach different shfl instructions with the same
+		// qualifiers and mask: they exchange with each other
+		{"divergent halves at different instructions", `
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	add.u32 %s, %t, 100;
+	shfl.sync.idx.b32 %r, %s, 0, 31, 0xffffffff;
+	bra J;
+A:
+	add.u32 %s, %t, 200;
+	shfl.sync.idx.b32 %r, %s, 31, 31, 0xffffffff;
+J:
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l < 16 {
+				return 131 // lane 31's %s
+			}
+			return 200 // lane 0's %s
+		}},
+		// lanes 16-31 exit: the others complete without them
+		{"exited lanes are left out", `
+	setp.ge.u32 %p, %t, 16;
+	@%p exit;
+	shfl.sync.bfly.b32 %r, %t, 1, 31, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l >= 16 {
+				return 0
+			}
+			return uint64(l ^ 1)
+		}},
+		// the deprecated form acts on the lanes executing together
+		{"deprecated shfl", `
+	shfl.down.b32 %r, %t, 4, 31;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l+4 > 31 {
+				return uint64(l)
+			}
+			return uint64(l + 4)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			target := "sm_70"
+			if strings.Contains(c.body, "shfl.down") {
+				target = "sm_60"
+			}
+			res := runLanesOnVersion(t, "6.4", target, ".reg .b32 %r, %s; .reg .pred %p;", c.body)
+			for l, v := range res {
+				if v != c.want(l) {
+					t.Errorf("lane %d: got %#x, want %#x", l, v, c.want(l))
+				}
+			}
+		})
+	}
+}
+
+func TestVoteMatchReduxElect(t *testing.T) {
+	for _, c := range []struct {
+		name, target, body string
+		want               func(lane int) uint64
+	}{
+		{"ballot of odd lanes", "sm_70", `
+	and.b32 %r, %t, 1;
+	setp.ne.u32 %p, %r, 0;
+	vote.sync.ballot.b32 %r, %p, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(int) uint64 { return 0xaaaaaaaa }},
+		{"all/any/uni in two half-warp groups", "sm_70", `
+	setp.lt.u32 %p, %t, 16;
+	selp.u32 %m, 0x0000ffff, 0xffff0000, %p;
+	setp.lt.u32 %q, %t, 20; // true in the whole low half, mixed in the high half
+	vote.sync.all.pred %p, %q, %m;
+	vote.sync.any.pred %q, %q, %m;
+	selp.u32 %r, 1, 0, %p;
+	selp.u32 %s, 2, 0, %q;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return 3 &^ uint64(l/16) }},
+		{"match.any groups equal values", "sm_70", `
+	and.b32 %r, %t, 3;
+	match.any.sync.b32 %r, %r, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return 0x11111111 << uint(l&3) }},
+		{"match.all with differing values", "sm_70", `
+	and.b32 %r, %t, 1;
+	match.all.sync.b32 %r|%p, %r, 0xffffffff;
+	selp.u32 %s, 0x100, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(int) uint64 { return 0 }},
+		{"match.all with equal values in a partial mask", "sm_70", `
+	setp.lt.u32 %p, %t, 8;
+	@!%p bra Done;
+	match.all.sync.b32 %r|%p, 7, 0xff;
+	selp.u32 %s, 0x100, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;
+Done:`, func(l int) uint64 {
+			if l < 8 {
+				return 0x1ff
+			}
+			return 0
+		}},
+		{"redux add", "sm_80", `
+	redux.sync.add.u32 %r, %t, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(int) uint64 { return 496 }},
+		{"redux min.s32 of -lane", "sm_80", `
+	neg.s32 %r, %t;
+	redux.sync.min.s32 %r, %r, 0xffffffff;
+	cvt.s64.s32 %res, %r;`, func(int) uint64 { return uint64(0xffffffffffffffe1) }}, // -31
+		{"redux xor", "sm_80", `
+	redux.sync.xor.b32 %r, %t, 0x0000000f;
+	cvt.u64.u32 %res, %r;`, nil},
+		{"elect the lowest lane of the mask", "sm_90", `
+	elect.sync %r|%p, 0xfffffff0;
+	selp.u32 %s, 0x100, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, nil},
+		{"bar.warp.sync in divergent code", "sm_70", `
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	bar.warp.sync 0xffffffff;
+	mov.u32 %r, 1;
+	bra J;
+A:
+	bar.warp.sync 0xffffffff;
+	mov.u32 %r, 2;
+J:
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return 2 - uint64(l/16) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := c.body
+			if c.want == nil { // the cases where only some lanes execute
+				body = "\tsetp.lt.u32 %q, %t, 4;\n\t@!%q bra Skip;\n" + body + "\nSkip:"
+				if strings.Contains(c.name, "elect") {
+					body = "\tsetp.ge.u32 %q, %t, 4;\n\t@!%q bra Skip;\n" + c.body + "\nSkip:"
+				}
+			}
+			res := runLanesOnVersion(t, "8.0", c.target, ".reg .b32 %r, %s, %m; .reg .pred %p, %q;", body)
+			for l, v := range res {
+				want := uint64(0)
+				switch {
+				case c.want != nil:
+					want = c.want(l)
+				case strings.Contains(c.name, "xor"): // lanes 0-3: 0^1^2^3
+					if l < 4 {
+						want = 0
+					}
+				case strings.Contains(c.name, "elect"): // lanes 4-31 take part; 4 leads
+					if l >= 4 {
+						want = 4
+						if l == 4 {
+							want |= 0x100
+						}
+					}
+				}
+				if v != want {
+					t.Errorf("lane %d: got %#x, want %#x", l, v, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCollectiveFaults: the uses the manual calls undefined are faults.
+func TestCollectiveFaults(t *testing.T) {
+	for _, c := range []struct {
+		name, body, msg string
+		kind            FaultKind
+	}{
+		{"lane not in its membermask", `
+	vote.sync.any.pred %p, %p, 0x1;`, "is not in its membermask", FaultUndefined},
+		{"halves wait on each other at different collectives", `
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	vote.sync.all.pred %p, %p, 0xffffffff;
+	bra J;
+A:
+	vote.sync.any.pred %p, %p, 0xffffffff;
+J:`, "waits at", FaultUndefined},
+		{"shfl reads a lane outside the mask", `
+	setp.lt.u32 %p, %t, 16;
+	@%p shfl.sync.down.b32 %r, %t, 1, 31, 0x0000ffff;`, "reads lane 16", FaultUndefined},
+		// lanes 16-31 wait at a CTA barrier that lanes 0-15 never reach
+		// while lanes 0-15 wait for them at a full-mask vote
+		{"collective and barrier deadlock", `
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	bar.sync 0;
+	bra J;
+A:
+	vote.sync.any.pred %p, %p, 0xffffffff;
+J:`, "no thread can make progress", FaultDeadlock},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := `.version 8.0
+.target sm_70
+.address_size 64
+.visible .entry k() {
+	.reg .u32 %t, %r;
+	.reg .pred %p;
+	mov.u32 %t, %tid.x;
+` + c.body + `
+	ret;
+}
+`
+			p, _ := load(t, src)
+			err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}})
+			var f *Fault
+			if !errors.As(err, &f) {
+				t.Fatalf("got %v, want a fault", err)
+			}
+			if f.Kind != c.kind || !strings.Contains(f.Msg, c.msg) {
+				t.Errorf("got %v, want %s containing %q", err, c.kind, c.msg)
+			}
+		})
+	}
+}
+
+// TestCollectivePartialWarp: lanes beyond the block count as exited.
+func TestCollectivePartialWarp(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.reg .u32 %t, %r;
+	.reg .b64 %a;
+	.reg .pred %p;
+	mov.u32 %t, %tid.x;
+	setp.ne.u32 %p, %t, 100;
+	vote.sync.ballot.b32 %r, %p, 0xffffffff;
+	ld.param.u64 %a, [out];
+	st.global.u32 [%a], %r;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{20, 1, 1},
+		Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 4)
+	if got := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24; got != 0xfffff {
+		t.Errorf("ballot = %#x, want 0xfffff (20 lanes)", got)
+	}
+}
