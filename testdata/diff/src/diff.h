@@ -119,6 +119,110 @@ DEVFN int float_as_int(float f) { return __builtin_bit_cast(int, f); }
 DEVFN double ll_as_double(s64 i) { return __builtin_bit_cast(double, i); }
 DEVFN s64 double_as_ll(double d) { return __builtin_bit_cast(s64, d); }
 
+// ------------------------------------------------------ warp collectives
+// shfl/vote/match/redux over a full warp. On the host every thread of the
+// block exchanges through diff_warp_slots between two __syncthreads, so a
+// kernel must call these uniformly: every thread of the block, in the same
+// order (blockDim.x a multiple of 32). The width argument splits the warp
+// into segments as CUDA's __shfl_*_sync do (c operand of shfl.sync).
+#define FULL_MASK 0xffffffffu
+#if defined(__CUDA__)
+DEVFN int shfl_down(u32 m, int v, int d, int w = 32) {
+  return __nvvm_shfl_sync_down_i32(m, v, d, ((32 - w) << 8) | 0x1f);
+}
+DEVFN int shfl_up(u32 m, int v, int d, int w = 32) {
+  return __nvvm_shfl_sync_up_i32(m, v, d, (32 - w) << 8);
+}
+DEVFN int shfl_xor(u32 m, int v, int d, int w = 32) {
+  return __nvvm_shfl_sync_bfly_i32(m, v, d, ((32 - w) << 8) | 0x1f);
+}
+DEVFN int shfl_idx(u32 m, int v, int src, int w = 32) {
+  return __nvvm_shfl_sync_idx_i32(m, v, src, ((32 - w) << 8) | 0x1f);
+}
+DEVFN float shfl_down_f(u32 m, float v, int d, int w = 32) {
+  return __nvvm_shfl_sync_down_f32(m, v, d, ((32 - w) << 8) | 0x1f);
+}
+DEVFN u32 ballot(u32 m, int p) { return __nvvm_vote_ballot_sync(m, p != 0); }
+DEVFN int any_sync(u32 m, int p) { return __nvvm_vote_any_sync(m, p != 0); }
+DEVFN int all_sync(u32 m, int p) { return __nvvm_vote_all_sync(m, p != 0); }
+DEVFN u32 match_any(u32 m, u32 v) { return __nvvm_match_any_sync_i32(m, v); }
+DEVFN int reduce_add(u32 m, int v) { return __nvvm_redux_sync_add(v, m); }
+DEVFN int reduce_min(u32 m, int v) { return __nvvm_redux_sync_min(v, m); }
+DEVFN u32 reduce_umax(u32 m, u32 v) { return __nvvm_redux_sync_umax(v, m); }
+#else
+extern u64 diff_warp_slots[1024];
+DEVFN unsigned diff_tid() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+// Every lane publishes v; returns the 32 values of its warp.
+struct WarpVals { u64 v[32]; };
+inline WarpVals diff_exchange(u64 v) {
+  unsigned t = diff_tid();
+  diff_warp_slots[t] = v;
+  __syncthreads();
+  WarpVals r;
+  for (int i = 0; i < 32; i++) r.v[i] = diff_warp_slots[t - t % 32 + i];
+  __syncthreads();
+  return r;
+}
+DEVFN int diff_lane() { return (int)(diff_tid() % 32); }
+DEVFN int shfl_down(u32, int v, int d, int w = 32) {
+  WarpVals a = diff_exchange((u32)v);
+  int l = diff_lane();
+  return l % w + d < w ? (int)a.v[l + d] : v;
+}
+DEVFN int shfl_up(u32, int v, int d, int w = 32) {
+  WarpVals a = diff_exchange((u32)v);
+  int l = diff_lane();
+  return l % w - d >= 0 ? (int)a.v[l - d] : v;
+}
+DEVFN int shfl_xor(u32, int v, int d, int w = 32) {
+  WarpVals a = diff_exchange((u32)v);
+  int l = diff_lane(), j = l ^ d;
+  return j / w == l / w ? (int)a.v[j] : v;
+}
+DEVFN int shfl_idx(u32, int v, int src, int w = 32) {
+  WarpVals a = diff_exchange((u32)v);
+  int l = diff_lane();
+  return (int)a.v[l / w * w + src % w];
+}
+DEVFN float shfl_down_f(u32 m, float v, int d, int w = 32) {
+  return int_as_float(shfl_down(m, float_as_int(v), d, w));
+}
+DEVFN u32 ballot(u32, int p) {
+  WarpVals a = diff_exchange(p != 0);
+  u32 b = 0;
+  for (int i = 0; i < 32; i++) b |= (u32)a.v[i] << i;
+  return b;
+}
+DEVFN int any_sync(u32 m, int p) { return ballot(m, p) != 0; }
+DEVFN int all_sync(u32 m, int p) { return ballot(m, p) == 0xffffffffu; }
+DEVFN u32 match_any(u32, u32 v) {
+  WarpVals a = diff_exchange(v);
+  u32 b = 0;
+  for (int i = 0; i < 32; i++) b |= (u32)(a.v[i] == v) << i;
+  return b;
+}
+DEVFN int reduce_add(u32, int v) {
+  WarpVals a = diff_exchange((u32)v);
+  u32 s = 0;
+  for (int i = 0; i < 32; i++) s += (u32)a.v[i];
+  return (int)s;
+}
+DEVFN int reduce_min(u32, int v) {
+  WarpVals a = diff_exchange((u32)v);
+  int s = (int)(u32)a.v[0];
+  for (int i = 1; i < 32; i++) s = (int)(u32)a.v[i] < s ? (int)(u32)a.v[i] : s;
+  return s;
+}
+DEVFN u32 reduce_umax(u32, u32 v) {
+  WarpVals a = diff_exchange(v);
+  u32 s = 0;
+  for (int i = 0; i < 32; i++) s = (u32)a.v[i] > s ? (u32)a.v[i] : s;
+  return s;
+}
+#endif
+
 // The host part of a kernel source (its cases) is written inside
 // #ifdef DIFF_HOST ... #endif, after the kernels; see host.h.
 #ifdef DIFF_HOST

@@ -28,6 +28,7 @@
 uint3 threadIdx, blockIdx;
 dim3 blockDim, gridDim;
 void *diff_dynamic_shared;
+u64 diff_warp_slots[1024];
 
 namespace {
 
