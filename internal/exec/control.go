@@ -132,37 +132,98 @@ func lowerTrap(l *lowering, in *ir.Inst, o *Op) error {
 // bar{.cta}.sync / barrier{.cta}.sync a{, b}: wait until b threads (all of
 // the CTA's by default) have arrived at barrier a. Only .sync (and the
 // .aligned variants) for now; .arrive and .red come with the cooperation work.
+// bar/barrier{.cta}.sync/.arrive/.red (9.7.13.1): a (barrier 0..15) and b
+// (thread count) as immediates or registers (read from the first lane),
+// .red.popc.u32 d / .red.and|or.pred p with predicate {!}c.
 func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
 	if hasMod(in, ".warp") {
 		return lowerBarWarp(l, in, o)
 	}
-	if !hasMod(in, ".sync") || hasMod(in, ".red") || hasMod(in, ".arrive") {
+	red := ""
+	for _, m := range []string{".popc", ".and", ".or"} {
+		if hasMod(in, ".red") && hasMod(in, m) {
+			red = m
+		}
+	}
+	arrive := hasMod(in, ".arrive")
+	if !hasMod(in, ".sync") && !arrive && red == "" {
 		return l.unsupported(in, "")
 	}
-	if len(in.Operands) < 1 || in.Operands[0].Kind != ir.OpImm {
-		return l.unsupported(in, "register barrier number")
-	}
-	o.imm = in.Operands[0].Imm.Uint64()
-	o.b = -1
-	if len(in.Operands) > 1 {
-		if in.Operands[1].Kind != ir.OpImm {
-			return l.unsupported(in, "register thread count")
+	ops := in.Operands
+	dst, pdst := int32(-1), int32(-1)
+	var predIdx int32 = -1
+	predNeg := false
+	if red != "" {
+		if ops[0].Kind == ir.OpReg && ops[0].Reg.Type == ".pred" {
+			pdst = l.f.slot[ops[0].Reg.ID]
+		} else {
+			d, err := l.dst(in, 0)
+			if err != nil {
+				return err
+			}
+			dst = d
 		}
-		o.b = int32(in.Operands[1].Imm.Int64())
+		p, neg, err := l.pred(in, len(ops)-1)
+		if err != nil {
+			return err
+		}
+		predIdx, predNeg = p, neg
+		ops = ops[1 : len(ops)-1]
 	}
-	if o.imm > 15 {
+	first := len(in.Operands) - len(ops) - boolInt(red != "")
+	if len(ops) == 0 {
+		return l.unsupported(in, "barrier operand")
+	}
+	a, err := l.src(in, first)
+	if err != nil {
+		return err
+	}
+	b := int32(-1)
+	if len(ops) > 1 {
+		if b, err = l.src(in, first+1); err != nil {
+			return err
+		}
+	}
+	if ops[0].Kind == ir.OpImm && ops[0].Imm.Uint64() > 15 {
 		return &Error{in.Pos, "barrier number must be 0..15"}
 	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		f.blocked |= mask
+		lane := bits.TrailingZeros32(mask)
+		id := f.regs[int(a)*warpSize+lane]
 		count := 0
-		if o.b > 0 {
-			count = int(o.b)
+		if b >= 0 {
+			count = int(uint32(f.regs[int(b)*warpSize+lane]))
+			if count == 0 || count%warpSize != 0 || count > w.cta.threads {
+				w.fail(o, mask, FaultUndefined, fmt.Sprintf("barrier thread count %d is not a positive multiple of the warp size up to the CTA's %d threads", count, w.cta.threads))
+				return
+			}
 		}
-		w.cta.arrive(int(o.imm), w, mask, count)
+		if id > 15 {
+			w.fail(o, mask, FaultUndefined, fmt.Sprintf("barrier number %d is not 0..15", id))
+			return
+		}
+		if arrive {
+			w.cta.arrive(int(id), mask, count, 0, nil)
+			return
+		}
+		var pred uint32
+		if predIdx >= 0 {
+			pred = f.preds[predIdx]
+			if predNeg {
+				pred = ^pred
+			}
+		}
+		w.cta.arrive(int(id), mask, count, pred, &barWaiter{w: w, f: f, lanes: mask, red: red, dst: dst, pdst: pdst})
 	}
 	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // callInfo is what a call op needs: the callee, and how arguments and

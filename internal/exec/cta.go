@@ -24,11 +24,25 @@ type cta struct {
 	barriers [16]barrier
 }
 
-// barrier is one of the CTA's 16 named barriers (9.7.13.1).
+// barrier is one of the CTA's 16 named barriers (9.7.13.1): arrivals
+// counted in threads, the waiting lanes, and the .red accumulators.
 type barrier struct {
 	arrived  int
 	expected int // 0: all non-exited threads
-	waiting  []*Warp
+	waiting  []barWaiter
+	popc     int
+	notAll   bool // some arriving thread had a false predicate (.red.and)
+	any      bool // some arriving thread had a true predicate (.red.or)
+}
+
+// barWaiter is a group of lanes of one frame waiting at a barrier, and
+// where a .red result goes (dst slot, or predicate index pdst; -1: none).
+type barWaiter struct {
+	w         *Warp
+	f         *frame
+	lanes     uint32
+	red       string // "", ".popc", ".and", ".or"
+	dst, pdst int32
 }
 
 func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.id[2])} }
@@ -106,37 +120,56 @@ func (c *cta) threadsExited(n int) {
 	}
 }
 
-// arrive registers the lanes of w at barrier id, expecting count threads
-// (0: all the CTA's non-exited threads).
-func (c *cta) arrive(id int, w *Warp, lanes uint32, count int) {
+// arrive registers lanes at barrier id, expecting count threads (0: all
+// the CTA's non-exited threads); pred holds the lanes whose .red predicate
+// is true. A nil waiter is barrier.arrive: the lanes go on.
+func (c *cta) arrive(id int, lanes uint32, count int, pred uint32, wt *barWaiter) {
 	b := &c.barriers[id]
 	b.arrived += bits.OnesCount32(lanes)
 	b.expected = count
-	b.waiting = append(b.waiting, w)
+	b.popc += bits.OnesCount32(pred & lanes)
+	b.notAll = b.notAll || pred&lanes != lanes
+	b.any = b.any || pred&lanes != 0
+	if wt != nil {
+		wt.f.blocked |= wt.lanes
+		b.waiting = append(b.waiting, *wt)
+	}
 	c.checkBarrier(id)
 }
 
 func (c *cta) checkBarrier(id int) {
 	b := &c.barriers[id]
-	if len(b.waiting) == 0 {
-		return
-	}
 	want := b.expected
 	if want == 0 {
 		want = c.threads - c.exited
 	}
-	if b.arrived < want {
+	if b.arrived < want || b.arrived == 0 {
 		return
 	}
-	for _, w := range b.waiting {
-		for _, f := range w.frames {
-			f.blocked = 0
+	for _, wt := range b.waiting {
+		for m := wt.lanes; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			switch wt.red {
+			case ".popc":
+				wt.f.regs[int(wt.dst)*warpSize+l] = uint64(b.popc)
+			case ".and", ".or":
+				v := !b.notAll
+				if wt.red == ".or" {
+					v = b.any
+				}
+				if v {
+					wt.f.preds[wt.pdst] |= 1 << l
+				} else {
+					wt.f.preds[wt.pdst] &^= 1 << l
+				}
+			}
 		}
-		if w.status == warpBlocked {
-			w.status = warpRunnable
+		wt.f.blocked &^= wt.lanes
+		if wt.w.status == warpBlocked {
+			wt.w.status = warpRunnable
 		}
 	}
-	*b = barrier{}
+	*b = barrier{} // reinitialized for immediate reuse
 }
 
 // deadlock reports that no warp can run: where each one waits.

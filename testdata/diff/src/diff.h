@@ -149,8 +149,27 @@ DEVFN u32 match_any(u32 m, u32 v) { return __nvvm_match_any_sync_i32(m, v); }
 DEVFN int reduce_add(u32 m, int v) { return __nvvm_redux_sync_add(v, m); }
 DEVFN int reduce_min(u32 m, int v) { return __nvvm_redux_sync_min(v, m); }
 DEVFN u32 reduce_umax(u32 m, u32 v) { return __nvvm_redux_sync_umax(v, m); }
+DEVFN int syncthreads_count(int p) { return __nvvm_bar0_popc(p != 0); }
+DEVFN int syncthreads_and(int p) { return __nvvm_bar0_and(p != 0); }
+DEVFN int syncthreads_or(int p) { return __nvvm_bar0_or(p != 0); }
 #else
 extern u64 diff_warp_slots[1024];
+// __syncthreads_count/and/or: every thread publishes its predicate.
+inline int diff_block_count(int p) {
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned n = blockDim.x * blockDim.y * blockDim.z;
+  diff_warp_slots[t] = p != 0;
+  __syncthreads();
+  int c = 0;
+  for (unsigned i = 0; i < n; i++) c += (int)diff_warp_slots[i];
+  __syncthreads();
+  return c;
+}
+inline int syncthreads_count(int p) { return diff_block_count(p); }
+inline int syncthreads_and(int p) {
+  return diff_block_count(p) == (int)(blockDim.x * blockDim.y * blockDim.z);
+}
+inline int syncthreads_or(int p) { return diff_block_count(p) != 0; }
 DEVFN unsigned diff_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
