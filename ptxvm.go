@@ -32,6 +32,10 @@ type Options struct {
 	MemoryLimit uint64    // bytes of device memory; 0: no limit
 	Workers     int       // goroutines running CTAs; 0: GOMAXPROCS
 	Printf      io.Writer // where device printf writes; nil discards
+	// ScheduleSeed, when not 0, perturbs the order in which warps and
+	// divergent lanes run inside each CTA (for finding races); a fault
+	// names the seed. 0 is the deterministic default schedule.
+	ScheduleSeed uint64
 }
 
 // Device is one emulated GPU: its memory and loaded modules.
@@ -196,7 +200,8 @@ func (m *Module) LaunchShared(ctx context.Context, kernel string, grid, block Di
 		}
 	}
 	return m.prog.Launch(ctx, kernel, exec.LaunchConfig{Grid: grid.array(), Block: block.array(), DynamicShared: dynShared,
-		Params: buf, Workers: m.dev.opts.Workers, Printf: m.dev.opts.Printf})
+		Params: buf, Workers: m.dev.opts.Workers, Printf: m.dev.opts.Printf,
+		ScheduleSeed: m.dev.opts.ScheduleSeed})
 }
 
 // Global returns the device address and size of a module-scope .global

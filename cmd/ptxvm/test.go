@@ -20,7 +20,7 @@ import (
 var testCommand = &command{
 	name:    "test",
 	summary: "run case files and check their results",
-	usage:   "test [-v] [-workers N] [-timeout D] CASE.json|DIR...",
+	usage:   "test [-v] [-workers N] [-schedule-seed N] [-timeout D] CASE.json|DIR...",
 	doc: `Test runs each case file (JSON, format ptxvm-case/1: see the README) on
 each of its PTX modules and compares the buffers with the expected contents
 (or, for a case with expect_error, the launch error with the expected one).
@@ -50,12 +50,14 @@ malformed (not valid JSON or not a valid case) or on a usage error.
 type testConfig struct {
 	verbose bool
 	workers int
+	seed    uint64
 	timeout time.Duration
 }
 
 func (c *testConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.verbose, "v", false, "print device printf output (on standard output, before each result line)")
 	fs.IntVar(&c.workers, "workers", 0, "goroutines running CTAs of a launch (0: GOMAXPROCS; 1: deterministic order)")
+	fs.Uint64Var(&c.seed, "schedule-seed", 0, "perturb the order of warps and divergent lanes with seed `N` (0: the deterministic default)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "fail a launch that runs longer than `D` (e.g. 10s; 0: no limit)")
 }
 
@@ -86,7 +88,7 @@ func runTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	passed, failed := 0, 0
 	malformed := false
-	opts := caserun.Options{Workers: cfg.workers}
+	opts := caserun.Options{Workers: cfg.workers, ScheduleSeed: cfg.seed}
 	if cfg.verbose {
 		opts.Printf = stdout
 	}

@@ -23,6 +23,9 @@ type Options struct {
 	Workers  int                   // 0: GOMAXPROCS
 	Printf   io.Writer             // device printf output; nil discards
 	Progress func(done, total int) // CTAs finished, for a progress line (see exec.LaunchConfig)
+	// ScheduleSeed perturbs the schedule inside CTAs (exec.LaunchConfig);
+	// 0 is the deterministic default.
+	ScheduleSeed uint64
 }
 
 // Result is the outcome of one case on one module.
@@ -102,7 +105,8 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		copy(params[offs[i]:], v)
 	}
 	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
-		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress})
+		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress,
+		ScheduleSeed: opts.ScheduleSeed})
 	r.Err = err
 	if c.ExpectError != "" {
 		switch {

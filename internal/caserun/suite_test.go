@@ -58,26 +58,7 @@ func TestSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []string
-	for _, d := range suiteDirs {
-		err := filepath.WalkDir(filepath.Join(root, d), func(path string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !e.IsDir() && strings.HasSuffix(path, ".json") {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	sort.Strings(files)
-	if len(files) == 0 {
-		t.Fatal("no case files found")
-	}
-
+	files := suiteFiles(t, root)
 	rel := func(p string) string {
 		r, err := filepath.Rel(root, p)
 		if err != nil {
@@ -89,21 +70,8 @@ func TestSuite(t *testing.T) {
 	// Case files run concurrently, each launch with two workers, bounded
 	// by GOMAXPROCS; the results are reported in file order.
 	start := time.Now()
-	results := make([][]outcome, len(files))
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
-	var wg sync.WaitGroup
-	for i, path := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			results[i] = runFile(t, root, path, rel)
-		}()
-	}
-	wg.Wait()
+	results := runFiles(t, root, files, rel, 0)
 	t.Logf("%d case files in %v", len(files), time.Since(start).Round(time.Millisecond))
-
 	var all []outcome
 	for _, r := range results {
 		all = append(all, r...)
@@ -141,8 +109,55 @@ func TestSuite(t *testing.T) {
 	t.Logf("%d passed, %d failed (%d listed as known failures)", passed, failed, len(known))
 }
 
+// suiteFiles lists the suite's case files, sorted.
+func suiteFiles(t *testing.T, root string) []string {
+	var files []string
+	for _, d := range suiteDirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && strings.HasSuffix(path, ".json") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		t.Fatal("no case files found")
+	}
+	return files
+}
+
+// runFiles runs case files concurrently, each launch with two workers,
+// bounded by GOMAXPROCS; results come back in file order.
+func runFiles(t *testing.T, root string, files []string, rel func(string) string, seed uint64) [][]outcome {
+	results := make([][]outcome, len(files))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+	var wg sync.WaitGroup
+	for i, path := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = runFileSeed(t, root, path, rel, seed)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
 // runFile runs one case file; a malformed file is a failure of the test.
 func runFile(t *testing.T, root, path string, rel func(string) string) []outcome {
+	return runFileSeed(t, root, path, rel, 0)
+}
+
+func runFileSeed(t *testing.T, root, path string, rel func(string) string, seed uint64) []outcome {
 	c, err := casefile.Load(path)
 	if err != nil {
 		t.Errorf("%v", err)
@@ -151,7 +166,7 @@ func runFile(t *testing.T, root, path string, rel func(string) string) []outcome
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var out []outcome
-	for _, r := range caserun.Run(ctx, c, caserun.Options{Workers: 2}) {
+	for _, r := range caserun.Run(ctx, c, caserun.Options{Workers: 2, ScheduleSeed: seed}) {
 		mod := r.Module
 		if mod != "ptx_text" {
 			mod = rel(mod)
@@ -245,4 +260,36 @@ func shorten(s string) string {
 		s = "fails"
 	}
 	return s
+}
+
+// TestSuiteSeeds runs the suite under five perturbed schedules: every case
+// that passes with the default schedule must pass with each (the suites
+// hold no schedule-dependent results).
+func TestSuiteSeeds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := suiteFiles(t, root)
+	rel := func(p string) string {
+		r, _ := filepath.Rel(root, p)
+		return filepath.ToSlash(r)
+	}
+	known, _ := readKnown(t, filepath.Join(root, knownFailuresFile))
+	for seed := uint64(1); seed <= 5; seed++ {
+		start := time.Now()
+		n := 0
+		for _, rs := range runFiles(t, root, files, rel, seed) {
+			for _, o := range rs {
+				n++
+				if !o.pass && !known[key{o.file, o.module}] {
+					t.Errorf("schedule seed %d: %s [%s]: %s", seed, o.file, o.module, o.detail)
+				}
+			}
+		}
+		t.Logf("schedule seed %d: %d runs in %v", seed, n, time.Since(start).Round(time.Millisecond))
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -22,6 +23,7 @@ type cta struct {
 	threads  int // threads of the CTA
 	exited   int // threads that have exited
 	barriers [16]barrier
+	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
 }
 
 // barrier is one of the CTA's 16 named barriers (9.7.13.1): arrivals
@@ -49,6 +51,9 @@ func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.
 
 func newCTA(l *launch, id [3]uint32) *cta {
 	c := &cta{l: l, id: id}
+	if l.seed != 0 {
+		c.rng = rand.New(rand.NewPCG(l.seed, uint64(id[0])|uint64(id[1])<<21|uint64(id[2])<<42))
+	}
 	c.shared = mem.Block{Space: mem.SpaceShared, Data: make([]byte, l.prog.dynShared+l.dynShared)}
 	bx, by, bz := l.block[0], l.block[1], l.block[2]
 	c.threads = bx * by * bz
@@ -71,9 +76,14 @@ func newCTA(l *launch, id [3]uint32) *cta {
 
 // run executes the CTA to completion or to its first fault.
 func (c *cta) run(ctx context.Context) *Fault {
+	order := c.warps
 	for {
 		progress, live := false, false
-		for _, w := range c.warps {
+		if c.rng != nil { // warps take turns in a random order each round
+			order = append(order[:0:0], c.warps...)
+			c.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		for _, w := range order {
 			if w.status == warpDone {
 				continue
 			}
@@ -87,6 +97,7 @@ func (c *cta) run(ctx context.Context) *Fault {
 			w.status = w.run()
 			progress = true
 			if w.fault != nil {
+				w.fault.Seed = c.l.seed
 				return w.fault
 			}
 			if w.status == warpDone {
@@ -97,7 +108,9 @@ func (c *cta) run(ctx context.Context) *Fault {
 			return nil
 		}
 		if !progress {
-			return c.deadlock()
+			f := c.deadlock()
+			f.Seed = c.l.seed
+			return f
 		}
 	}
 }

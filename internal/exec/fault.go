@@ -31,6 +31,7 @@ type Fault struct {
 	Addr   uint64  // memory faults: the address
 	Size   int     // memory faults: the access size
 	Msg    string  // details (a deadlock's blocked warps, a trap's message)
+	Seed   uint64  // the launch's ScheduleSeed (0: the default schedule)
 }
 
 func (f *Fault) Error() string {
@@ -44,6 +45,9 @@ func (f *Fault) Error() string {
 	}
 	if f.Msg != "" {
 		s += ": " + f.Msg
+	}
+	if f.Seed != 0 {
+		s += fmt.Sprintf(" (schedule seed %d)", f.Seed)
 	}
 	return s
 }

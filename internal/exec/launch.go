@@ -20,6 +20,12 @@ type LaunchConfig struct {
 	// Progress, when set, is called from the launch's goroutines as CTAs
 	// finish, at most every 100 ms, with the number done and the total.
 	Progress func(done, total int)
+	// ScheduleSeed, when not 0, perturbs the schedule inside each CTA:
+	// warps take turns in a random order with random time slices, and
+	// divergent lanes of a warp run in a random order. The same seed gives
+	// the same schedule (with Workers 1); a fault names the seed. 0 is the
+	// deterministic default schedule.
+	ScheduleSeed uint64
 }
 
 type launch struct {
@@ -31,6 +37,7 @@ type launch struct {
 	dynShared uint64
 	printf    io.Writer
 	printMu   sync.Mutex
+	seed      uint64
 }
 
 // Limits of a launch (CUDA's, for every target ptxvm emulates).
@@ -107,7 +114,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	case uint64(len(cfg.Params)) < k.paramSize:
 		return fmt.Errorf("kernel %s takes %d bytes of parameters, %d given", kernel, k.paramSize, len(cfg.Params))
 	}
-	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf}
+	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed}
 	n := g[0] * g[1] * g[2]
 	workers := cfg.Workers
 	if workers <= 0 {

@@ -5,6 +5,7 @@ package exec
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -142,6 +143,11 @@ func (w *Warp) popFrame() {
 // time slice; it returns whether the warp can run again.
 func (w *Warp) run() warpStatus {
 	w.steps = 0
+	slice := sliceSteps
+	rng := w.cta.rng
+	if rng != nil { // a perturbed schedule: short, random slices
+		slice = 1 + rng.IntN(64)
+	}
 	for len(w.frames) > 0 {
 		f := w.top()
 		f.active &^= w.exited
@@ -172,14 +178,14 @@ func (w *Warp) run() warpStatus {
 					}
 				}
 				w.steps++
-				if w.steps >= sliceSteps {
+				if w.steps >= slice {
 					return warpRunnable
 				}
 				continue
 			}
 			f.leaveConv()
 		}
-		mask, pc := f.pick()
+		mask, pc := f.pick(rng)
 		if mask == 0 {
 			// lanes waiting at a collective may complete now that the
 			// others have exited or arrived
@@ -218,7 +224,7 @@ func (w *Warp) run() warpStatus {
 			f.enterConv(mask)
 		}
 		w.steps++
-		if w.steps >= sliceSteps {
+		if w.steps >= slice {
 			return warpRunnable
 		}
 	}
@@ -262,7 +268,7 @@ func isControl(o *Op) bool {
 // rest the lowest PC runs first. When lanes spin (take many backward
 // branches) while others could run, the others are favoured until they
 // block, finish or spin themselves: an intra-warp lock holder gets out.
-func (f *frame) pick() (uint32, int32) {
+func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	cand := f.active &^ f.blocked &^ f.syncWait
 	var runnable, waiting uint32
 	for m := cand; m != 0; m &= m - 1 {
@@ -287,10 +293,13 @@ func (f *frame) pick() (uint32, int32) {
 		}
 		if waiting != 0 {
 			f.favor = f.release(waiting)
-			return f.pick()
+			return f.pick(rng)
 		}
 	}
 	if runnable != 0 {
+		if rng != nil { // any runnable group may go first
+			return samePC(f, runnable, nthLane(runnable, rng.IntN(bits.OnesCount32(runnable))))
+		}
 		return lowestPC(f, runnable)
 	}
 	if waiting == 0 {
@@ -299,7 +308,7 @@ func (f *frame) pick() (uint32, int32) {
 	// Everyone still running has arrived: the waiters with the lowest
 	// reconvergence point converge and go on together.
 	f.release(waiting)
-	return f.pick()
+	return f.pick(rng)
 }
 
 // release lets the waiting lanes with the lowest reconvergence point go on
@@ -316,6 +325,26 @@ func (f *frame) release(waiting uint32) uint32 {
 		}
 	}
 	return out
+}
+
+// samePC returns the lanes of lanes at lane l's PC.
+func samePC(f *frame, lanes uint32, l int) (uint32, int32) {
+	pc := f.pc[l]
+	var mask uint32
+	for m := lanes; m != 0; m &= m - 1 {
+		if j := bits.TrailingZeros32(m); f.pc[j] == pc {
+			mask |= 1 << j
+		}
+	}
+	return mask, pc
+}
+
+// nthLane returns the index of the n-th set bit of lanes.
+func nthLane(lanes uint32, n int) int {
+	for ; n > 0; n-- {
+		lanes &= lanes - 1
+	}
+	return bits.TrailingZeros32(lanes)
 }
 
 func lowestPC(f *frame, lanes uint32) (uint32, int32) {
