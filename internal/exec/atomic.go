@@ -1,16 +1,19 @@
 package exec
 
-// atom and red (9.7.13.5-6) on scalar integer and f32/f64 values. Global
-// memory is shared by the CTAs running on every worker, so global atomics
-// hold the program's atomic lock; shared memory belongs to one CTA, whose
-// warps run on one goroutine, so its atomics need no lock. The .sem and
-// .scope qualifiers are satisfied by this (every atomic is sequentially
-// consistent). Vector, packed-half and .b128 forms come with the
-// cooperation work.
+// atom and red (9.7.13.5-6): scalar integer, f32/f64, f16/bf16 and packed
+// f16x2/bf16x2 (.noftz), cas.b16, and the vector forms (.v2/.v4/.v8 of
+// f32, f16, bf16, f16x2, bf16x2; each element atomic on its own, as the
+// manual says). Global memory is shared by the CTAs running on every
+// worker, so global atomics hold the program's atomic lock; shared memory
+// belongs to one CTA, whose warps run on one goroutine, so its atomics need
+// no lock. The .sem and .scope qualifiers are satisfied by this: every
+// atomic is sequentially consistent. Not yet: .b128.
 
 import (
+	"math"
 	"math/bits"
 
+	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
 )
@@ -29,24 +32,38 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
+	vec := 1
+	for _, v := range []struct {
+		m string
+		n int
+	}{{".v2", 2}, {".v4", 4}, {".v8", 8}} {
+		if hasMod(in, v.m) {
+			vec = v.n
+		}
+	}
 	n := typeBits(t) / 8
-	if op == "" || n != 4 && n != 8 || hasMod(in, ".v2") || hasMod(in, ".v4") || hasMod(in, ".v8") {
+	if op == "" || n != 2 && n != 4 && n != 8 {
 		return l.unsupported(in, "")
 	}
 	ops := in.Operands
-	d := int32(-1)
+	var dsts []int32 // destination slot per element (-1: none)
 	if in.Opcode == "atom" {
-		var err error
-		if d, err = l.dst(in, 0); err != nil {
+		slots, err := l.elemSlots(in, 0, vec, true)
+		if err != nil {
 			return err
 		}
+		dsts = slots
 		ops = ops[1:]
+	} else {
+		for range vec {
+			dsts = append(dsts, -1)
+		}
 	}
 	if err := l.address(in, ops[0], o); err != nil {
 		return err
 	}
 	base := len(in.Operands) - len(ops)
-	b, err := l.src(in, base+1)
+	bs, err := l.elemSlots(in, base+1, vec, false)
 	if err != nil {
 		return err
 	}
@@ -61,7 +78,16 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	if apply == nil {
 		return l.unsupported(in, "")
 	}
-	o.d, o.b, o.c, o.size = d, b, c, n
+	// atom.add.f32 on global memory flushes subnormal inputs and results
+	// (9.7.13.5: "Current implementation of atom.add.f32 on global memory
+	// flushes ..."; on shared memory it does not)
+	var applyGlobal func(old, b, c uint64) uint64
+	if t == ".f32" && op == ".add" {
+		applyGlobal = func(old, b, _ uint64) uint64 {
+			return fp.F32.FlushSubnormal(fp.F32.Add(fp.F32.FlushSubnormal(old), fp.F32.FlushSubnormal(b&0xffffffff), fp.RN))
+		}
+	}
+	o.c, o.size = c, n
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		global := o.space == mem.SpaceGlobal || o.space == mem.SpaceGeneric
@@ -71,53 +97,112 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
-			p := w.access(o, lane, uint64(o.size))
+			p := w.access(o, lane, uint64(o.size*vec))
 			if p == nil {
 				return
 			}
-			old := mem.Load(p)
+			fn := apply
+			if applyGlobal != nil && w.spaceOf(o, lane) == mem.SpaceGlobal {
+				fn = applyGlobal
+			}
 			var cv uint64
 			if o.c >= 0 {
 				cv = f.regs[int(o.c)*warpSize+lane]
 			}
-			mem.Store(p, apply(old, f.regs[int(o.b)*warpSize+lane], cv))
-			if o.d >= 0 {
-				if isInt {
-					old = it.norm(old)
+			for k := range vec {
+				e := p[k*o.size : (k+1)*o.size]
+				old := mem.Load(e)
+				mem.Store(e, fn(old, f.regs[int(bs[k])*warpSize+lane], cv))
+				if dsts[k] >= 0 {
+					if isInt {
+						old = it.norm(old)
+					}
+					f.regs[int(dsts[k])*warpSize+lane] = old
 				}
-				f.regs[int(o.d)*warpSize+lane] = old
 			}
 		}
 	}
 	return nil
 }
 
+// elemSlots returns the register slots of operand i: one for a scalar, one
+// per element for a brace-enclosed vector of n; dst operands may be sinks.
+func (l *lowering) elemSlots(in *ir.Inst, i, n int, dst bool) ([]int32, error) {
+	op := in.Operands[i]
+	elems := []ir.Operand{op}
+	if op.Kind == ir.OpVector {
+		elems = op.Elems
+	}
+	if len(elems) != n {
+		return nil, l.unsupported(in, "vector operand")
+	}
+	var out []int32
+	for _, e := range elems {
+		sub := *in
+		sub.Operands = []ir.Operand{e}
+		sub.Types = nil
+		var s int32
+		var err error
+		switch {
+		case dst && e.Kind == ir.OpSink:
+			s = -1
+		case dst:
+			s, err = l.dst(&sub, 0)
+		default:
+			s, err = l.src(&sub, 0)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // atomicOp returns the new memory value from the old one and the operands.
 func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint64 {
-	if t == ".f32" || t == ".f64" {
-		get := func(v uint64) float64 {
-			if t == ".f32" {
-				return float64(f32(v))
-			}
-			return f64(v)
+	if f, lanes, ok := floatType(t); ok {
+		w := uint(f.Width())
+		emask := uint64(1)<<w - 1
+		if f == fp.F64 {
+			emask = ^uint64(0)
 		}
-		put := func(x float64) uint64 {
-			if t == ".f32" {
-				return of32(float32(x))
-			}
-			return of64(x)
-		}
+		var elem func(x, y uint64) uint64
 		switch op {
-		case ".add":
-			return func(old, b, _ uint64) uint64 { return put(get(old) + get(b)) }
-		case ".min":
-			return func(old, b, _ uint64) uint64 { return put(minNum(false, get(old), get(b))) }
-		case ".max":
-			return func(old, b, _ uint64) uint64 { return put(minNum(true, get(old), get(b))) }
+		case ".add": // round to nearest even; .noftz keeps subnormals
+			elem = func(x, y uint64) uint64 { return f.Add(x, y, fp.RN) }
+		case ".min", ".max":
+			isMax := op == ".max"
+			elem = func(x, y uint64) uint64 {
+				r := minNum(isMax, f.ToFloat64(x), f.ToFloat64(y))
+				if math.IsNaN(r) {
+					return f.CanonicalNaN()
+				}
+				if r == f.ToFloat64(x) && math.Signbit(r) == f.Signbit(x) {
+					return x
+				}
+				return y
+			}
 		case ".exch":
 			return func(_, b, _ uint64) uint64 { return b }
+		default:
+			return nil
 		}
-		return nil
+		return func(old, b, _ uint64) uint64 {
+			var r uint64
+			for k := uint(0); k < uint(lanes); k++ {
+				r |= elem(old>>(k*w)&emask, b>>(k*w)&emask) << (k * w)
+			}
+			return r
+		}
+	}
+	if t == ".b16" && op == ".cas" { // atom.cas.b16
+		return func(old, b, c uint64) uint64 {
+			if old&0xffff == b&0xffff {
+				return c & 0xffff
+			}
+			return old
+		}
 	}
 	if !isInt {
 		return nil

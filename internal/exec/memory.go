@@ -77,6 +77,20 @@ func (l *lowering) address(in *ir.Inst, a ir.Operand, o *Op) error {
 }
 
 // access returns the bytes of a lane's access of size n, or records a fault.
+// spaceOf returns the state space op o addresses for lane (generic
+// addresses resolved).
+func (w *Warp) spaceOf(o *Op, lane int) mem.Space {
+	if o.space != mem.SpaceGeneric {
+		return o.space
+	}
+	addr := o.addrConst
+	if o.addrBase >= 0 {
+		addr += w.top().regs[int(o.addrBase)*warpSize+lane]
+	}
+	space, _ := mem.Classify(addr)
+	return space
+}
+
 func (w *Warp) access(o *Op, lane int, n uint64) []byte {
 	f := w.top()
 	addr := o.addrConst

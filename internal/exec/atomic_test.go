@@ -1,0 +1,102 @@
+package exec
+
+// atom on the half, packed, vector and b16 forms (9.7.13.5), one lane on a
+// shared variable or global scratch memory; expected values worked out by
+// hand.
+
+import "testing"
+
+func TestAtomForms(t *testing.T) {
+	for _, c := range []struct {
+		name, decls, body string
+		want              uint64
+	}{
+		// 1.0 + 2^-24 (the smallest f16 subnormal, kept by .noftz) rounds to
+		// 1.0; the old value comes back; memory then holds 1.0 again and
+		// a second add of 1.0 makes 2.0 (0x4000)
+		{"add.noftz.f16", ".reg .b16 %h, %o; .shared .b16 s;", `
+	mov.b16 %h, 0x3c00;
+	st.shared.b16 [s], %h;
+	mov.b16 %h, 0x0001;
+	atom.shared.add.noftz.f16 %o, [s], %h;
+	mov.b16 %h, 0x3c00;
+	atom.shared.add.noftz.f16 %o, [s], %h;
+	ld.shared.b16 %h, [s];
+	cvt.u64.u16 %res, %h;`, 0x4000},
+		// subnormal + subnormal stays subnormal with .noftz: 2 * 2^-24
+		{"add.noftz.f16 keeps subnormals", ".reg .b16 %h, %o; .shared .b16 s;", `
+	mov.b16 %h, 0x0001;
+	st.shared.b16 [s], %h;
+	atom.shared.add.noftz.f16 %o, [s], %h;
+	ld.shared.b16 %h, [s];
+	cvt.u64.u16 %res, %h;`, 0x0002},
+		// f16x2 {lo 1.0, hi 2.0} + {lo 0.5, hi -2.0} = {1.5, +0}
+		{"add.noftz.f16x2", ".reg .b32 %a, %o; .shared .b32 s;", `
+	mov.b32 %a, 0x40003c00;
+	st.shared.b32 [s], %a;
+	mov.b32 %a, 0xc0003800;
+	atom.shared.add.noftz.f16x2 %o, [s], %a;
+	ld.shared.b32 %a, [s];
+	cvt.u64.u32 %res, %a;`, 0x00003e00},
+		{"add.noftz.bf16x2 returns the old value", ".reg .b32 %a, %o; .shared .b32 s;", `
+	mov.b32 %a, 0x3f803f80;
+	st.shared.b32 [s], %a;
+	atom.shared.add.noftz.bf16x2 %o, [s], %a;
+	cvt.u64.u32 %res, %o;`, 0x3f803f80},
+		{"cas.b16 swaps on a match", ".reg .b16 %h, %o; .shared .b16 s;", `
+	mov.b16 %h, 7;
+	st.shared.b16 [s], %h;
+	atom.shared.cas.b16 %o, [s], 7, 9;
+	atom.shared.cas.b16 %o, [s], 7, 11; // no match: stays 9
+	ld.shared.b16 %h, [s];
+	cvt.u64.u16 %res, %h;`, 9},
+		// atom.add.f32: shared keeps subnormals, global flushes them
+		{"add.f32 on shared keeps subnormals", ".reg .f32 %f, %o; .reg .b32 %b; .shared .f32 s;", `
+	mov.b32 %f, 1;
+	st.shared.f32 [s], %f;
+	atom.shared.add.f32 %o, [s], %f;
+	ld.shared.b32 %b, [s];
+	cvt.u64.u32 %res, %b;`, 2},
+		{"add.f32 on global flushes subnormals", ".reg .f32 %f, %o; .reg .b32 %b;", `
+	mov.b32 %f, 1;
+	st.global.f32 [%g], %f;
+	atom.global.add.f32 %o, [%g], %f;
+	ld.global.b32 %b, [%g];
+	cvt.u64.u32 %res, %b;`, 0},
+		// v4.f32 add: {1,2,3,4} + {10,20,30,40}; element 2 of the result
+		{"global.v4.f32.add", ".reg .f32 %a<4>, %o<4>; .reg .b32 %b;", `
+	mov.f32 %a0, 0f3F800000;
+	mov.f32 %a1, 0f40000000;
+	mov.f32 %a2, 0f40400000;
+	mov.f32 %a3, 0f40800000;
+	st.global.v4.f32 [%g], {%a0, %a1, %a2, %a3};
+	mov.f32 %a0, 0f41200000;
+	mov.f32 %a1, 0f41A00000;
+	mov.f32 %a2, 0f41F00000;
+	mov.f32 %a3, 0f42200000;
+	atom.global.v4.f32.add {%o0, %o1, %o2, %o3}, [%g], {%a0, %a1, %a2, %a3};
+	ld.global.b32 %b, [%g+8];
+	cvt.u64.u32 %res, %b;`, 0x42040000}, // 33.0
+		// v8.f16.max: element 5 of max({k}, {7-k}) is max(5, 2) = 5.0 (0x4500)
+		{"global.v8.f16.max", ".reg .b16 %h<8>, %d<8>, %r16;", `
+	mov.b16 %h0, 0x0000; mov.b16 %h1, 0x3c00; mov.b16 %h2, 0x4000; mov.b16 %h3, 0x4200;
+	mov.b16 %h4, 0x4400; mov.b16 %h5, 0x4500; mov.b16 %h6, 0x4600; mov.b16 %h7, 0x4700;
+	st.global.v4.b16 [%g], {%h0, %h1, %h2, %h3};
+	st.global.v4.b16 [%g+8], {%h4, %h5, %h6, %h7};
+	atom.global.v8.f16.max.noftz {%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, [%g], {%h7, %h6, %h5, %h4, %h3, %h2, %h1, %h0};
+	ld.global.b16 %r16, [%g+10];
+	cvt.u64.u16 %res, %r16;`, 0x4500},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// lane 0 works alone; %g is scratch global memory in the output
+			// buffer, past lane 0's result (the other lanes store theirs
+			// after reconverging)
+			body := "\tld.param.u64 %g, [out];\n\tadd.u64 %g, %g, 128;\n" +
+				"\tsetp.eq.u32 %p0, %t, 0;\n\t@!%p0 bra Skip;\n" + c.body + "\nSkip:"
+			res := runLanesOn(t, "sm_90", c.decls+"\n\t.reg .pred %p0;\n\t.reg .b64 %g;", body)
+			if res[0] != c.want {
+				t.Errorf("got %#x, want %#x", res[0], c.want)
+			}
+		})
+	}
+}
