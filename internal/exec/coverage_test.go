@@ -21,7 +21,6 @@ var notYet = map[string]string{
 	"suld": "surfaces", "sust": "surfaces", "sured": "surfaces", "suq": "surfaces",
 	"wmma": "tensor cores", "mma": "tensor cores", "ldmatrix": "tensor cores", "stmatrix": "tensor cores",
 	"movmatrix": "tensor cores", "wgmma": "tensor cores", "tcgen05": "tensor cores", "tensormap": "tensor maps",
-	"cp":       "async copies",
 	"vabsdiff": "video", "vadd": "video", "vsub": "video", "vmad": "video", "vmax": "video", "vmin": "video",
 	"vset": "video", "vshl": "video", "vshr": "video", "vabsdiff2": "video", "vabsdiff4": "video",
 	"vadd2": "video", "vadd4": "video", "vavrg2": "video", "vavrg4": "video", "vmax2": "video", "vmax4": "video",

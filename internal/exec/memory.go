@@ -92,6 +92,12 @@ func (w *Warp) spaceOf(o *Op, lane int) mem.Space {
 }
 
 func (w *Warp) access(o *Op, lane int, n uint64) []byte {
+	return w.accessAligned(o, lane, n, n)
+}
+
+// accessAligned is access for n bytes at an address that must be a
+// multiple of align.
+func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 	f := w.top()
 	addr := o.addrConst
 	if o.addrBase >= 0 {
@@ -104,8 +110,8 @@ func (w *Warp) access(o *Op, lane int, n uint64) []byte {
 	if space == mem.SpaceGeneric {
 		space, addr = mem.Classify(addr)
 	}
-	if addr%n != 0 {
-		w.memFault(o, lane, &mem.Fault{Kind: mem.Misaligned, Space: space, Addr: addr, Size: int(n)}, space)
+	if addr%align != 0 {
+		w.memFault(o, lane, &mem.Fault{Kind: mem.Misaligned, Space: space, Addr: addr, Size: int(align)}, space)
 		return nil
 	}
 	var b []byte
