@@ -242,6 +242,28 @@ DEVFN u32 reduce_umax(u32, u32 v) {
 }
 #endif
 
+// ------------------------------------------------------------- cp.async
+// Global-to-shared asynchronous copies and their group waits. The host
+// copies at once (a legal completion order: the kernel waits before it
+// reads).
+#if defined(__CUDA__)
+#define DIFF_AS3(p) ((__attribute__((address_space(3))) void *)(p))
+#define DIFF_AS1(p) ((__attribute__((address_space(1))) const void *)(p))
+DEVFN void cp_async4(void *s, const void *g) { __nvvm_cp_async_ca_shared_global_4(DIFF_AS3(s), DIFF_AS1(g)); }
+DEVFN void cp_async8(void *s, const void *g) { __nvvm_cp_async_ca_shared_global_8(DIFF_AS3(s), DIFF_AS1(g)); }
+DEVFN void cp_async16(void *s, const void *g) { __nvvm_cp_async_cg_shared_global_16(DIFF_AS3(s), DIFF_AS1(g)); }
+DEVFN void cp_async_commit() { __nvvm_cp_async_commit_group(); }
+#define cp_async_wait_group(n) __nvvm_cp_async_wait_group(n)
+DEVFN void cp_async_wait_all() { __nvvm_cp_async_wait_all(); }
+#else
+DEVFN void cp_async4(void *s, const void *g) { __builtin_memcpy(s, g, 4); }
+DEVFN void cp_async8(void *s, const void *g) { __builtin_memcpy(s, g, 8); }
+DEVFN void cp_async16(void *s, const void *g) { __builtin_memcpy(s, g, 16); }
+DEVFN void cp_async_commit() {}
+#define cp_async_wait_group(n) ((void)0)
+DEVFN void cp_async_wait_all() {}
+#endif
+
 // The host part of a kernel source (its cases) is written inside
 // #ifdef DIFF_HOST ... #endif, after the kernels; see host.h.
 #ifdef DIFF_HOST
