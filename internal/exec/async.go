@@ -8,8 +8,9 @@ package exec
 // weak memory operation, so a program that waits before reading (the only
 // way it may rely on the data) sees exactly what it would see on the GPU;
 // the commit and wait instructions then have nothing left to do.
-// Not yet: cp.async.bulk*, cp.reduce.async.bulk*, cp.async.mbarrier.arrive
-// (the mbarrier completion mechanism).
+// cp.async.mbarrier.arrive (9.7.13.15.15) therefore arrives at once: with
+// .noinc it is an arrive-on; without, the increment and the arrive cancel.
+// Not yet: cp.async.bulk*, cp.reduce.async.bulk*.
 
 import (
 	"math/bits"
@@ -23,6 +24,8 @@ func init() {
 
 func lowerCp(l *lowering, in *ir.Inst, o *Op) error {
 	switch {
+	case hasMod(in, ".async") && hasMod(in, ".mbarrier") && hasMod(in, ".arrive"):
+		return lowerCpAsyncMbarrierArrive(l, in, o)
 	case !hasMod(in, ".async") || hasMod(in, ".bulk") || hasMod(in, ".mbarrier") || hasMod(in, ".reduce"):
 		return l.unsupported(in, "")
 	case hasMod(in, ".commit_group"), hasMod(in, ".wait_group"), hasMod(in, ".wait_all"):
@@ -98,4 +101,17 @@ func lowerCp(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+func lowerCpAsyncMbarrierArrive(l *lowering, in *ir.Inst, o *Op) error {
+	if !hasMod(in, ".noinc") {
+		// the pending count goes up by one and the arrive takes it back:
+		// no change, but the object must be a valid mbarrier
+		return lowerMbarrierCheck(l, in, o)
+	}
+	c := *in
+	c.Opcode = "mbarrier"
+	c.Mods = append([]string{".arrive"}, in.Mods...)
+	c.Operands = append([]ir.Operand{{Kind: ir.OpSink}}, in.Operands...)
+	return lowerMbarrier(l, &c, o)
 }

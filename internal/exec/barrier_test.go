@@ -15,8 +15,14 @@ import (
 // stores %res (.u32) at out[%t].
 func runBlock(t *testing.T, n int, decls, body string) ([]uint32, error) {
 	t.Helper()
+	return runBlockOn(t, "sm_80", n, decls, body)
+}
+
+// runBlockOn is runBlock for a given target.
+func runBlockOn(t *testing.T, target string, n int, decls, body string) ([]uint32, error) {
+	t.Helper()
 	p, g := load(t, `.version 8.0
-.target sm_80
+.target `+target+`
 .address_size 64
 .visible .entry k(.param .u64 out) {
 	.reg .u32 %t, %res;

@@ -14,7 +14,6 @@ import (
 // opcode gains a lowerer (remove it here) or the table gains an opcode
 // (decide where it goes), so the list stays true.
 var notYet = map[string]string{
-	"mbarrier":       "cooperation",
 	"griddepcontrol": "cooperation", "clusterlaunchcontrol": "cooperation", "multimem": "cooperation",
 	"mapa": "cooperation (clusters)", "getctarank": "cooperation (clusters)",
 	"tex": "textures", "tld4": "textures", "txq": "textures", "istypep": "textures",
