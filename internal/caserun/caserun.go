@@ -61,6 +61,10 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
+	if c.HasCluster && c.Cluster[0]*c.Cluster[1]*c.Cluster[2] > 1 {
+		// every launch runs in the implicit one-CTA cluster (internal/exec/cluster.go)
+		return fail("unsupported: a launch with cluster %v (only 1x1x1 clusters are supported)", c.Cluster)
+	}
 	m, err := ptx.Parse(name, src, &ptx.ParseOptions{DiscardComments: true})
 	if err != nil {
 		return fail("%v", firstLine(err))

@@ -139,6 +139,9 @@ func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
 	if hasMod(in, ".warp") {
 		return lowerBarWarp(l, in, o)
 	}
+	if hasMod(in, ".cluster") {
+		return lowerBarCluster(l, in, o)
+	}
 	red := ""
 	for _, m := range []string{".popc", ".and", ".or"} {
 		if hasMod(in, ".red") && hasMod(in, m) {
@@ -215,6 +218,35 @@ func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 		w.cta.arrive(int(id), mask, count, pred, &barWaiter{w: w, f: f, lanes: mask, red: red, dst: dst, pdst: pdst})
+	}
+	return nil
+}
+
+// barrier.cluster.arrive / .wait (9.7.13.3) in the implicit one-CTA
+// cluster of every launch (cluster launches are not supported yet): arrive
+// marks the lanes' arrival; wait blocks until the phase they arrived in has
+// completed, i.e. every non-exited thread of the CTA has arrived.
+func lowerBarCluster(l *lowering, in *ir.Inst, o *Op) error {
+	switch {
+	case hasMod(in, ".arrive"):
+		o.exec = func(w *Warp, o *Op, mask uint32) { w.cta.clusterArrive(w, mask) }
+	case hasMod(in, ".wait"):
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			for m := mask; m != 0; m &= m - 1 {
+				if l := bits.TrailingZeros32(m); w.clusterTarget[l] == 0 {
+					w.fail(o, 1<<l, FaultUndefined, "barrier.cluster.wait without a preceding barrier.cluster.arrive")
+					return
+				}
+			}
+			if w.clusterDone(mask) {
+				return
+			}
+			f := w.top()
+			f.blocked |= mask
+			w.cta.clusterWait = append(w.cta.clusterWait, barWaiter{w: w, f: f, lanes: mask})
+		}
+	default:
+		return l.unsupported(in, "")
 	}
 	return nil
 }

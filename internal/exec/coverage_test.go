@@ -15,7 +15,6 @@ import (
 // (decide where it goes), so the list stays true.
 var notYet = map[string]string{
 	"griddepcontrol": "cooperation", "clusterlaunchcontrol": "cooperation", "multimem": "cooperation",
-	"mapa": "cooperation (clusters)", "getctarank": "cooperation (clusters)",
 	"tex": "textures", "tld4": "textures", "txq": "textures", "istypep": "textures",
 	"suld": "surfaces", "sust": "surfaces", "sured": "surfaces", "suq": "surfaces",
 	"wmma": "tensor cores", "mma": "tensor cores", "ldmatrix": "tensor cores", "stmatrix": "tensor cores",

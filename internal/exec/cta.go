@@ -23,6 +23,11 @@ type cta struct {
 	threads  int // threads of the CTA
 	exited   int // threads that have exited
 	barriers [16]barrier
+	// barrier.cluster of the implicit one-CTA cluster: arrivals in the
+	// current phase, completed phases, and the lanes waiting
+	clusterArrived int
+	clusterGen     uint32
+	clusterWait    []barWaiter
 	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
 }
 
@@ -131,6 +136,7 @@ func (c *cta) threadsExited(n int) {
 	for i := range c.barriers {
 		c.checkBarrier(i)
 	}
+	c.checkClusterBarrier()
 }
 
 // arrive registers lanes at barrier id, expecting count threads (0: all
@@ -183,6 +189,46 @@ func (c *cta) checkBarrier(id int) {
 		}
 	}
 	*b = barrier{} // reinitialized for immediate reuse
+}
+
+// clusterArrive counts lanes of w arriving at barrier.cluster.
+func (c *cta) clusterArrive(w *Warp, lanes uint32) {
+	for m := lanes; m != 0; m &= m - 1 {
+		w.clusterTarget[bits.TrailingZeros32(m)] = c.clusterGen + 1
+	}
+	c.clusterArrived += bits.OnesCount32(lanes)
+	c.checkClusterBarrier()
+}
+
+// checkClusterBarrier completes the phase when every non-exited thread of
+// the cluster (this CTA) has arrived, and releases the waiters it satisfies.
+func (c *cta) checkClusterBarrier() {
+	if c.clusterArrived > 0 && c.clusterArrived >= c.threads-c.exited {
+		c.clusterGen++
+		c.clusterArrived = 0
+	}
+	kept := c.clusterWait[:0]
+	for _, wt := range c.clusterWait {
+		if wt.w.clusterDone(wt.lanes) {
+			wt.f.blocked &^= wt.lanes
+			if wt.w.status == warpBlocked {
+				wt.w.status = warpRunnable
+			}
+			continue
+		}
+		kept = append(kept, wt)
+	}
+	c.clusterWait = kept
+}
+
+// clusterDone reports whether the phase each lane arrived in has completed.
+func (w *Warp) clusterDone(lanes uint32) bool {
+	for m := lanes; m != 0; m &= m - 1 {
+		if w.clusterTarget[bits.TrailingZeros32(m)] > w.cta.clusterGen {
+			return false
+		}
+	}
+	return true
 }
 
 // deadlock reports that no warp can run: where each one waits.

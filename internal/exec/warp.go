@@ -38,6 +38,9 @@ type Warp struct {
 	steps  int
 	fault  *Fault
 	issued uint32 // lanes at the op being executed, guard true or not (collectives)
+	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
+	// completes (0: never arrived)
+	clusterTarget [warpSize]uint32
 
 	// scheduling with the CTA: the warp runs when woken, and reports back
 	wake   chan struct{}
