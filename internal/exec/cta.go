@@ -28,7 +28,7 @@ type cta struct {
 	clusterArrived int
 	clusterGen     uint32
 	clusterWait    []barWaiter
-	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
+	rng            *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
 }
 
 // barrier is one of the CTA's 16 named barriers (9.7.13.1): arrivals
