@@ -15,6 +15,11 @@ import (
 func init() {
 	register(lowerFence, "membar", "fence")
 	register(lowerNop, "prefetch", "prefetchu", "applypriority", "nanosleep", "pmevent")
+	// griddepcontrol (9.7.13.13): a launch has no dependent or prerequisite
+	// grids here, so launch_dependents signals no one and wait has nothing
+	// to wait for. setmaxnreg changes a register budget the
+	// engine does not have (9.7.19.5).
+	register(lowerNop, "griddepcontrol", "setmaxnreg")
 	register(lowerBrkpt, "brkpt")
 	register(lowerDiscard, "discard")
 	register(lowerCreatepolicy, "createpolicy")
