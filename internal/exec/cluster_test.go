@@ -69,3 +69,20 @@ func TestMapaGetctarank(t *testing.T) {
 		t.Errorf("mapa to rank 1: got %v, want a fault", err)
 	}
 }
+
+// TestNoOpSync: griddepcontrol and setmaxnreg run and change nothing.
+func TestNoOpSync(t *testing.T) {
+	res, err := runBlockOn(t, "sm_90a", 128, "", `
+	griddepcontrol.launch_dependents;
+	griddepcontrol.wait;
+	setmaxnreg.inc.sync.aligned.u32 64;
+	add.u32 %res, %t, 1;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range res {
+		if v != uint32(i+1) {
+			t.Fatalf("thread %d: %d", i, v)
+		}
+	}
+}
