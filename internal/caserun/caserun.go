@@ -61,10 +61,6 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	if c.HasCluster && c.Cluster[0]*c.Cluster[1]*c.Cluster[2] > 1 {
-		// every launch runs in the implicit one-CTA cluster (internal/exec/cluster.go)
-		return fail("unsupported: a launch with cluster %v (only 1x1x1 clusters are supported)", c.Cluster)
-	}
 	m, err := ptx.Parse(name, src, &ptx.ParseOptions{DiscardComments: true})
 	if err != nil {
 		return fail("%v", firstLine(err))
@@ -108,9 +104,13 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		}
 		copy(params[offs[i]:], v)
 	}
+	var cluster [3]int // zero: no explicit cluster
+	if c.HasCluster {
+		cluster = c.Cluster
+	}
 	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
 		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress,
-		ScheduleSeed: opts.ScheduleSeed})
+		ScheduleSeed: opts.ScheduleSeed, Cluster: cluster})
 	r.Err = err
 	if c.ExpectError != "" {
 		switch {

@@ -222,14 +222,13 @@ func lowerBar(l *lowering, in *ir.Inst, o *Op) error {
 	return nil
 }
 
-// barrier.cluster.arrive / .wait (9.7.13.3) in the implicit one-CTA
-// cluster of every launch (cluster launches are not supported yet): arrive
-// marks the lanes' arrival; wait blocks until the phase they arrived in has
-// completed, i.e. every non-exited thread of the CTA has arrived.
+// barrier.cluster.arrive / .wait (9.7.13.3): arrive marks the lanes'
+// arrival; wait blocks until the phase they arrived in has completed, i.e.
+// every non-exited thread of the cluster has arrived (cluster.go).
 func lowerBarCluster(l *lowering, in *ir.Inst, o *Op) error {
 	switch {
 	case hasMod(in, ".arrive"):
-		o.exec = func(w *Warp, o *Op, mask uint32) { w.cta.clusterArrive(w, mask) }
+		o.exec = func(w *Warp, o *Op, mask uint32) { w.cta.cl.arrive(w, mask) }
 	case hasMod(in, ".wait"):
 		o.exec = func(w *Warp, o *Op, mask uint32) {
 			for m := mask; m != 0; m &= m - 1 {
@@ -243,7 +242,7 @@ func lowerBarCluster(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			f := w.top()
 			f.blocked |= mask
-			w.cta.clusterWait = append(w.cta.clusterWait, barWaiter{w: w, f: f, lanes: mask})
+			w.cta.cl.wait = append(w.cta.cl.wait, barWaiter{w: w, f: f, lanes: mask})
 		}
 	default:
 		return l.unsupported(in, "")

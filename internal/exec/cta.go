@@ -5,7 +5,6 @@ package exec
 // blocks, finishes or uses its time slice, round robin.
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -23,12 +22,9 @@ type cta struct {
 	threads  int // threads of the CTA
 	exited   int // threads that have exited
 	barriers [16]barrier
-	// barrier.cluster of the implicit one-CTA cluster: arrivals in the
-	// current phase, completed phases, and the lanes waiting
-	clusterArrived int
-	clusterGen     uint32
-	clusterWait    []barWaiter
-	rng            *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
+	cl       *cluster   // the cluster the CTA belongs to (cluster.go)
+	rank     int        // %cluster_ctarank
+	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
 }
 
 // barrier is one of the CTA's 16 named barriers (9.7.13.1): arrivals
@@ -54,8 +50,8 @@ type barWaiter struct {
 
 func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.id[2])} }
 
-func newCTA(l *launch, id [3]uint32) *cta {
-	c := &cta{l: l, id: id}
+func newCTA(l *launch, cl *cluster, rank int, id [3]uint32) *cta {
+	c := &cta{l: l, id: id, cl: cl, rank: rank}
 	if l.seed != 0 {
 		c.rng = rand.New(rand.NewPCG(l.seed, uint64(id[0])|uint64(id[1])<<21|uint64(id[2])<<42))
 	}
@@ -79,47 +75,6 @@ func newCTA(l *launch, id [3]uint32) *cta {
 	return c
 }
 
-// run executes the CTA to completion or to its first fault.
-func (c *cta) run(ctx context.Context) *Fault {
-	order := c.warps
-	for {
-		progress, live := false, false
-		if c.rng != nil { // warps take turns in a random order each round
-			order = append(order[:0:0], c.warps...)
-			c.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		}
-		for _, w := range order {
-			if w.status == warpDone {
-				continue
-			}
-			live = true
-			if w.status != warpRunnable {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return &Fault{Kind: FaultCanceled, Kernel: c.l.kernel.IR.Name, CTA: c.idInts(), Msg: err.Error()}
-			}
-			w.status = w.run()
-			progress = true
-			if w.fault != nil {
-				w.fault.Seed = c.l.seed
-				return w.fault
-			}
-			if w.status == warpDone {
-				w.exitLanes(w.alive)
-			}
-		}
-		if !live {
-			return nil
-		}
-		if !progress {
-			f := c.deadlock()
-			f.Seed = c.l.seed
-			return f
-		}
-	}
-}
-
 // exitLanes ends the threads of lanes (exit, or return from the kernel).
 func (w *Warp) exitLanes(lanes uint32) {
 	newly := lanes & w.alive &^ w.exited
@@ -133,10 +88,11 @@ func (w *Warp) exitLanes(lanes uint32) {
 // threads may complete with fewer.
 func (c *cta) threadsExited(n int) {
 	c.exited += n
+	c.cl.exited += n
 	for i := range c.barriers {
 		c.checkBarrier(i)
 	}
-	c.checkClusterBarrier()
+	c.cl.checkBarrier()
 }
 
 // arrive registers lanes at barrier id, expecting count threads (0: all
@@ -191,48 +147,8 @@ func (c *cta) checkBarrier(id int) {
 	*b = barrier{} // reinitialized for immediate reuse
 }
 
-// clusterArrive counts lanes of w arriving at barrier.cluster.
-func (c *cta) clusterArrive(w *Warp, lanes uint32) {
-	for m := lanes; m != 0; m &= m - 1 {
-		w.clusterTarget[bits.TrailingZeros32(m)] = c.clusterGen + 1
-	}
-	c.clusterArrived += bits.OnesCount32(lanes)
-	c.checkClusterBarrier()
-}
-
-// checkClusterBarrier completes the phase when every non-exited thread of
-// the cluster (this CTA) has arrived, and releases the waiters it satisfies.
-func (c *cta) checkClusterBarrier() {
-	if c.clusterArrived > 0 && c.clusterArrived >= c.threads-c.exited {
-		c.clusterGen++
-		c.clusterArrived = 0
-	}
-	kept := c.clusterWait[:0]
-	for _, wt := range c.clusterWait {
-		if wt.w.clusterDone(wt.lanes) {
-			wt.f.blocked &^= wt.lanes
-			if wt.w.status == warpBlocked {
-				wt.w.status = warpRunnable
-			}
-			continue
-		}
-		kept = append(kept, wt)
-	}
-	c.clusterWait = kept
-}
-
-// clusterDone reports whether the phase each lane arrived in has completed.
-func (w *Warp) clusterDone(lanes uint32) bool {
-	for m := lanes; m != 0; m &= m - 1 {
-		if w.clusterTarget[bits.TrailingZeros32(m)] > w.cta.clusterGen {
-			return false
-		}
-	}
-	return true
-}
-
-// deadlock reports that no warp can run: where each one waits.
-func (c *cta) deadlock() *Fault {
+// blockedAt lists where the CTA's blocked warps wait.
+func (c *cta) blockedAt() []string {
 	var where []string
 	for _, w := range c.warps {
 		if w.status == warpDone || len(w.frames) == 0 {
@@ -250,9 +166,12 @@ func (c *cta) deadlock() *Fault {
 		sort.Ints(list)
 		for _, pc := range list {
 			in := f.fn.Ops[pc].inst
-			where = append(where, fmt.Sprintf("warp %d at %s (%s)", w.id, in.Pos, in.Opcode+strings.Join(in.Mods, "")))
+			prefix := ""
+			if len(c.cl.ctas) > 1 {
+				prefix = fmt.Sprintf("CTA (%d,%d,%d) ", c.id[0], c.id[1], c.id[2])
+			}
+			where = append(where, fmt.Sprintf("%swarp %d at %s (%s)", prefix, w.id, in.Pos, in.Opcode+strings.Join(in.Mods, "")))
 		}
 	}
-	return &Fault{Kind: FaultDeadlock, Kernel: c.l.kernel.IR.Name, CTA: c.idInts(),
-		Msg: "no thread can make progress; blocked: " + strings.Join(where, "; ")}
+	return where
 }

@@ -26,6 +26,10 @@ type LaunchConfig struct {
 	// the same schedule (with Workers 1); a fault names the seed. 0 is the
 	// deterministic default schedule.
 	ScheduleSeed uint64
+	// Cluster gives the cluster dimensions (2.2.2): the CTAs of a cluster
+	// run together and share barrier.cluster and distributed shared
+	// memory. Zero: every CTA in its own implicit 1x1x1 cluster.
+	Cluster [3]int
 }
 
 type launch struct {
@@ -38,6 +42,8 @@ type launch struct {
 	printf    io.Writer
 	printMu   sync.Mutex
 	seed      uint64
+	cluster   [3]int
+	explicit  bool // launched with cluster dimensions (%is_explicit_cluster)
 }
 
 // Limits of a launch (CUDA's, for every target ptxvm emulates).
@@ -114,8 +120,25 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	case uint64(len(cfg.Params)) < k.paramSize:
 		return fmt.Errorf("kernel %s takes %d bytes of parameters, %d given", kernel, k.paramSize, len(cfg.Params))
 	}
-	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed}
-	n := g[0] * g[1] * g[2]
+	cdim, explicit := cfg.Cluster, cfg.Cluster != [3]int{}
+	if !explicit {
+		cdim = [3]int{1, 1, 1}
+	}
+	switch {
+	case cdim[0] < 1 || cdim[1] < 1 || cdim[2] < 1:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("cluster %v must be positive", cdim)}
+	case cdim[0]*cdim[1]*cdim[2] > MaxClusterSize:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("cluster %v has more than %d CTAs", cdim, MaxClusterSize)}
+	case g[0]%cdim[0] != 0 || g[1]%cdim[1] != 0 || g[2]%cdim[2] != 0:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("grid %v is not a multiple of cluster %v", g, cdim)}
+	case explicit && p.Module.Target.SM < 90:
+		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("clusters need sm_90 or higher (the module targets sm_%d)", p.Module.Target.SM)}
+	}
+	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed,
+		cluster: cdim, explicit: explicit}
+	ng := [3]int{g[0] / cdim[0], g[1] / cdim[1], g[2] / cdim[2]} // clusters per dimension
+	n := ng[0] * ng[1] * ng[2]
+	ctasPer := cdim[0] * cdim[1] * cdim[2]
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -130,13 +153,13 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	var done atomic.Int64
 	var lastReport atomic.Int64
 	report := func() {
-		d := int(done.Add(1))
+		d := int(done.Add(int64(ctasPer)))
 		if cfg.Progress == nil {
 			return
 		}
 		now := time.Now().UnixNano()
-		if last := lastReport.Load(); now-last >= int64(100*time.Millisecond) && lastReport.CompareAndSwap(last, now) || d == n {
-			cfg.Progress(d, n)
+		if last := lastReport.Load(); now-last >= int64(100*time.Millisecond) && lastReport.CompareAndSwap(last, now) || d == n*ctasPer {
+			cfg.Progress(d, n*ctasPer)
 		}
 	}
 	var wg sync.WaitGroup
@@ -153,8 +176,8 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				if i >= n || stop {
 					return
 				}
-				id := [3]uint32{uint32(i % g[0]), uint32(i / g[0] % g[1]), uint32(i / (g[0] * g[1]))}
-				f := newCTA(l, id).run(ctx)
+				id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
+				f := newCluster(l, id, cdim).run(ctx)
 				report()
 				if f != nil {
 					mu.Lock()

@@ -202,8 +202,11 @@ func (l *lowering) pred(in *ir.Inst, i int) (int32, bool, error) {
 		return l.f.slot[op.Reg.ID], op.Negate, nil
 	}
 	if op.Kind == ir.OpSreg && op.Sreg == "%is_explicit_cluster" {
-		// launches without cluster dimensions have the implicit 1x1x1 cluster
-		op = ir.Operand{Kind: ir.OpImm}
+		// true when the launch gave cluster dimensions; set per frame
+		idx := l.f.numPreds
+		l.f.numPreds++
+		l.f.consts = append(l.f.consts, constSlot{slot: -int32(idx) - 1, bits: sregMarker})
+		return int32(idx), false, nil
 	}
 	if op.Kind == ir.OpImm { // 4.5: constants stand for predicates
 		idx := l.f.numPreds

@@ -119,8 +119,13 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 	switch space {
 	case mem.SpaceGlobal:
 		b, fault = w.cta.l.prog.global.Bytes(addr, n)
-	case mem.SpaceShared:
-		b, fault = w.cta.shared.Bytes(addr, n)
+	case mem.SpaceShared: // the executing CTA's, or a peer's in the cluster (cluster.go)
+		peer, off, ok := w.cta.peerShared(addr)
+		if !ok {
+			fault = &mem.Fault{Kind: mem.OutOfBounds, Space: mem.SpaceShared, Addr: addr, Size: int(n)}
+			break
+		}
+		b, fault = peer.shared.Bytes(off, n)
 	case mem.SpaceLocal:
 		if b = w.localBytes(lane, addr, n); b == nil {
 			fault = &mem.Fault{Kind: mem.OutOfBounds, Space: mem.SpaceLocal, Addr: addr, Size: int(n)}

@@ -16,13 +16,25 @@ func (w *Warp) fillSreg(fn *Func, slot int32, row []uint64) {
 			v = uint64(w.tid[lane][comp])
 		case "%ntid":
 			v = uint64(l.block[comp])
-		case "%ctaid", "%clusterid":
+		case "%ctaid":
 			v = uint64(w.cta.id[comp])
-		case "%nctaid", "%nclusterid":
+		case "%nctaid":
 			v = uint64(l.grid[comp])
-		case "%cluster_ctaid", "%cluster_ctarank", "%is_explicit_cluster", "%smid", "%gridid":
-			v = 0 // the implicit 1x1x1 cluster; one SM; one grid
-		case "%cluster_nctaid", "%cluster_nctarank", "%nsmid":
+		case "%clusterid":
+			v = uint64(w.cta.cl.id[comp])
+		case "%nclusterid":
+			v = uint64(l.grid[comp] / l.cluster[comp])
+		case "%cluster_ctaid":
+			v = uint64(int(w.cta.id[comp]) % l.cluster[comp])
+		case "%cluster_nctaid":
+			v = uint64(l.cluster[comp])
+		case "%cluster_ctarank":
+			v = uint64(w.cta.rank)
+		case "%cluster_nctarank": // (frames start while the cluster is built)
+			v = uint64(l.cluster[0] * l.cluster[1] * l.cluster[2])
+		case "%smid", "%gridid":
+			v = 0 // one SM; one grid
+		case "%nsmid":
 			v = 1
 		case "%laneid":
 			v = uint64(lane)

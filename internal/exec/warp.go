@@ -108,6 +108,12 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 	}
 	for _, c := range fn.consts {
 		if c.slot < 0 { // a predicate constant
+			if c.bits == sregMarker { // %is_explicit_cluster
+				if w.cta.l.explicit {
+					f.preds[-c.slot-1] = ^uint32(0)
+				}
+				continue
+			}
 			if c.bits != 0 {
 				f.preds[-c.slot-1] = ^uint32(0)
 			}
