@@ -438,3 +438,47 @@ Done:
 		t.Errorf("fault %v does not name the seed", err)
 	}
 }
+
+// TestMessagePassingAcrossCTAs: CTA 0 writes data and releases a flag; CTA
+// 1, on another worker, acquires the flag and must see the data (8.4:
+// release/acquire patterns). Run with -race to check the engine's own
+// synchronization.
+func TestMessagePassingAcrossCTAs(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 buf) {
+	.reg .u32 %c, %v, %t;
+	.reg .b64 %a;
+	.reg .pred %p;
+	mov.u32 %t, %tid.x;
+	setp.ne.u32 %p, %t, 0;
+	@%p bra Done;
+	ld.param.u64 %a, [buf];
+	mov.u32 %c, %ctaid.x;
+	setp.ne.u32 %p, %c, 0;
+	@%p bra Consumer;
+	st.global.u32 [%a+8], 4242;
+	fence.proxy.async;
+	st.release.gpu.global.u32 [%a], 1;
+	bra Done;
+Consumer:
+	ld.acquire.gpu.global.u32 %v, [%a];
+	setp.eq.u32 %p, %v, 0;
+	@%p bra Consumer;
+	ld.global.u32 %v, [%a+8];
+	st.global.u32 [%a+4], %v;
+Done:
+	ret;
+}
+`)
+	buf, _ := g.Alloc(12, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], buf), Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(buf, 12)
+	if got := uint32(b[4]) | uint32(b[5])<<8; got != 4242 {
+		t.Errorf("consumer read %d, want 4242", got)
+	}
+}

@@ -221,6 +221,7 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
+	ordered(in, o)
 	return nil
 }
 
@@ -255,7 +256,33 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
+	ordered(in, o)
 	return nil
+}
+
+// ordered makes the strong ld/st forms (.relaxed, .acquire, .release,
+// .volatile, .mmio; 8.4) of global and generic accesses take the program's
+// atomic lock, like atom and fence: they are then atomic and sequentially
+// consistent with respect to each other and to atomics on every worker,
+// and the lock's happens-before edges order the plain accesses around them
+// (a release store publishes the stores before it to the acquire load
+// that reads it, across CTAs on different goroutines). Weak accesses and
+// shared memory (one goroutine per cluster) need no lock.
+func ordered(in *ir.Inst, o *Op) {
+	strong := false
+	for _, m := range []string{".relaxed", ".acquire", ".release", ".volatile", ".mmio"} {
+		strong = strong || hasMod(in, m)
+	}
+	if !strong || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric {
+		return
+	}
+	inner := o.exec
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		mu := &w.cta.l.prog.atomicMu
+		mu.Lock()
+		defer mu.Unlock()
+		inner(w, o, mask)
+	}
 }
 
 // cvta{.to}.space.size d, a: between a space's addresses and generic ones.
