@@ -482,3 +482,24 @@ Done:
 		t.Errorf("consumer read %d, want 4242", got)
 	}
 }
+
+// TestClockAdvances: a loop that waits for %clock64 to move on ends, and
+// %globaltimer never goes back between reads.
+func TestClockAdvances(t *testing.T) {
+	res := runLanes(t, ".reg .u64 %c0, %c1, %g0, %g1; .reg .pred %p;", `
+	mov.u64 %c0, %clock64;
+	mov.u64 %g0, %globaltimer;
+Spin:
+	mov.u64 %c1, %clock64;
+	sub.u64 %c1, %c1, %c0;
+	setp.lt.u64 %p, %c1, 20000; // 20 us
+	@%p bra Spin;
+	mov.u64 %g1, %globaltimer;
+	setp.ge.u64 %p, %g1, %g0;
+	selp.u64 %res, 1, 0, %p;`)
+	for l, v := range res {
+		if v != 1 {
+			t.Errorf("lane %d: %%globaltimer went back", l)
+		}
+	}
+}

@@ -43,7 +43,8 @@ type launch struct {
 	printMu   sync.Mutex
 	seed      uint64
 	cluster   [3]int
-	explicit  bool // launched with cluster dimensions (%is_explicit_cluster)
+	explicit  bool      // launched with cluster dimensions (%is_explicit_cluster)
+	start     time.Time // for %clock and %globaltimer
 }
 
 // Limits of a launch (CUDA's, for every target ptxvm emulates).
@@ -135,7 +136,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		return &Fault{Kind: FaultLimit, Kernel: kernel, Msg: fmt.Sprintf("clusters need sm_90 or higher (the module targets sm_%d)", p.Module.Target.SM)}
 	}
 	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed,
-		cluster: cdim, explicit: explicit}
+		cluster: cdim, explicit: explicit, start: time.Now()}
 	ng := [3]int{g[0] / cdim[0], g[1] / cdim[1], g[2] / cdim[2]} // clusters per dimension
 	n := ng[0] * ng[1] * ng[2]
 	ctasPer := cdim[0] * cdim[1] * cdim[2]

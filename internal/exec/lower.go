@@ -105,6 +105,7 @@ func (p *Program) lower(f *Func) error {
 			return err
 		}
 		o.plain = isPlain(in.Opcode)
+		l.clockReads(in, o)
 	}
 	f.ipdom = postDominators(f)
 	return nil
@@ -233,6 +234,40 @@ func (l *lowering) constSlot(bits uint64) int32 {
 	l.consts[bits] = s
 	l.f.consts = append(l.f.consts, constSlot{slot: s, bits: bits})
 	return s
+}
+
+// clockReads makes an instruction that reads %clock, %clock64 or
+// %globaltimer* refresh those registers each time it executes (the other
+// special registers are fixed for a frame and filled when it starts).
+func (l *lowering) clockReads(in *ir.Inst, o *Op) {
+	var slots []int32
+	for _, op := range in.Operands {
+		if op.Kind != ir.OpSreg || !isClock(op.Sreg) {
+			continue
+		}
+		if s, ok := l.sregs[op.Sreg+"."+op.Component]; ok {
+			slots = append(slots, s)
+		}
+	}
+	if len(slots) == 0 {
+		return
+	}
+	inner, fn := o.exec, l.f
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		regs := w.top().regs
+		for _, s := range slots {
+			w.fillSreg(fn, s, regs[int(s)*warpSize:int(s+1)*warpSize])
+		}
+		inner(w, o, mask)
+	}
+}
+
+func isClock(name string) bool {
+	switch name {
+	case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi":
+		return true
+	}
+	return false
 }
 
 func (l *lowering) sreg(name, comp string) int32 {

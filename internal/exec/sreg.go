@@ -53,7 +53,13 @@ func (w *Warp) fillSreg(fn *Func, slot int32, row []uint64) {
 		case "%lanemask_ge":
 			v = uint64(^uint32(0) << lane)
 		case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi":
-			v = uint64(time.Now().UnixNano())
+			// nanoseconds on the monotonic clock since the launch began
+			// (plus its wall-clock start for %globaltimer): they never go
+			// back, and advance as the kernel runs
+			v = uint64(time.Since(l.start).Nanoseconds())
+			if ref.name != "%clock" && ref.name != "%clock64" {
+				v += uint64(l.start.UnixNano())
+			}
 			if ref.name == "%clock" || ref.name == "%globaltimer_lo" {
 				v &= 0xffffffff
 			} else if ref.name == "%globaltimer_hi" {
