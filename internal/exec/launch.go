@@ -121,7 +121,11 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	case uint64(len(cfg.Params)) < k.paramSize:
 		return fmt.Errorf("kernel %s takes %d bytes of parameters, %d given", kernel, k.paramSize, len(cfg.Params))
 	}
-	cdim, explicit := cfg.Cluster, cfg.Cluster != [3]int{}
+	cdim, err := k.launchShape(b, cfg.Cluster)
+	if err != nil {
+		return err
+	}
+	explicit := cdim != [3]int{}
 	if !explicit {
 		cdim = [3]int{1, 1, 1}
 	}
