@@ -308,7 +308,11 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return min(x+y, t.mask())
 			})
 		}
-		return l.binary(in, o, func(a, b uint64) uint64 {
+		var vec func(d, a, b *lanes)
+		if !sat {
+			vec = vecBinary(in.Opcode, "", t)
+		}
+		return l.binaryVec(in, o, func(a, b uint64) uint64 {
 			if sat { // .sat applies to .s32: clamp to MININT..MAXINT
 				x, y := int64(int32(a)), int64(int32(b))
 				r := x + y
@@ -321,9 +325,9 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return t.norm(a - b)
 			}
 			return t.norm(a + b)
-		})
+		}, vec)
 	case "mul":
-		return l.binary(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) }, vecBinary("mul", mode, t))
 	case "mad":
 		return l.ternary(in, o, func(a, b, c uint64) uint64 {
 			if mode == ".hi" && sat { // mad.hi.sat.s32
@@ -423,11 +427,11 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	case "brev":
 		return l.unary(in, o, func(a uint64) uint64 { return bits.Reverse64(a) >> (64 - uint(t.bits)) })
 	case "and":
-		return l.binary(in, o, func(a, b uint64) uint64 { return (a & b) & t.mask() })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return (a & b) & t.mask() }, vecBinary("and", "", t))
 	case "or":
-		return l.binary(in, o, func(a, b uint64) uint64 { return (a | b) & t.mask() })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return (a | b) & t.mask() }, vecBinary("or", "", t))
 	case "xor":
-		return l.binary(in, o, func(a, b uint64) uint64 { return (a ^ b) & t.mask() })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return (a ^ b) & t.mask() }, vecBinary("xor", "", t))
 	case "not":
 		return l.unary(in, o, func(a uint64) uint64 { return ^a & t.mask() })
 	case "cnot":
@@ -439,7 +443,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 		})
 	case "shl", "shr":
 		left := in.Opcode == "shl"
-		return l.binary(in, o, func(a, b uint64) uint64 {
+		return l.binaryVec(in, o, func(a, b uint64) uint64 {
 			n := uint32(b) // shift amounts beyond the width are clamped (9.7.8.7-8)
 			if n > uint32(t.bits) {
 				n = uint32(t.bits)
@@ -458,7 +462,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				}
 				return (a & t.mask()) >> n
 			}
-		})
+		}, vecBinary(in.Opcode, "", t))
 	case "sad":
 		return l.ternary(in, o, func(a, b, c uint64) uint64 {
 			var d uint64

@@ -1,0 +1,129 @@
+package exec
+
+// Whole-warp loops for the most common integer instructions: when every
+// lane executes (the converged fast path's usual case), one call runs the
+// operation over the 32 register slots with no per-lane indirect call, and
+// a second loop normalizes the results to the type's width. The per-lane
+// closures in alu.go stay the reference and serve partial masks; the
+// results are the same (TestVecMatchesScalar).
+
+import "github.com/ptxvm/ptxvm/internal/ir"
+
+type lanes = [warpSize]uint64
+
+// vecBinary returns the warp loop for op on type t, or nil.
+func vecBinary(op, mode string, t intType) func(d, a, b *lanes) {
+	var body func(d, a, b *lanes)
+	maskOut := false // bit operations zero-extend, as their scalar forms do
+	switch op {
+	case "add":
+		body = vecAdd
+	case "sub":
+		body = vecSub
+	case "mul":
+		if mode != "" && mode != ".lo" {
+			return nil
+		}
+		body = vecMul
+	case "and":
+		body, maskOut = vecAnd, true
+	case "or":
+		body, maskOut = vecOr, true
+	case "xor":
+		body, maskOut = vecXor, true
+	case "shl":
+		bitsN := uint64(t.bits)
+		body = func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = a[i] << min(uint64(uint32(b[i])), bitsN)
+			}
+		}
+	case "shr":
+		if t.signed {
+			return nil
+		}
+		bitsN, m := uint64(t.bits), t.mask()
+		body = func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = (a[i] & m) >> min(uint64(uint32(b[i])), bitsN)
+			}
+		}
+	default:
+		return nil
+	}
+	switch {
+	case t.bits == 64:
+		return body
+	case t.bits == 32 && (!t.signed || maskOut):
+		return func(d, a, b *lanes) { body(d, a, b); vecZext32(d) }
+	case t.bits == 32:
+		return func(d, a, b *lanes) { body(d, a, b); vecSext32(d) }
+	}
+	return nil
+}
+
+func vecAdd(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] + b[i]
+	}
+}
+
+func vecSub(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] - b[i]
+	}
+}
+
+func vecMul(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] * b[i]
+	}
+}
+
+func vecAnd(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] & b[i]
+	}
+}
+
+func vecOr(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] | b[i]
+	}
+}
+
+func vecXor(d, a, b *lanes) {
+	for i := range d {
+		d[i] = a[i] ^ b[i]
+	}
+}
+
+func vecZext32(d *lanes) {
+	for i := range d {
+		d[i] &= 0xffffffff
+	}
+}
+
+func vecSext32(d *lanes) {
+	for i := range d {
+		d[i] = uint64(int64(int32(d[i])))
+	}
+}
+
+// binaryVec is binary with a whole-warp loop for full masks.
+func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, vec func(d, a, b *lanes)) error {
+	if err := l.binary(in, o, fn); err != nil || vec == nil {
+		return err
+	}
+	scalar := o.exec
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		if mask != ^uint32(0) {
+			scalar(w, o, mask)
+			return
+		}
+		r := w.top().regs
+		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
+		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+	}
+	return nil
+}
