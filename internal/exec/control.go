@@ -29,6 +29,7 @@ func lowerBra(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, "indirect branch")
 	}
 	o.target = int32(in.Operands[0].Label)
+	o.bra = true
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		for m := mask; m != 0; m &= m - 1 {

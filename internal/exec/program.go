@@ -75,6 +75,7 @@ type Op struct {
 	inst       *ir.Inst
 	pc         int32
 	plain      bool // see isPlain
+	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

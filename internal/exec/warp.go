@@ -192,6 +192,28 @@ func (w *Warp) run() warpStatus {
 				}
 				continue
 			}
+			if o.bra { // every active lane jumps, or none does: still converged
+				taken := f.active
+				if o.guard != 0 {
+					g := f.preds[o.guard-1]
+					if o.neg {
+						g = ^g
+					}
+					taken &= g
+				}
+				if taken == f.active || taken == 0 {
+					if taken != 0 {
+						f.upc = o.target
+					} else {
+						f.upc++
+					}
+					w.steps++
+					if w.steps >= slice {
+						return warpRunnable
+					}
+					continue
+				}
+			}
 			f.leaveConv()
 		}
 		mask, pc := f.pick(rng)
