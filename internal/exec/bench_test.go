@@ -44,3 +44,45 @@ LOOP:
 	threads := 16 * 256
 	b.ReportMetric(float64(threads*perThread)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gthreadinst/s")
 }
+
+// BenchmarkFloat: a converged f32 loop (mul, add, sub, div per step),
+// reported as thread-instructions per second.
+func BenchmarkFloat(b *testing.B) {
+	p, g := load(&testing.T{}, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .f32 %f<6>;
+	.reg .b64 %rd<2>;
+	mov.u32 %r1, %tid.x;
+	cvt.rn.f32.u32 %f1, %r1;
+	mov.f32 %f2, 0f3F7FF000;
+	mov.f32 %f3, 0f3C23D70A;
+	mov.u32 %r2, 0;
+LOOP:
+	mul.rn.f32 %f1, %f1, %f2;
+	add.rn.f32 %f1, %f1, %f3;
+	sub.rn.f32 %f4, %f1, %f3;
+	div.rn.f32 %f5, %f4, %f2;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 1000;
+	@%p bra LOOP;
+	ld.param.u64 %rd1, [out];
+	st.global.f32 [%rd1], %f5;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4, 0)
+	cfg := LaunchConfig{Grid: [3]int{16, 1, 1}, Block: [3]int{256, 1, 1}, Params: params(p.Kernels["k"], out), Workers: 1}
+	const perThread = 1000*7 + 8
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.Launch(context.Background(), "k", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(16*256*perThread)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gthreadinst/s")
+}

@@ -156,16 +156,20 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, "operands")
 	}
 	fn := md.lanes(n, elem)
+	var vec func(d, a, b *lanes)
 	if n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
 		if fast := fastFloat(in.Opcode, f, approx); fast != nil {
 			fn = fast
+		}
+		if !approx {
+			_, vec = floatPair(in.Opcode, f)
 		}
 	}
 	switch arity {
 	case 1:
 		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
 	case 2:
-		return l.binary(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vec)
 	}
 	return l.ternary(in, o, fn)
 }
@@ -321,17 +325,12 @@ func fastFloat(op string, f fp.Format, approx bool) func(a, b, c uint64) uint64 
 	if approx || (f != fp.F32 && f != fp.F64) {
 		return nil
 	}
-	is32 := f == fp.F32
+	if fn, _ := floatPair(op, f); fn != nil {
+		return func(a, b, _ uint64) uint64 { return fn(a, b) }
+	}
 	switch op {
-	case "add", "sub", "mul", "div":
-		if is32 {
-			return func(a, b, _ uint64) uint64 {
-				return fix32(of32(float32(floatOp(op, float64(f32(a)), float64(f32(b))))), a, b)
-			}
-		}
-		return func(a, b, _ uint64) uint64 { return fix64(of64(floatOp(op, f64(a), f64(b))), a, b) }
 	case "fma", "mad":
-		if is32 {
+		if f == fp.F32 {
 			return func(a, b, c uint64) uint64 { return fp.F32.Fma(a&0xffffffff, b&0xffffffff, c&0xffffffff, fp.RN) }
 		}
 		return func(a, b, c uint64) uint64 { return fix64(of64(math.FMA(f64(a), f64(b), f64(c))), a, b, c) }
@@ -339,33 +338,12 @@ func fastFloat(op string, f fp.Format, approx bool) func(a, b, c uint64) uint64 
 	return nil
 }
 
-// fix32 and fix64 replace a NaN result with the one the GPU returns.
-func fix32(r, _, _ uint64) uint64 {
-	if r&0x7fffffff > 0x7f800000 {
-		return fp.F32.CanonicalNaN()
-	}
-	return r
-}
-
+// fix64 replaces a NaN result with the one the GPU returns.
 func fix64(r uint64, ops ...uint64) uint64 {
 	if r&^(1<<63) > 0x7ff0000000000000 {
 		return fp.F64.NaNResult(ops...)
 	}
 	return r
-}
-
-// floatOp computes + - * / in f64; f32 operands arrive exactly, and the
-// f64 result rounds to f32 with no double-rounding error (53 >= 2*24+2).
-func floatOp(op string, x, y float64) float64 {
-	switch op {
-	case "add":
-		return x + y
-	case "sub":
-		return x - y
-	case "mul":
-		return x * y
-	}
-	return x / y
 }
 
 // lowerMixed is 9.7.5: add/sub/fma .f32 with .f16 or .bf16 inputs a (and

@@ -1,0 +1,103 @@
+package exec
+
+// f32 and f64 add/sub/mul/div in round to nearest without modifiers: the
+// per-lane functions and whole-warp loops behind the fast path of
+// float.go. Go's float32 and float64 operations are IEEE 754 binary32 and
+// binary64 with round to nearest even, exactly these instructions; only
+// NaN results are replaced by the GPU's (canonical for f32, the first NaN
+// operand quieted for f64: internal/fp's NaNResult).
+
+import (
+	"math"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
+)
+
+// floatPair returns the per-lane function and the warp loop of op, or nils.
+func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, func(d, a, b *lanes)) {
+	if f == fp.F32 {
+		switch op {
+		case "add":
+			return f32Add, func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f32Add(a[i], b[i])
+				}
+			}
+		case "sub":
+			return f32Sub, func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f32Sub(a[i], b[i])
+				}
+			}
+		case "mul":
+			return f32Mul, func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f32Mul(a[i], b[i])
+				}
+			}
+		case "div":
+			return f32Div, func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f32Div(a[i], b[i])
+				}
+			}
+		}
+		return nil, nil
+	}
+	if f != fp.F64 {
+		return nil, nil
+	}
+	switch op {
+	case "add":
+		return f64Add, func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = f64Add(a[i], b[i])
+			}
+		}
+	case "sub":
+		return f64Sub, func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = f64Sub(a[i], b[i])
+			}
+		}
+	case "mul":
+		return f64Mul, func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = f64Mul(a[i], b[i])
+			}
+		}
+	case "div":
+		return f64Div, func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = f64Div(a[i], b[i])
+			}
+		}
+	}
+	return nil, nil
+}
+
+func nan32(r uint32) uint64 {
+	if r&0x7fffffff > 0x7f800000 {
+		return 0x7fffffff
+	}
+	return uint64(r)
+}
+
+func f32of(v uint64) float32 { return math.Float32frombits(uint32(v)) }
+
+func f32Add(a, b uint64) uint64 { return nan32(math.Float32bits(f32of(a) + f32of(b))) }
+func f32Sub(a, b uint64) uint64 { return nan32(math.Float32bits(f32of(a) - f32of(b))) }
+func f32Mul(a, b uint64) uint64 { return nan32(math.Float32bits(f32of(a) * f32of(b))) }
+func f32Div(a, b uint64) uint64 { return nan32(math.Float32bits(f32of(a) / f32of(b))) }
+
+func nan64(r, a, b uint64) uint64 {
+	if r&^(1<<63) > 0x7ff0000000000000 {
+		return fp.F64.NaNResult(a, b)
+	}
+	return r
+}
+
+func f64Add(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)+f64(b)), a, b) }
+func f64Sub(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)-f64(b)), a, b) }
+func f64Mul(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)*f64(b)), a, b) }
+func f64Div(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)/f64(b)), a, b) }
