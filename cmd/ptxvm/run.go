@@ -16,12 +16,13 @@ import (
 
 	"github.com/ptxvm/ptxvm/internal/casefile"
 	"github.com/ptxvm/ptxvm/internal/caserun"
+	"github.com/ptxvm/ptxvm/internal/exec"
 )
 
 var runCommand = &command{
 	name:    "run",
 	summary: "run a kernel from a case file or a PTX file, and write its buffers",
-	usage: `run [-out DIR] [-npy] [-workers N] [-schedule-seed N] [-timeout D] [-arch sm_XX] CASE.json
+	usage: `run [-out DIR] [-npy] [-workers N] [-schedule-seed N] [-stats] [-timeout D] [-arch sm_XX] CASE.json
        ptxvm run -kernel K -grid X,Y,Z -block X,Y,Z [-shared N] [-param KIND:VALUE]...
                  [-buffer NAME:TYPE:COUNT[:fill=V|:file=PATH]]... [-out DIR] [-npy] FILE.ptx`,
 	doc: `Run launches a kernel once and reports what it did. Flags may come before
@@ -90,6 +91,7 @@ type runConfig struct {
 	npy      bool
 	workers  int
 	seed     uint64
+	stats    bool
 	timeout  time.Duration
 	arch     string
 	kernel   string
@@ -105,6 +107,7 @@ func (c *runConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.out, "out", "", "write each buffer after the launch to `DIR`/NAME.bin")
 	fs.BoolVar(&c.npy, "npy", false, "with -out, also write DIR/NAME.npy (NumPy format)")
 	fs.IntVar(&c.workers, "workers", 0, "goroutines running CTAs (0: GOMAXPROCS; 1: deterministic order)")
+	fs.BoolVar(&c.stats, "stats", false, "print one machine-readable `stats:` line per launch on standard error")
 	fs.Uint64Var(&c.seed, "schedule-seed", 0, "perturb the order of warps and divergent lanes with seed `N` (0: the deterministic default)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "fail a launch that runs longer than `D` (e.g. 10s; 0: no limit)")
 	fs.StringVar(&c.arch, "arch", "", "emulate this device (default: the case's arch, else the module's highest target)")
@@ -196,6 +199,12 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	opts := caserun.Options{Workers: cfg.workers, Printf: stdout, ScheduleSeed: cfg.seed}
+	if cfg.stats {
+		opts.Stats = func(kernel, _ string, s exec.LaunchStats) {
+			fmt.Fprintf(stderr, "stats: kernel=%s ms=%.3f thread_instructions=%d warp_instructions=%d workers=%d ctas=%d\n",
+				kernel, float64(s.Duration.Microseconds())/1000, s.ThreadInstructions, s.WarpInstructions, s.Workers, s.CTAs)
+		}
+	}
 	if isTerminal(stderr) {
 		opts.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\r%d/%d CTAs", done, total)

@@ -26,6 +26,8 @@ type Options struct {
 	// ScheduleSeed perturbs the schedule inside CTAs (exec.LaunchConfig);
 	// 0 is the deterministic default.
 	ScheduleSeed uint64
+	// Stats, when set, is called after each launch with its counts.
+	Stats func(kernel, module string, s exec.LaunchStats)
 }
 
 // Result is the outcome of one case on one module.
@@ -108,10 +110,14 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 	if c.HasCluster {
 		cluster = c.Cluster
 	}
-	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
+	var stats exec.LaunchStats
+	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Stats: &stats,Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
 		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress,
 		ScheduleSeed: opts.ScheduleSeed, Cluster: cluster})
 	r.Err = err
+	if opts.Stats != nil {
+		opts.Stats(c.Kernel, name, stats)
+	}
 	if c.ExpectError != "" {
 		switch {
 		case err == nil:

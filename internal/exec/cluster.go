@@ -84,6 +84,9 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 				return &Fault{Kind: FaultCanceled, Kernel: cl.l.kernel.IR.Name, CTA: w.cta.idInts(), Msg: err.Error()}
 			}
 			w.status = w.run()
+			cl.l.warpInsts.Add(w.nWarp)
+			cl.l.threadInsts.Add(w.nThread)
+			w.nWarp, w.nThread = 0, 0
 			progress = true
 			if w.fault != nil {
 				w.fault.Seed = cl.l.seed

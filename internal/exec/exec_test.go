@@ -503,3 +503,44 @@ Spin:
 		}
 	}
 }
+
+// TestLaunchStats: a loop of known length gives exact instruction counts:
+// 3 instructions before the loop, 7 per iteration (10 iterations), 3 after,
+// issued by 2 warps (48 threads, the second warp half full); the last
+// @%p bra is predicated off, so it is issued but not executed.
+func TestLaunchStats(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0x9e3779b9;
+LOOP:
+	xor.b32 %r1, %r1, %r3;
+	mul.lo.u32 %r1, %r1, 16777619;
+	shr.u32 %r4, %r1, 13;
+	xor.b32 %r1, %r1, %r4;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 10;
+	@%p bra LOOP;
+	ld.param.u64 %rd1, [out];
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4, 0)
+	var st LaunchStats
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{48, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	const per = 3 + 7*10 + 3
+	if st.WarpInstructions != 2*per || st.ThreadInstructions != 48*(per-1) || st.CTAs != 1 || st.Workers != 1 {
+		t.Errorf("stats %+v, want %d warp and %d thread instructions", st, 2*per, 48*(per-1))
+	}
+}

@@ -26,10 +26,21 @@ type LaunchConfig struct {
 	// the same schedule (with Workers 1); a fault names the seed. 0 is the
 	// deterministic default schedule.
 	ScheduleSeed uint64
+	// Stats, when set, receives the launch's counts when it ends.
+	Stats *LaunchStats
 	// Cluster gives the cluster dimensions (2.2.2): the CTAs of a cluster
 	// run together and share barrier.cluster and distributed shared
 	// memory. Zero: every CTA in its own implicit 1x1x1 cluster.
 	Cluster [3]int
+}
+
+// LaunchStats describes a finished launch.
+type LaunchStats struct {
+	Duration           time.Duration // from the first CTA's start to the last one's end
+	WarpInstructions   uint64        // instructions issued, counted once per warp
+	ThreadInstructions uint64        // instructions executed, counted per lane (guard true)
+	Workers            int
+	CTAs               int
 }
 
 type launch struct {
@@ -45,6 +56,8 @@ type launch struct {
 	cluster   [3]int
 	explicit  bool      // launched with cluster dimensions (%is_explicit_cluster)
 	start     time.Time // for %clock and %globaltimer
+
+	warpInsts, threadInsts atomic.Uint64
 }
 
 // Limits of a launch (CUDA's, for every target ptxvm emulates).
@@ -196,6 +209,10 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		}()
 	}
 	wg.Wait()
+	if cfg.Stats != nil {
+		*cfg.Stats = LaunchStats{Duration: time.Since(l.start), WarpInstructions: l.warpInsts.Load(),
+			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer}
+	}
 	if first != nil {
 		return first
 	}

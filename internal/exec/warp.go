@@ -38,6 +38,9 @@ type Warp struct {
 	steps  int
 	fault  *Fault
 	issued uint32 // lanes at the op being executed, guard true or not (collectives)
+	// instructions issued (warp) and executed by lanes (thread) since the
+	// cluster last collected them (LaunchStats)
+	nWarp, nThread uint64
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -180,6 +183,8 @@ func (w *Warp) run() warpStatus {
 					exec &= g
 				}
 				f.upc++
+				w.nWarp++
+				w.nThread += uint64(bits.OnesCount32(exec))
 				if exec != 0 {
 					o.exec(w, o, exec)
 					if w.fault != nil {
@@ -202,6 +207,8 @@ func (w *Warp) run() warpStatus {
 					taken &= g
 				}
 				if taken == f.active || taken == 0 {
+					w.nWarp++
+					w.nThread += uint64(bits.OnesCount32(taken))
 					if taken != 0 {
 						f.upc = o.target
 					} else {
@@ -242,6 +249,8 @@ func (w *Warp) run() warpStatus {
 			f.pc[bits.TrailingZeros32(m)] = next
 		}
 		w.issued = mask
+		w.nWarp++
+		w.nThread += uint64(bits.OnesCount32(exec))
 		if exec != 0 || o.aux != nil && isCollective(o) {
 			o.exec(w, o, exec)
 			if w.fault != nil {
