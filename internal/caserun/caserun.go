@@ -111,7 +111,7 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		cluster = c.Cluster
 	}
 	var stats exec.LaunchStats
-	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Stats: &stats,Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
+	err = p.Launch(ctx, c.Kernel, exec.LaunchConfig{Stats: &stats, Grid: c.Grid, Block: c.Block, DynamicShared: uint64(c.DynamicShared),
 		Params: params, Workers: opts.Workers, Printf: opts.Printf, Progress: opts.Progress,
 		ScheduleSeed: opts.ScheduleSeed, Cluster: cluster})
 	r.Err = err
