@@ -7,7 +7,9 @@ import (
 
 // BenchmarkALU: a converged integer loop (hash mixing), reported as
 // thread-instructions per second.
-func BenchmarkALU(b *testing.B) {
+func BenchmarkALU(b *testing.B) { benchALU(b, 1) }
+
+func benchALU(b *testing.B, workers int) {
 	p, g := load(&testing.T{}, `.version 7.0
 .target sm_70
 .address_size 64
@@ -33,7 +35,7 @@ LOOP:
 }
 `)
 	out, _ := g.Alloc(4, 0)
-	cfg := LaunchConfig{Grid: [3]int{16, 1, 1}, Block: [3]int{256, 1, 1}, Params: params(p.Kernels["k"], out), Workers: 1}
+	cfg := LaunchConfig{Grid: [3]int{16, 1, 1}, Block: [3]int{256, 1, 1}, Params: params(p.Kernels["k"], out), Workers: workers}
 	const perThread = 1000*7 + 6
 	b.ResetTimer()
 	for b.Loop() {
@@ -85,4 +87,29 @@ LOOP:
 		}
 	}
 	b.ReportMetric(float64(16*256*perThread)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gthreadinst/s")
+}
+
+// BenchmarkTrivialLaunch: the cost of launching an empty kernel (one CTA
+// of 32 threads).
+func BenchmarkTrivialLaunch(b *testing.B) {
+	p, _ := load(&testing.T{}, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k()
+{
+	ret;
+}
+`)
+	cfg := LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Workers: 1}
+	for b.Loop() {
+		if err := p.Launch(context.Background(), "k", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkALUWorkers2: BenchmarkALU's kernel on two workers (compare the
+// rate with BenchmarkALU for scaling on independent CTAs).
+func BenchmarkALUWorkers2(b *testing.B) {
+	benchALU(b, 2)
 }
