@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"testing"
 )
 
@@ -112,4 +113,50 @@ func BenchmarkTrivialLaunch(b *testing.B) {
 // rate with BenchmarkALU for scaling on independent CTAs).
 func BenchmarkALUWorkers2(b *testing.B) {
 	benchALU(b, 2)
+}
+
+// BenchmarkSaxpy: y = a*x + y over 1M floats (memory-bound), reported in
+// GB/s of global traffic (12 bytes per element).
+func BenchmarkSaxpy(b *testing.B) {
+	p, g := load(&testing.T{}, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry saxpy(.param .u64 x, .param .u64 y, .param .f32 a)
+{
+	.reg .b32 %r<5>;
+	.reg .f32 %f<5>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.f32 %f1, [a];
+	mul.wide.s32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	ld.global.f32 %f2, [%rd4];
+	ld.global.f32 %f3, [%rd5];
+	fma.rn.f32 %f4, %f1, %f2, %f3;
+	st.global.f32 [%rd5], %f4;
+	ret;
+}
+`)
+	const n = 1 << 20
+	x, _ := g.Alloc(4*n, 0)
+	y, _ := g.Alloc(4*n, 0)
+	k := p.Kernels["saxpy"]
+	offs, size := k.ParamLayout()
+	buf := make([]byte, size)
+	binary.LittleEndian.PutUint64(buf[offs[0]:], x)
+	binary.LittleEndian.PutUint64(buf[offs[1]:], y)
+	binary.LittleEndian.PutUint32(buf[offs[2]:], 0x40000000)
+	cfg := LaunchConfig{Grid: [3]int{n / 256, 1, 1}, Block: [3]int{256, 1, 1}, Params: buf, Workers: 1}
+	for b.Loop() {
+		if err := p.Launch(context.Background(), "saxpy", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(12*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }

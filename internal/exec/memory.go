@@ -118,7 +118,18 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 	var fault *mem.Fault
 	switch space {
 	case mem.SpaceGlobal:
-		b, fault = w.cta.l.prog.global.Bytes(addr, n)
+		// the allocation the warp used last usually holds the next access
+		// (unless an allocation was freed since: device free)
+		g := w.cta.l.prog.global
+		if off := addr - w.gBase; w.gData != nil && addr >= w.gBase && n <= uint64(len(w.gData)) &&
+			off <= uint64(len(w.gData))-n && w.gGen == g.Gen() {
+			return w.gData[off : off+n : off+n]
+		}
+		b, fault = g.Bytes(addr, n)
+		if fault == nil {
+			w.gBase, w.gData, _ = g.Find(addr)
+			w.gGen = g.Gen()
+		}
 	case mem.SpaceShared: // the executing CTA's, or a peer's in the cluster (cluster.go)
 		peer, off, ok := w.cta.peerShared(addr)
 		if !ok {

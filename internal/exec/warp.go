@@ -41,6 +41,10 @@ type Warp struct {
 	// instructions issued (warp) and executed by lanes (thread) since the
 	// cluster last collected them (LaunchStats)
 	nWarp, nThread uint64
+	// the global allocation of the last access (memory.go)
+	gBase uint64
+	gData []byte
+	gGen  uint64
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Windows of the generic address space.
@@ -88,11 +89,16 @@ type allocation struct {
 // window. Safe for concurrent use; data accesses themselves are not
 // synchronised (the engine orders them as the memory model allows).
 type Global struct {
-	mu     sync.RWMutex
+	mu     sync.Mutex
 	allocs []*allocation // sorted by base
-	next   uint64
-	used   uint64
-	limit  uint64
+	// snap is allocs as readers see it: a copy published after each
+	// change, so Bytes takes no lock (kernels read global memory on every
+	// worker at once; malloc in a kernel may change the list meanwhile)
+	snap  atomic.Pointer[[]*allocation]
+	gen   atomic.Uint64 // counts Frees: a cached allocation is stale when it changes
+	next  uint64
+	used  uint64
+	limit uint64
 }
 
 // NewGlobal returns an empty global memory of at most limit bytes (0: no limit).
@@ -120,6 +126,7 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	}
 	a := &allocation{base: base, data: make([]byte, size)}
 	g.allocs = append(g.allocs, a) // bases only grow: the list stays sorted
+	g.publish()
 	g.next = base + size + guard
 	g.used += size
 	return base, nil
@@ -135,22 +142,57 @@ func (g *Global) Free(addr uint64) error {
 	}
 	g.used -= uint64(len(g.allocs[i].data))
 	g.allocs = append(g.allocs[:i], g.allocs[i+1:]...)
+	g.publish()
+	g.gen.Add(1)
 	return nil
+}
+
+// Gen changes whenever an allocation is freed (see Find's callers that
+// cache its result).
+func (g *Global) Gen() uint64 { return g.gen.Load() }
+
+// publish makes a copy of the allocation list the one readers see.
+func (g *Global) publish() {
+	c := append([]*allocation(nil), g.allocs...)
+	g.snap.Store(&c)
 }
 
 // Bytes returns the memory [addr, addr+size) for direct access, or a fault
 // if one allocation does not hold all of it.
 func (g *Global) Bytes(addr, size uint64) ([]byte, *Fault) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	i := sort.Search(len(g.allocs), func(i int) bool { return g.allocs[i].base > addr }) - 1
-	if i >= 0 {
-		a := g.allocs[i]
-		if off := addr - a.base; off <= uint64(len(a.data)) && size <= uint64(len(a.data))-off {
-			return a.data[off : off+size : off+size], nil
+	if base, data, ok := g.Find(addr); ok {
+		if off := addr - base; size <= uint64(len(data))-off {
+			return data[off : off+size : off+size], nil
 		}
 	}
 	return nil, &Fault{Kind: OutOfBounds, Space: SpaceGlobal, Addr: addr, Size: int(size)}
+}
+
+// Find returns the allocation holding addr (or ending at it): its base
+// and contents.
+func (g *Global) Find(addr uint64) (uint64, []byte, bool) {
+	p := g.snap.Load()
+	if p == nil {
+		return 0, nil, false
+	}
+	as := *p
+	lo, hi := 0, len(as) // the last allocation with base <= addr
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if as[m].base <= addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
+		return 0, nil, false
+	}
+	a := as[lo-1]
+	if addr-a.base > uint64(len(a.data)) { // one past the end still names it
+		return 0, nil, false
+	}
+	return a.base, a.data, true
 }
 
 // Block is a plain memory block: one CTA's shared memory, one thread's local
