@@ -48,6 +48,9 @@ type Func struct {
 	// frameConsts hold addresses of frame variables: their offset plus the
 	// frame's base, filled when the frame starts.
 	frameConsts []constSlot
+	// regPool recycles register files of finished frames (cleared when
+	// reused): CTAs come and go by the thousand in a launch
+	regPool sync.Pool
 }
 
 // constSlot is a slot holding an immediate in every lane.

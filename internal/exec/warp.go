@@ -103,7 +103,12 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		}
 	}
 	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
-	f.regs = make([]uint64, fn.numSlots*warpSize)
+	if r, ok := fn.regPool.Get().(*[]uint64); ok {
+		f.regs = *r
+		clear(f.regs) // registers start at zero, as in a fresh frame
+	} else {
+		f.regs = make([]uint64, fn.numSlots*warpSize)
+	}
 	f.preds = make([]uint32, fn.numPreds)
 	w.stack += fn.frameSize
 	for l := 0; l < warpSize; l++ {
@@ -441,13 +446,23 @@ func (w *Warp) returnFrame() bool {
 	call := f.callOp
 	w.popFrame()
 	if call == nil {
+		f.recycle()
 		return false
 	}
 	caller := w.top()
 	if cr, ok := call.aux.(*callInfo); ok {
 		cr.copyResults(w, caller, f)
 	}
+	f.recycle()
 	return true
+}
+
+// recycle gives a finished frame's register file back for reuse; nothing
+// may read the frame afterwards.
+func (f *frame) recycle() {
+	regs := f.regs
+	f.regs = nil
+	f.fn.regPool.Put(&regs)
 }
 
 // fail records a fault at op o for the first lane of mask.
