@@ -544,3 +544,31 @@ LOOP:
 		t.Errorf("stats %+v, want %d warp and %d thread instructions", st, 2*per, 48*(per-1))
 	}
 }
+
+// TestWarpLoadWindowFault: a converged load whose last lane runs past the
+// allocation faults on that lane (the whole-warp path must not hide it).
+func TestWarpLoadWindowFault(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 buf) {
+	.reg .u32 %t, %v;
+	.reg .b64 %a, %o;
+	mov.u32 %t, %tid.x;
+	ld.param.u64 %a, [buf];
+	ld.global.u32 %v, [%a]; // warm the warp's allocation cache
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %a, %a, %o;
+	ld.global.u32 %v, [%a];
+	st.global.u32 [%a], %v;
+	ret;
+}
+`)
+	buf, _ := g.Alloc(31*4, 0) // one word short of the 32 lanes
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], buf), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Thread[0] != 31 {
+		t.Fatalf("got %v, want an out-of-bounds fault of thread 31", err)
+	}
+}

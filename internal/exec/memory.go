@@ -77,6 +77,33 @@ func (l *lowering) address(in *ir.Inst, a ir.Operand, o *Op) error {
 }
 
 // access returns the bytes of a lane's access of size n, or records a fault.
+// laneAddr is the address op o names for lane, before space resolution.
+func (w *Warp) laneAddr(o *Op, lane int) uint64 {
+	addr := o.addrConst
+	if o.addrBase >= 0 {
+		addr += w.top().regs[int(o.addrBase)*warpSize+lane]
+	}
+	return addr
+}
+
+// globalWindow returns the warp's cached global allocation when op o is a
+// global access (not generic, not a frame address) whose 32 lanes all fall
+// inside it, aligned; nil sends the op down the per-lane path, which
+// faults where it must.
+func (w *Warp) globalWindow(o *Op) []byte {
+	if o.space != mem.SpaceGlobal || o.frameAddr || w.gData == nil || w.gGen != w.cta.l.prog.global.Gen() {
+		return nil
+	}
+	n := uint64(o.size * len(o.vec))
+	for lane := 0; lane < warpSize; lane++ {
+		addr := w.laneAddr(o, lane)
+		if addr%n != 0 || addr < w.gBase || addr-w.gBase > uint64(len(w.gData)) || n > uint64(len(w.gData))-(addr-w.gBase) {
+			return nil
+		}
+	}
+	return w.gData
+}
+
 // spaceOf returns the state space op o addresses for lane (generic
 // addresses resolved).
 func (w *Warp) spaceOf(o *Op, lane int) mem.Space {
@@ -219,6 +246,16 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	total := uint64(n * len(d))
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
+		if mask == ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 && t[1] != 's' {
+			if window := w.globalWindow(o); window != nil { // every lane in one allocation
+				dst := f.regs[int(o.vec[0])*warpSize : int(o.vec[0]+1)*warpSize]
+				for lane := range dst {
+					off := w.laneAddr(o, lane) - w.gBase
+					dst[lane] = mem.Load(window[off : off+total])
+				}
+				return
+			}
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			b := w.access(o, lane, total)
@@ -256,6 +293,16 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	total := uint64(n * len(s))
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
+		if mask == ^uint32(0) && len(o.vec) == 1 {
+			if window := w.globalWindow(o); window != nil { // every lane in one allocation
+				src := f.regs[int(o.vec[0])*warpSize : int(o.vec[0]+1)*warpSize]
+				for lane, v := range src {
+					off := w.laneAddr(o, lane) - w.gBase
+					mem.Store(window[off:off+total], v)
+				}
+				return
+			}
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			b := w.access(o, lane, total)
