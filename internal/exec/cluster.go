@@ -43,13 +43,20 @@ type cluster struct {
 	wait    []barWaiter
 }
 
-func newCluster(l *launch, id [3]uint32, dims [3]int) *cluster {
+// newCluster builds cluster id, reusing the CTAs of spare (a finished
+// cluster of the same launch) when given.
+func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
 	cl := &cluster{l: l, id: id, dims: dims}
 	for rz := 0; rz < dims[2]; rz++ {
 		for ry := 0; ry < dims[1]; ry++ {
 			for rx := 0; rx < dims[0]; rx++ {
 				ctaid := [3]uint32{id[0]*uint32(dims[0]) + uint32(rx), id[1]*uint32(dims[1]) + uint32(ry), id[2]*uint32(dims[2]) + uint32(rz)}
-				c := newCTA(l, cl, len(cl.ctas), ctaid)
+				var c *cta
+				if spare != nil {
+					c = spare.ctas[len(cl.ctas)].reuse(cl, len(cl.ctas), ctaid)
+				} else {
+					c = newCTA(l, cl, len(cl.ctas), ctaid)
+				}
 				cl.ctas = append(cl.ctas, c)
 				cl.threads += c.threads
 			}

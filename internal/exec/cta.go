@@ -50,6 +50,37 @@ type barWaiter struct {
 
 func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.id[2])} }
 
+// reuse makes a finished CTA of the same launch the CTA id, as newCTA
+// would build it, keeping its allocations (a worker runs thousands).
+func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
+	l := c.l
+	c.id, c.cl, c.rank, c.exited = id, cl, rank, 0
+	c.barriers = [16]barrier{}
+	if l.seed != 0 {
+		c.rng = rand.New(rand.NewPCG(l.seed, uint64(id[0])|uint64(id[1])<<21|uint64(id[2])<<42))
+	}
+	clear(c.shared.Data)
+	for _, w := range c.warps {
+		w.reset()
+		w.pushFrame(l.kernel, w.alive)
+	}
+	return c
+}
+
+// reset returns a finished warp to the state newCTA gives it (same lanes
+// and thread indices), with its buffers zeroed rather than reallocated.
+func (w *Warp) reset() {
+	for l := range w.local {
+		clear(w.local[l])
+		clear(w.dyn[l])
+	}
+	w.exited, w.stack, w.sp = 0, 0, [warpSize]uint64{}
+	w.frames = w.frames[:0]
+	w.steps, w.fault, w.status, w.issued = 0, nil, warpRunnable, 0
+	w.nWarp, w.nThread = 0, 0
+	w.clusterTarget = [warpSize]uint32{}
+}
+
 func newCTA(l *launch, cl *cluster, rank int, id [3]uint32) *cta {
 	c := &cta{l: l, id: id, cl: cl, rank: rank}
 	if l.seed != 0 {

@@ -185,6 +185,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var spare *cluster
 			for {
 				mu.Lock()
 				i := next
@@ -195,7 +196,12 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					return
 				}
 				id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
-				f := newCluster(l, id, cdim).run(ctx)
+				cl := newCluster(l, id, cdim, spare)
+				f := cl.run(ctx)
+				spare = nil
+				if f == nil {
+					spare = cl // its CTAs serve the worker's next cluster
+				}
 				report()
 				if f != nil {
 					mu.Lock()
