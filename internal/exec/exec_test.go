@@ -572,3 +572,45 @@ func TestWarpLoadWindowFault(t *testing.T) {
 		t.Fatalf("got %v, want an out-of-bounds fault of thread 31", err)
 	}
 }
+
+// TestReusedCTAsStartClean: CTAs run one after another on one worker (and
+// so reuse each other's objects) each find their shared memory and local
+// memory zeroed, as a fresh CTA would, and every CTA's result is its own.
+func TestReusedCTAsStartClean(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.reg .u32 %t, %c, %v, %w;
+	.reg .b64 %a, %o;
+	.shared .u32 s;
+	.local .u32 loc;
+	mov.u32 %t, %tid.x;
+	mov.u32 %c, %ctaid.x;
+	ld.shared.u32 %v, [s];
+	ld.local.u32 %w, [loc];
+	or.b32 %v, %v, %w;
+	bar.sync 0;
+	st.shared.u32 [s], 0xdead;
+	st.local.u32 [loc], 0xbeef;
+	add.u32 %v, %v, %c;
+	ld.param.u64 %a, [out];
+	mad.lo.u32 %t, %c, 64, %t;
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %a, %a, %o;
+	st.global.u32 [%a], %v;
+	ret;
+}
+`)
+	out, _ := g.Alloc(4*64*5, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{5, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 4*64*5)
+	for i := 0; i < 64*5; i++ {
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != uint32(i/64) {
+			t.Fatalf("thread %d of CTA %d read %#x, want %d (zeroed memory)", i%64, i/64, got, i/64)
+		}
+	}
+}
