@@ -613,14 +613,20 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 	if err != nil {
 		return l.unsupported(in, err.Error())
 	}
+	vec := vecCompare(t, cmp)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		r := f.regs
 		var res uint32
-		for m := mask; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
-			if test(r[int(a)*warpSize+i], r[int(b)*warpSize+i]) {
-				res |= 1 << i
+		if vec != nil && mask == ^uint32(0) {
+			aa, bb := int(a)*warpSize, int(b)*warpSize
+			res = vec((*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+		} else {
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				if test(r[int(a)*warpSize+i], r[int(b)*warpSize+i]) {
+					res |= 1 << i
+				}
 			}
 		}
 		np := ^res

@@ -127,3 +127,103 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 	}
 	return nil
 }
+
+// vecCompare returns a whole-warp integer comparison giving the lane mask
+// of true results, or nil (then setp compares lane by lane).
+func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
+	it, ok := parseInt(t)
+	if !ok || it.bits != 32 && it.bits != 64 {
+		return nil
+	}
+	signed := it.signed
+	switch cmp {
+	case ".lo", ".ls", ".hi", ".hs":
+		signed = false
+	}
+	var lt, eq func(a, b *lanes) uint32
+	switch {
+	case it.bits == 32 && signed:
+		lt, eq = ltS32, eq32
+	case it.bits == 32:
+		lt, eq = ltU32, eq32
+	case signed:
+		lt, eq = ltS64, eq64
+	default:
+		lt, eq = ltU64, eq64
+	}
+	switch cmp {
+	case ".eq":
+		return eq
+	case ".ne":
+		return func(a, b *lanes) uint32 { return ^eq(a, b) }
+	case ".lt", ".lo":
+		return lt
+	case ".ge", ".hs":
+		return func(a, b *lanes) uint32 { return ^lt(a, b) }
+	case ".gt", ".hi":
+		return func(a, b *lanes) uint32 { return lt(b, a) }
+	case ".le", ".ls":
+		return func(a, b *lanes) uint32 { return ^lt(b, a) }
+	}
+	return nil
+}
+
+func ltU32(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if uint32(a[i]) < uint32(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func ltS32(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if int32(a[i]) < int32(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func ltU64(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if a[i] < b[i] {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func ltS64(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if int64(a[i]) < int64(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func eq32(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if uint32(a[i]) == uint32(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func eq64(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if a[i] == b[i] {
+			r |= 1 << i
+		}
+	}
+	return r
+}

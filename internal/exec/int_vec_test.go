@@ -115,3 +115,42 @@ func TestFloatFastMatchesFP(t *testing.T) {
 		}
 	}
 }
+
+// TestVecCompareMatchesScalar: the whole-warp comparisons agree with the
+// per-lane tests of comparison() for every integer type and operator.
+func TestVecCompareMatchesScalar(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0), 0xffffffff_00000000}
+	n := 0
+	for _, ty := range []string{".u32", ".s32", ".b32", ".u64", ".s64", ".b64"} {
+		for _, cmp := range []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs"} {
+			scalar, err := comparison(ty, cmp, false)
+			if err != nil {
+				continue // not an operator of this type
+			}
+			vec := vecCompare(ty, cmp)
+			if vec == nil {
+				t.Fatalf("setp%s%s: no warp loop", cmp, ty)
+			}
+			n++
+			for round := 0; round < 40; round++ {
+				var a, b lanes
+				for i := range a {
+					a[i], b[i] = r.Uint64(), r.Uint64()
+					if round%2 == 0 {
+						a[i], b[i] = edges[r.IntN(len(edges))], edges[r.IntN(len(edges))]
+					}
+				}
+				got := vec(&a, &b)
+				for i := range a {
+					if want := scalar(a[i], b[i]); (got>>i&1 == 1) != want {
+						t.Fatalf("setp%s%s(%#x, %#x) = %v, want %v", cmp, ty, a[i], b[i], !want, want)
+					}
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d type/operator pairs checked", n)
+	}
+}
