@@ -329,7 +329,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	case "mul":
 		return l.binaryVec(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) }, vecBinary("mul", mode, t))
 	case "mad":
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+		return l.ternaryVec(in, o, func(a, b, c uint64) uint64 {
 			if mode == ".hi" && sat { // mad.hi.sat.s32
 				p := int64(int32(a)) * int64(int32(b)) >> 32
 				return uint64(int64(max(math.MinInt32, min(math.MaxInt32, p+int64(int32(c))))))
@@ -339,7 +339,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return wide.norm(p + c)
 			}
 			return t.norm(p + c)
-		})
+		}, vecMad(mode, sat, t))
 	case "mul24", "mad24": // 24-bit operands (the manual leaves the upper bits unspecified: they are ignored)
 		mul24 := func(a, b uint64) uint64 {
 			var p int64

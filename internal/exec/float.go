@@ -171,7 +171,11 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	case 2:
 		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vec)
 	}
-	return l.ternary(in, o, fn)
+	var vec3 func(d, a, b, c *lanes)
+	if vec != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
+		vec3 = fmaVec(in.Opcode, f)
+	}
+	return l.ternaryVec(in, o, fn, vec3)
 }
 
 func hasRounding(in *ir.Inst) bool {

@@ -101,3 +101,25 @@ func f64Add(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)+f64(b)), 
 func f64Sub(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)-f64(b)), a, b) }
 func f64Mul(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)*f64(b)), a, b) }
 func f64Div(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)/f64(b)), a, b) }
+
+// fmaVec returns the warp loop of fma.rn (and mad.rn) on f32 or f64, or nil.
+func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
+	if op != "fma" && op != "mad" {
+		return nil
+	}
+	switch f {
+	case fp.F32:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				d[i] = fp.F32.Fma(a[i]&0xffffffff, b[i]&0xffffffff, c[i]&0xffffffff, fp.RN)
+			}
+		}
+	case fp.F64:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				d[i] = fix64(of64(math.FMA(f64(a[i]), f64(b[i]), f64(c[i]))), a[i], b[i], c[i])
+			}
+		}
+	}
+	return nil
+}

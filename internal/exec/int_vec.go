@@ -227,3 +227,41 @@ func eq64(a, b *lanes) uint32 {
 	}
 	return r
 }
+
+// vecMad returns the warp loop of mad.lo (a*b+c in the type's width), or
+// nil.
+func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
+	if sat || mode != "" && mode != ".lo" || t.bits != 32 && t.bits != 64 {
+		return nil
+	}
+	body := func(d, a, b, c *lanes) {
+		for i := range d {
+			d[i] = a[i]*b[i] + c[i]
+		}
+	}
+	switch {
+	case t.bits == 64:
+		return body
+	case t.signed:
+		return func(d, a, b, c *lanes) { body(d, a, b, c); vecSext32(d) }
+	}
+	return func(d, a, b, c *lanes) { body(d, a, b, c); vecZext32(d) }
+}
+
+// ternaryVec is ternary with a whole-warp loop for full masks.
+func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64, vec func(d, a, b, c *lanes)) error {
+	if err := l.ternary(in, o, fn); err != nil || vec == nil {
+		return err
+	}
+	scalar := o.exec
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		if mask != ^uint32(0) {
+			scalar(w, o, mask)
+			return
+		}
+		r := w.top().regs
+		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
+		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), (*lanes)(r[cc:cc+warpSize]))
+	}
+	return nil
+}

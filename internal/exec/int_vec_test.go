@@ -154,3 +154,47 @@ func TestVecCompareMatchesScalar(t *testing.T) {
 		t.Errorf("only %d type/operator pairs checked", n)
 	}
 }
+
+// TestVecMadFmaMatch: mad.lo's warp loop agrees with mulMode plus the
+// add; fma's agrees with internal/fp.
+func TestVecMadFmaMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
+		vec := vecMad("", false, ty)
+		wide := intType{bits: min(64, 2*ty.bits), signed: ty.signed}
+		var d, a, b, c lanes
+		for round := 0; round < 20; round++ {
+			for i := range a {
+				a[i], b[i], c[i] = r.Uint64(), r.Uint64(), r.Uint64()
+			}
+			vec(&d, &a, &b, &c)
+			for i := range d {
+				if want := ty.norm(mulMode(ty, wide, "", a[i], b[i]) + c[i]); d[i] != want {
+					t.Fatalf("mad.lo %v(%#x, %#x, %#x) = %#x, want %#x", ty, a[i], b[i], c[i], d[i], want)
+				}
+			}
+		}
+	}
+	for _, f := range []fp.Format{fp.F32, fp.F64} {
+		vec := fmaVec("fma", f)
+		var d, a, b, c lanes
+		for round := 0; round < 50; round++ {
+			for i := range a {
+				a[i], b[i], c[i] = r.Uint64(), r.Uint64(), r.Uint64()
+				if f == fp.F32 {
+					a[i], b[i], c[i] = a[i]&0xffffffff, b[i]&0xffffffff, c[i]&0xffffffff
+				}
+			}
+			vec(&d, &a, &b, &c)
+			for i := range d {
+				want := f.Fma(a[i], b[i], c[i], fp.RN)
+				if f.IsNaN(want) && f.IsNaN(d[i]) {
+					continue
+				}
+				if d[i] != want {
+					t.Fatalf("fma %v(%#x, %#x, %#x) = %#x, want %#x", f, a[i], b[i], c[i], d[i], want)
+				}
+			}
+		}
+	}
+}
