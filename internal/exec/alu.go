@@ -179,7 +179,7 @@ func lowerMov(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unpack(in, o, n)
 	}
 	it := intType{bits: n}
-	return l.unary(in, o, func(a uint64) uint64 { return it.norm(a) })
+	return l.unaryVec(in, o, func(a uint64) uint64 { return it.norm(a) }, vecNorm(it, it))
 }
 
 func (l *lowering) pack(in *ir.Inst, o *Op, n int) error {

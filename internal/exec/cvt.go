@@ -139,13 +139,17 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 	if !ok1 || !ok2 {
 		return l.unsupported(in, "types "+dt+"."+at[1:])
 	}
-	return l.unary(in, o, func(a uint64) uint64 {
+	var vec func(d, a *lanes)
+	if !sat {
+		vec = vecNorm(src, dst)
+	}
+	return l.unaryVec(in, o, func(a uint64) uint64 {
 		v := src.norm(a)
 		if sat {
 			return dst.norm(saturate(v, src, dst))
 		}
 		return dst.norm(v)
-	})
+	}, vec)
 }
 
 // cvtMods are the result modifiers of a float destination, with

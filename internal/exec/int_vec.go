@@ -265,3 +265,45 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 	}
 	return nil
 }
+
+// vecNorm returns a warp loop applying norm after narrowing to from: the
+// moves and integer-to-integer conversions (d = to.norm(from.norm(a))),
+// or nil where a general closure is clearer.
+func vecNorm(from, to intType) func(d, a *lanes) {
+	if from.bits < 32 || to.bits < 32 {
+		return nil
+	}
+	switch {
+	case from.bits == 64 && to.bits == 64:
+		return func(d, a *lanes) { *d = *a }
+	case from.bits == 32 && from.signed && to.bits == 64, to.bits == 32 && to.signed:
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = uint64(int64(int32(a[i])))
+			}
+		}
+	}
+	return func(d, a *lanes) { // zero extension or truncation to 32 bits
+		for i := range d {
+			d[i] = a[i] & 0xffffffff
+		}
+	}
+}
+
+// unaryVec is unary with a whole-warp loop for full masks.
+func (l *lowering) unaryVec(in *ir.Inst, o *Op, fn func(a uint64) uint64, vec func(d, a *lanes)) error {
+	if err := l.unary(in, o, fn); err != nil || vec == nil {
+		return err
+	}
+	scalar := o.exec
+	o.exec = func(w *Warp, o *Op, mask uint32) {
+		if mask != ^uint32(0) {
+			scalar(w, o, mask)
+			return
+		}
+		r := w.top().regs
+		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
+	}
+	return nil
+}

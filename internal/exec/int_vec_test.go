@@ -198,3 +198,26 @@ func TestVecMadFmaMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestVecNormMatches: the move/conversion warp loops agree with
+// to.norm(from.norm(a)) for every pair of 32/64-bit integer types.
+func TestVecNormMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	types := []intType{{32, false}, {32, true}, {64, false}, {64, true}}
+	for _, from := range types {
+		for _, to := range types {
+			vec := vecNorm(from, to)
+			var d, a lanes
+			for i := range a {
+				a[i] = r.Uint64()
+			}
+			a[0], a[1] = 0x80000000, 0xffffffff_7fffffff
+			vec(&d, &a)
+			for i := range d {
+				if want := to.norm(from.norm(a[i])); d[i] != want {
+					t.Fatalf("%v -> %v (%#x) = %#x, want %#x", from, to, a[i], d[i], want)
+				}
+			}
+		}
+	}
+}
