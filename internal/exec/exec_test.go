@@ -614,3 +614,27 @@ func TestReusedCTAsStartClean(t *testing.T) {
 		}
 	}
 }
+
+// TestMapF64ToF32Refused: f64 instructions under .target map_f64_to_f32
+// are reported unsupported at load, not run in double precision.
+func TestMapF64ToF32Refused(t *testing.T) {
+	src, err := ptx.Parse("t.ptx", []byte(`.version 1.4
+.target sm_13, map_f64_to_f32
+.entry k {
+	.reg .f64 %d;
+	add.f64 %d, %d, %d;
+	exit;
+}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, diags := check.Build(src, check.Options{})
+	if m == nil {
+		t.Fatalf("check: %v", diags)
+	}
+	_, err = Load(m, mem.NewGlobal(0))
+	if err == nil || !strings.Contains(err.Error(), "unsupported: add.f64 (.target map_f64_to_f32)") {
+		t.Errorf("Load: %v, want unsupported", err)
+	}
+}

@@ -6,6 +6,7 @@ package exec
 // operand slots.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -89,6 +90,7 @@ func (p *Program) lower(f *Func) error {
 	l := &lowering{p: p, f: f, consts: map[uint64]int32{}, sregs: map[string]int32{}, sregOf: map[int32]sregRef{}}
 	fn := f.IR
 	f.sregOf = l.sregOf
+	mapF64 := slices.Contains(p.Module.Options, "map_f64_to_f32")
 	f.Ops = make([]Op, len(fn.Insts))
 	for i, in := range fn.Insts {
 		o := &f.Ops[i]
@@ -100,6 +102,11 @@ func (p *Program) lower(f *Func) error {
 		lw := lowerers[in.Opcode]
 		if lw == nil {
 			return l.unsupported(in, "")
+		}
+		if mapF64 && hasMod(in, ".f64") {
+			// 11.1.2: under map_f64_to_f32 double-precision instructions run
+			// in single precision; the engine does not do that yet
+			return l.unsupported(in, ".target map_f64_to_f32")
 		}
 		if err := lw(l, in, o); err != nil {
 			return err
