@@ -614,6 +614,9 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, err.Error())
 	}
 	vec := vecCompare(t, cmp)
+	if vec == nil {
+		vec = vecFloatCompare(t, cmp, hasMod(in, ".ftz"))
+	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		r := f.regs

@@ -123,3 +123,91 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 	}
 	return nil
 }
+
+// floatKeys widens the lanes of an f32 or f64 register to float64 (exact).
+func floatKeys(f fp.Format, d *[warpSize]float64, a *lanes) {
+	if f == fp.F32 {
+		for i := range d {
+			d[i] = float64(f32of(a[i]))
+		}
+		return
+	}
+	for i := range d {
+		d[i] = math.Float64frombits(a[i])
+	}
+}
+
+// vecFloatCompare returns a whole-warp setp comparison for f32/f64
+// without .ftz (9.7.6.2: ordered operators are false and unordered ones
+// true when an operand is NaN), or nil.
+func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
+	var f fp.Format
+	switch {
+	case t == ".f64":
+		f = fp.F64
+	case t == ".f32" && !ftz:
+		f = fp.F32
+	default:
+		return nil
+	}
+	var test func(x, y *[warpSize]float64) uint32
+	switch cmp {
+	case ".lt":
+		test = fltLt
+	case ".ge":
+		test = func(x, y *[warpSize]float64) uint32 { return fltLt(y, x) | fltEq(x, y) }
+	case ".gt":
+		test = func(x, y *[warpSize]float64) uint32 { return fltLt(y, x) }
+	case ".le":
+		test = func(x, y *[warpSize]float64) uint32 { return fltLt(x, y) | fltEq(x, y) }
+	case ".eq":
+		test = fltEq
+	case ".ne":
+		test = func(x, y *[warpSize]float64) uint32 { return fltLt(x, y) | fltLt(y, x) }
+	case ".ltu": // not (x >= y)
+		test = func(x, y *[warpSize]float64) uint32 { return ^(fltLt(y, x) | fltEq(x, y)) }
+	case ".geu":
+		test = func(x, y *[warpSize]float64) uint32 { return ^fltLt(x, y) }
+	case ".gtu":
+		test = func(x, y *[warpSize]float64) uint32 { return ^(fltLt(x, y) | fltEq(x, y)) }
+	case ".leu":
+		test = func(x, y *[warpSize]float64) uint32 { return ^fltLt(y, x) }
+	case ".equ":
+		test = func(x, y *[warpSize]float64) uint32 { return ^(fltLt(x, y) | fltLt(y, x)) }
+	case ".neu":
+		test = func(x, y *[warpSize]float64) uint32 { return ^fltEq(x, y) }
+	case ".num":
+		test = func(x, y *[warpSize]float64) uint32 { return fltEq(x, x) & fltEq(y, y) }
+	case ".nan":
+		test = func(x, y *[warpSize]float64) uint32 { return ^(fltEq(x, x) & fltEq(y, y)) }
+	default:
+		return nil
+	}
+	return func(a, b *lanes) uint32 {
+		var x, y [warpSize]float64
+		floatKeys(f, &x, a)
+		floatKeys(f, &y, b)
+		return test(&x, &y)
+	}
+}
+
+// fltLt and fltEq are IEEE comparisons: false when either side is NaN.
+func fltLt(x, y *[warpSize]float64) uint32 {
+	var r uint32
+	for i := range x {
+		if x[i] < y[i] {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func fltEq(x, y *[warpSize]float64) uint32 {
+	var r uint32
+	for i := range x {
+		if x[i] == y[i] {
+			r |= 1 << i
+		}
+	}
+	return r
+}

@@ -221,3 +221,40 @@ func TestVecNormMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestVecFloatCompareMatchesScalar: the whole-warp f32/f64 comparisons
+// agree with comparison() for every operator, NaNs and signed zeros
+// included.
+func TestVecFloatCompareMatchesScalar(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	sp := map[string][]uint64{
+		".f32": {0, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 1},
+		".f64": {0, 1 << 63, 0x3ff0000000000000, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000, 1},
+	}
+	for _, ty := range []string{".f32", ".f64"} {
+		for _, cmp := range []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"} {
+			scalar, err := comparison(ty, cmp, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vec := vecFloatCompare(ty, cmp, false)
+			for round := 0; round < 40; round++ {
+				var a, b lanes
+				for i := range a {
+					a[i], b[i] = sp[ty][r.IntN(len(sp[ty]))], sp[ty][r.IntN(len(sp[ty]))]
+					if round%2 == 1 && ty == ".f32" {
+						a[i], b[i] = uint64(r.Uint32()), uint64(r.Uint32())
+					} else if round%2 == 1 {
+						a[i], b[i] = r.Uint64(), r.Uint64()
+					}
+				}
+				got := vec(&a, &b)
+				for i := range a {
+					if want := scalar(a[i], b[i]); (got>>i&1 == 1) != want {
+						t.Fatalf("setp%s%s(%#x, %#x) = %v, want %v", cmp, ty, a[i], b[i], !want, want)
+					}
+				}
+			}
+		}
+	}
+}
