@@ -10,7 +10,6 @@ package exec
 // atomic is sequentially consistent. Not yet: .b128.
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -173,16 +172,7 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 			elem = func(x, y uint64) uint64 { return f.Add(x, y, fp.RN) }
 		case ".min", ".max":
 			isMax := op == ".max"
-			elem = func(x, y uint64) uint64 {
-				r := minNum(isMax, f.ToFloat64(x), f.ToFloat64(y))
-				if math.IsNaN(r) {
-					return f.CanonicalNaN()
-				}
-				if r == f.ToFloat64(x) && math.Signbit(r) == f.Signbit(x) {
-					return x
-				}
-				return y
-			}
+			elem = func(x, y uint64) uint64 { return pickMinMax(f, isMax, x, y) }
 		case ".exch":
 			return func(_, b, _ uint64) uint64 { return b }
 		default:

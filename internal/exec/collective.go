@@ -26,6 +26,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
 
@@ -438,26 +439,15 @@ func lowerRedux(l *lowering, in *ir.Inst, o *Op) error {
 // NaNs are ignored unless .NaN (then any NaN gives the canonical NaN); all
 // NaNs give the canonical NaN.
 func reduxFloat(isMax, abs, nan bool) func(x, y uint64) uint64 {
-	const canon = 0x7fffffff
-	isNaN := func(v uint64) bool { return v&0x7fffffff > 0x7f800000 }
+	f := fp.F32
 	return func(x, y uint64) uint64 {
 		if abs {
-			y &^= 1 << 31
+			y = f.Abs(y)
 		}
-		xn, yn := isNaN(x), isNaN(y)
-		switch {
-		case nan && (xn || yn), xn && yn:
-			return canon
-		case xn:
-			return y
-		case yn:
-			return x
+		if nan && (f.IsNaN(x) || f.IsNaN(y)) {
+			return f.CanonicalNaN()
 		}
-		r := minNum(isMax, float64(f32(x)), float64(f32(y)))
-		if r == float64(f32(x)) && math.Signbit(r) == (x>>31 != 0) {
-			return x
-		}
-		return y
+		return pickMinMax(f, isMax, x, y)
 	}
 }
 

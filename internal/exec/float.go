@@ -277,27 +277,11 @@ func minMax(in *ir.Inst, f fp.Format) (func(a, b, c uint64) uint64, int) {
 	isMax := in.Opcode == "max"
 	nan, abs, xorsign := hasMod(in, ".NaN"), hasMod(in, ".abs"), hasMod(in, ".xorsign")
 	three := len(in.Operands) == 4
-	less := func(x, y uint64) bool {
-		fx, fy := f.ToFloat64(x), f.ToFloat64(y)
-		if fx == fy { // zeros: -0 < +0
-			return f.Signbit(x) && !f.Signbit(y)
-		}
-		return fx < fy
-	}
 	two := func(x, y uint64) uint64 {
-		xn, yn := f.IsNaN(x), f.IsNaN(y)
-		switch {
-		case xn && yn, nan && (xn || yn):
+		if nan && (f.IsNaN(x) || f.IsNaN(y)) {
 			return f.CanonicalNaN()
-		case xn:
-			return y
-		case yn:
-			return x
 		}
-		if less(x, y) != isMax {
-			return x
-		}
-		return y
+		return pickMinMax(f, isMax, x, y)
 	}
 	arity := 2
 	if three {
@@ -423,20 +407,23 @@ func lowerTestp(l *lowering, in *ir.Inst, o *Op) error {
 	return nil
 }
 
-// minNum is min_num/max_num of 9.7.3.11-12 on exact values: a NaN operand
-// is ignored, -0 orders below +0 (used by atom.min/max.f32/f64).
-func minNum(isMax bool, x, y float64) float64 {
+// pickMinMax is min_num/max_num of 9.7.3.11-12 on bit patterns of f (also
+// behind redux.sync and atom min/max): a NaN operand is ignored, two NaNs
+// give the canonical NaN, and -0 orders below +0. It returns the chosen
+// operand.
+func pickMinMax(f fp.Format, isMax bool, x, y uint64) uint64 {
+	xn, yn := f.IsNaN(x), f.IsNaN(y)
 	switch {
-	case math.IsNaN(x):
+	case xn && yn:
+		return f.CanonicalNaN()
+	case xn:
 		return y
-	case math.IsNaN(y):
+	case yn:
 		return x
-	case x == y:
-		if math.Signbit(x) == isMax {
-			return y
-		}
-		return x
-	case (x < y) != isMax:
+	}
+	fx, fy := f.ToFloat64(x), f.ToFloat64(y)
+	less := fx < fy || fx == fy && f.Signbit(x) && !f.Signbit(y)
+	if less != isMax {
 		return x
 	}
 	return y
