@@ -47,7 +47,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	ops := in.Operands
 	var dsts []int32 // destination slot per element (-1: none)
 	if in.Opcode == "atom" {
-		slots, err := l.elemSlots(in, 0, vec, true)
+		slots, err := l.dataSlots(in, 0, false)
 		if err != nil {
 			return err
 		}
@@ -62,9 +62,12 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		return err
 	}
 	base := len(in.Operands) - len(ops)
-	bs, err := l.elemSlots(in, base+1, vec, false)
+	bs, err := l.dataSlots(in, base+1, true)
 	if err != nil {
 		return err
+	}
+	if len(bs) != vec || len(dsts) != vec {
+		return l.unsupported(in, "vector operand")
 	}
 	c := int32(-1)
 	if op == ".cas" {
@@ -122,40 +125,6 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
-}
-
-// elemSlots returns the register slots of operand i: one for a scalar, one
-// per element for a brace-enclosed vector of n; dst operands may be sinks.
-func (l *lowering) elemSlots(in *ir.Inst, i, n int, dst bool) ([]int32, error) {
-	op := in.Operands[i]
-	elems := []ir.Operand{op}
-	if op.Kind == ir.OpVector {
-		elems = op.Elems
-	}
-	if len(elems) != n {
-		return nil, l.unsupported(in, "vector operand")
-	}
-	var out []int32
-	for _, e := range elems {
-		sub := *in
-		sub.Operands = []ir.Operand{e}
-		sub.Types = nil
-		var s int32
-		var err error
-		switch {
-		case dst && e.Kind == ir.OpSink:
-			s = -1
-		case dst:
-			s, err = l.dst(&sub, 0)
-		default:
-			s, err = l.src(&sub, 0)
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // atomicOp returns the new memory value from the old one and the operands.
