@@ -56,9 +56,7 @@ func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 	l := c.l
 	c.id, c.cl, c.rank, c.exited = id, cl, rank, 0
 	c.barriers = [16]barrier{}
-	if l.seed != 0 {
-		c.rng = rand.New(rand.NewPCG(l.seed, uint64(id[0])|uint64(id[1])<<21|uint64(id[2])<<42))
-	}
+	c.seedSchedule()
 	clear(c.shared.Data)
 	for _, w := range c.warps {
 		w.reset()
@@ -81,11 +79,17 @@ func (w *Warp) reset() {
 	w.clusterTarget = [warpSize]uint32{}
 }
 
+// seedSchedule gives the CTA its random source for a perturbed schedule
+// (LaunchConfig.ScheduleSeed), derived from the seed and the CTA's index.
+func (c *cta) seedSchedule() {
+	if s := c.l.seed; s != 0 {
+		c.rng = rand.New(rand.NewPCG(s, uint64(c.id[0])|uint64(c.id[1])<<21|uint64(c.id[2])<<42))
+	}
+}
+
 func newCTA(l *launch, cl *cluster, rank int, id [3]uint32) *cta {
 	c := &cta{l: l, id: id, cl: cl, rank: rank}
-	if l.seed != 0 {
-		c.rng = rand.New(rand.NewPCG(l.seed, uint64(id[0])|uint64(id[1])<<21|uint64(id[2])<<42))
-	}
+	c.seedSchedule()
 	c.shared = mem.Block{Space: mem.SpaceShared, Data: make([]byte, l.prog.dynShared+l.dynShared)}
 	bx, by, bz := l.block[0], l.block[1], l.block[2]
 	c.threads = bx * by * bz
