@@ -80,7 +80,7 @@ func (l *lowering) lowerCollective(in *ir.Inst, o *Op, c *collOp, maskIdx int) e
 		}
 		c.mask = s
 	}
-	o.aux = c
+	o.aux, o.collective = c, true
 	o.exec = execCollective
 	return nil
 }

@@ -79,6 +79,7 @@ type Op struct {
 	pc         int32
 	plain      bool // see isPlain
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
+	collective bool // a warp collective: runs even when every guard is false (collective.go)
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

@@ -260,7 +260,7 @@ func (w *Warp) run() warpStatus {
 		w.issued = mask
 		w.nWarp++
 		w.nThread += uint64(bits.OnesCount32(exec))
-		if exec != 0 || o.aux != nil && isCollective(o) {
+		if exec != 0 || o.collective {
 			o.exec(w, o, exec)
 			if w.fault != nil {
 				return warpDone
@@ -297,11 +297,6 @@ func (f *frame) leaveConv() {
 		f.pc[bits.TrailingZeros32(m)] = f.upc
 	}
 	f.conv = false
-}
-
-func isCollective(o *Op) bool {
-	_, ok := o.aux.(*collOp)
-	return ok
 }
 
 func isControl(o *Op) bool {
