@@ -52,15 +52,9 @@ type exact struct {
 
 // decode returns the exact value of a finite v.
 func (f Format) decode(v uint64) *exact {
-	neg, e, m := f.fields(v)
-	x := &exact{neg: neg}
-	if e == 0 {
-		x.mant.SetUint64(m)
-		x.exp = f.emin() - f.Man
-	} else {
-		x.mant.SetUint64(m | 1<<f.Man)
-		x.exp = int(e) - f.bias() - f.Man
-	}
+	neg, mant, exp := f.decodeSmall(v)
+	x := &exact{neg: neg, exp: exp}
+	x.mant.SetUint64(mant)
 	return x
 }
 
@@ -74,42 +68,17 @@ func (f Format) round(x *exact, m Mode) uint64 {
 	if n == 0 { // callers keep enough bits that this does not happen
 		panic("fp: rounding a value with no significant bits")
 	}
-	top := x.exp + n - 1 // exponent of the leading bit
-	q := max(top-f.Man, f.emin()-f.Man)
-	shift := q - x.exp
-	var i big.Int
-	var half, rest bool
-	switch {
-	case shift <= 0:
-		i.Lsh(&x.mant, uint(-shift))
-		rest = x.sticky
-	default:
-		i.Rsh(&x.mant, uint(shift))
-		half = x.mant.Bit(shift-1) != 0
-		rest = x.sticky || lowBitsNonzero(&x.mant, shift-1)
+	// keep the top 64 bits and fold the rest into the sticky bit: every
+	// format has at most 53 bits, so the rounding position stays inside
+	// the kept bits and roundSmall decides exactly as on the whole value
+	if n <= 64 {
+		return f.roundSmall(x.neg, x.mant.Uint64(), x.exp, x.sticky, m)
 	}
-	inc := false
-	switch m {
-	case RN:
-		inc = half && (rest || i.Bit(0) != 0)
-	case RNA:
-		inc = half
-	case RP:
-		inc = !x.neg && (half || rest)
-	case RM:
-		inc = x.neg && (half || rest)
-	}
-	if inc {
-		i.Add(&i, big.NewInt(1))
-	}
-	if i.BitLen() > f.Man+1 { // carried into a new binade
-		i.Rsh(&i, 1)
-		q++
-	}
-	if i.BitLen() <= f.Man { // subnormal or zero
-		return f.pack(x.neg, 0, i.Uint64())
-	}
-	return f.encode(x.neg, q, i.Uint64(), m)
+	var top big.Int
+	drop := n - 64
+	top.Rsh(&x.mant, uint(drop))
+	sticky := x.sticky || lowBitsNonzero(&x.mant, drop)
+	return f.roundSmall(x.neg, top.Uint64(), x.exp+drop, sticky, m)
 }
 
 // encode packs a rounded normal significand i (Man+1 bits) with quantum
