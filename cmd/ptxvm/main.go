@@ -10,6 +10,8 @@
 //	fmt      print PTX files in canonical format, or rewrite them
 //	run      run a kernel from a case file or a PTX file, and write its buffers
 //	test     run case files and check their results
+//	bench    time the benchmark suite against native builds of the same kernels
+//	litmus   decide which outcomes of PTX litmus tests the memory model allows
 //	version  print the ptxvm version
 //	help     print help for ptxvm or one of its commands
 //
@@ -60,9 +62,11 @@ func init() {
 	fmtCommand.run = runFmt
 	runCommand.run = runRun
 	testCommand.run = runTest
+	benchCommand.run = runBench
+	litmusCommand.run = runLitmus
 	versionCommand.run = runVersion
 	helpCommand.run = runHelp
-	commands = []*command{checkCommand, fmtCommand, runCommand, testCommand, versionCommand, helpCommand}
+	commands = []*command{checkCommand, fmtCommand, runCommand, testCommand, benchCommand, litmusCommand, versionCommand, helpCommand}
 }
 
 func main() {
@@ -102,8 +106,8 @@ func lookup(name string) *command {
 
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, `ptxvm is a PTX virtual machine: it checks and formats PTX source, and runs
-kernels on the CPU (warp collectives, textures, tensor cores and exact
-directed rounding are not there yet).
+kernels on the CPU (textures, surfaces, tensor cores and bulk/tensor async
+copies are not there yet).
 
 Usage:
 
