@@ -308,7 +308,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return min(x+y, t.mask())
 			})
 		}
-		var vec func(d, a, b *lanes)
+		var vec vecBin
 		if !sat {
 			vec = vecBinary(in.Opcode, "", t)
 		}

@@ -169,7 +169,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	case 1:
 		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
 	case 2:
-		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vec)
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vecBin{rr: vec})
 	}
 	var vec3 func(d, a, b, c *lanes)
 	if vec != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {

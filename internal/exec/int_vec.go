@@ -11,55 +11,77 @@ import "github.com/ptxvm/ptxvm/internal/ir"
 
 type lanes = [warpSize]uint64
 
-// vecBinary returns the warp loop for op on type t, or nil.
-func vecBinary(op, mode string, t intType) func(d, a, b *lanes) {
-	var body func(d, a, b *lanes)
-	maskOut := false // bit operations zero-extend, as their scalar forms do
-	switch op {
-	case "add":
-		body = vecAdd
-	case "sub":
-		body = vecSub
-	case "mul":
-		if mode != "" && mode != ".lo" {
-			return nil
-		}
-		body = vecMul
-	case "and":
-		body, maskOut = vecAnd, true
-	case "or":
-		body, maskOut = vecOr, true
-	case "xor":
-		body, maskOut = vecXor, true
-	case "shl":
-		bitsN := uint64(t.bits)
-		body = func(d, a, b *lanes) {
-			for i := range d {
-				d[i] = a[i] << min(uint64(uint32(b[i])), bitsN)
-			}
-		}
-	case "shr":
-		if t.signed {
-			return nil
-		}
-		bitsN, m := uint64(t.bits), t.mask()
-		body = func(d, a, b *lanes) {
-			for i := range d {
-				d[i] = (a[i] & m) >> min(uint64(uint32(b[i])), bitsN)
-			}
-		}
-	default:
-		return nil
+// A vecBin is an integer operation's whole-warp loops: rr for two register
+// rows, rk (nil where there is none) for a uniform second operand.
+type vecBin struct {
+	rr func(d, a, b *lanes)
+	rk func(d, a *lanes, k uint64)
+}
+
+// vecBinary returns the warp loops for op on type t (zero vecBin where there
+// are none). Results are normalised as the scalar forms leave them: 32-bit
+// bit operations and unsigned results zero-extended, signed arithmetic
+// sign-extended.
+func vecBinary(op, mode string, t intType) vecBin {
+	if op == "mul" && mode != "" && mode != ".lo" || op == "shl" && t.signed { // shl has bit types only
+		return vecBin{}
 	}
 	switch {
-	case t.bits == 64:
-		return body
-	case t.bits == 32 && (!t.signed || maskOut):
-		return func(d, a, b *lanes) { body(d, a, b); vecZext32(d) }
+	case t.bits == 32 && t.signed && (op == "add" || op == "sub" || op == "mul"):
+		switch op {
+		case "add":
+			return vecBin{vecAddS32, vecAddS32K}
+		case "sub":
+			return vecBin{vecSubS32, vecSubS32K}
+		default:
+			return vecBin{vecMulS32, vecMulS32K}
+		}
 	case t.bits == 32:
-		return func(d, a, b *lanes) { body(d, a, b); vecSext32(d) }
+		switch op {
+		case "add":
+			return vecBin{vecAddZ32, vecAddZ32K}
+		case "sub":
+			return vecBin{vecSubZ32, vecSubZ32K}
+		case "mul":
+			return vecBin{vecMulZ32, vecMulZ32K}
+		case "and":
+			return vecBin{vecAndZ32, vecAndZ32K}
+		case "or":
+			return vecBin{vecOrZ32, vecOrZ32K}
+		case "xor":
+			return vecBin{vecXorZ32, vecXorZ32K}
+		case "shl":
+			return vecBin{vecShlZ32, vecShlZ32K}
+		case "shr":
+			if t.signed {
+				return vecBin{vecShrS32, vecShrS32K}
+			}
+			return vecBin{vecShrZ32, vecShrZ32K}
+		}
+	case t.bits == 64:
+		switch op {
+		case "add":
+			return vecBin{vecAdd, vecAdd64K}
+		case "sub":
+			return vecBin{vecSub, vecSub64K}
+		case "mul":
+			return vecBin{vecMul, vecMul64K}
+		case "and":
+			return vecBin{vecAnd, vecAnd64K}
+		case "or":
+			return vecBin{vecOr, vecOr64K}
+		case "xor":
+			return vecBin{vecXor, vecXor64K}
+		case "shl":
+			return vecBin{vecShl64, vecShl64K}
+		case "shr":
+			if t.signed {
+				return vecBin{vecShrS64, vecShrS64K}
+			}
+			return vecBin{vecShrU64, vecShrU64K}
+		}
 	}
-	return nil
+	return vecBin{}
 }
 
 func vecAdd(d, a, b *lanes) {
@@ -110,12 +132,31 @@ func vecSext32(d *lanes) {
 	}
 }
 
-// binaryVec is binary with a whole-warp loop for full masks.
-func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, vec func(d, a, b *lanes)) error {
-	if err := l.binary(in, o, fn); err != nil || vec == nil {
+// binaryVec is binary with whole-warp loops for full masks: vec.rk when the
+// second operand is an immediate (one stream fewer), else vec.rr.
+func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, vec vecBin) error {
+	if err := l.binary(in, o, fn); err != nil || vec.rr == nil {
 		return err
 	}
 	scalar := o.exec
+	if b := in.Operands[2]; b.Kind == ir.OpImm && vec.rk != nil {
+		t := ""
+		if len(in.Types) > 2 {
+			t = in.Types[2]
+		}
+		k, rk := constBits(b.Imm, t), vec.rk
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			if mask != ^uint32(0) {
+				scalar(w, o, mask)
+				return
+			}
+			r := w.top().regs
+			dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+			rk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k)
+		}
+		return nil
+	}
+	rr := vec.rr
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		if mask != ^uint32(0) {
 			scalar(w, o, mask)
@@ -123,7 +164,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 		}
 		r := w.top().regs
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
-		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+		rr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
 	}
 	return nil
 }

@@ -20,10 +20,7 @@ func TestVecMatchesScalar(t *testing.T) {
 			if op == "and" || op == "or" || op == "xor" || op == "shl" {
 				typ = ".b" + ty[1:] // the bit operations take .b types
 			}
-			if op == "shr" && ty[0] == 's' {
-				continue // signed shifts stay per lane
-			}
-			for round := 0; round < 3; round++ {
+			for round := 0; round < 5; round++ { // rounds 3 and 4: immediate second operands
 				res := runLanes(t, ".reg .b64 %x, %y, %z, %r1, %r2; .reg .pred %p; .reg .u32 %n;"+
 					".reg "+typ+" %a, %b, %c, %d1, %d2;", fmt.Sprintf(`
 	cvt.u64.u32 %%x, %%t;
@@ -46,7 +43,7 @@ J:
 	cvt.u64.%s %%r1, %%d1;
 	cvt.u64.%s %%r2, %%d2;
 	xor.b64 %%res, %%r1, %%r2;`, round*7919, tyOf(typ), tyOf(typ), tyOf(typ),
-					vecOp(op, typ, "%d1"), vecOp(op, typ, "%d2"), vecOp(op, typ, "%d2"), tyOf(typ), tyOf(typ)))
+					vecOp(op, typ, "%d1", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), tyOf(typ), tyOf(typ)))
 				for l, v := range res {
 					if v != 0 {
 						t.Fatalf("%s%s lane %d: converged and divergent results differ by %#x", op, typ, l, v)
@@ -65,13 +62,21 @@ func tyOf(typ string) string {
 	return typ[1:]
 }
 
-// vecOp writes one instruction of the test into register d.
-func vecOp(op, typ, d string) string {
-	switch op {
-	case "shl", "shr":
+// vecOp writes one instruction of the test into register d; from round 3
+// on, the second operand is an immediate (shift amounts below and beyond
+// 32).
+func vecOp(op, typ, d string, round int) string {
+	imm := []string{"0x9e3779b9", "-7"}[round%2]
+	shift := []string{"5", "37"}[round%2]
+	switch {
+	case (op == "shl" || op == "shr") && round >= 3:
+		return op + typ + " " + d + ", %a, " + shift + ";"
+	case op == "shl" || op == "shr":
 		return op + typ + " " + d + ", %a, %n;"
-	case "mad.lo":
+	case op == "mad.lo":
 		return op + typ + " " + d + ", %a, %b, %c;"
+	case round >= 3:
+		return op + typ + " " + d + ", %a, " + imm + ";"
 	}
 	return op + typ + " " + d + ", %a, %b;"
 }
@@ -267,22 +272,35 @@ func TestVecResultsNormalized(t *testing.T) {
 	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr"} {
 		for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
 			vec := vecBinary(op, "", ty)
-			if vec == nil {
+			if vec.rr == nil {
 				continue
 			}
 			want := ty
 			if op == "and" || op == "or" || op == "xor" { // bit types: zero-extended
 				want.signed = false
 			}
-			var d, a, b lanes
+			var d, dk, a, b lanes
+			k := r.Uint64() & 127
 			for i := range a {
 				a[i], b[i] = r.Uint64(), r.Uint64()&127
 			}
-			vec(&d, &a, &b)
+			vec.rr(&d, &a, &b)
 			for i := range d {
 				if d[i] != want.norm(d[i]) {
 					t.Fatalf("%s %v: %#x is not normalized", op, ty, d[i])
 				}
+			}
+			// the uniform-operand form equals the row form with a row of k
+			if vec.rk == nil {
+				t.Fatalf("%s %v: no uniform-operand form", op, ty)
+			}
+			for i := range b {
+				b[i] = k
+			}
+			vec.rr(&d, &a, &b)
+			vec.rk(&dk, &a, k)
+			if d != dk {
+				t.Fatalf("%s %v: uniform form %#x, row form %#x", op, ty, dk, d)
 			}
 		}
 	}

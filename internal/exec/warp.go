@@ -179,56 +179,11 @@ func (w *Warp) run() warpStatus {
 			continue
 		}
 		if f.conv {
-			// Converged fast path: every active lane is at f.upc, none
-			// waits or is blocked, and the op cannot split them.
-			o := &f.fn.Ops[f.upc]
-			if o.plain {
-				exec := f.active
-				if o.guard != 0 {
-					g := f.preds[o.guard-1]
-					if o.neg {
-						g = ^g
-					}
-					exec &= g
+			if w.runConverged(f, slice) {
+				if w.fault != nil {
+					return warpDone
 				}
-				f.upc++
-				w.nWarp++
-				w.nThread += uint64(bits.OnesCount32(exec))
-				if exec != 0 {
-					o.exec(w, o, exec)
-					if w.fault != nil {
-						return warpDone
-					}
-				}
-				w.steps++
-				if w.steps >= slice {
-					return warpRunnable
-				}
-				continue
-			}
-			if o.bra { // every active lane jumps, or none does: still converged
-				taken := f.active
-				if o.guard != 0 {
-					g := f.preds[o.guard-1]
-					if o.neg {
-						g = ^g
-					}
-					taken &= g
-				}
-				if taken == f.active || taken == 0 {
-					w.nWarp++
-					w.nThread += uint64(bits.OnesCount32(taken))
-					if taken != 0 {
-						f.upc = o.target
-					} else {
-						f.upc++
-					}
-					w.steps++
-					if w.steps >= slice {
-						return warpRunnable
-					}
-					continue
-				}
+				return warpRunnable
 			}
 			f.leaveConv()
 		}
@@ -278,6 +233,84 @@ func (w *Warp) run() warpStatus {
 		}
 	}
 	return warpDone
+}
+
+// runConverged is the converged fast path of run: every active lane is at
+// f.upc, none waits or is blocked, and plain ops and uniform branches
+// cannot split them, so the loop keeps the PC, the step count and the
+// instruction counters in locals. It reports true when the warp must give
+// up the worker (its slice ended or it faulted), false at the first op that
+// needs the general path (f.upc then names it).
+func (w *Warp) runConverged(f *frame, slice int) bool {
+	ops := f.fn.Ops
+	active := f.active
+	full := uint64(bits.OnesCount32(active))
+	upc := f.upc
+	steps := w.steps
+	var nWarp, nThread uint64
+	stop := false
+	for {
+		o := &ops[upc]
+		if o.plain {
+			exec := active
+			if o.guard != 0 {
+				g := f.preds[o.guard-1]
+				if o.neg {
+					g = ^g
+				}
+				exec &= g
+				nThread += uint64(bits.OnesCount32(exec))
+			} else {
+				nThread += full
+			}
+			upc++
+			nWarp++
+			steps++
+			if exec != 0 {
+				f.upc = upc // faults and %clock-style reads see the op's position
+				o.exec(w, o, exec)
+				if w.fault != nil {
+					stop = true
+					break
+				}
+			}
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
+		}
+		if !o.bra {
+			break
+		}
+		taken := active // every active lane jumps, or none does: still converged
+		if o.guard != 0 {
+			g := f.preds[o.guard-1]
+			if o.neg {
+				g = ^g
+			}
+			taken &= g
+		}
+		if taken == 0 {
+			upc++
+		} else if taken == active {
+			upc = o.target
+			nThread += full
+		} else {
+			break
+		}
+		nWarp++
+		steps++
+		if steps >= slice {
+			stop = true
+			break
+		}
+	}
+	f.upc = upc
+	w.steps = steps
+	w.nWarp += nWarp
+	w.nThread += nThread
+	return stop
 }
 
 // enterConv switches to the fast path if every lane of mask is at one PC.
