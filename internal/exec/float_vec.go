@@ -102,6 +102,15 @@ func f64Sub(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)-f64(b)), 
 func f64Mul(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)*f64(b)), a, b) }
 func f64Div(a, b uint64) uint64 { return nan64(math.Float64bits(f64(a)/f64(b)), a, b) }
 
+// f32Fma is fma.rn.f32 on register bits, with the GPU's NaN result.
+func f32Fma(a, b, c uint64) uint64 {
+	r := math.Float32bits(fp.FmaF32(f32of(a), f32of(b), f32of(c)))
+	if r&0x7fffffff > 0x7f800000 {
+		return fp.F32.NaNResult(a&0xffffffff, b&0xffffffff, c&0xffffffff)
+	}
+	return uint64(r)
+}
+
 // fmaVec returns the warp loop of fma.rn (and mad.rn) on f32 or f64, or nil.
 func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 	if op != "fma" && op != "mad" {
@@ -111,7 +120,7 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 	case fp.F32:
 		return func(d, a, b, c *lanes) {
 			for i := range d {
-				d[i] = fp.F32.Fma(a[i]&0xffffffff, b[i]&0xffffffff, c[i]&0xffffffff, fp.RN)
+				d[i] = f32Fma(a[i], b[i], c[i])
 			}
 		}
 	case fp.F64:

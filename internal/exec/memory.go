@@ -4,6 +4,7 @@ package exec
 // isspacep; addresses of every state space and generic addressing.
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -86,22 +87,124 @@ func (w *Warp) laneAddr(o *Op, lane int) uint64 {
 	return addr
 }
 
-// globalWindow returns the warp's cached global allocation when op o is a
+// warpWindow serves the full-mask fast path of ld and st: when op o is a
 // global access (not generic, not a frame address) whose 32 lanes all fall
-// inside it, aligned; nil sends the op down the per-lane path, which
-// faults where it must.
-func (w *Warp) globalWindow(o *Op) []byte {
-	if o.space != mem.SpaceGlobal || o.frameAddr || w.gData == nil || w.gGen != w.cta.l.prog.global.Gen() {
+// inside the warp's cached allocation, or a shared access whose lanes all
+// fall inside the CTA's own shared memory, each lane aligned, it returns
+// the bytes of that allocation or block and fills w.offs with each lane's
+// offset into them. nil sends the op down the per-lane path, which faults
+// where it must.
+func (w *Warp) warpWindow(o *Op) []byte {
+	if o.frameAddr || o.addrBase < 0 {
 		return nil
 	}
-	n := uint64(o.size * len(o.vec))
-	for lane := 0; lane < warpSize; lane++ {
-		addr := w.laneAddr(o, lane)
-		if addr%n != 0 || addr < w.gBase || addr-w.gBase > uint64(len(w.gData)) || n > uint64(len(w.gData))-(addr-w.gBase) {
-			return nil
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	var data []byte
+	var base uint64
+	switch o.space {
+	case mem.SpaceGlobal:
+		// the allocation of lane 0's address, cached per warp (kernels
+		// alternate between a few buffers; a free invalidates the cache)
+		g := w.cta.l.prog.global
+		gen := g.Gen()
+		if addr := regs[0] + o.addrConst; w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
+			b, d, ok := g.Find(addr)
+			if !ok {
+				return nil
+			}
+			w.gBase, w.gData, w.gGen = b, d, gen
+		}
+		data, base = w.gData, w.gBase
+	case mem.SpaceShared:
+		data = w.cta.shared.Data
+	default:
+		return nil
+	}
+	n := uint64(o.size * len(o.vec)) // a power of two: the access's alignment
+	if n > uint64(len(data)) {
+		return nil
+	}
+	limit := uint64(len(data)) - n
+	var misaligned, over uint64
+	for i, r := range regs {
+		addr := r + o.addrConst
+		off := addr - base // wraps to a huge value below the allocation
+		misaligned |= addr & (n - 1)
+		if off > limit {
+			over = 1
+		}
+		w.offs[i] = off
+	}
+	if misaligned|over != 0 {
+		return nil
+	}
+	return data
+}
+
+// loadWarp is ld's full-mask fast path for one destination row: it reports
+// false (nothing done) when warpWindow declines.
+func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
+	data := w.warpWindow(o)
+	if data == nil {
+		return false
+	}
+	offs := &w.offs
+	switch {
+	case o.size == 4 && t[1] == 's':
+		for i, off := range offs {
+			dst[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
+		}
+	case o.size == 4:
+		for i, off := range offs {
+			dst[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+		}
+	case o.size == 8:
+		for i, off := range offs {
+			dst[i] = binary.LittleEndian.Uint64(data[off:])
+		}
+	default:
+		n := uint64(o.size)
+		for i, off := range offs {
+			dst[i] = extend(mem.Load(data[off:off+n]), t, o.size*8)
 		}
 	}
-	return w.gData
+	return true
+}
+
+// storeWarp is st's full-mask fast path for one source row (see loadWarp).
+func (w *Warp) storeWarp(o *Op, src *lanes) bool {
+	data := w.warpWindow(o)
+	if data == nil {
+		return false
+	}
+	offs := &w.offs
+	switch o.size {
+	case 4:
+		for i, off := range offs {
+			binary.LittleEndian.PutUint32(data[off:], uint32(src[i]))
+		}
+	case 8:
+		for i, off := range offs {
+			binary.LittleEndian.PutUint64(data[off:], src[i])
+		}
+	default:
+		n := uint64(o.size)
+		for i, off := range offs {
+			mem.Store(data[off:off+n], src[i])
+		}
+	}
+	return true
+}
+
+// sharedByLanes reports whether every lane that names an address in space
+// reaches the same bytes (not so for per-thread local and function
+// parameter memory).
+func sharedByLanes(space mem.Space) bool {
+	switch space {
+	case mem.SpaceGlobal, mem.SpaceShared, mem.SpaceConst, spaceKernelParam:
+		return true
+	}
+	return false
 }
 
 // spaceOf returns the state space op o addresses for lane (generic
@@ -244,17 +347,30 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.vec, o.size = d, n
 	total := uint64(n * len(d))
+	// an address without a register is the same for every lane: one access
+	uniform := o.addrBase < 0 && !o.frameAddr && sharedByLanes(o.space)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		if mask == ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 && t[1] != 's' {
-			if window := w.globalWindow(o); window != nil { // every lane in one allocation
-				dst := f.regs[int(o.vec[0])*warpSize : int(o.vec[0]+1)*warpSize]
-				for lane := range dst {
-					off := w.laneAddr(o, lane) - w.gBase
-					dst[lane] = mem.Load(window[off : off+total])
-				}
+		if uniform {
+			b := w.access(o, bits.TrailingZeros32(mask), total)
+			if b == nil {
 				return
 			}
+			for k, s := range o.vec {
+				if s < 0 {
+					continue
+				}
+				v := extend(mem.Load(b[k*o.size:(k+1)*o.size]), t, o.size*8)
+				row := (*lanes)(f.regs[int(s)*warpSize:])
+				for m := mask; m != 0; m &= m - 1 {
+					row[bits.TrailingZeros32(m)] = v
+				}
+			}
+			return
+		}
+		if mask == ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 &&
+			w.loadWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
+			return
 		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
@@ -293,15 +409,8 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	total := uint64(n * len(s))
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		if mask == ^uint32(0) && len(o.vec) == 1 {
-			if window := w.globalWindow(o); window != nil { // every lane in one allocation
-				src := f.regs[int(o.vec[0])*warpSize : int(o.vec[0]+1)*warpSize]
-				for lane, v := range src {
-					off := w.laneAddr(o, lane) - w.gBase
-					mem.Store(window[off:off+total], v)
-				}
-				return
-			}
+		if mask == ^uint32(0) && len(o.vec) == 1 && w.storeWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
+			return
 		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)

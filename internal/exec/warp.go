@@ -35,6 +35,9 @@ type Warp struct {
 	dyn    [warpSize][]byte // per-thread alloca stack, ending at allocaTop
 	sp     [warpSize]uint64 // per-thread alloca stack pointers
 	frames []*frame
+	// spare is the kernel frame of the CTA this warp ran last, kept so the
+	// next CTA on the worker reuses its register file and predicates
+	spare  *frame
 	steps  int
 	fault  *Fault
 	issued uint32 // lanes at the op being executed, guard true or not (collectives)
@@ -45,6 +48,7 @@ type Warp struct {
 	gBase uint64
 	gData []byte
 	gGen  uint64
+	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -102,6 +106,18 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 			w.sp[l] = allocaTop
 		}
 	}
+	if s := w.spare; s != nil && s.fn == fn {
+		w.spare = nil
+		regs, preds, rstack := s.regs, s.preds, s.rstack
+		*s = frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
+		clear(regs)
+		clear(preds)
+		for l := range rstack {
+			rstack[l] = rstack[l][:0]
+		}
+		s.regs, s.preds, s.rstack = regs, preds, rstack
+		return w.startFrame(s, mask)
+	}
 	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
 	if r, ok := fn.regPool.Get().(*[]uint64); ok {
 		f.regs = *r
@@ -110,6 +126,13 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		f.regs = make([]uint64, fn.numSlots*warpSize)
 	}
 	f.preds = make([]uint32, fn.numPreds)
+	return w.startFrame(f, mask)
+}
+
+// startFrame fills a new frame's constant rows, grows the lanes' local
+// memory for its variables, and makes it the warp's top frame.
+func (w *Warp) startFrame(f *frame, mask uint32) *frame {
+	fn := f.fn
 	w.stack += fn.frameSize
 	for l := 0; l < warpSize; l++ {
 		if mask&(1<<l) != 0 && uint64(len(w.local[l])) < w.stack {
@@ -473,8 +496,8 @@ func (w *Warp) returnFrame() bool {
 	f := w.top()
 	call := f.callOp
 	w.popFrame()
-	if call == nil {
-		f.recycle()
+	if call == nil { // the kernel returned: the warp's next CTA reuses the frame
+		w.spare = f
 		return false
 	}
 	caller := w.top()

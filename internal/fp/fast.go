@@ -82,7 +82,9 @@ func (f Format) fixNaN(r uint64, ops ...uint64) uint64 {
 func fma32(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	s := p + float64(c)
-	if math.IsInf(s, 0) || math.IsNaN(s) || math.IsInf(p, 0) {
+	if math.Float64bits(s)&0x7ff0000000000000 == 0x7ff0000000000000 {
+		// s is infinite or NaN, as it is whenever p is (an f32 product
+		// cannot overflow f64): no rounding to fix
 		return float32(s)
 	}
 	// the rounding error of s, exactly (Knuth's TwoSum)
@@ -97,3 +99,8 @@ func fma32(a, b, c float32) float32 {
 	}
 	return float32(s)
 }
+
+// FmaF32 is fma.rn.f32 without the GPU's NaN rule: a*b+c rounded once to
+// the nearest f32, ties to even (NaN results are whatever NaN the host
+// gives; callers replace them). It is the lane loop's entry point.
+func FmaF32(a, b, c float32) float32 { return fma32(a, b, c) }
