@@ -1,0 +1,152 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"testing"
+)
+
+// The warp-wide ld/st paths (warpWindow, loadWarp, storeWarp and the
+// uniform-address load) must give the per-lane results and faults.
+
+const warpMemKernel = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 y, .param .u64 z, .param .u32 stride)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<12>;
+	.reg .f32 %f<4>;
+	.shared .align 8 .b8 sh[2048];
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u64 %rd9, [z];
+	ld.param.u32 %r5, [stride];
+	mul.lo.u32 %r6, %r1, %r5;        // lane * stride: the access pattern
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	ld.global.s32 %r2, [%rd4];       // sign-extending 4-byte load
+	ld.global.u32 %r3, [%rd5];       // from the other buffer: the warp's cache moves
+	ld.global.u32 %r7, [%rd2+4];     // a uniform address
+	add.s32 %r4, %r2, %r3;
+	add.s32 %r4, %r4, %r7;
+	mov.u64 %rd6, sh;
+	mul.wide.u32 %rd7, %r1, 8;
+	add.s64 %rd10, %rd6, %rd7;
+	cvt.s64.s32 %rd11, %r4;
+	st.shared.u64 [%rd10], %rd11;
+	bar.sync 0;
+	xor.b32 %r0, %r1, 31;             // read another lane's shared slot
+	mul.wide.u32 %rd7, %r0, 8;
+	add.s64 %rd10, %rd6, %rd7;
+	ld.shared.u64 %rd11, [%rd10];
+	st.global.u32 [%rd5], %r4;
+	mul.wide.u32 %rd7, %r1, 8;
+	add.s64 %rd10, %rd9, %rd7;
+	st.global.u64 [%rd10], %rd11;
+	ret;
+}
+`
+
+func TestWarpMemoryPaths(t *testing.T) {
+	p, g := load(t, warpMemKernel)
+	const n = 64
+	x, _ := g.Alloc(4*n*2, 0)
+	y, _ := g.Alloc(4*n*2, 0)
+	z, _ := g.Alloc(8*n, 0)
+	xs, ys := make([]byte, 4*n*2), make([]byte, 4*n*2)
+	for i := 0; i < n*2; i++ {
+		binary.LittleEndian.PutUint32(xs[4*i:], uint32(-1000+i*7))
+		binary.LittleEndian.PutUint32(ys[4*i:], uint32(5*i+1))
+	}
+	for _, stride := range []uint32{1, 2} { // contiguous and strided lanes
+		bx, _ := g.Bytes(x, 4*n*2)
+		by, _ := g.Bytes(y, 4*n*2)
+		copy(bx, xs)
+		copy(by, ys)
+		cfg := LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{n, 1, 1}, Params: params(p.Kernels["k"], x, y, z, uint64(stride)), Workers: 1}
+		if err := p.Launch(context.Background(), "k", cfg); err != nil {
+			t.Fatal(err)
+		}
+		gotY, _ := g.Bytes(y, 4*n*2)
+		gotZ, _ := g.Bytes(z, 8*n)
+		sum := func(tid int) int32 {
+			i := tid * int(stride)
+			return int32(-1000+i*7) + int32(5*i+1) + 6 // y[1] = 6
+		}
+		for tid := 0; tid < n; tid++ {
+			i := tid * int(stride)
+			if got := int32(binary.LittleEndian.Uint32(gotY[4*i:])); got != sum(tid) {
+				t.Fatalf("stride %d thread %d: y = %d, want %d", stride, tid, got, sum(tid))
+			}
+			// the slot of the thread whose tid differs in the low 5 bits
+			other := tid ^ 31
+			if got := int64(binary.LittleEndian.Uint64(gotZ[8*tid:])); got != int64(sum(other)) {
+				t.Fatalf("stride %d thread %d: z = %d, want %d", stride, tid, got, sum(other))
+			}
+		}
+	}
+}
+
+// TestWarpMemoryFaults: a full warp whose lane 17 is out of bounds or
+// misaligned faults at that lane, as the per-lane path reports it.
+func TestWarpMemoryFaults(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 bad, .param .u32 lane)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [x];
+	ld.param.u32 %r2, [lane];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	setp.eq.u32 %p, %r1, %r2;
+	ld.param.u64 %rd4, [bad];
+	@%p add.s64 %rd3, %rd3, %rd4;   // one lane's address moves
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
+`)
+	x, _ := g.Alloc(4*32, 0)
+	for _, c := range []struct {
+		name string
+		bad  uint64
+		kind FaultKind
+	}{
+		{"out of bounds", 4 * 32, FaultOutOfBounds},
+		{"misaligned", 2, FaultMisaligned},
+	} {
+		cfg := LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], x, c.bad, 17), Workers: 1}
+		err := p.Launch(context.Background(), "k", cfg)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != c.kind || f.Thread != [3]int{17, 0, 0} || f.Addr != x+17*4+c.bad {
+			t.Fatalf("%s: got %v, want a %v fault at thread 17, address %#x", c.name, err, c.kind, x+17*4+c.bad)
+		}
+	}
+	// a uniform address out of bounds faults at the first lane
+	p2, g2 := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [x];
+	ld.global.u32 %r1, [%rd1+4096];
+	ret;
+}
+`)
+	x2, _ := g2.Alloc(16, 0)
+	err := p2.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p2.Kernels["k"], x2), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Thread != [3]int{0, 0, 0} || f.Addr != x2+4096 {
+		t.Fatalf("uniform load: got %v, want an out-of-bounds fault at thread 0, address %#x", err, x2+4096)
+	}
+}
