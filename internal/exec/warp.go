@@ -78,6 +78,7 @@ type frame struct {
 	syncWait uint32             // lanes waiting at a warp collective (collective.go)
 	arr      *[warpSize]arrival // what each waiting lane brought (allocated on first use)
 	rstack   [warpSize][]int32
+	rtop     [warpSize]int32  // per lane: 1 + the top of rstack, 0 when empty (pick's fast test)
 	base     uint64           // offset of this frame's variables in each lane's local memory
 	sp       [warpSize]uint64 // the alloca stack pointers when the frame started
 	backs    int              // backward branches taken since the last fairness decision
@@ -222,6 +223,15 @@ func (w *Warp) run() warpStatus {
 			}
 			return warpBlocked
 		}
+		if rng == nil && f.favor == 0 && f.fn.Ops[pc].plain {
+			if w.runGroup(f, mask, pc, slice) {
+				if w.fault != nil {
+					return warpDone
+				}
+				return warpRunnable
+			}
+			continue
+		}
 		o := &f.fn.Ops[pc]
 		exec := mask
 		if o.guard != 0 {
@@ -336,6 +346,78 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	return stop
 }
 
+// runGroup runs the lanes of mask, which pick chose at pc, through the
+// plain ops that follow for as long as pick would keep choosing them
+// alone: until another runnable lane's PC or one of their reconvergence
+// points is reached (lanes meet there), or a non-plain op. It is the
+// default schedule, step for step, without a pick per op. It reports
+// true when the warp must give up the worker (slice over, or a fault).
+func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
+	limit := f.groupLimit(mask, pc)
+	ops := f.fn.Ops
+	n := uint64(bits.OnesCount32(mask))
+	upc := pc
+	steps := w.steps
+	var nWarp, nThread uint64
+	stop := false
+	for upc < limit {
+		o := &ops[upc]
+		if !o.plain {
+			break
+		}
+		exec := mask
+		if o.guard != 0 {
+			g := f.preds[o.guard-1]
+			if o.neg {
+				g = ^g
+			}
+			exec &= g
+			nThread += uint64(bits.OnesCount32(exec))
+		} else {
+			nThread += n
+		}
+		upc++
+		nWarp++
+		steps++
+		if exec != 0 {
+			o.exec(w, o, exec)
+			if w.fault != nil {
+				stop = true
+				break
+			}
+		}
+		if steps >= slice {
+			stop = true
+			break
+		}
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		f.pc[bits.TrailingZeros32(m)] = upc
+	}
+	w.steps = steps
+	w.nWarp += nWarp
+	w.nThread += nThread
+	return stop
+}
+
+// groupLimit is the first PC after pc where the lanes of mask must be
+// scheduled anew: the lowest PC above pc of another lane that pick could
+// choose, or of a reconvergence point one of them waits for.
+func (f *frame) groupLimit(mask uint32, pc int32) int32 {
+	limit := int32(len(f.fn.Ops))
+	for m := f.active &^ f.blocked &^ f.syncWait &^ mask; m != 0; m &= m - 1 {
+		if p := f.pc[bits.TrailingZeros32(m)]; p > pc && p < limit {
+			limit = p
+		}
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		if r := f.rtop[bits.TrailingZeros32(m)] - 1; r > pc && r < limit {
+			limit = r
+		}
+	}
+	return limit
+}
+
 // enterConv switches to the fast path if every lane of mask is at one PC.
 func (f *frame) enterConv(mask uint32) {
 	pc := f.pc[bits.TrailingZeros32(mask)]
@@ -373,7 +455,7 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	var runnable, waiting uint32
 	for m := cand; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		if s := f.rstack[l]; len(s) > 0 && s[len(s)-1] == f.pc[l] {
+		if f.rtop[l] == f.pc[l]+1 {
 			waiting |= 1 << l
 		} else {
 			runnable |= 1 << l
@@ -420,6 +502,10 @@ func (f *frame) release(waiting uint32) uint32 {
 		l := bits.TrailingZeros32(m)
 		if s := f.rstack[l]; f.pc[l] == r && s[len(s)-1] == r {
 			f.rstack[l] = s[:len(s)-1]
+			f.rtop[l] = 0
+			if len(s) > 1 {
+				f.rtop[l] = s[len(s)-2] + 1
+			}
 			f.rdepth--
 			out |= 1 << l
 		}
@@ -487,6 +573,7 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		f.rstack[l] = append(f.rstack[l], r)
+		f.rtop[l] = r + 1
 		f.rdepth++
 	}
 }
