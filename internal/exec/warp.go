@@ -452,15 +452,18 @@ func isControl(o *Op) bool {
 // block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	cand := f.active &^ f.blocked &^ f.syncWait
-	var runnable, waiting uint32
-	for m := cand; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
+	// lanes at their reconvergence point, found without branches (which
+	// divergent code would mispredict)
+	var waiting uint32
+	for l := range f.pc {
+		var at uint32
 		if f.rtop[l] == f.pc[l]+1 {
-			waiting |= 1 << l
-		} else {
-			runnable |= 1 << l
+			at = 1
 		}
+		waiting |= at << l
 	}
+	waiting &= cand
+	runnable := cand &^ waiting
 	if f.favor != 0 {
 		if fr := runnable & f.favor; fr != 0 {
 			return lowestPC(f, fr)
