@@ -11,12 +11,12 @@ import (
 // The native harness (testdata/bench/src/harness.cpp, fill) computes the
 // same bits, so both sides start from the same inputs.
 type Init struct {
-	Kind   string  `json:"kind"`
-	Seed   uint64  `json:"seed,omitempty"`
-	Mod    uint32  `json:"mod,omitempty"`
-	Add    uint32  `json:"add,omitempty"`
-	Lo     float64 `json:"lo,omitempty"`
-	Hi     float64 `json:"hi,omitempty"`
+	Kind string  `json:"kind"`
+	Seed uint64  `json:"seed,omitempty"`
+	Mod  uint32  `json:"mod,omitempty"`
+	Add  uint32  `json:"add,omitempty"`
+	Lo   float64 `json:"lo,omitempty"`
+	Hi   float64 `json:"hi,omitempty"`
 }
 
 func splitmix64(z uint64) uint64 {

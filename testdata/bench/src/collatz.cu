@@ -20,7 +20,7 @@ KERNEL(collatz, const u32 *start, u32 *steps, u32 n) {
 
 #ifdef BENCH_HOST
 BENCH(collatz, "divergent")(Bench &b, bool small) {
-  u32 n = small ? 4096 : 1u << 17;
+  u32 n = small ? 4096 : 1u << 16;
   auto start = b.buffer<u32>("start", n, rand_u32(10, 1u << 20, 1));
   auto steps = b.buffer<u32>("steps", n, zero_init(), Check::Exact);
   b.label = "n=" + std::to_string(n);

@@ -22,7 +22,7 @@ KERNEL(mandelbrot, u32 *out, u32 width, u32 height, float x0, float y0, float st
 
 #ifdef BENCH_HOST
 BENCH(mandelbrot, "alu-float")(Bench &b, bool small) {
-  u32 side = small ? 64 : 512, iters = small ? 64 : 256;
+  u32 side = small ? 64 : 256, iters = small ? 64 : 256;
   auto out = b.buffer<u32>("out", side * side, zero_init(), Check::Exact);
   b.label = std::to_string(side) + "x" + std::to_string(side) + " max " + std::to_string(iters);
   b.launch<mandelbrot>(dim3(side / 32, side / 8), dim3(32, 8), out, side, side, -2.0f, -1.5f, 3.0f / (float)side, iters);
