@@ -23,6 +23,12 @@ type vecBin struct {
 // bit operations and unsigned results zero-extended, signed arithmetic
 // sign-extended.
 func vecBinary(op, mode string, t intType) vecBin {
+	if op == "mul" && mode == ".wide" && t.bits == 32 {
+		if t.signed {
+			return vecBin{vecMulWideS32, vecMulWideS32K}
+		}
+		return vecBin{vecMulWideU32, vecMulWideU32K}
+	}
 	if op == "mul" && mode != "" && mode != ".lo" || op == "shl" && t.signed { // shl has bit types only
 		return vecBin{}
 	}

@@ -239,3 +239,31 @@ func vecShrS64K(d, a *lanes, k uint64) {
 		d[i] = uint64(int64(a[i]) >> kk)
 	}
 }
+
+// mul.wide on 32-bit operands: the full 64-bit product.
+
+func vecMulWideU32(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(uint32(a[i])) * uint64(uint32(b[i]))
+	}
+}
+
+func vecMulWideU32K(d, a *lanes, k uint64) {
+	kk := uint64(uint32(k))
+	for i := range d {
+		d[i] = uint64(uint32(a[i])) * kk
+	}
+}
+
+func vecMulWideS32(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(int64(int32(a[i])) * int64(int32(b[i])))
+	}
+}
+
+func vecMulWideS32K(d, a *lanes, k uint64) {
+	kk := int64(int32(k))
+	for i := range d {
+		d[i] = uint64(int64(int32(a[i])) * kk)
+	}
+}

@@ -14,15 +14,22 @@ import (
 // and type the loops cover, on hashed operands and shift amounts from 0 to
 // past the width.
 func TestVecMatchesScalar(t *testing.T) {
-	for _, op := range []string{"add", "sub", "mul.lo", "and", "or", "xor", "shl", "shr", "mad.lo"} {
+	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "and", "or", "xor", "shl", "shr", "mad.lo"} {
 		for _, ty := range []string{"u32", "s32", "u64", "s64"} {
+			if op == "mul.wide" && ty[1:] == "64" {
+				continue // .wide takes 16- and 32-bit operands
+			}
 			typ := "." + ty
 			if op == "and" || op == "or" || op == "xor" || op == "shl" {
 				typ = ".b" + ty[1:] // the bit operations take .b types
 			}
+			dtyp := typ // the destinations' type
+			if op == "mul.wide" {
+				dtyp = "." + ty[:1] + "64"
+			}
 			for round := 0; round < 5; round++ { // rounds 3 and 4: immediate second operands
 				res := runLanes(t, ".reg .b64 %x, %y, %z, %r1, %r2; .reg .pred %p; .reg .u32 %n;"+
-					".reg "+typ+" %a, %b, %c, %d1, %d2;", fmt.Sprintf(`
+					".reg "+typ+" %a, %b, %c; .reg "+dtyp+" %d1, %d2;", fmt.Sprintf(`
 	cvt.u64.u32 %%x, %%t;
 	mul.lo.u64 %%x, %%x, 0x9e3779b97f4a7c15;
 	add.u64 %%x, %%x, %d;
@@ -43,7 +50,7 @@ J:
 	cvt.u64.%s %%r1, %%d1;
 	cvt.u64.%s %%r2, %%d2;
 	xor.b64 %%res, %%r1, %%r2;`, round*7919, tyOf(typ), tyOf(typ), tyOf(typ),
-					vecOp(op, typ, "%d1", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), tyOf(typ), tyOf(typ)))
+					vecOp(op, typ, "%d1", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), tyOf(dtyp), tyOf(dtyp)))
 				for l, v := range res {
 					if v != 0 {
 						t.Fatalf("%s%s lane %d: converged and divergent results differ by %#x", op, typ, l, v)

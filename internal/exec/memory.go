@@ -472,6 +472,18 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 	o.d, o.a = d, a
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
+		if mask == ^uint32(0) {
+			dst, src := (*lanes)(f.regs[int(o.d)*warpSize:]), (*lanes)(f.regs[int(o.a)*warpSize:])
+			for i, v := range src {
+				if toSpace {
+					_, v = mem.Classify(v)
+				} else {
+					v = mem.Generic(space, v)
+				}
+				dst[i] = v
+			}
+			return
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			v := f.regs[int(o.a)*warpSize+lane]

@@ -170,6 +170,7 @@ func (w *Warp) startFrame(f *frame, mask uint32) *frame {
 			row[l] = f.base + c.bits
 		}
 	}
+	f.conv, f.upc = true, 0 // every lane starts at the first op, together
 	w.frames = append(w.frames, f)
 	return f
 }
@@ -229,6 +230,9 @@ func (w *Warp) run() warpStatus {
 					return warpDone
 				}
 				return warpRunnable
+			}
+			if mask == f.active && f.blocked == 0 && f.syncWait == 0 && f.rdepth == 0 {
+				f.enterConv(mask) // the whole activation is one group again
 			}
 			continue
 		}
