@@ -156,7 +156,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unsupported(in, "operands")
 	}
 	fn := md.lanes(n, elem)
-	var vec func(d, a, b *lanes)
+	var vec vecBin
 	if n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
 		if fast := fastFloat(in.Opcode, f, approx); fast != nil {
 			fn = fast
@@ -169,10 +169,10 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	case 1:
 		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
 	case 2:
-		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vecBin{rr: vec})
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vec)
 	}
 	var vec3 func(d, a, b, c *lanes)
-	if vec != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
+	if vec.rr != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
 		vec3 = fmaVec(in.Opcode, f)
 	}
 	return l.ternaryVec(in, o, fn, vec3)

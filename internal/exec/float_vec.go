@@ -13,67 +13,128 @@ import (
 	"github.com/ptxvm/ptxvm/internal/fp"
 )
 
-// floatPair returns the per-lane function and the warp loop of op, or nils.
-func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, func(d, a, b *lanes)) {
-	if f == fp.F32 {
-		switch op {
-		case "add":
-			return f32Add, func(d, a, b *lanes) {
+// floatPair returns the per-lane function and the warp loops of op, or nil
+// and a zero vecBin.
+func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
+	var fn func(a, b uint64) uint64
+	switch {
+	case f == fp.F32 && op == "add":
+		fn = f32Add
+	case f == fp.F32 && op == "sub":
+		fn = f32Sub
+	case f == fp.F32 && op == "mul":
+		fn = f32Mul
+	case f == fp.F32 && op == "div":
+		fn = f32Div
+	case f == fp.F64 && op == "add":
+		fn = f64Add
+	case f == fp.F64 && op == "sub":
+		fn = f64Sub
+	case f == fp.F64 && op == "mul":
+		fn = f64Mul
+	case f == fp.F64 && op == "div":
+		fn = f64Div
+	default:
+		return nil, vecBin{}
+	}
+	// the lane functions inline into these loops (fn is one of the above)
+	switch {
+	case f == fp.F32 && op == "add":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Add(a[i], b[i])
 				}
-			}
-		case "sub":
-			return f32Sub, func(d, a, b *lanes) {
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f32Add(a[i], k)
+				}
+			}}
+	case f == fp.F32 && op == "sub":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Sub(a[i], b[i])
 				}
-			}
-		case "mul":
-			return f32Mul, func(d, a, b *lanes) {
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f32Sub(a[i], k)
+				}
+			}}
+	case f == fp.F32 && op == "mul":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Mul(a[i], b[i])
 				}
-			}
-		case "div":
-			return f32Div, func(d, a, b *lanes) {
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f32Mul(a[i], k)
+				}
+			}}
+	case f == fp.F32:
+		return fn, vecBin{
+			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Div(a[i], b[i])
 				}
-			}
-		}
-		return nil, nil
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f32Div(a[i], k)
+				}
+			}}
+	case op == "add":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f64Add(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f64Add(a[i], k)
+				}
+			}}
+	case op == "sub":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f64Sub(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f64Sub(a[i], k)
+				}
+			}}
+	case op == "mul":
+		return fn, vecBin{
+			func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = f64Mul(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = f64Mul(a[i], k)
+				}
+			}}
 	}
-	if f != fp.F64 {
-		return nil, nil
-	}
-	switch op {
-	case "add":
-		return f64Add, func(d, a, b *lanes) {
-			for i := range d {
-				d[i] = f64Add(a[i], b[i])
-			}
-		}
-	case "sub":
-		return f64Sub, func(d, a, b *lanes) {
-			for i := range d {
-				d[i] = f64Sub(a[i], b[i])
-			}
-		}
-	case "mul":
-		return f64Mul, func(d, a, b *lanes) {
-			for i := range d {
-				d[i] = f64Mul(a[i], b[i])
-			}
-		}
-	case "div":
-		return f64Div, func(d, a, b *lanes) {
+	return fn, vecBin{
+		func(d, a, b *lanes) {
 			for i := range d {
 				d[i] = f64Div(a[i], b[i])
 			}
-		}
-	}
-	return nil, nil
+		},
+		func(d, a *lanes, k uint64) {
+			for i := range d {
+				d[i] = f64Div(a[i], k)
+			}
+		}}
 }
 
 func nan32(r uint32) uint64 {

@@ -115,11 +115,18 @@ func TestFloatFastMatchesFP(t *testing.T) {
 						a[i], b[i] = special[r.IntN(len(special))], special[r.IntN(len(special))]
 					}
 				}
-				vec(&d, &a, &b)
+				vec.rr(&d, &a, &b)
 				for i := range a {
 					want := ref(a[i], b[i], fp.RN)
 					if d[i] != want || scalar(a[i], b[i]) != want {
 						t.Fatalf("%v %s(%#x, %#x): warp %#x, lane %#x, want %#x", f, op, a[i], b[i], d[i], scalar(a[i], b[i]), want)
+					}
+				}
+				var dk lanes // the uniform-operand loop, with b[0] in every lane
+				vec.rk(&dk, &a, b[0])
+				for i := range a {
+					if want := ref(a[i], b[0], fp.RN); dk[i] != want {
+						t.Fatalf("%v %s(%#x, uniform %#x): warp %#x, want %#x", f, op, a[i], b[0], dk[i], want)
 					}
 				}
 			}

@@ -95,29 +95,8 @@ func (w *Warp) laneAddr(o *Op, lane int) uint64 {
 // offset into them. nil sends the op down the per-lane path, which faults
 // where it must.
 func (w *Warp) warpWindow(o *Op) []byte {
-	if o.frameAddr || o.addrBase < 0 {
-		return nil
-	}
-	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
-	var data []byte
-	var base uint64
-	switch o.space {
-	case mem.SpaceGlobal:
-		// the allocation of lane 0's address, cached per warp (kernels
-		// alternate between a few buffers; a free invalidates the cache)
-		g := w.cta.l.prog.global
-		gen := g.Gen()
-		if addr := regs[0] + o.addrConst; w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
-			b, d, ok := g.Find(addr)
-			if !ok {
-				return nil
-			}
-			w.gBase, w.gData, w.gGen = b, d, gen
-		}
-		data, base = w.gData, w.gBase
-	case mem.SpaceShared:
-		data = w.cta.shared.Data
-	default:
+	data, base := w.windowOf(o)
+	if data == nil {
 		return nil
 	}
 	n := uint64(o.size * len(o.vec)) // a power of two: the access's alignment
@@ -125,6 +104,7 @@ func (w *Warp) warpWindow(o *Op) []byte {
 		return nil
 	}
 	limit := uint64(len(data)) - n
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
 	var misaligned, over uint64
 	for i, r := range regs {
 		addr := r + o.addrConst
@@ -141,9 +121,84 @@ func (w *Warp) warpWindow(o *Op) []byte {
 	return data
 }
 
+// windowOf returns the memory a warp-wide access by op o would go through,
+// and the address of its first byte: the allocation of lane 0's global
+// address (cached per warp: kernels alternate between a few buffers, and
+// a free invalidates the cache), or the CTA's shared memory; nil when the
+// op has no such window.
+func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
+	if o.frameAddr || o.addrBase < 0 {
+		return nil, 0
+	}
+	switch o.space {
+	case mem.SpaceGlobal:
+		g := w.cta.l.prog.global
+		gen := g.Gen()
+		addr := w.top().regs[int(o.addrBase)*warpSize] + o.addrConst
+		if w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
+			b, d, ok := g.Find(addr)
+			if !ok {
+				return nil, 0
+			}
+			w.gBase, w.gData, w.gGen = b, d, gen
+		}
+		return w.gData, w.gBase
+	case mem.SpaceShared:
+		return w.cta.shared.Data, 0
+	}
+	return nil, 0
+}
+
 // loadWarp is ld's full-mask fast path for one destination row: it reports
-// false (nothing done) when warpWindow declines.
+// false when a lane is outside the window or misaligned, having loaded
+// only lanes the per-lane path, which then takes over, loads again.
 func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
+	if int32(o.vec[0]) == o.addrBase || o.size != 4 && o.size != 8 {
+		return w.loadWarpChecked(o, dst, t)
+	}
+	// one pass: address, check and load per lane (the destination is not
+	// the address register, so an early return leaves the addresses intact)
+	data, base := w.windowOf(o)
+	n := uint64(o.size)
+	if n > uint64(len(data)) {
+		return false
+	}
+	limit := uint64(len(data)) - n
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	switch {
+	case n == 4 && t[1] == 's':
+		for i, r := range regs {
+			addr := r + o.addrConst
+			if off := addr - base; off <= limit && addr&3 == 0 {
+				dst[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
+			} else {
+				return false
+			}
+		}
+	case n == 4:
+		for i, r := range regs {
+			addr := r + o.addrConst
+			if off := addr - base; off <= limit && addr&3 == 0 {
+				dst[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+			} else {
+				return false
+			}
+		}
+	default:
+		for i, r := range regs {
+			addr := r + o.addrConst
+			if off := addr - base; off <= limit && addr&7 == 0 {
+				dst[i] = binary.LittleEndian.Uint64(data[off:])
+			} else {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loadWarpChecked is loadWarp checking every lane before loading any.
+func (w *Warp) loadWarpChecked(o *Op, dst *lanes, t string) bool {
 	data := w.warpWindow(o)
 	if data == nil {
 		return false

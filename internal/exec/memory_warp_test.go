@@ -130,6 +130,35 @@ func TestWarpMemoryFaults(t *testing.T) {
 			t.Fatalf("%s: got %v, want a %v fault at thread 17, address %#x", c.name, err, c.kind, x+17*4+c.bad)
 		}
 	}
+	// a load into its own address register, lane 17 out of bounds: the
+	// fault names the address the lane computed, not a loaded value
+	pa, ga := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 bad)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [x];
+	mul.wide.u32 %rd2, %r1, 8;
+	add.s64 %rd3, %rd1, %rd2;
+	setp.eq.u32 %p, %r1, 17;
+	ld.param.u64 %rd4, [bad];
+	@%p add.s64 %rd3, %rd3, %rd4;
+	ld.global.u64 %rd3, [%rd3];
+	ret;
+}
+`)
+	xa, _ := ga.Alloc(8*32, 0)
+	for _, bad := range []uint64{8 * 32, 4} {
+		err := pa.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(pa.Kernels["k"], xa, bad), Workers: 1})
+		var f *Fault
+		if !errors.As(err, &f) || f.Thread != [3]int{17, 0, 0} || f.Addr != xa+17*8+bad {
+			t.Fatalf("aliased load, offset %d: got %v, want a fault at thread 17, address %#x", bad, err, xa+17*8+bad)
+		}
+	}
 	// a uniform address out of bounds faults at the first lane
 	p2, g2 := load(t, `.version 7.0
 .target sm_70
