@@ -1,0 +1,318 @@
+package litmus
+
+// violation says which axiom rejects a candidate execution and why: the
+// events of the offending cycle or pair (global indices), in order.
+type violation struct {
+	axiom  string // "Causality (8.10.6)", ...
+	events []int
+	why    string
+}
+
+// noThinAir checks 8.10.4 in its usual formalisation: reads-from together
+// with the address, data and control dependencies of each thread is
+// acyclic. It returns the cycle, if any.
+func (x *execution) noThinAir() []int {
+	// Graph: rf edges W -> R, dep edges R -> E within a thread.
+	n := x.n
+	state := make([]int8, n) // 0 new, 1 on stack, 2 done
+	stack := []int{}
+	var cycle []int
+	var visit func(i int) bool
+	succ := func(i int, f func(j int) bool) bool {
+		e := x.ev[i]
+		if e.Kind == EvWrite {
+			for _, r := range x.reads {
+				if x.rf[r] == i && f(r) {
+					return true
+				}
+			}
+			return false
+		}
+		if e.Kind == EvRead && e.Thread >= 0 {
+			th := e.Thread
+			for j := x.first[th]; j < n && x.ev[j].Thread == th; j++ {
+				if x.ev[j].Deps&(1<<uint(e.Index)) != 0 && f(j) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	visit = func(i int) bool {
+		state[i] = 1
+		stack = append(stack, i)
+		found := succ(i, func(j int) bool {
+			if state[j] == 1 {
+				for k := len(stack) - 1; k >= 0; k-- {
+					if stack[k] == j {
+						cycle = append([]int(nil), stack[k:]...)
+						break
+					}
+				}
+				return true
+			}
+			return state[j] == 0 && visit(j)
+		})
+		stack = stack[:len(stack)-1]
+		state[i] = 2
+		return found
+	}
+	for _, r := range x.reads {
+		if state[r] == 0 && visit(r) {
+			return cycle
+		}
+	}
+	return nil
+}
+
+// checkRfCause checks the first half of the Causality axiom (8.10.6): a
+// read cannot read from a write that it precedes in causality order.
+func (x *execution) checkRfCause() *violation {
+	for _, r := range x.reads {
+		w := x.rf[r]
+		if x.cause[r].has(w) {
+			return &violation{"Causality (8.10.6)", []int{r, w},
+				"the read precedes the write it reads from in causality order"}
+		}
+	}
+	return nil
+}
+
+// checkFenceSC checks 8.10.2: if F1 precedes F2 in causality order they
+// are ordered the same way in Fence-SC order; with F2 before F1 in Fence-SC
+// order, base causality would contain a cycle through them.
+func (x *execution) checkFenceSC() *violation {
+	if x.sc == nil {
+		return nil
+	}
+	for _, f := range x.scF {
+		for _, g := range x.scF {
+			if x.sc[f].has(g) && x.cb[g].has(f) {
+				return &violation{"Fence-SC (8.10.2)", []int{g, f},
+					"the first fence precedes the second in causality order but follows it in Fence-SC order"}
+			}
+		}
+	}
+	return nil
+}
+
+// coResult is what the coherence orders of one physical location allow.
+type coResult struct {
+	count  map[int64]int64 // final value -> number of valid coherence orders
+	orders map[int64][]int // final value -> one valid order (for graphs)
+	fail   *violation      // why no order is valid (when count is empty)
+	total  int64
+	// failByLast: for a final value no valid order reaches, the first
+	// violation of an order ending with it (for --explain).
+	failByLast map[int64]*violation
+}
+
+// coherence enumerates the coherence orders of physical location ph (the
+// initial write first, 8.2.6) and keeps those satisfying Coherence
+// (8.10.1), the second half of Causality (8.10.6), Atomicity (8.10.3) and
+// SC per location (8.10.5).
+func (x *execution) coherence(ph int, keepOrders bool) coResult {
+	ws := x.writes[ph] // ws[0] is the initial write
+	init := ws[0]
+	res := coResult{count: map[int64]int64{}}
+	if keepOrders {
+		res.orders = map[int64][]int{}
+		res.failByLast = map[int64]*violation{}
+	}
+	k := len(ws)
+	idx := make(map[int]int, k)
+	for i, w := range ws {
+		idx[w] = i
+	}
+	// before[i] has j: write ws[i] must precede ws[j].
+	before := make([]uint64, k)
+	mustBefore := func(a, b int, why *violation) *violation {
+		if a == b {
+			return nil
+		}
+		if b == init {
+			return why
+		}
+		before[idx[a]] |= 1 << uint(idx[b])
+		return nil
+	}
+	for _, a := range ws[1:] {
+		for _, b := range ws[1:] {
+			if a != b && x.cause[a].has(b) {
+				// Coherence: W precedes W' in causality order.
+				mustBefore(a, b, nil)
+			}
+		}
+	}
+	for _, m := range x.mems[ph] {
+		if x.ev[m].Kind != EvRead {
+			continue
+		}
+		w0 := x.rf[m]
+		for _, w := range ws[1:] {
+			if w != w0 && x.cause[w].has(m) {
+				// Causality: W precedes R, so R cannot read from a write
+				// that precedes W in coherence order.
+				if v := mustBefore(w, w0, &violation{"Causality (8.10.6)", []int{w, m, w0},
+					"the write precedes the read in causality order, but the read takes its value from the initial write, which precedes it in coherence order"}); v != nil {
+					res.fail = v
+					return res
+				}
+			}
+		}
+	}
+	if k-1 > 12 {
+		res.fail = &violation{"limit", nil, "more than 12 writes to one location"}
+		return res
+	}
+	order := make([]int, 0, k)
+	order = append(order, init)
+	placed := uint64(1)
+	pos := make([]int, x.n)
+	var firstFail *violation
+	var rec func()
+	rec = func() {
+		if len(order) == k {
+			for i, w := range order {
+				pos[w] = i
+			}
+			if v := x.checkOrder(ph, order, pos); v != nil {
+				if firstFail == nil {
+					firstFail = v
+				}
+				last := x.ev[order[k-1]].Value
+				if keepOrders && res.failByLast[last] == nil {
+					res.failByLast[last] = v
+				}
+				return
+			}
+			last := x.ev[order[k-1]].Value
+			res.count[last]++
+			res.total++
+			if keepOrders {
+				if _, ok := res.orders[last]; !ok {
+					res.orders[last] = append([]int(nil), order...)
+				}
+			}
+			return
+		}
+		for i := 1; i < k; i++ {
+			if placed&(1<<uint(i)) != 0 {
+				continue
+			}
+			// Every write that must precede ws[i] is placed.
+			ok := true
+			for j := 1; j < k; j++ {
+				if before[j]&(1<<uint(i)) != 0 && placed&(1<<uint(j)) == 0 {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			placed |= 1 << uint(i)
+			order = append(order, ws[i])
+			rec()
+			order = order[:len(order)-1]
+			placed &^= 1 << uint(i)
+		}
+	}
+	rec()
+	if res.total == 0 {
+		res.fail = firstFail
+		if res.fail == nil {
+			res.fail = &violation{"Coherence (8.10.1)", nil, "causality order between the writes is cyclic"}
+		}
+	}
+	return res
+}
+
+// checkOrder checks one coherence order of location ph: Atomicity and SC
+// per location.
+func (x *execution) checkOrder(ph int, order, pos []int) *violation {
+	// Atomicity of RMW (8.10.3): no morally strong write between the write
+	// an atomic reads from and the atomic's own write.
+	for _, m := range x.mems[ph] {
+		w := x.rmw[m]
+		if w < 0 {
+			continue
+		}
+		w0 := x.rf[m]
+		for _, o := range order[1:] {
+			if o != w && o != w0 && x.ms[m].has(o) && x.ms[o].has(w) && pos[w0] < pos[o] && pos[o] < pos[w] {
+				return &violation{"Atomicity (8.10.3)", []int{m, o, w},
+					"a morally strong write comes between the write the atomic reads from and the atomic's own write in coherence order"}
+			}
+		}
+	}
+	// SC per location (8.10.5): program order between operations on the
+	// same address, with the morally strong relations in communication
+	// order, is acyclic.
+	ms := x.mems[ph]
+	adj := func(a int, f func(b int) bool) bool {
+		ea := x.ev[a]
+		for _, b := range ms {
+			if a == b {
+				continue
+			}
+			eb := x.ev[b]
+			edge := false
+			switch {
+			case x.po[a].has(b) && ea.Loc == eb.Loc:
+				edge = true
+			case !x.ms[a].has(b):
+			case ea.Kind == EvWrite && eb.Kind == EvRead:
+				edge = x.rf[b] == a
+			case ea.Kind == EvWrite && eb.Kind == EvWrite:
+				edge = pos[a] < pos[b]
+			case ea.Kind == EvRead && eb.Kind == EvWrite:
+				edge = pos[x.rf[a]] < pos[b]
+			}
+			if edge && f(b) {
+				return true
+			}
+		}
+		return false
+	}
+	if cyc := findCycle(ms, adj); cyc != nil {
+		return &violation{"SC per location (8.10.5)", cyc,
+			"program order and morally strong communication order form a cycle"}
+	}
+	return nil
+}
+
+// findCycle returns a cycle of the graph (nodes, adj), or nil.
+func findCycle(nodes []int, adj func(a int, f func(b int) bool) bool) []int {
+	state := map[int]int8{}
+	var stack, cycle []int
+	var visit func(i int) bool
+	visit = func(i int) bool {
+		state[i] = 1
+		stack = append(stack, i)
+		found := adj(i, func(j int) bool {
+			switch state[j] {
+			case 1:
+				for k := len(stack) - 1; k >= 0; k-- {
+					if stack[k] == j {
+						cycle = append([]int(nil), stack[k:]...)
+						break
+					}
+				}
+				return true
+			case 0:
+				return visit(j)
+			}
+			return false
+		})
+		stack = stack[:len(stack)-1]
+		state[i] = 2
+		return found
+	}
+	for _, i := range nodes {
+		if state[i] == 0 && visit(i) {
+			return cycle
+		}
+	}
+	return nil
+}

@@ -1,0 +1,451 @@
+package litmus
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Options control Run.
+type Options struct {
+	// Unroll bounds how many times each backward branch may be taken on a
+	// path; longer paths are cut (herd's -unroll). 0 means DefaultUnroll.
+	Unroll int
+	// Explain collects, for a forbidden outcome the condition asks about,
+	// why each candidate execution reaching it is rejected.
+	Explain bool
+	// Witnesses keeps one allowed execution per final state (for graphs).
+	Witnesses bool
+	// MaxExplain bounds the explained candidates (0: 8).
+	MaxExplain int
+}
+
+// DefaultUnroll is the default bound on backward branches.
+const DefaultUnroll = 2
+
+// Result is the outcome of running one test.
+type Result struct {
+	Test     *Test
+	States   []*State // reachable final states, sorted
+	Pos, Neg int64    // allowed executions satisfying / not satisfying the proposition
+	Ok       bool     // the quantified condition holds
+	BoundHit bool     // some path was cut by the unrolling bound
+	Time     time.Duration
+	// Candidates counts the candidate executions examined (paths x rf x
+	// Fence-SC orders), for benchmarks.
+	Candidates int64
+
+	Explanations []string
+	Terms        []Term // what a state shows, in order
+}
+
+// State is one reachable final state.
+type State struct {
+	Values  []int64 // one per Result.Terms
+	Count   int64   // allowed executions ending in it
+	Sat     bool    // it satisfies the proposition
+	Witness *Witness
+}
+
+// Observation is herd's verdict: Never, Always or Sometimes.
+func (r *Result) Observation() string {
+	switch {
+	case r.Pos == 0:
+		return "Never"
+	case r.Neg == 0:
+		return "Always"
+	}
+	return "Sometimes"
+}
+
+// runner holds the state of one Run.
+type runner struct {
+	t      *Test
+	opts   Options
+	res    *Result
+	states map[string]*State
+	paths  [][]*path
+
+	relevant []int // physical locations the states or filter look at
+	explain  map[string][]string
+	explainN int
+	target   func(s *state) bool
+}
+
+// Run explores t and returns its result.
+func Run(t *Test, opts Options) (*Result, error) {
+	start := time.Now()
+	if opts.Unroll <= 0 {
+		opts.Unroll = DefaultUnroll
+	}
+	if opts.MaxExplain <= 0 {
+		opts.MaxExplain = 8
+	}
+	r := &runner{t: t, opts: opts, res: &Result{Test: t}, states: map[string]*State{}, explain: map[string][]string{}}
+	if err := r.computePaths(); err != nil {
+		return nil, err
+	}
+	r.setupTerms()
+	choice := make([]*path, len(t.Threads))
+	r.combine(0, choice)
+	for _, s := range r.states {
+		r.res.States = append(r.res.States, s)
+	}
+	sort.Slice(r.res.States, func(i, j int) bool {
+		return r.stateLine(r.res.States[i]) < r.stateLine(r.res.States[j])
+	})
+	switch t.Quant {
+	case Exists:
+		r.res.Ok = r.res.Pos > 0
+	case NotExists:
+		r.res.Ok = r.res.Pos == 0
+	case Forall:
+		r.res.Ok = r.res.Neg == 0
+	}
+	if opts.Explain {
+		r.finishExplain()
+	}
+	r.res.Time = time.Since(start)
+	return r.res, nil
+}
+
+// computePaths finds the value each read may return by fixpoint: start
+// from the initial values, run every thread's program with reads returning
+// any value some write may produce, and repeat until no new value appears.
+// Values flow through at most as many writes as one execution has, which
+// bounds the rounds (a value derived through more writes than that cannot
+// be read in any execution).
+func (r *runner) computePaths() error {
+	t := r.t
+	domain := make([][]int64, t.nPhys)
+	initVal := make([]int64, t.nPhys)
+	for _, l := range t.Locs {
+		if initVal[l.Phys] == 0 {
+			initVal[l.Phys] = l.Init
+		}
+	}
+	for ph := range domain {
+		domain[ph] = []int64{initVal[ph]}
+	}
+	for round := 0; ; round++ {
+		r.paths = make([][]*path, len(t.Threads))
+		maxWrites := 0
+		next := make([][]int64, t.nPhys)
+		for ph := range next {
+			next[ph] = []int64{initVal[ph]}
+		}
+		for i, th := range t.Threads {
+			ps, hit, err := threadPaths(t, th, domain, r.opts.Unroll)
+			if err != nil {
+				return err
+			}
+			r.res.BoundHit = r.res.BoundHit || hit
+			r.paths[i] = ps
+			mw := 0
+			for _, p := range ps {
+				mw = max(mw, len(p.writes))
+				for _, w := range p.writes {
+					next[w.phys] = append(next[w.phys], w.val)
+				}
+			}
+			maxWrites += mw
+		}
+		same := true
+		for ph := range next {
+			slices.Sort(next[ph])
+			next[ph] = slices.Compact(next[ph])
+			if !slices.Equal(next[ph], domain[ph]) {
+				same = false
+			}
+		}
+		if same || round > maxWrites+1 {
+			return nil
+		}
+		for ph := range next {
+			if len(next[ph]) > 64 {
+				return &Error{File: t.File, Msg: "more than 64 possible values for one location; the test is too large"}
+			}
+		}
+		domain = next
+	}
+}
+
+// setupTerms decides what a state shows: the condition's registers and
+// locations, then herd's "locations" list.
+func (r *runner) setupTerms() {
+	t := r.t
+	var terms []Term
+	terms = termsOf(t.Cond, terms)
+	terms = append(terms, t.Observed...)
+	seen := map[string]bool{}
+	var regs, locs []Term
+	for _, x := range terms {
+		k := t.termString(x)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if x.isReg() {
+			regs = append(regs, x)
+		} else {
+			locs = append(locs, x)
+		}
+	}
+	sort.SliceStable(regs, func(i, j int) bool {
+		if regs[i].Thread != regs[j].Thread {
+			return regs[i].Thread < regs[j].Thread
+		}
+		return regs[i].Reg < regs[j].Reg
+	})
+	sort.SliceStable(locs, func(i, j int) bool { return locs[i].Loc.Name < locs[j].Loc.Name })
+	r.res.Terms = append(regs, locs...)
+	phs := map[int]bool{}
+	for _, x := range r.res.Terms {
+		if x.isLoc() {
+			phs[x.Loc.Phys] = true
+		}
+	}
+	if t.Filter != nil {
+		for _, x := range termsOf(t.Filter, nil) {
+			if x.isLoc() {
+				phs[x.Loc.Phys] = true
+			}
+		}
+	}
+	for ph := range phs {
+		r.relevant = append(r.relevant, ph)
+	}
+	sort.Ints(r.relevant)
+	switch t.Quant {
+	case Forall:
+		r.target = func(s *state) bool { return !eval(t.Cond, s) }
+	default:
+		r.target = func(s *state) bool { return eval(t.Cond, s) }
+	}
+}
+
+func (r *runner) stateLine(s *State) string {
+	var b strings.Builder
+	for i, x := range r.res.Terms {
+		fmt.Fprintf(&b, "%s=%s; ", r.t.termString(x), r.t.valueString(s.Values[i]))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// combine chooses one path per thread.
+func (r *runner) combine(i int, choice []*path) {
+	if i == len(choice) {
+		r.candidate(choice)
+		return
+	}
+	for _, p := range r.paths[i] {
+		choice[i] = p
+		r.combine(i+1, choice)
+	}
+}
+
+// candidate explores the executions of one choice of paths.
+func (r *runner) candidate(choice []*path) {
+	t := r.t
+	// Every value read must be written by someone (or be initial).
+	avail := map[pv]bool{}
+	x0 := newExecutionLite(t)
+	for ph, v := range x0 {
+		avail[pv{ph, v}] = true
+	}
+	for _, p := range choice {
+		for _, w := range p.writes {
+			avail[w] = true
+		}
+	}
+	for _, p := range choice {
+		for _, ev := range p.events {
+			if ev.Kind == EvRead && !avail[pv{ev.Phys, ev.Value}] {
+				return
+			}
+		}
+	}
+	x := newExecution(t, choice)
+	x.rf = make([]int, x.n)
+	r.chooseRF(x, choice, 0)
+}
+
+// newExecutionLite returns the initial value of each physical location.
+func newExecutionLite(t *Test) []int64 {
+	v := make([]int64, t.nPhys)
+	seen := make([]bool, t.nPhys)
+	for _, l := range t.Locs {
+		if !seen[l.Phys] || v[l.Phys] == 0 {
+			v[l.Phys] = l.Init
+			seen[l.Phys] = true
+		}
+	}
+	return v
+}
+
+// chooseRF picks the write each read reads from: one of the same physical
+// location with the value the path assumed. A thread never reads from its
+// own program-order-later writes (that contradicts Causality at once).
+func (r *runner) chooseRF(x *execution, choice []*path, k int) {
+	if k == len(x.reads) {
+		r.withRF(x, choice)
+		return
+	}
+	rd := x.reads[k]
+	er := x.ev[rd]
+	for _, w := range x.writes[er.Phys] {
+		ew := x.ev[w]
+		if ew.Value != er.Value || x.po[rd].has(w) || w == x.rmw[rd] {
+			continue
+		}
+		x.rf[rd] = w
+		r.chooseRF(x, choice, k+1)
+	}
+}
+
+// withRF checks a reads-from choice and enumerates Fence-SC orders.
+func (r *runner) withRF(x *execution, choice []*path) {
+	if cyc := x.noThinAir(); cyc != nil {
+		r.res.Candidates++
+		r.reject(x, choice, &violation{"No Thin Air (8.10.4)", cyc, "reads-from and dependencies form a cycle"})
+		return
+	}
+	x.computeObs()
+	// Fence-SC order: an orientation of every morally strong pair of
+	// fence.sc of different threads (pairs within a thread follow program
+	// order, which the Fence-SC axiom enforces).
+	var pairs [][2]int
+	for i, f := range x.scF {
+		for _, g := range x.scF[i+1:] {
+			if x.ev[f].Thread != x.ev[g].Thread && x.ms[f].has(g) {
+				pairs = append(pairs, [2]int{f, g})
+			}
+		}
+	}
+	if len(pairs) > 20 {
+		pairs = pairs[:20]
+	}
+	if len(x.scF) > 0 {
+		if x.sc == nil {
+			x.sc = newRelation(x.n)
+		}
+	} else {
+		x.sc = nil
+	}
+	for mask := 0; mask < 1<<len(pairs); mask++ {
+		if x.sc != nil {
+			for i := range x.sc {
+				x.sc[i].clear()
+			}
+			for _, f := range x.scF {
+				for _, g := range x.scF {
+					if x.po[f].has(g) {
+						x.sc[f].set(g)
+					}
+				}
+			}
+			for i, p := range pairs {
+				if mask&(1<<uint(i)) != 0 {
+					x.sc[p[1]].set(p[0])
+				} else {
+					x.sc[p[0]].set(p[1])
+				}
+			}
+		}
+		r.res.Candidates++
+		x.computeCause()
+		if v := x.checkFenceSC(); v != nil {
+			// A Fence-SC order that contradicts causality: the same execution
+			// with the other orientation is examined too; nothing to explain.
+			continue
+		}
+		if v := x.checkRfCause(); v != nil {
+			r.reject(x, choice, v)
+			continue
+		}
+		r.withCause(x, choice)
+	}
+}
+
+// withCause enumerates coherence orders per location and records the
+// allowed executions.
+func (r *runner) withCause(x *execution, choice []*path) {
+	t := r.t
+	keep := r.opts.Witnesses || r.opts.Explain
+	cos := make([]coResult, t.nPhys)
+	for ph := 0; ph < t.nPhys; ph++ {
+		cos[ph] = x.coherence(ph, keep)
+		if cos[ph].total == 0 {
+			r.reject(x, choice, cos[ph].fail)
+			return
+		}
+	}
+	regs := make([]map[string]int64, len(choice))
+	for i, p := range choice {
+		regs[i] = p.regs
+	}
+	factor := int64(1)
+	isRel := map[int]bool{}
+	for _, ph := range r.relevant {
+		isRel[ph] = true
+	}
+	for ph := 0; ph < t.nPhys; ph++ {
+		if !isRel[ph] {
+			factor *= cos[ph].total
+		}
+	}
+	st := &state{regs: regs, mem: make([]int64, t.nPhys)}
+	var reached bool
+	var walk func(i int, count int64)
+	walk = func(i int, count int64) {
+		if i == len(r.relevant) {
+			if t.Filter != nil && !eval(t.Filter, st) {
+				return
+			}
+			r.record(x, st, count, cos)
+			if r.target(st) {
+				reached = true
+			}
+			return
+		}
+		ph := r.relevant[i]
+		vals := make([]int64, 0, len(cos[ph].count))
+		for v := range cos[ph].count {
+			vals = append(vals, v)
+		}
+		slices.Sort(vals)
+		for _, v := range vals {
+			st.mem[ph] = v
+			walk(i+1, count*cos[ph].count[v])
+		}
+	}
+	walk(0, factor)
+	if r.opts.Explain && !reached {
+		r.explainCo(x, choice, cos)
+	}
+}
+
+// record adds count executions ending in state st.
+func (r *runner) record(x *execution, st *state, count int64, cos []coResult) {
+	vals := make([]int64, len(r.res.Terms))
+	for i, term := range r.res.Terms {
+		vals[i] = st.term(term)
+	}
+	key := fmt.Sprint(vals)
+	s, ok := r.states[key]
+	if !ok {
+		s = &State{Values: vals, Sat: eval(r.t.Cond, st)}
+		r.states[key] = s
+		if r.opts.Witnesses {
+			s.Witness = r.witness(x, st, cos)
+		}
+	}
+	s.Count += count
+	if s.Sat {
+		r.res.Pos += count
+	} else {
+		r.res.Neg += count
+	}
+}
