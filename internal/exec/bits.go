@@ -119,7 +119,7 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 	case "shf": // shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: funnel shift of b:a by c
 		left := hasMod(in, ".l")
 		clamp := hasMod(in, ".clamp")
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+		shf := func(a, b, c uint64) uint64 {
 			n := uint32(c)
 			if clamp {
 				n = min(n, 32)
@@ -131,6 +131,11 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 				return uint64(uint32((v << n) >> 32))
 			}
 			return uint64(uint32(v >> n))
+		}
+		return l.ternaryVec(in, o, shf, func(d, a, b, c *lanes) {
+			for i := range d {
+				d[i] = shf(a[i], b[i], c[i])
+			}
 		})
 	case "prmt": // prmt.b32{.mode} d, a, b, c
 		mode := in.Groups[".mode"]

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -14,13 +15,17 @@ import (
 // and type the loops cover, on hashed operands and shift amounts from 0 to
 // past the width.
 func TestVecMatchesScalar(t *testing.T) {
-	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "and", "or", "xor", "shl", "shr", "mad.lo"} {
+	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "and", "or", "xor", "shl", "shr", "mad.lo",
+		"shf.l.wrap", "shf.r.wrap", "shf.l.clamp", "shf.r.clamp"} {
 		for _, ty := range []string{"u32", "s32", "u64", "s64"} {
+			if strings.HasPrefix(op, "shf") && ty != "u32" {
+				continue // funnel shifts are .b32 only
+			}
 			if op == "mul.wide" && ty[1:] == "64" {
 				continue // .wide takes 16- and 32-bit operands
 			}
 			typ := "." + ty
-			if op == "and" || op == "or" || op == "xor" || op == "shl" {
+			if op == "and" || op == "or" || op == "xor" || op == "shl" || strings.HasPrefix(op, "shf") {
 				typ = ".b" + ty[1:] // the bit operations take .b types
 			}
 			dtyp := typ // the destinations' type
@@ -76,6 +81,8 @@ func vecOp(op, typ, d string, round int) string {
 	imm := []string{"0x9e3779b9", "-7"}[round%2]
 	shift := []string{"5", "37"}[round%2]
 	switch {
+	case strings.HasPrefix(op, "shf"):
+		return op + typ + " " + d + ", %a, %b, %n;"
 	case (op == "shl" || op == "shr") && round >= 3:
 		return op + typ + " " + d + ", %a, " + shift + ";"
 	case op == "shl" || op == "shr":
