@@ -157,19 +157,23 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	fn := md.lanes(n, elem)
 	var vec vecBin
+	var lane2 func(a, b uint64) uint64 // the two-operand lane function, when there is a direct one
 	if n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
 		if fast := fastFloat(in.Opcode, f, approx); fast != nil {
 			fn = fast
 		}
 		if !approx {
-			_, vec = floatPair(in.Opcode, f)
+			lane2, vec = floatPair(in.Opcode, f)
 		}
 	}
 	switch arity {
 	case 1:
 		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
 	case 2:
-		return l.binaryVec(in, o, func(a, b uint64) uint64 { return fn(a, b, 0) }, vec)
+		if lane2 == nil {
+			lane2 = func(a, b uint64) uint64 { return fn(a, b, 0) }
+		}
+		return l.binaryVec(in, o, lane2, vec)
 	}
 	var vec3 func(d, a, b, c *lanes)
 	if vec.rr != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
