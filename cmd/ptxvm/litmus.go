@@ -1,20 +1,194 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/ptxvm/ptxvm/internal/litmus"
 )
 
-// litmusCommand is being built (issue 8); the helper that owns this file
-// replaces this placeholder.
 var litmusCommand = &command{
 	name:    "litmus",
 	summary: "decide which outcomes of PTX litmus tests the memory model allows",
-	usage:   "litmus [flags] FILE...",
-	doc:     "Litmus is not built yet.\n",
+	usage:   "litmus [-unroll N] [-explain] [-graph DIR] [-default-cta own|same] [-notime] FILE...",
+	doc: `Litmus explores each PTX litmus test FILE exhaustively under the PTX memory
+consistency model (chapter 8 of the PTX ISA manual): every path of every
+thread, every reads-from choice, every Fence-SC order and every coherence
+order, keeping the candidate executions that the axioms allow (Coherence,
+Fence-SC, Atomicity, No Thin Air, SC per location, Causality). For each test
+it prints, as herd does, the reachable final states (the registers and
+locations the condition names), Ok or No (whether the quantified condition
+holds), and
+
+	Observation NAME Never|Always|Sometimes P N
+
+where P and N count the allowed executions that satisfy and that do not
+satisfy the condition's proposition.
+
+Tests are in the herd format used for PTX ("PTX NAME", an init block, a
+table of threads with positions such as "P0@cta 0,gpu 0", and exists,
+~exists or forall); docs/litmus.md describes it and every reading of the
+manual the tool chose. A directory stands for every *.litmus file below it;
+"-" reads standard input.
+
+-explain says, for an outcome the condition asks about that no allowed
+execution reaches, which axiom rejects each candidate execution reaching it,
+with the events in source lines. -graph DIR writes one Graphviz file per
+reachable final state, with a witness execution (po, rf, co, sync edges).
+-unroll bounds how many times each backward branch is taken on a path;
+longer paths are cut and a warning says so.
+
+Exit status: 0 if every test parsed and ran, 1 on a malformed test or an
+error, 2 on a usage error.
+`,
+	flags: func(fs *flag.FlagSet) { new(litmusConfig).register(fs) },
+}
+
+type litmusConfig struct {
+	unroll     int
+	explain    bool
+	graph      string
+	defaultCTA string
+	noTime     bool
+}
+
+func (c *litmusConfig) register(fs *flag.FlagSet) {
+	fs.IntVar(&c.unroll, "unroll", litmus.DefaultUnroll, "take each backward branch at most `N` times on a path")
+	fs.BoolVar(&c.explain, "explain", false, "explain why outcomes the condition asks about are forbidden")
+	fs.StringVar(&c.graph, "graph", "", "write a Graphviz witness per reachable final state into `DIR`")
+	fs.StringVar(&c.defaultCTA, "default-cta", "own", "placement of threads without one: `own` CTA each, or all in the same CTA")
+	fs.BoolVar(&c.noTime, "notime", false, "omit the Time line (for reproducible output)")
 }
 
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "ptxvm litmus: unsupported: not built yet")
-	return exitErrors
+	var cfg litmusConfig
+	fs := flag.NewFlagSet("litmus", flag.ContinueOnError)
+	cfg.register(fs)
+	args, code, ok := parseFlags(litmusCommand, fs, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(args) == 0 {
+		return usageError(litmusCommand, stderr, "no files given (use - for standard input)")
+	}
+	if cfg.unroll < 1 {
+		return usageError(litmusCommand, stderr, "-unroll must be at least 1")
+	}
+	var popts litmus.ParseOptions
+	switch cfg.defaultCTA {
+	case "own":
+	case "same":
+		popts.DefaultSameCTA = true
+	default:
+		return usageError(litmusCommand, stderr, "-default-cta must be own or same, not %q", cfg.defaultCTA)
+	}
+	files, errs := expandLitmusFiles(args)
+	failed := false
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "ptxvm litmus: %v\n", err)
+		failed = true
+	}
+	first := true
+	for _, f := range files {
+		name := displayName(f)
+		src, err := readInput(f, stdin)
+		if err != nil {
+			report(stderr, name, err)
+			failed = true
+			continue
+		}
+		t, err := litmus.ParseWith(name, string(src), popts)
+		if err != nil {
+			fmt.Fprintln(stderr, errorLine(err))
+			failed = true
+			continue
+		}
+		res, err := litmus.Run(t, litmus.Options{Unroll: cfg.unroll, Explain: cfg.explain, Witnesses: cfg.graph != ""})
+		if err != nil {
+			fmt.Fprintln(stderr, errorLine(err))
+			failed = true
+			continue
+		}
+		if !first {
+			fmt.Fprintln(stdout)
+		}
+		first = false
+		res.Write(stdout, !cfg.noTime)
+		for _, e := range res.Explanations {
+			fmt.Fprintln(stdout, e)
+		}
+		if cfg.graph != "" {
+			if err := writeGraphs(cfg.graph, res); err != nil {
+				fmt.Fprintf(stderr, "ptxvm litmus: %v\n", err)
+				failed = true
+			}
+		}
+	}
+	if failed {
+		return exitErrors
+	}
+	return exitOK
+}
+
+// errorLine formats a litmus error as "file:line:col: error: message".
+func errorLine(err error) string {
+	if e, ok := err.(*litmus.Error); ok {
+		if e.Pos.Line == 0 {
+			return fmt.Sprintf("%s: error: %s", e.File, e.Msg)
+		}
+		return fmt.Sprintf("%s:%d:%d: error: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	}
+	return "error: " + err.Error()
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.+-]+`)
+
+// writeGraphs writes DIR/NAME-K.dot for the K-th reachable final state.
+func writeGraphs(dir string, res *litmus.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	base := unsafeName.ReplaceAllString(res.Test.Name, "_")
+	for k, s := range res.States {
+		if s.Witness == nil {
+			continue
+		}
+		line := res.StateLine(s)
+		dot := s.Witness.DOT(res.Test.Name, line)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.dot", base, k+1)), []byte(dot), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandLitmusFiles is expandFiles for *.litmus files.
+func expandLitmusFiles(args []string) (files []string, errs []error) {
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if arg == "-" || err != nil || !info.IsDir() {
+			files = append(files, arg)
+			continue
+		}
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+				return nil
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".litmus") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return files, errs
 }

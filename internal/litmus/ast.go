@@ -28,9 +28,9 @@ type Test struct {
 	Name    string
 	Comment string
 
-	Locs    []*Location // every memory location name, in order of appearance
+	Locs      []*Location // every memory location name, in order of appearance
 	locByName map[string]*Location
-	nPhys   int // number of physical locations (aliases share one)
+	nPhys     int // number of physical locations (aliases share one)
 
 	Threads []*Thread
 
@@ -117,18 +117,18 @@ type Instr struct {
 	Opcode string // base opcode as written (ld, st, atom, add, ...)
 
 	// Memory operations.
-	Sem    Sem
-	Scope  Scope
-	Proxy  Proxy   // access method (ld/st/atom: generic; tld: texture...)
-	RMW    RMWOp   // atom/red operation
-	Addr   Operand // address operand
-	Dst    Operand // destination register (ld, atom, ALU, setp)
-	Dst2   Operand // second destination of setp p|q
-	Src    []Operand
+	Sem   Sem
+	Scope Scope
+	Proxy Proxy   // access method (ld/st/atom: generic; tld: texture...)
+	RMW   RMWOp   // atom/red operation
+	Addr  Operand // address operand
+	Dst   Operand // destination register (ld, atom, ALU, setp)
+	Dst2  Operand // second destination of setp p|q
+	Src   []Operand
 
 	// Fences.
-	FenceSem   Sem   // SemSC, SemAcqRel, SemAcquire, SemRelease; SemNone for proxy fences
-	FenceProxy Proxy // for proxy fences: the proxy kind ordered with the generic one
+	FenceSem     Sem   // SemSC, SemAcqRel, SemAcquire, SemRelease; SemNone for proxy fences
+	FenceProxy   Proxy // for proxy fences: the proxy kind ordered with the generic one
 	IsProxyFence bool
 
 	// Barriers.
@@ -212,21 +212,21 @@ const (
 type BarKind int
 
 const (
-	BarSync         BarKind = iota // bar.sync, bar.red, barrier.sync: arrive and wait
-	BarArrive                      // bar.arrive: arrive only
-	BarClusterArrive               // barrier.cluster.arrive
-	BarClusterWait                 // barrier.cluster.wait
+	BarSync          BarKind = iota // bar.sync, bar.red, barrier.sync: arrive and wait
+	BarArrive                       // bar.arrive: arrive only
+	BarClusterArrive                // barrier.cluster.arrive
+	BarClusterWait                  // barrier.cluster.wait
 )
 
 // OperandKind says what an operand denotes.
 type OperandKind int
 
 const (
-	ONone OperandKind = iota
-	OReg              // a register
-	OImm              // an integer constant (or the address of a location)
-	OMemLoc           // [x]: the location x
-	OMemReg           // [r]: the location whose address register r holds (+Off)
+	ONone   OperandKind = iota
+	OReg                // a register
+	OImm                // an integer constant (or the address of a location)
+	OMemLoc             // [x]: the location x
+	OMemReg             // [r]: the location whose address register r holds (+Off)
 	OLabel
 )
 

@@ -31,6 +31,7 @@ type parser struct {
 	src   string // comments blanked
 	lines []string
 	t     *Test
+	opts  ParseOptions
 
 	pending []pendingReg // register initialisations, applied once threads exist
 	cols    [][]cell     // the thread table, one slice of cells per thread
@@ -53,9 +54,19 @@ func (p *parser) fail(pos Pos, format string, args ...any) {
 	panic(bail{p.errf(pos, format, args...)})
 }
 
+// ParseOptions are the readings of the format that have alternatives.
+type ParseOptions struct {
+	// DefaultSameCTA places threads whose header gives no position in one
+	// CTA, instead of one CTA (and cluster) each (docs/litmus.md).
+	DefaultSameCTA bool
+}
+
 // Parse parses one litmus test. file names the input in error messages.
-func Parse(file, src string) (t *Test, err error) {
-	p := &parser{file: file, src: stripComments(src)}
+func Parse(file, src string) (*Test, error) { return ParseWith(file, src, ParseOptions{}) }
+
+// ParseWith parses one litmus test with the given options.
+func ParseWith(file, src string, opts ParseOptions) (t *Test, err error) {
+	p := &parser{file: file, src: stripComments(src), opts: opts}
 	p.lines = strings.Split(p.src, "\n")
 	p.t = &Test{File: file, locByName: map[string]*Location{}}
 	defer func() {

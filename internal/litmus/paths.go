@@ -69,7 +69,7 @@ type pathState struct {
 	taint    map[string]uint64
 	ctrl     uint64
 	events   []Event
-	back     map[int]int   // backward branches taken, per instruction
+	back     map[int]int // backward branches taken, per instruction
 	barCount map[[2]int64]int
 	reads    int
 }
@@ -86,14 +86,14 @@ func (s *pathState) clone() *pathState {
 
 // pathEnum enumerates the paths of one thread.
 type pathEnum struct {
-	t       *Test
-	th      *Thread
-	domain  [][]int64 // values a read of each physical location may return
-	unroll  int
-	out     []*path
+	t        *Test
+	th       *Thread
+	domain   [][]int64 // values a read of each physical location may return
+	unroll   int
+	out      []*path
 	hitBound bool
-	err     error
-	limit   int
+	err      error
+	limit    int
 }
 
 // threadPaths returns every path of th when reads return values from

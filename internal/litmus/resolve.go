@@ -79,7 +79,7 @@ func (p *parser) place() {
 			th.GPU = 0
 		}
 		if th.CTA < 0 {
-			if DefaultSameCTA {
+			if p.opts.DefaultSameCTA {
 				th.CTA = 0
 			} else {
 				th.CTA = 100000 + th.Index
@@ -90,10 +90,6 @@ func (p *parser) place() {
 		}
 	}
 }
-
-// DefaultSameCTA places threads whose header gives no position in one CTA
-// instead of one CTA each (flag --default-cta=same).
-var DefaultSameCTA = false
 
 // sameCTA, sameCluster and sameGPU compare thread positions.
 func sameGPU(a, b *Thread) bool     { return a.GPU == b.GPU }

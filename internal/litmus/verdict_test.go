@@ -1,0 +1,52 @@
+package litmus
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var expectRE = regexp.MustCompile(`expect:\s*(Never|Always|Sometimes)`)
+
+// TestLitmusVerdicts runs every test under testdata/ that states the verdict
+// the manual (or reasoning from its axioms, in the test's comment) gives.
+func TestLitmusVerdicts(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*/*.litmus")
+	more, _ := filepath.Glob("testdata/*.litmus")
+	files = append(files, more...)
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := expectRE.FindStringSubmatch(string(src))
+		if m == nil {
+			continue
+		}
+		n++
+		t.Run(strings.TrimSuffix(strings.TrimPrefix(f, "testdata/"), ".litmus"), func(t *testing.T) {
+			tt, err := Parse(f, string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(tt, Options{Explain: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Observation(); got != m[1] {
+				var b strings.Builder
+				res.Write(&b, false)
+				for _, e := range res.Explanations {
+					b.WriteString(e + "\n")
+				}
+				t.Errorf("%s: Observation %s, want %s\n%s", f, got, m[1], b.String())
+			}
+		})
+	}
+	if n < 10 {
+		t.Fatalf("only %d tests with an expected verdict", n)
+	}
+}
