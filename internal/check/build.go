@@ -305,9 +305,24 @@ func (b *builder) name(f *ir.Func, s *fscope, name string) ir.Operand {
 	return ir.Operand{Kind: ir.OpName, Name: name}
 }
 
+// constCandidate reports whether e might be a constant expression: it is
+// not a name or a name's component (most operands are registers, and
+// EvalConst reports those as errors, a costly way to say no).
+func constCandidate(e ptx.Expr) bool {
+	switch e := e.(type) {
+	case *ptx.Ident:
+		return e.Name == "WARP_SZ"
+	case *ptx.SelectorExpr:
+		return false
+	}
+	return true
+}
+
 func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr) ir.Operand {
-	if v, err := ptx.EvalConst(e); err == nil {
-		return ir.Operand{Kind: ir.OpImm, Imm: v}
+	if constCandidate(e) {
+		if v, err := ptx.EvalConst(e); err == nil {
+			return ir.Operand{Kind: ir.OpImm, Imm: v}
+		}
 	}
 	switch e := e.(type) {
 	case *ptx.Ident:

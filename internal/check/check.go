@@ -51,6 +51,8 @@ type checker struct {
 	// matched records the accepted form of each instruction, for Build;
 	// nil when only checking.
 	matched map[*ptx.Instruction]*match
+	// forms caches formsFor per opcode and modifier list
+	forms map[string][]formMatch
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

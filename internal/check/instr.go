@@ -43,27 +43,14 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		}
 	}
 	var matches []match
-	for _, b := range blocks {
-		for i := range b.Forms {
-			f := &b.Forms[i]
-			chosen, ok := matchMods(f.Mods, in.Modifiers)
-			if !ok {
-				continue
-			}
-			groups := map[string]string{}
-			for i, s := range f.Mods {
-				if s.Group != "" && chosen[i] != "" {
-					groups[s.Group] = chosen[i]
-				}
-			}
-			// Each way of choosing which optional operands were written is
-			// a candidate: `{, ctaMask}{, cache-policy}` with one given may
-			// mean either.
-			for _, ops := range operandChoices(f, len(in.Operands)) {
-				// call operands are checked by calls.go, against the callee
-				if in.Opcode == "call" || shapesFit(ops, in.Operands) {
-					matches = append(matches, match{b, f, presentNames(ops, in.Operands), groups, ops})
-				}
+	for _, fm := range c.formsFor(blocks, in) {
+		// Each way of choosing which optional operands were written is
+		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
+		// mean either.
+		for _, ops := range operandChoices(fm.form, len(in.Operands)) {
+			// call operands are checked by calls.go, against the callee
+			if in.Opcode == "call" || shapesFit(ops, in.Operands) {
+				matches = append(matches, match{fm.instr, fm.form, presentNames(ops, in.Operands), fm.groups, ops})
 			}
 		}
 	}
@@ -96,6 +83,49 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		c.diags = c.diags[:start]
 	}
 	c.diags = append(c.diags, best...)
+}
+
+// A formMatch is a form whose modifier slots an instruction's modifiers
+// fill, with the value chosen for each group (shared, read-only).
+type formMatch struct {
+	instr  *isa.Instr
+	form   *isa.Form
+	groups map[string]string
+}
+
+// formsFor returns the forms of blocks that in's modifiers fill. A module
+// repeats a few opcode and modifier combinations many times, so the
+// answer is kept per combination.
+func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction) []formMatch {
+	key := in.Opcode
+	for _, m := range in.Modifiers {
+		key += "\x00" + m
+	}
+	if fms, ok := c.forms[key]; ok {
+		return fms
+	}
+	var fms []formMatch
+	for _, b := range blocks {
+		for i := range b.Forms {
+			f := &b.Forms[i]
+			chosen, ok := matchMods(f.Mods, in.Modifiers)
+			if !ok {
+				continue
+			}
+			groups := map[string]string{}
+			for i, s := range f.Mods {
+				if s.Group != "" && chosen[i] != "" {
+					groups[s.Group] = chosen[i]
+				}
+			}
+			fms = append(fms, formMatch{b, f, groups})
+		}
+	}
+	if c.forms == nil {
+		c.forms = map[string][]formMatch{}
+	}
+	c.forms[key] = fms
+	return fms
 }
 
 // failureScore weighs a candidate's errors: gating errors ("Feature ...
