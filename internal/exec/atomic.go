@@ -92,13 +92,12 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		global := o.space == mem.SpaceGlobal || o.space == mem.SpaceGeneric
-		if global {
-			w.cta.l.prog.atomicMu.Lock()
-			defer w.cta.l.prog.atomicMu.Unlock()
-		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
+			// shared memory belongs to one goroutine (the cluster's): plain
+			// updates are atomic there; global memory needs the host's
+			// atomics (atomic_mem.go)
+			shared := w.spaceOf(o, lane) != mem.SpaceGlobal
 			p := w.access(o, lane, uint64(o.size*vec))
 			if p == nil {
 				return
@@ -113,8 +112,13 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			for k := range vec {
 				e := p[k*o.size : (k+1)*o.size]
-				old := mem.Load(e)
-				mem.Store(e, fn(old, f.regs[int(bs[k])*warpSize+lane], cv))
+				var old uint64
+				if shared {
+					old = mem.Load(e)
+					mem.Store(e, fn(old, f.regs[int(bs[k])*warpSize+lane], cv))
+				} else {
+					old = atomicRMW(e, fn, f.regs[int(bs[k])*warpSize+lane], cv)
+				}
 				if dsts[k] >= 0 {
 					if isInt {
 						old = it.norm(old)

@@ -90,7 +90,7 @@ func (c *cta) seedSchedule() {
 func newCTA(l *launch, cl *cluster, rank int, id [3]uint32) *cta {
 	c := &cta{l: l, id: id, cl: cl, rank: rank}
 	c.seedSchedule()
-	c.shared = mem.Block{Space: mem.SpaceShared, Data: make([]byte, l.prog.dynShared+l.dynShared)}
+	c.shared = mem.Block{Space: mem.SpaceShared, Data: mem.HostBytes(l.prog.dynShared + l.dynShared)}
 	bx, by, bz := l.block[0], l.block[1], l.block[2]
 	c.threads = bx * by * bz
 	nwarps := (c.threads + warpSize - 1) / warpSize

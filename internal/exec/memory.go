@@ -440,7 +440,31 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
-	ordered(in, o)
+	if strong(in, o) {
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			f := w.top()
+			for m := mask; m != 0; m &= m - 1 {
+				lane := bits.TrailingZeros32(m)
+				b := w.access(o, lane, total)
+				if b == nil {
+					return
+				}
+				viaAtomics := w.spaceOf(o, lane) == mem.SpaceGlobal
+				for k, s := range o.vec {
+					e := b[k*o.size : (k+1)*o.size]
+					var v uint64
+					if viaAtomics {
+						v = atomicLoad(e)
+					} else {
+						v = mem.Load(e)
+					}
+					if s >= 0 {
+						f.regs[int(s)*warpSize+lane] = extend(v, t, o.size*8)
+					}
+				}
+			}
+		}
+	}
 	return nil
 }
 
@@ -478,33 +502,42 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 	}
-	ordered(in, o)
+	if strong(in, o) {
+		o.exec = func(w *Warp, o *Op, mask uint32) {
+			f := w.top()
+			for m := mask; m != 0; m &= m - 1 {
+				lane := bits.TrailingZeros32(m)
+				b := w.access(o, lane, total)
+				if b == nil {
+					return
+				}
+				viaAtomics := w.spaceOf(o, lane) == mem.SpaceGlobal
+				for k, s := range o.vec {
+					e := b[k*o.size : (k+1)*o.size]
+					if viaAtomics {
+						atomicStore(e, f.regs[int(s)*warpSize+lane])
+					} else {
+						mem.Store(e, f.regs[int(s)*warpSize+lane])
+					}
+				}
+			}
+		}
+	}
 	return nil
 }
 
-// ordered makes the strong ld/st forms (.relaxed, .acquire, .release,
-// .volatile, .mmio; 8.4) of global and generic accesses take the program's
-// atomic lock, like atom and fence: they are then atomic and sequentially
-// consistent with respect to each other and to atomics on every worker,
-// and the lock's happens-before edges order the plain accesses around them
-// (a release store publishes the stores before it to the acquire load
-// that reads it, across CTAs on different goroutines). Weak accesses and
-// shared memory (one goroutine per cluster) need no lock.
-func ordered(in *ir.Inst, o *Op) {
-	strong := false
+// strong reports whether an ld/st is one of the strong forms (.relaxed,
+// .acquire, .release, .volatile, .mmio; 8.4) on global memory or a generic
+// address: those go through the host's atomics (atomic_mem.go), element by
+// element, so that they are single-copy atomic and order the accesses
+// around them across CTAs on different workers. Shared memory is used by
+// one goroutine (the cluster's): its plain accesses already are.
+func strong(in *ir.Inst, o *Op) bool {
+	s := false
 	for _, m := range []string{".relaxed", ".acquire", ".release", ".volatile", ".mmio"} {
-		strong = strong || hasMod(in, m)
+		s = s || hasMod(in, m)
 	}
-	if !strong || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric {
-		return
-	}
-	inner := o.exec
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		mu := &w.cta.l.prog.atomicMu
-		mu.Lock()
-		defer mu.Unlock()
-		inner(w, o, mask)
-	}
+	return s && (o.space == mem.SpaceGlobal || o.space == mem.SpaceGeneric)
 }
 
 // cvta{.to}.space.size d, a: between a space's addresses and generic ones.

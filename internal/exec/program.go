@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -25,9 +26,9 @@ type Program struct {
 	// .shared.
 	varAddr      map[*ir.Var]uint64
 	constant     mem.Block
-	sharedStatic uint64     // bytes of static shared memory (module and function scope)
-	atomicMu     sync.Mutex // global atomics (CTAs run on several workers)
-	dynShared    uint64     // offset of dynamic shared memory (.extern .shared arrays)
+	sharedStatic uint64        // bytes of static shared memory (module and function scope)
+	fenceWord    atomic.Uint64 // fences read-modify-write it (atomic_mem.go)
+	dynShared    uint64        // offset of dynamic shared memory (.extern .shared arrays)
 }
 
 // Func is a lowered function.

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Windows of the generic address space.
@@ -115,6 +116,9 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	if align&(align-1) != 0 {
 		return 0, fmt.Errorf("alignment %d is not a power of two", align)
 	}
+	// at least 8: the engine's atomics update aligned host words of the
+	// allocation, whose bytes then align as the device addresses do
+	align = max(align, 8)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.limit != 0 && g.used+size > g.limit {
@@ -124,12 +128,20 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	if base+size >= SharedBase {
 		return 0, fmt.Errorf("out of device address space")
 	}
-	a := &allocation{base: base, data: make([]byte, size)}
+	a := &allocation{base: base, data: HostBytes(size)}
 	g.allocs = append(g.allocs, a) // bases only grow: the list stays sorted
 	g.publish()
 	g.next = base + size + guard
 	g.used += size
 	return base, nil
+}
+
+// HostBytes returns n zeroed bytes whose backing array is 8-byte aligned
+// and a whole number of 8-byte words long, so that atomic updates of the
+// aligned word around any 1- or 2-byte element stay inside it.
+func HostBytes(n uint64) []byte {
+	words := make([]uint64, max(1, (n+7)/8))
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(words)*8)[:n]
 }
 
 // Free releases the allocation that starts at addr.
