@@ -89,6 +89,10 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			return fp.F32.FlushSubnormal(fp.F32.Add(fp.F32.FlushSubnormal(old), fp.F32.FlushSubnormal(b&0xffffffff), fp.RN))
 		}
 	}
+	rmw := atomicRMW
+	if op == ".add" && isInt && (n == 4 || n == 8) {
+		rmw = atomicAddInt
+	}
 	o.c, o.size = c, n
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -117,7 +121,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 					old = mem.Load(e)
 					mem.Store(e, fn(old, f.regs[int(bs[k])*warpSize+lane], cv))
 				} else {
-					old = atomicRMW(e, fn, f.regs[int(bs[k])*warpSize+lane], cv)
+					old = rmw(e, fn, f.regs[int(bs[k])*warpSize+lane], cv)
 				}
 				if dsts[k] >= 0 {
 					if isInt {

@@ -87,3 +87,12 @@ func atomicRMW(p []byte, fn func(old, b, c uint64) uint64, b, c uint64) uint64 {
 		}
 	}
 }
+
+// atomicAddInt is atomicRMW for integer addition of 4- or 8-byte
+// elements: one fetch-and-add instead of a compare-and-swap loop.
+func atomicAddInt(p []byte, _ func(old, b, c uint64) uint64, b, _ uint64) uint64 {
+	if len(p) == 8 {
+		return atomic.AddUint64((*uint64)(unsafe.Pointer(unsafe.SliceData(p))), b) - b
+	}
+	return uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(unsafe.SliceData(p))), uint32(b)) - uint32(b))
+}
