@@ -132,11 +132,7 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			return uint64(uint32(v >> n))
 		}
-		return l.ternaryVec(in, o, shf, func(d, a, b, c *lanes) {
-			for i := range d {
-				d[i] = shf(a[i], b[i], c[i])
-			}
-		})
+		return l.ternaryVec(in, o, shf, shfVec(left, clamp))
 	case "prmt": // prmt.b32{.mode} d, a, b, c
 		mode := in.Groups[".mode"]
 		if mode == "" {
@@ -296,4 +292,38 @@ func lowerLop3(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+// shfVec returns the warp loop of shf: the funnel shift written out for each
+// direction and mode, so that no lane calls a function.
+func shfVec(left, clamp bool) func(d, a, b, c *lanes) {
+	switch {
+	case left && clamp:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				v := uint64(uint32(b[i]))<<32 | uint64(uint32(a[i]))
+				d[i] = uint64(uint32((v << min(uint32(c[i]), 32)) >> 32))
+			}
+		}
+	case left:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				v := uint64(uint32(b[i]))<<32 | uint64(uint32(a[i]))
+				d[i] = uint64(uint32((v << (uint32(c[i]) & 31)) >> 32))
+			}
+		}
+	case clamp:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				v := uint64(uint32(b[i]))<<32 | uint64(uint32(a[i]))
+				d[i] = uint64(uint32(v >> min(uint32(c[i]), 32)))
+			}
+		}
+	}
+	return func(d, a, b, c *lanes) {
+		for i := range d {
+			v := uint64(uint32(b[i]))<<32 | uint64(uint32(a[i]))
+			d[i] = uint64(uint32(v >> (uint32(c[i]) & 31)))
+		}
+	}
 }

@@ -169,7 +169,14 @@ func vecShlZ32(d, a, b *lanes) {
 }
 
 func vecShlZ32K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 32 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = uint64(uint32(a[i]) << kk)
+		}
+		return
+	}
+	kk := uint32(k) & 31
 	for i := range d {
 		d[i] = uint64(uint32(a[i]) << kk)
 	}
@@ -182,7 +189,14 @@ func vecShrZ32(d, a, b *lanes) {
 }
 
 func vecShrZ32K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 32 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = uint64(uint32(a[i]) >> kk)
+		}
+		return
+	}
+	kk := uint32(k) & 31
 	for i := range d {
 		d[i] = uint64(uint32(a[i]) >> kk)
 	}
@@ -195,7 +209,14 @@ func vecShrS32(d, a, b *lanes) {
 }
 
 func vecShrS32K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 32 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = uint64(int64(int32(a[i]) >> kk))
+		}
+		return
+	}
+	kk := uint32(k) & 31
 	for i := range d {
 		d[i] = uint64(int64(int32(a[i]) >> kk))
 	}
@@ -208,7 +229,14 @@ func vecShl64(d, a, b *lanes) {
 }
 
 func vecShl64K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 64 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = a[i] << kk
+		}
+		return
+	}
+	kk := uint32(k) & 63
 	for i := range d {
 		d[i] = a[i] << kk
 	}
@@ -221,7 +249,14 @@ func vecShrU64(d, a, b *lanes) {
 }
 
 func vecShrU64K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 64 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = a[i] >> kk
+		}
+		return
+	}
+	kk := uint32(k) & 63
 	for i := range d {
 		d[i] = a[i] >> kk
 	}
@@ -234,7 +269,14 @@ func vecShrS64(d, a, b *lanes) {
 }
 
 func vecShrS64K(d, a *lanes, k uint64) {
-	kk := uint32(k)
+	if k >= 64 { // Go's result for a shift by the width or more; below, a plain shift
+		kk := uint32(k)
+		for i := range d {
+			d[i] = uint64(int64(a[i]) >> kk)
+		}
+		return
+	}
+	kk := uint32(k) & 63
 	for i := range d {
 		d[i] = uint64(int64(a[i]) >> kk)
 	}
