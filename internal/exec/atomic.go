@@ -90,7 +90,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	rmw := atomicRMW
-	if op == ".add" && isInt && (n == 4 || n == 8) {
+	if op == ".add" && (t == ".u32" || t == ".s32" || t == ".u64" || t == ".s64") {
 		rmw = atomicAddInt
 	}
 	o.c, o.size = c, n

@@ -168,6 +168,11 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	switch arity {
 	case 1:
+		if f == fp.F32 && n == 1 && approx && !md.sat && !md.relu && hasMod(in, ".approx") {
+			if vec := approxVecF32(in.Opcode, md.ftz); vec != nil {
+				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
+			}
+		}
 		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
 	case 2:
 		if lane2 == nil {

@@ -281,3 +281,48 @@ func fltEq(x, y *[warpSize]float64) uint32 {
 	}
 	return r
 }
+
+// approxVecF32 returns the warp loop of an f32 .approx unary op, or nil:
+// the result computed in f64 and rounded to the nearest f32, NaN results
+// the canonical NaN, and with .ftz subnormal inputs and results flushed to
+// zero — what approxFn and floatMods do per lane, written out so that no
+// lane calls a function.
+func approxVecF32(op string, ftz bool) func(d, a *lanes) {
+	in := func(v uint64) float64 {
+		if ftz && v&0x7f800000 == 0 {
+			v &= 0x80000000
+		}
+		return float64(f32of(v))
+	}
+	out := func(r float64) uint64 {
+		if r != r {
+			return 0x7fffffff
+		}
+		b := math.Float32bits(float32(r))
+		if ftz && b&0x7f800000 == 0 {
+			b &= 0x80000000
+		}
+		return uint64(b)
+	}
+	switch op {
+	case "rsqrt":
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = out(1 / math.Sqrt(in(a[i])))
+			}
+		}
+	case "rcp":
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = out(1 / in(a[i]))
+			}
+		}
+	case "sqrt":
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = out(math.Sqrt(in(a[i])))
+			}
+		}
+	}
+	return nil
+}

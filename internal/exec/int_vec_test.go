@@ -326,3 +326,48 @@ func TestVecResultsNormalized(t *testing.T) {
 		}
 	}
 }
+
+// TestApproxVecMatchesLanes: the f32 .approx warp loops (rsqrt, rcp,
+// sqrt, with and without .ftz) give what the per-lane path gives, on
+// inputs including zeros, subnormals, negatives, infinities and NaN: the
+// converged warp runs the loop, the divergent halves the lane functions.
+func TestApproxVecMatchesLanes(t *testing.T) {
+	for _, op := range []string{"rsqrt.approx.f32", "rsqrt.approx.ftz.f32", "rcp.approx.f32", "rcp.approx.ftz.f32",
+		"sqrt.approx.f32", "sqrt.approx.ftz.f32"} {
+		res := runLanes(t, ".reg .b32 %x, %d1, %d2, %r1, %r2; .reg .b64 %t64; .reg .pred %p; .reg .b32 %special;", `
+	// lanes 0-7 take special values, the others pseudo-random bits
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+	setp.eq.u32 %p, %t, 0;
+	@%p mov.b32 %x, 0x00000000;
+	setp.eq.u32 %p, %t, 1;
+	@%p mov.b32 %x, 0x80000000;
+	setp.eq.u32 %p, %t, 2;
+	@%p mov.b32 %x, 0x00000001;     // smallest subnormal
+	setp.eq.u32 %p, %t, 3;
+	@%p mov.b32 %x, 0x807fffff;     // negative subnormal
+	setp.eq.u32 %p, %t, 4;
+	@%p mov.b32 %x, 0x7f800000;
+	setp.eq.u32 %p, %t, 5;
+	@%p mov.b32 %x, 0xff800000;
+	setp.eq.u32 %p, %t, 6;
+	@%p mov.b32 %x, 0x7fc12345;
+	setp.eq.u32 %p, %t, 7;
+	@%p mov.b32 %x, 0x7f7fffff;
+	`+op+` %d1, %x;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	`+op+` %d2, %x;
+	bra J;
+A:
+	`+op+` %d2, %x;
+J:
+	xor.b32 %r1, %d1, %d2;
+	cvt.u64.u32 %res, %r1;`)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", op, l, v)
+			}
+		}
+	}
+}
