@@ -16,7 +16,7 @@ import (
 var litmusCommand = &command{
 	name:    "litmus",
 	summary: "decide which outcomes of PTX litmus tests the memory model allows",
-	usage:   "litmus [-unroll N] [-explain] [-graph DIR] [-default-cta own|same] [-notime] FILE...",
+	usage:   "litmus [-unroll N] [-explain] [-graph DIR] [-notime] [reading flags] FILE...",
 	doc: `Litmus explores each PTX litmus test FILE exhaustively under the PTX memory
 consistency model (chapter 8 of the PTX ISA manual): every path of every
 thread, every reads-from choice, every Fence-SC order and every coherence
@@ -44,6 +44,10 @@ reachable final state, with a witness execution (po, rf, co, sync edges).
 -unroll bounds how many times each backward branch is taken on a path;
 longer paths are cut and a warning says so.
 
+Where the manual can be read two ways, the default is the reading its own
+litmus examples support and a flag selects the other: -default-cta,
+-sc-fence-patterns, -red-observation, -thin-air (see docs/litmus.md).
+
 Exit status: 0 if every test parsed and ran, 1 on a malformed test or an
 error, 2 on a usage error.
 `,
@@ -56,6 +60,10 @@ type litmusConfig struct {
 	graph      string
 	defaultCTA string
 	noTime     bool
+	model      litmus.ModelOptions
+	scPatterns bool
+	redObs     bool
+	thinAir    string
 }
 
 func (c *litmusConfig) register(fs *flag.FlagSet) {
@@ -64,6 +72,9 @@ func (c *litmusConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.graph, "graph", "", "write a Graphviz witness per reachable final state into `DIR`")
 	fs.StringVar(&c.defaultCTA, "default-cta", "own", "placement of threads without one: `own` CTA each, or all in the same CTA")
 	fs.BoolVar(&c.noTime, "notime", false, "omit the Time line (for reproducible output)")
+	fs.BoolVar(&c.scPatterns, "sc-fence-patterns", true, "fence.sc counts as a release/acquire fence in 8.8's patterns (false: literal reading)")
+	fs.BoolVar(&c.redObs, "red-observation", true, "a red can carry observation order through RMW chains (8.9.2; false: it cannot)")
+	fs.StringVar(&c.thinAir, "thin-air", "deps", "No Thin Air (8.10.4): `deps` (rf plus syntactic dependencies acyclic) or off")
 }
 
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -88,6 +99,15 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return usageError(litmusCommand, stderr, "-default-cta must be own or same, not %q", cfg.defaultCTA)
 	}
+	cfg.model.SCFenceNoPatterns = !cfg.scPatterns
+	cfg.model.RedNoObservation = !cfg.redObs
+	switch cfg.thinAir {
+	case "deps":
+	case "off":
+		cfg.model.NoThinAirOff = true
+	default:
+		return usageError(litmusCommand, stderr, "-thin-air must be deps or off, not %q", cfg.thinAir)
+	}
 	files, errs := expandLitmusFiles(args)
 	failed := false
 	for _, err := range errs {
@@ -109,7 +129,7 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			failed = true
 			continue
 		}
-		res, err := litmus.Run(t, litmus.Options{Unroll: cfg.unroll, Explain: cfg.explain, Witnesses: cfg.graph != ""})
+		res, err := litmus.Run(t, litmus.Options{Unroll: cfg.unroll, Explain: cfg.explain, Witnesses: cfg.graph != "", Model: cfg.model})
 		if err != nil {
 			fmt.Fprintln(stderr, errorLine(err))
 			failed = true

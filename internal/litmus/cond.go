@@ -68,7 +68,11 @@ func (p *parser) parseCondition(line int) {
 	seen := false
 	for c.peek().kind != tEOF {
 		t := c.next()
-		switch t.text {
+		text := t.text
+		if strings.EqualFold(text, "scopeTree") {
+			text = "scopeTree"
+		}
+		switch text {
 		case "locations":
 			c.expect("[")
 			for c.peek().text != "]" {

@@ -8,11 +8,12 @@ package litmus
 // a reads-from choice, then a Fence-SC order; coherence orders are chosen
 // per location at the end (coherence.go).
 type execution struct {
-	t       *Test
-	ev      []*Event
-	n       int
-	threads []*Thread
-	first   []int // first global index of each thread's events
+	t        *Test
+	redNoObs bool // a red cannot carry observation order (ModelOptions)
+	ev       []*Event
+	n        int
+	threads  []*Thread
+	first    []int // first global index of each thread's events
 
 	// Static relations (depend on the paths only).
 	po     relation // program order
@@ -261,6 +262,9 @@ func (x *execution) computeObs() {
 				continue
 			}
 			row.each(func(z int) {
+				if x.redNoObs && x.ev[z].Red {
+					return
+				}
 				if zw := x.rmw[z]; zw >= 0 && x.obs[w].or(x.obs[zw]) {
 					changed = true
 				}

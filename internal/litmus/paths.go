@@ -94,12 +94,13 @@ type pathEnum struct {
 	hitBound bool
 	err      error
 	limit    int
+	scNoPat  bool // fence.sc forms no release/acquire patterns
 }
 
 // threadPaths returns every path of th when reads return values from
 // domain, with backward branches taken at most unroll times each.
-func threadPaths(t *Test, th *Thread, domain [][]int64, unroll int) ([]*path, bool, error) {
-	e := &pathEnum{t: t, th: th, domain: domain, unroll: unroll, limit: 200000}
+func threadPaths(t *Test, th *Thread, domain [][]int64, unroll int, mo ModelOptions) ([]*path, bool, error) {
+	e := &pathEnum{t: t, th: th, domain: domain, unroll: unroll, limit: 200000, scNoPat: mo.SCFenceNoPatterns}
 	s := &pathState{regs: maps.Clone(th.RegInit), taint: map[string]uint64{}, back: map[int]int{}, barCount: map[[2]int64]int{}}
 	e.run(s)
 	return e.out, e.hitBound, e.err
@@ -362,8 +363,11 @@ func (e *pathEnum) run(s *pathState) {
 			} else {
 				ev.Strong = true
 				ev.SC = in.FenceSem == SemSC
-				ev.Acq = in.FenceSem == SemSC || in.FenceSem == SemAcqRel || in.FenceSem == SemAcquire
-				ev.Rel = in.FenceSem == SemSC || in.FenceSem == SemAcqRel || in.FenceSem == SemRelease
+				// fence.sc is also a release and acquire fence for 8.8's
+				// patterns unless --sc-fence-patterns=false.
+				sc := in.FenceSem == SemSC && !e.scNoPat
+				ev.Acq = sc || in.FenceSem == SemAcqRel || in.FenceSem == SemAcquire
+				ev.Rel = sc || in.FenceSem == SemAcqRel || in.FenceSem == SemRelease
 			}
 			ev.Deps = s.ctrl
 			e.emit(s, ev)

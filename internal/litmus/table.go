@@ -14,6 +14,9 @@ type cell struct {
 // isCondStart reports whether a line starts the final condition section.
 func isCondStart(line string) bool {
 	f := strings.TrimSpace(line)
+	if strings.HasPrefix(strings.ToLower(f), "scopetree") {
+		return true
+	}
 	for _, kw := range []string{"exists", "~exists", "~ exists", "forall", "locations", "filter", "scopeTree", "scopes", "~", "cond"} {
 		if strings.HasPrefix(f, kw) {
 			rest := f[len(kw):]
