@@ -236,8 +236,9 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 		g.Negate = in.Guard.Negate
 		out.Guard = &g
 	}
-	for _, e := range in.Operands {
-		out.Operands = append(out.Operands, b.operand(f, s, e))
+	out.Operands = make([]ir.Operand, len(in.Operands))
+	for i, e := range in.Operands {
+		out.Operands[i] = b.operand(f, s, e)
 	}
 	return out
 }

@@ -53,6 +53,8 @@ type checker struct {
 	matched map[*ptx.Instruction]*match
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
+	// choices caches choicesFor per form and operand count
+	choices map[choiceKey][]choice
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

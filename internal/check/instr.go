@@ -47,10 +47,14 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
 		// mean either.
-		for _, ops := range operandChoices(fm.form, len(in.Operands)) {
+		for _, ch := range c.choicesFor(fm.form, len(in.Operands)) {
 			// call operands are checked by calls.go, against the callee
-			if in.Opcode == "call" || shapesFit(ops, in.Operands) {
-				matches = append(matches, match{fm.instr, fm.form, presentNames(ops, in.Operands), fm.groups, ops})
+			if in.Opcode == "call" || shapesFit(ch.ops, in.Operands) {
+				present := ch.present
+				if present == nil {
+					present = presentNames(ch.ops, in.Operands)
+				}
+				matches = append(matches, match{fm.instr, fm.form, present, fm.groups, ch.ops})
 			}
 		}
 	}
@@ -98,8 +102,8 @@ type formMatch struct {
 // answer is kept per combination.
 func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction) []formMatch {
 	key := in.Opcode
-	for _, m := range in.Modifiers {
-		key += "\x00" + m
+	if len(in.Modifiers) > 0 {
+		key += "\x00" + strings.Join(in.Modifiers, "\x00")
 	}
 	if fms, ok := c.forms[key]; ok {
 		return fms
@@ -126,6 +130,45 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction) []formMatch
 	}
 	c.forms[key] = fms
 	return fms
+}
+
+// A choice is one way n operands fill a form (operandChoices), with the
+// placeholders they fill when that does not depend on how the operands are
+// written (nil when an operand is an optional pair); shared, read-only.
+type choice struct {
+	ops     []*isa.Operand
+	present map[string]bool
+}
+
+type choiceKey struct {
+	form *isa.Form
+	n    int
+}
+
+// choicesFor returns operandChoices(f, n) with their placeholders, kept
+// per form and operand count.
+func (c *checker) choicesFor(f *isa.Form, n int) []choice {
+	k := choiceKey{f, n}
+	if chs, ok := c.choices[k]; ok {
+		return chs
+	}
+	var chs []choice
+	for _, ops := range operandChoices(f, n) {
+		ch := choice{ops: ops}
+		pair := false
+		for _, op := range ops {
+			pair = pair || op.PairOptional
+		}
+		if !pair {
+			ch.present = presentNames(ops, nil)
+		}
+		chs = append(chs, ch)
+	}
+	if c.choices == nil {
+		c.choices = map[choiceKey][]choice{}
+	}
+	c.choices[k] = chs
+	return chs
 }
 
 // failureScore weighs a candidate's errors: gating errors ("Feature ...
