@@ -180,6 +180,22 @@ func (m *Module) Launch(ctx context.Context, kernel string, grid, block Dim3, ar
 
 // LaunchShared is Launch with dynamic shared memory.
 func (m *Module) LaunchShared(ctx context.Context, kernel string, grid, block Dim3, dynShared uint64, args ...any) error {
+	return m.launch(ctx, kernel, grid, block, dynShared, nil, args)
+}
+
+// LaunchStats are the measurements of one launch: its wall time and the
+// instructions it executed (the figures `ptxvm run -stats` prints).
+type LaunchStats = exec.LaunchStats
+
+// LaunchWithStats is LaunchShared that also returns the launch's
+// measurements.
+func (m *Module) LaunchWithStats(ctx context.Context, kernel string, grid, block Dim3, dynShared uint64, args ...any) (LaunchStats, error) {
+	var st LaunchStats
+	err := m.launch(ctx, kernel, grid, block, dynShared, &st, args)
+	return st, err
+}
+
+func (m *Module) launch(ctx context.Context, kernel string, grid, block Dim3, dynShared uint64, stats *LaunchStats, args []any) error {
 	k := m.prog.Kernels[kernel]
 	if k == nil {
 		return fmt.Errorf("no kernel %q in the module", kernel)
@@ -201,7 +217,7 @@ func (m *Module) LaunchShared(ctx context.Context, kernel string, grid, block Di
 	}
 	return m.prog.Launch(ctx, kernel, exec.LaunchConfig{Grid: grid.array(), Block: block.array(), DynamicShared: dynShared,
 		Params: buf, Workers: m.dev.opts.Workers, Printf: m.dev.opts.Printf,
-		ScheduleSeed: m.dev.opts.ScheduleSeed})
+		ScheduleSeed: m.dev.opts.ScheduleSeed, Stats: stats})
 }
 
 // Global returns the device address and size of a module-scope .global
