@@ -56,6 +56,7 @@ func (p *Program) prepare(f *Func) {
 		}
 		f.numSlots += n
 	}
+	f.regSlots = f.numSlots // constants, special registers and frame addresses follow
 	// Frame: function .param/.local variables and .param parameters live in
 	// per-thread memory; kernel parameters in the launch's parameter buffer.
 	f.frameOff = map[*ir.Var]uint64{}

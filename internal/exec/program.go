@@ -36,6 +36,7 @@ type Func struct {
 	IR       *ir.Func
 	Ops      []Op
 	numSlots int     // register slots, 32 lanes each
+	regSlots int     // the first slots, those of the function's registers (the rest are constant rows)
 	numPreds int     // predicate registers
 	slot     []int32 // IR register ID -> slot, or predicate index for .pred registers
 	consts   []constSlot

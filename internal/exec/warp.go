@@ -111,13 +111,15 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		w.spare = nil
 		regs, preds, rstack := s.regs, s.preds, s.rstack
 		*s = frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
-		clear(regs)
+		// the registers start at zero again; the immediates' rows still
+		// hold them (only special registers and frame addresses change)
+		clear(regs[:fn.regSlots*warpSize])
 		clear(preds)
 		for l := range rstack {
 			rstack[l] = rstack[l][:0]
 		}
 		s.regs, s.preds, s.rstack = regs, preds, rstack
-		return w.startFrame(s, mask)
+		return w.startFrame(s, mask, true)
 	}
 	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
 	if r, ok := fn.regPool.Get().(*[]uint64); ok {
@@ -127,12 +129,13 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		f.regs = make([]uint64, fn.numSlots*warpSize)
 	}
 	f.preds = make([]uint32, fn.numPreds)
-	return w.startFrame(f, mask)
+	return w.startFrame(f, mask, false)
 }
 
-// startFrame fills a new frame's constant rows, grows the lanes' local
-// memory for its variables, and makes it the warp's top frame.
-func (w *Warp) startFrame(f *frame, mask uint32) *frame {
+// startFrame fills a new frame's constant rows (with reused, a frame of the
+// same function whose immediates' rows are filled already), grows the
+// lanes' local memory for its variables, and makes it the warp's top frame.
+func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 	fn := f.fn
 	w.stack += fn.frameSize
 	for l := 0; l < warpSize; l++ {
@@ -158,6 +161,9 @@ func (w *Warp) startFrame(f *frame, mask uint32) *frame {
 		row := f.regs[int(c.slot)*warpSize : int(c.slot+1)*warpSize]
 		if c.bits == sregMarker {
 			w.fillSreg(fn, c.slot, row)
+			continue
+		}
+		if reused {
 			continue
 		}
 		for l := range row {
