@@ -87,6 +87,8 @@ type runner struct {
 	paths  [][]*path
 
 	relevant []int // physical locations the states or filter look at
+	initVal  []int64
+	anyW     []map[pv]bool // per thread: every write some path of it makes
 	explain  map[string][]string
 	explainN int
 	target   func(s *state) bool
@@ -252,16 +254,75 @@ func (r *runner) stateLine(s *State) string {
 	return strings.TrimSpace(b.String())
 }
 
-// combine chooses one path per thread.
+// combine chooses one path per thread. After each choice it checks that
+// every value read so far can come from some write: the initial value, a
+// program-order-earlier write of the same thread, a write of another chosen
+// path, or a write some path of a thread not chosen yet may make. This
+// prunes most combinations before any reads-from choice.
 func (r *runner) combine(i int, choice []*path) {
+	if i == 0 {
+		r.initVal = newExecutionLite(r.t)
+		r.anyW = make([]map[pv]bool, len(choice))
+		for t, ps := range r.paths {
+			r.anyW[t] = map[pv]bool{}
+			for _, p := range ps {
+				for _, w := range p.writes {
+					r.anyW[t][w] = true
+				}
+			}
+		}
+	}
 	if i == len(choice) {
 		r.candidate(choice)
 		return
 	}
 	for _, p := range r.paths[i] {
 		choice[i] = p
-		r.combine(i+1, choice)
+		if r.feasible(choice, i) {
+			r.combine(i+1, choice)
+		}
 	}
+}
+
+// feasible checks the reads of the paths chosen for threads 0..i.
+func (r *runner) feasible(choice []*path, i int) bool {
+	for t := 0; t <= i; t++ {
+		p := choice[t]
+		for _, ev := range p.events {
+			if ev.Kind != EvRead {
+				continue
+			}
+			want := pv{ev.Phys, ev.Value}
+			if r.initVal[ev.Phys] == ev.Value {
+				continue
+			}
+			ok := false
+			for _, w := range p.events[:ev.Index] {
+				if w.Kind == EvWrite && w.Phys == ev.Phys && w.Value == ev.Value {
+					ok = true
+					break
+				}
+			}
+			for u := 0; u < len(choice) && !ok; u++ {
+				switch {
+				case u == t:
+				case u <= i:
+					for _, w := range choice[u].writes {
+						if w == want {
+							ok = true
+							break
+						}
+					}
+				default:
+					ok = r.anyW[u][want]
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // candidate explores the executions of one choice of paths.
