@@ -51,6 +51,9 @@ type path struct {
 	events []Event
 	regs   map[string]int64
 	writes []pv // (physical location, value) pairs it writes
+
+	prepared bool
+	needs    []pv // reads not provided for by the initial value or an earlier write of the path
 }
 
 type pv struct {

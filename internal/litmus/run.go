@@ -88,7 +88,9 @@ type runner struct {
 
 	relevant []int // physical locations the states or filter look at
 	initVal  []int64
-	anyW     []map[pv]bool // per thread: every write some path of it makes
+	suffixW  []map[pv]bool  // suffixW[i]: every write some path of threads i.. makes
+	groups   [][][]*path    // per thread, paths with the same needs and writes
+	byWrite  []map[pv][]int // per thread: the groups writing a value
 	explain  map[string][]string
 	explainN int
 	target   func(s *state) bool
@@ -254,75 +256,161 @@ func (r *runner) stateLine(s *State) string {
 	return strings.TrimSpace(b.String())
 }
 
-// combine chooses one path per thread. After each choice it checks that
-// every value read so far can come from some write: the initial value, a
-// program-order-earlier write of the same thread, a write of another chosen
-// path, or a write some path of a thread not chosen yet may make. This
+// combine chooses one path per thread. It keeps the reads of the chosen
+// paths whose value no chosen write provides yet (a read is provided for by
+// the initial value, a program-order-earlier write of its thread, or a
+// write of another thread's path) and drops the choice as soon as one of
+// them cannot be provided by any path of the threads still to choose. This
 // prunes most combinations before any reads-from choice.
 func (r *runner) combine(i int, choice []*path) {
 	if i == 0 {
 		r.initVal = newExecutionLite(r.t)
-		r.anyW = make([]map[pv]bool, len(choice))
-		for t, ps := range r.paths {
-			r.anyW[t] = map[pv]bool{}
-			for _, p := range ps {
+		n := len(choice)
+		r.suffixW = make([]map[pv]bool, n+1)
+		r.suffixW[n] = map[pv]bool{}
+		for t := n - 1; t >= 0; t-- {
+			m := map[pv]bool{}
+			for k := range r.suffixW[t+1] {
+				m[k] = true
+			}
+			for _, p := range r.paths[t] {
 				for _, w := range p.writes {
-					r.anyW[t][w] = true
+					m[w] = true
+				}
+			}
+			r.suffixW[t] = m
+		}
+		// Paths with the same needs and writes are interchangeable for the
+		// pruning: check each group once.
+		r.groups = make([][][]*path, n)
+		for t, ps := range r.paths {
+			idx := map[string]int{}
+			for _, p := range ps {
+				p.prepare(r.initVal)
+				k := fmt.Sprint(p.needs, "|", p.writes)
+				g, ok := idx[k]
+				if !ok {
+					g = len(r.groups[t])
+					idx[k] = g
+					r.groups[t] = append(r.groups[t], nil)
+				}
+				r.groups[t][g] = append(r.groups[t][g], p)
+			}
+		}
+		r.byWrite = make([]map[pv][]int, n)
+		for t, gs := range r.groups {
+			r.byWrite[t] = map[pv][]int{}
+			for g, ps := range gs {
+				for _, w := range ps[0].writes {
+					l := r.byWrite[t][w]
+					if len(l) == 0 || l[len(l)-1] != g {
+						r.byWrite[t][w] = append(l, g)
+					}
 				}
 			}
 		}
-	}
-	if i == len(choice) {
-		r.candidate(choice)
+		r.combineRec(0, choice, nil)
 		return
-	}
-	for _, p := range r.paths[i] {
-		choice[i] = p
-		if r.feasible(choice, i) {
-			r.combine(i+1, choice)
-		}
 	}
 }
 
-// feasible checks the reads of the paths chosen for threads 0..i.
-func (r *runner) feasible(choice []*path, i int) bool {
-	for t := 0; t <= i; t++ {
-		p := choice[t]
-		for _, ev := range p.events {
-			if ev.Kind != EvRead {
+type need struct {
+	thread int
+	v      pv
+}
+
+func (r *runner) combineRec(i int, choice []*path, pending []need) {
+	if i == len(choice) {
+		if len(pending) == 0 {
+			r.candidate(choice)
+		}
+		return
+	}
+	later := r.suffixW[i+1]
+	buf := make([]need, 0, len(pending)+8)
+	// A pending read no later thread can provide for must be provided for
+	// by this thread: only groups writing its value qualify.
+	var only []int
+	restricted := false
+	for _, nd := range pending {
+		if !later[nd.v] {
+			only, restricted = r.byWrite[i][nd.v], true
+			break
+		}
+	}
+	ng := len(r.groups[i])
+	if restricted {
+		ng = len(only)
+	}
+next:
+	for gi := 0; gi < ng; gi++ {
+		g := gi
+		if restricted {
+			g = only[gi]
+		}
+		group := r.groups[i][g]
+		p := group[0]
+		buf = buf[:0]
+		for _, nd := range pending {
+			if p.writes1(nd.v) {
 				continue
 			}
-			want := pv{ev.Phys, ev.Value}
-			if r.initVal[ev.Phys] == ev.Value {
-				continue
+			if !later[nd.v] {
+				continue next
 			}
+			buf = append(buf, nd)
+		}
+		for _, v := range p.needs {
 			ok := false
-			for _, w := range p.events[:ev.Index] {
-				if w.Kind == EvWrite && w.Phys == ev.Phys && w.Value == ev.Value {
+			for _, q := range choice[:i] {
+				if q.writes1(v) {
 					ok = true
 					break
 				}
 			}
-			for u := 0; u < len(choice) && !ok; u++ {
-				switch {
-				case u == t:
-				case u <= i:
-					for _, w := range choice[u].writes {
-						if w == want {
-							ok = true
-							break
-						}
-					}
-				default:
-					ok = r.anyW[u][want]
-				}
+			if ok {
+				continue
 			}
-			if !ok {
-				return false
+			if !later[v] {
+				continue next
 			}
+			buf = append(buf, need{i, v})
+		}
+		pend := append([]need(nil), buf...)
+		for _, q := range group {
+			choice[i] = q
+			r.combineRec(i+1, choice, pend)
 		}
 	}
-	return true
+}
+
+// writes1 reports whether p writes v.
+func (p *path) writes1(v pv) bool {
+	for _, w := range p.writes {
+		if w == v {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare computes the write set of p and the reads of p that neither the
+// initial value nor an earlier write of p provides.
+func (p *path) prepare(initVal []int64) {
+	if p.prepared {
+		return
+	}
+	p.prepared = true
+	seen := map[pv]bool{}
+	for _, ev := range p.events {
+		v := pv{ev.Phys, ev.Value}
+		switch {
+		case ev.Kind == EvWrite:
+			seen[v] = true
+		case ev.Kind == EvRead && initVal[ev.Phys] != ev.Value && !seen[v]:
+			p.needs = append(p.needs, v)
+		}
+	}
 }
 
 // candidate explores the executions of one choice of paths.
