@@ -154,7 +154,7 @@ func (x *execution) coherence(ph int, keepOrders bool) coResult {
 				// Causality: W precedes R, so R cannot read from a write
 				// that precedes W in coherence order.
 				if v := mustBefore(w, w0, &violation{"Causality (8.10.6)", []int{w, m, w0},
-					"the write precedes the read in causality order, but the read takes its value from the initial write, which precedes it in coherence order"}); v != nil {
+					"the write precedes the read in causality order, so the read cannot take its value from a write that precedes that write in coherence order"}); v != nil {
 					res.fail = v
 					return res
 				}

@@ -94,6 +94,15 @@ func (r *runner) addExplain(key string, x *execution, v *violation) {
 	for _, s := range x.rfSummary() {
 		fmt.Fprintf(&b, "    %s\n", s)
 	}
+	if x.sc != nil {
+		for _, f := range x.scF {
+			for _, g := range x.scF {
+				if x.sc[f].has(g) && x.ev[f].Thread != x.ev[g].Thread {
+					fmt.Fprintf(&b, "    with Fence-SC order %s before %s\n", x.describeEvent(f), x.describeEvent(g))
+				}
+			}
+		}
+	}
 	fmt.Fprintf(&b, "    rejected by %s: %s:\n", v.axiom, v.why)
 	for i, e := range v.events {
 		arrow := "      "
