@@ -80,9 +80,14 @@ func (p Proxy) String() string { return proxyNames[p] }
 // Location is a memory location as the test names it: a virtual address.
 // Names declared as aliases of one another share Phys (8.2.2).
 type Location struct {
-	Name   string
-	Init   int64
-	Phys   int
+	Name string
+	Init int64
+	Phys int
+	// Virt names the virtual address: a name declared as a texture,
+	// surface or constant view of another ("b @ constant aliases a") is the
+	// same address through another proxy; a generic alias is a distinct
+	// virtual address of the same physical location (8.2.2).
+	Virt   int
 	Shared bool // declared in .shared (informative; see docs/litmus.md)
 	Pos    Pos
 	index  int // position in Test.Locs, also the address encoding

@@ -259,7 +259,7 @@ func (x *execution) checkOrder(ph int, order, pos []int) *violation {
 			eb := x.ev[b]
 			edge := false
 			switch {
-			case x.po[a].has(b) && ea.Loc == eb.Loc:
+			case x.po[a].has(b) && ea.Loc.Virt == eb.Loc.Virt:
 				edge = true
 			case !x.ms[a].has(b):
 			case ea.Kind == EvWrite && eb.Kind == EvRead:

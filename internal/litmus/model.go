@@ -103,7 +103,7 @@ func (x *execution) morallyStrong(a, b *Event) bool {
 	if pa != pb {
 		return false
 	}
-	if isMem(a) && isMem(b) && a.Loc != b.Loc {
+	if isMem(a) && isMem(b) && a.Loc.Virt != b.Loc.Virt {
 		return false
 	}
 	return true
@@ -168,7 +168,7 @@ func (x *execution) computeStatic() {
 				continue
 			}
 			switch {
-			case a.Kind == EvWrite && (j == i || x.po[i].has(j) && w.Strong && w.Loc == a.Loc):
+			case a.Kind == EvWrite && (j == i || x.po[i].has(j) && w.Strong && w.Loc.Virt == a.Loc.Virt):
 			case a.Kind == EvFence && x.po[i].has(j) && w.Strong:
 			default:
 				continue
@@ -193,7 +193,7 @@ func (x *execution) computeStatic() {
 				continue
 			}
 			switch {
-			case b.Kind == EvRead && (i == j || x.po[i].has(j) && r.Strong && r.Loc == b.Loc):
+			case b.Kind == EvRead && (i == j || x.po[i].has(j) && r.Strong && r.Loc.Virt == b.Loc.Virt):
 			case b.Kind == EvFence && x.po[i].has(j) && r.Strong:
 			default:
 				continue
@@ -341,7 +341,7 @@ func (x *execution) ppbc(a, b int) bool {
 	if ea.Thread < 0 || eb.Thread < 0 {
 		return false
 	}
-	if ea.Loc == eb.Loc {
+	if ea.Loc.Virt == eb.Loc.Virt {
 		if !x.cb[a].has(b) {
 			return false
 		}
@@ -356,7 +356,7 @@ func (x *execution) ppbc(a, b int) bool {
 	to := x.proxyEnds(b, false)
 	for _, f := range from {
 		for _, g := range to {
-			if ea.Loc == eb.Loc {
+			if ea.Loc.Virt == eb.Loc.Virt {
 				if f == g || x.cb[f].has(g) {
 					return true
 				}

@@ -256,9 +256,11 @@ func (p *parser) parseInit(toks []tok) {
 			}
 		case rest[0].text == "@" || rest[0].text == "aliases":
 			j := 0
+			view := false
 			if rest[0].text == "@" {
 				j = 1
 				if j < len(rest) && rest[j].text != "aliases" {
+					view = rest[j].text != "generic"
 					j++ // the proxy word (generic, texture, surface, constant)
 				}
 			}
@@ -268,6 +270,9 @@ func (p *parser) parseInit(toks []tok) {
 			other := p.declare(rest[j+1].text, 0, rest[j+1].pos)
 			l := p.declare(name.text, 0, name.pos)
 			p.alias(l, other)
+			if view {
+				l.Virt = other.Virt
+			}
 		default:
 			p.fail(rest[0].pos, "unexpected %q in the init block", rest[0].text)
 		}
@@ -325,7 +330,7 @@ func (p *parser) declare(name string, v int64, pos Pos) *Location {
 	if l, ok := p.t.locByName[name]; ok {
 		return l
 	}
-	l := &Location{Name: name, Init: v, Phys: p.t.nPhys, Pos: pos, index: len(p.t.Locs)}
+	l := &Location{Name: name, Init: v, Phys: p.t.nPhys, Virt: len(p.t.Locs), Pos: pos, index: len(p.t.Locs)}
 	p.t.nPhys++
 	p.t.Locs = append(p.t.Locs, l)
 	p.t.locByName[name] = l
