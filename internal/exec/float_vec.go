@@ -9,6 +9,7 @@ package exec
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 )
@@ -50,6 +51,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				for i := range d {
 					d[i] = f32Add(a[i], k)
 				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Add(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Add(a[i], k)
+				}
 			}}
 	case f == fp.F32 && op == "sub":
 		return fn, vecBin{
@@ -60,6 +73,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 			},
 			func(d, a *lanes, k uint64) {
 				for i := range d {
+					d[i] = f32Sub(a[i], k)
+				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Sub(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
 					d[i] = f32Sub(a[i], k)
 				}
 			}}
@@ -74,6 +99,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				for i := range d {
 					d[i] = f32Mul(a[i], k)
 				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Mul(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Mul(a[i], k)
+				}
 			}}
 	case f == fp.F32:
 		return fn, vecBin{
@@ -84,6 +121,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 			},
 			func(d, a *lanes, k uint64) {
 				for i := range d {
+					d[i] = f32Div(a[i], k)
+				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f32Div(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
 					d[i] = f32Div(a[i], k)
 				}
 			}}
@@ -98,6 +147,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				for i := range d {
 					d[i] = f64Add(a[i], k)
 				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f64Add(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f64Add(a[i], k)
+				}
 			}}
 	case op == "sub":
 		return fn, vecBin{
@@ -108,6 +169,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 			},
 			func(d, a *lanes, k uint64) {
 				for i := range d {
+					d[i] = f64Sub(a[i], k)
+				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f64Sub(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
 					d[i] = f64Sub(a[i], k)
 				}
 			}}
@@ -122,6 +195,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				for i := range d {
 					d[i] = f64Mul(a[i], k)
 				}
+			},
+			func(d, a, b *lanes, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f64Mul(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64, mask uint32) {
+				for m := mask; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					d[i] = f64Mul(a[i], k)
+				}
 			}}
 	}
 	return fn, vecBin{
@@ -132,6 +217,18 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 		},
 		func(d, a *lanes, k uint64) {
 			for i := range d {
+				d[i] = f64Div(a[i], k)
+			}
+		},
+		func(d, a, b *lanes, mask uint32) {
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				d[i] = f64Div(a[i], b[i])
+			}
+		},
+		func(d, a *lanes, k uint64, mask uint32) {
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
 				d[i] = f64Div(a[i], k)
 			}
 		}}

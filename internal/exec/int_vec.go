@@ -7,15 +7,28 @@ package exec
 // closures in alu.go stay the reference and serve partial masks; the
 // results are the same (TestVecMatchesScalar).
 
-import "github.com/ptxvm/ptxvm/internal/ir"
+import (
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
 
 type lanes = [warpSize]uint64
+
+// maskedMinLanes: a partial mask of fewer lanes runs the scalar function
+// lane by lane rather than the masked warp loop (about as fast for so few,
+// and it keeps the scalar path in use: the tests compare the two).
+const maskedMinLanes = 4
 
 // A vecBin is an integer operation's whole-warp loops: rr for two register
 // rows, rk (nil where there is none) for a uniform second operand.
 type vecBin struct {
 	rr func(d, a, b *lanes)
 	rk func(d, a *lanes, k uint64)
+	// the same over the lanes of a partial mask (nil: lane by lane through
+	// the scalar function)
+	mrr func(d, a, b *lanes, mask uint32)
+	mrk func(d, a *lanes, k uint64, mask uint32)
 }
 
 // vecBinary returns the warp loops for op on type t (zero vecBin where there
@@ -25,9 +38,9 @@ type vecBin struct {
 func vecBinary(op, mode string, t intType) vecBin {
 	if op == "mul" && mode == ".wide" && t.bits == 32 {
 		if t.signed {
-			return vecBin{vecMulWideS32, vecMulWideS32K}
+			return vecBin{vecMulWideS32, vecMulWideS32K, vecMulWideS32M, vecMulWideS32KM}
 		}
-		return vecBin{vecMulWideU32, vecMulWideU32K}
+		return vecBin{vecMulWideU32, vecMulWideU32K, vecMulWideU32M, vecMulWideU32KM}
 	}
 	if op == "mul" && mode != "" && mode != ".lo" || op == "shl" && t.signed { // shl has bit types only
 		return vecBin{}
@@ -36,55 +49,55 @@ func vecBinary(op, mode string, t intType) vecBin {
 	case t.bits == 32 && t.signed && (op == "add" || op == "sub" || op == "mul"):
 		switch op {
 		case "add":
-			return vecBin{vecAddS32, vecAddS32K}
+			return vecBin{vecAddS32, vecAddS32K, vecAddS32M, vecAddS32KM}
 		case "sub":
-			return vecBin{vecSubS32, vecSubS32K}
+			return vecBin{vecSubS32, vecSubS32K, vecSubS32M, vecSubS32KM}
 		default:
-			return vecBin{vecMulS32, vecMulS32K}
+			return vecBin{vecMulS32, vecMulS32K, vecMulS32M, vecMulS32KM}
 		}
 	case t.bits == 32:
 		switch op {
 		case "add":
-			return vecBin{vecAddZ32, vecAddZ32K}
+			return vecBin{vecAddZ32, vecAddZ32K, vecAddZ32M, vecAddZ32KM}
 		case "sub":
-			return vecBin{vecSubZ32, vecSubZ32K}
+			return vecBin{vecSubZ32, vecSubZ32K, vecSubZ32M, vecSubZ32KM}
 		case "mul":
-			return vecBin{vecMulZ32, vecMulZ32K}
+			return vecBin{vecMulZ32, vecMulZ32K, vecMulZ32M, vecMulZ32KM}
 		case "and":
-			return vecBin{vecAndZ32, vecAndZ32K}
+			return vecBin{vecAndZ32, vecAndZ32K, vecAndZ32M, vecAndZ32KM}
 		case "or":
-			return vecBin{vecOrZ32, vecOrZ32K}
+			return vecBin{vecOrZ32, vecOrZ32K, vecOrZ32M, vecOrZ32KM}
 		case "xor":
-			return vecBin{vecXorZ32, vecXorZ32K}
+			return vecBin{vecXorZ32, vecXorZ32K, vecXorZ32M, vecXorZ32KM}
 		case "shl":
-			return vecBin{vecShlZ32, vecShlZ32K}
+			return vecBin{vecShlZ32, vecShlZ32K, vecShlZ32M, vecShlZ32KM}
 		case "shr":
 			if t.signed {
-				return vecBin{vecShrS32, vecShrS32K}
+				return vecBin{vecShrS32, vecShrS32K, vecShrS32M, vecShrS32KM}
 			}
-			return vecBin{vecShrZ32, vecShrZ32K}
+			return vecBin{vecShrZ32, vecShrZ32K, vecShrZ32M, vecShrZ32KM}
 		}
 	case t.bits == 64:
 		switch op {
 		case "add":
-			return vecBin{vecAdd, vecAdd64K}
+			return vecBin{vecAdd, vecAdd64K, nil, vecAdd64KM}
 		case "sub":
-			return vecBin{vecSub, vecSub64K}
+			return vecBin{vecSub, vecSub64K, nil, vecSub64KM}
 		case "mul":
-			return vecBin{vecMul, vecMul64K}
+			return vecBin{vecMul, vecMul64K, nil, vecMul64KM}
 		case "and":
-			return vecBin{vecAnd, vecAnd64K}
+			return vecBin{vecAnd, vecAnd64K, nil, vecAnd64KM}
 		case "or":
-			return vecBin{vecOr, vecOr64K}
+			return vecBin{vecOr, vecOr64K, nil, vecOr64KM}
 		case "xor":
-			return vecBin{vecXor, vecXor64K}
+			return vecBin{vecXor, vecXor64K, nil, vecXor64KM}
 		case "shl":
-			return vecBin{vecShl64, vecShl64K}
+			return vecBin{vecShl64, vecShl64K, vecShl64M, vecShl64KM}
 		case "shr":
 			if t.signed {
-				return vecBin{vecShrS64, vecShrS64K}
+				return vecBin{vecShrS64, vecShrS64K, vecShrS64M, vecShrS64KM}
 			}
-			return vecBin{vecShrU64, vecShrU64K}
+			return vecBin{vecShrU64, vecShrU64K, vecShrU64M, vecShrU64KM}
 		}
 	}
 	return vecBin{}
@@ -150,27 +163,33 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 		if len(in.Types) > 2 {
 			t = in.Types[2]
 		}
-		k, rk := constBits(b.Imm, t), vec.rk
+		k, rk, mrk := constBits(b.Imm, t), vec.rk, vec.mrk
 		o.exec = func(w *Warp, o *Op, mask uint32) {
-			if mask != ^uint32(0) {
-				scalar(w, o, mask)
-				return
-			}
 			r := w.top().regs
 			dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
-			rk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k)
+			switch {
+			case mask == ^uint32(0):
+				rk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k)
+			case mrk != nil && bits.OnesCount32(mask) >= maskedMinLanes:
+				mrk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k, mask)
+			default:
+				scalar(w, o, mask)
+			}
 		}
 		return nil
 	}
-	rr := vec.rr
+	rr, mrr := vec.rr, vec.mrr
 	o.exec = func(w *Warp, o *Op, mask uint32) {
-		if mask != ^uint32(0) {
-			scalar(w, o, mask)
-			return
-		}
 		r := w.top().regs
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
-		rr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+		switch {
+		case mask == ^uint32(0):
+			rr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+		case mrr != nil && bits.OnesCount32(mask) >= maskedMinLanes:
+			mrr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), mask)
+		default:
+			scalar(w, o, mask)
+		}
 	}
 	return nil
 }

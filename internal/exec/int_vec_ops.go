@@ -5,6 +5,8 @@ package exec
 // to 64 bits), and forms with a uniform second operand (an immediate or
 // other constant slot), which read one stream fewer. vecBinary picks them.
 
+import "math/bits"
+
 func vecAddZ32(d, a, b *lanes) {
 	for i := range d {
 		d[i] = uint64(uint32(a[i]) + uint32(b[i]))
@@ -306,6 +308,306 @@ func vecMulWideS32(d, a, b *lanes) {
 func vecMulWideS32K(d, a *lanes, k uint64) {
 	kk := int64(int32(k))
 	for i := range d {
+		d[i] = uint64(int64(int32(a[i])) * kk)
+	}
+}
+
+// Masked forms: the same loops over the lanes of a partial mask (divergent
+// code), without a function call per lane.
+
+func vecAddZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) + uint32(b[i]))
+	}
+}
+
+func vecAddS32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) + uint32(b[i]))))
+	}
+}
+
+func vecSubZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) - uint32(b[i]))
+	}
+}
+
+func vecSubS32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) - uint32(b[i]))))
+	}
+}
+
+func vecMulZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) * uint32(b[i]))
+	}
+}
+
+func vecMulS32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) * uint32(b[i]))))
+	}
+}
+
+func vecAndZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) & uint32(b[i]))
+	}
+}
+
+func vecOrZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) | uint32(b[i]))
+	}
+}
+
+func vecXorZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) ^ uint32(b[i]))
+	}
+}
+
+func vecShlZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) << uint32(b[i]))
+	}
+}
+
+func vecShrZ32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) >> uint32(b[i]))
+	}
+}
+
+func vecShrS32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(a[i]) >> uint32(b[i])))
+	}
+}
+
+func vecShl64M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] << uint32(b[i])
+	}
+}
+
+func vecShrU64M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] >> uint32(b[i])
+	}
+}
+
+func vecShrS64M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(a[i]) >> uint32(b[i]))
+	}
+}
+
+func vecMulWideU32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i])) * uint64(uint32(b[i]))
+	}
+}
+
+func vecMulWideS32M(d, a, b *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(a[i])) * int64(int32(b[i])))
+	}
+}
+
+func vecAddZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) + kk)
+	}
+}
+
+func vecAdd64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] + k
+	}
+}
+
+func vecAddS32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) + kk)))
+	}
+}
+
+func vecSubZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) - kk)
+	}
+}
+
+func vecSub64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] - k
+	}
+}
+
+func vecSubS32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) - kk)))
+	}
+}
+
+func vecMulZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) * kk)
+	}
+}
+
+func vecMul64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] * k
+	}
+}
+
+func vecMulS32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(uint32(a[i]) * kk)))
+	}
+}
+
+func vecAndZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) & kk)
+	}
+}
+
+func vecAnd64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] & k
+	}
+}
+
+func vecOrZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) | kk)
+	}
+}
+
+func vecOr64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] | k
+	}
+}
+
+func vecXorZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(k)
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) ^ kk)
+	}
+}
+
+func vecXor64KM(d, a *lanes, k uint64, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] ^ k
+	}
+}
+
+func vecShlZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 32))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) << kk)
+	}
+}
+
+func vecShrZ32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 32))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i]) >> kk)
+	}
+}
+
+func vecShrS32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 32))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(int32(a[i]) >> kk))
+	}
+}
+
+func vecShl64KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 64))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] << kk
+	}
+}
+
+func vecShrU64KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 64))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = a[i] >> kk
+	}
+}
+
+func vecShrS64KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint32(min(k, 64))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(int64(a[i]) >> kk)
+	}
+}
+
+func vecMulWideU32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := uint64(uint32(k))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = uint64(uint32(a[i])) * kk
+	}
+}
+
+func vecMulWideS32KM(d, a *lanes, k uint64, mask uint32) {
+	kk := int64(int32(k))
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
 		d[i] = uint64(int64(int32(a[i])) * kk)
 	}
 }

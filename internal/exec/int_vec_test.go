@@ -10,10 +10,10 @@ import (
 )
 
 // TestVecMatchesScalar: each instruction with a whole-warp loop gives the
-// same results converged (the loop) as when the warp runs it in two
-// divergent halves (the per-lane closures of alu.go), for every operation
-// and type the loops cover, on hashed operands and shift amounts from 0 to
-// past the width.
+// same results converged (the loop) as when the warp runs it divergent:
+// two groups of 15 lanes (the masked loops) and one of 2 lanes (the
+// per-lane closures of alu.go), for every operation and type the loops
+// cover, on hashed operands and shift amounts from 0 to past the width.
 func TestVecMatchesScalar(t *testing.T) {
 	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "and", "or", "xor", "shl", "shr", "mad.lo",
 		"shf.l.wrap", "shf.r.wrap", "shf.l.clamp", "shf.r.clamp"} {
@@ -33,7 +33,7 @@ func TestVecMatchesScalar(t *testing.T) {
 				dtyp = "." + ty[:1] + "64"
 			}
 			for round := 0; round < 5; round++ { // rounds 3 and 4: immediate second operands
-				res := runLanes(t, ".reg .b64 %x, %y, %z, %r1, %r2; .reg .pred %p; .reg .u32 %n;"+
+				res := runLanes(t, ".reg .b64 %x, %y, %z, %r1, %r2; .reg .pred %p; .reg .u32 %n, %m;"+
 					".reg "+typ+" %a, %b, %c; .reg "+dtyp+" %d1, %d2;", fmt.Sprintf(`
 	cvt.u64.u32 %%x, %%t;
 	mul.lo.u64 %%x, %%x, 0x9e3779b97f4a7c15;
@@ -45,17 +45,23 @@ func TestVecMatchesScalar(t *testing.T) {
 	cvt.%s.u64 %%c, %%z;
 	mul.lo.u32 %%n, %%t, 3;            // shift amounts 0..93
 	%s
+	and.b32 %%m, %%t, 15;               // lanes 0 and 16: too few for the masked loop
+	setp.eq.u32 %%p, %%m, 0;
+	@%%p bra S;
 	setp.lt.u32 %%p, %%t, 16;
 	@%%p bra A;
 	%s
 	bra J;
 A:
 	%s
+	bra J;
+S:
+	%s
 J:
 	cvt.u64.%s %%r1, %%d1;
 	cvt.u64.%s %%r2, %%d2;
 	xor.b64 %%res, %%r1, %%r2;`, round*7919, tyOf(typ), tyOf(typ), tyOf(typ),
-					vecOp(op, typ, "%d1", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), tyOf(dtyp), tyOf(dtyp)))
+					vecOp(op, typ, "%d1", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), vecOp(op, typ, "%d2", round), tyOf(dtyp), tyOf(dtyp)))
 				for l, v := range res {
 					if v != 0 {
 						t.Fatalf("%s%s lane %d: converged and divergent results differ by %#x", op, typ, l, v)
@@ -134,6 +140,24 @@ func TestFloatFastMatchesFP(t *testing.T) {
 				for i := range a {
 					if want := ref(a[i], b[0], fp.RN); dk[i] != want {
 						t.Fatalf("%v %s(%#x, uniform %#x): warp %#x, want %#x", f, op, a[i], b[0], dk[i], want)
+					}
+				}
+				// the masked loops: the lanes of the mask get the result,
+				// the others keep their value
+				mask := r.Uint32()
+				var dm, dmk lanes
+				for i := range dm {
+					dm[i], dmk[i] = uint64(i), uint64(i)
+				}
+				vec.mrr(&dm, &a, &b, mask)
+				vec.mrk(&dmk, &a, b[0], mask)
+				for i := range a {
+					want, wantK := uint64(i), uint64(i)
+					if mask>>i&1 != 0 {
+						want, wantK = ref(a[i], b[i], fp.RN), ref(a[i], b[0], fp.RN)
+					}
+					if dm[i] != want || dmk[i] != wantK {
+						t.Fatalf("%v %s lane %d, mask %#x: masked %#x / %#x, want %#x / %#x", f, op, i, mask, dm[i], dmk[i], want, wantK)
 					}
 				}
 			}
@@ -323,6 +347,28 @@ func TestVecResultsNormalized(t *testing.T) {
 			if d != dk {
 				t.Fatalf("%s %v: uniform form %#x, row form %#x", op, ty, dk, d)
 			}
+			// the masked forms write the lanes of the mask and no others
+			mask := r.Uint32()
+			check := func(form string, masked func(dm *lanes)) {
+				var dm lanes
+				for i := range dm {
+					dm[i] = uint64(i)
+				}
+				masked(&dm)
+				for i := range dm {
+					want := uint64(i)
+					if mask>>i&1 != 0 {
+						want = d[i]
+					}
+					if dm[i] != want {
+						t.Fatalf("%s %v lane %d, mask %#x: %s %#x, want %#x", op, ty, i, mask, form, dm[i], want)
+					}
+				}
+			}
+			if vec.mrr != nil {
+				check("masked form", func(dm *lanes) { vec.mrr(dm, &a, &b, mask) })
+			}
+			check("masked uniform form", func(dm *lanes) { vec.mrk(dm, &a, k, mask) })
 		}
 	}
 }
