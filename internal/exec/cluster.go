@@ -73,6 +73,13 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 	}
 	rng := cl.ctas[0].rng
 	order := warps
+	// instruction counts go to the launch once, when the cluster stops
+	// (workers would contend for the counters' cache line after every slice)
+	var nWarp, nThread uint64
+	defer func() {
+		cl.l.warpInsts.Add(nWarp)
+		cl.l.threadInsts.Add(nThread)
+	}()
 	for {
 		progress, live := false, false
 		if rng != nil { // warps take turns in a random order each round
@@ -91,8 +98,8 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 				return &Fault{Kind: FaultCanceled, Kernel: cl.l.kernel.IR.Name, CTA: w.cta.idInts(), Msg: err.Error()}
 			}
 			w.status = w.run()
-			cl.l.warpInsts.Add(w.nWarp)
-			cl.l.threadInsts.Add(w.nThread)
+			nWarp += w.nWarp
+			nThread += w.nThread
 			w.nWarp, w.nThread = 0, 0
 			progress = true
 			if w.fault != nil {
