@@ -100,7 +100,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 		if af.Width() == 64 {
 			width = ^uint64(0)
 		}
-		return l.unary(in, o, func(a uint64) uint64 {
+		return l.unaryVec(in, o, func(a uint64) uint64 {
 			v := a & width
 			if ftzIn {
 				v = af.FlushSubnormal(v)
@@ -115,7 +115,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 				return it.norm(1 << uint(it.bits-1))
 			}
 			return it.norm(floatToInt(roundInt(irnd, x), it))
-		})
+		}, cvtF32ToInt32Vec(af, it, irnd))
 	case dFloat:
 		it, ok := parseInt(at)
 		if !ok {
@@ -126,13 +126,17 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		md := cvtMods(in, df)
 		md.ftz = ftzOut
-		return l.unary(in, o, func(a uint64) uint64 {
+		var vec func(d, a *lanes)
+		if mode == fp.RN && !md.sat && !md.relu && !md.satfinite {
+			vec = cvtInt32ToFloatVec(df, it)
+		}
+		return l.unaryVec(in, o, func(a uint64) uint64 {
 			v := a & it.mask()
 			if it.signed {
 				v = uint64(it.signedVal(a))
 			}
 			return md.out(fp.FromInt(df, v, it.signed, mode))
-		})
+		}, vec)
 	}
 	src, ok1 := parseInt(at)
 	dst, ok2 := parseInt(dt)
@@ -359,4 +363,80 @@ func lowerCvtStochastic(l *lowering, in *ir.Inst, o *Op, dt, at string) error {
 	return l.ternary(in, o, func(a, b, r uint64) uint64 {
 		return one(a, r>>16)<<16 | one(b, r)
 	})
+}
+
+// cvtInt32ToFloatVec returns the warp loop of cvt.rn.f32/f64 from a 32-bit
+// integer, or nil: Go's conversions round to nearest even (exact for f64),
+// and an integer result is never subnormal, so .ftz changes nothing.
+func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
+	switch {
+	case it.bits != 32:
+		return nil
+	case df == fp.F32 && it.signed:
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = uint64(math.Float32bits(float32(int32(a[i]))))
+			}
+		}
+	case df == fp.F32:
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = uint64(math.Float32bits(float32(uint32(a[i]))))
+			}
+		}
+	case df == fp.F64 && it.signed:
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = math.Float64bits(float64(int32(a[i])))
+			}
+		}
+	case df == fp.F64:
+		return func(d, a *lanes) {
+			for i := range d {
+				d[i] = math.Float64bits(float64(uint32(a[i])))
+			}
+		}
+	}
+	return nil
+}
+
+// cvtF32ToInt32Vec returns the warp loop of cvt.rzi.s32/u32.f32, or nil:
+// truncation toward zero, saturating, NaN to 0 (the Integer Notes of
+// 9.7.9.21); a subnormal input truncates to 0 with or without .ftz.
+func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string) func(d, a *lanes) {
+	if af != fp.F32 || it.bits != 32 || irnd != ".rzi" {
+		return nil
+	}
+	if it.signed {
+		return func(d, a *lanes) {
+			for i := range d {
+				x := f32of(a[i])
+				var r int32
+				switch {
+				case x != x:
+				case x <= -2147483648:
+					r = math.MinInt32
+				case x >= 2147483648:
+					r = math.MaxInt32
+				default:
+					r = int32(x)
+				}
+				d[i] = uint64(int64(r))
+			}
+		}
+	}
+	return func(d, a *lanes) {
+		for i := range d {
+			x := f32of(a[i])
+			var r uint32
+			switch {
+			case x != x, x <= 0:
+			case x >= 4294967296:
+				r = math.MaxUint32
+			default:
+				r = uint32(x)
+			}
+			d[i] = uint64(r)
+		}
+	}
 }

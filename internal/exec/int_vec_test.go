@@ -417,3 +417,44 @@ J:
 		}
 	}
 }
+
+// TestCvtVecMatchesLanes: the cvt warp loops (32-bit integers to f32/f64,
+// f32 to 32-bit integers with .rzi) give what the per-lane conversions
+// give, on special values (zeros, subnormals, infinities, NaN, the
+// integer limits and just past them) and hashed bits: converged runs the
+// loop, the divergent halves the per-lane path.
+func TestCvtVecMatchesLanes(t *testing.T) {
+	special := []string{"0x00000000", "0x80000000", "0x00000001", "0x807fffff", "0x7f800000", "0xff800000",
+		"0x7fc00000", "0x4f000000", "0xcf000000", "0x4f800000", "0xcf000001", "0x3f7fffff", "0xbf7fffff",
+		"0x7fffffff", "0xffffffff", "0x4effffff"}
+	for _, op := range []string{"cvt.rn.f32.s32", "cvt.rn.f32.u32", "cvt.rn.f64.s32", "cvt.rn.f64.u32",
+		"cvt.rzi.s32.f32", "cvt.rzi.u32.f32", "cvt.rzi.ftz.s32.f32", "cvt.rzi.ftz.u32.f32"} {
+		dt := ".b32"
+		if strings.Contains(op, ".f64.") {
+			dt = ".b64"
+		}
+		body := `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+`
+		for i, v := range special {
+			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+		}
+		body += op + ` %d1, %x;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + op + ` %d2, %x;
+	bra J;
+A:
+	` + op + ` %d2, %x;
+J:
+	xor.b` + dt[2:] + ` %d1, %d1, %d2;
+	cvt.u64.u` + dt[2:] + ` %res, %d1;`
+		res := runLanes(t, ".reg .b32 %x; .reg "+dt+" %d1, %d2; .reg .pred %p;", body)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", op, l, v)
+			}
+		}
+	}
+}
