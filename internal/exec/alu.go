@@ -74,7 +74,7 @@ func (l *lowering) unary(in *ir.Inst, o *Op, fn func(a uint64) uint64) error {
 	if err != nil {
 		return err
 	}
-	o.d, o.a = d, a
+	o.d, o.a, o.pure, o.nsrc = d, a, true, 1
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
 		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
@@ -99,7 +99,7 @@ func (l *lowering) binary(in *ir.Inst, o *Op, fn func(a, b uint64) uint64) error
 	if err != nil {
 		return err
 	}
-	o.d, o.a, o.b = d, a, b
+	o.d, o.a, o.b, o.pure, o.nsrc = d, a, b, true, 2
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
@@ -134,7 +134,7 @@ func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) e
 	if err != nil {
 		return err
 	}
-	o.d, o.a, o.b, o.c = d, a, b, c
+	o.d, o.a, o.b, o.c, o.pure, o.nsrc = d, a, b, c, true, 3
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
 		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize

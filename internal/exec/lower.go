@@ -116,6 +116,7 @@ func (p *Program) lower(f *Func) error {
 		l.clockReads(in, o)
 	}
 	f.ipdom = postDominators(f)
+	applyUniform(f)
 	return nil
 }
 

@@ -149,6 +149,22 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 	return nil, 0
 }
 
+// windowBytes returns the n bytes lane l0 of op o addresses when they lie,
+// aligned, in the op's window (windowOf); nil sends the access down the
+// general path (access), which faults where it must.
+func (w *Warp) windowBytes(o *Op, l0 int, n uint64) []byte {
+	data, base := w.windowOf(o)
+	if data == nil {
+		return nil
+	}
+	addr := w.top().regs[int(o.addrBase)*warpSize+l0] + o.addrConst
+	off := addr - base
+	if addr&(n-1) != 0 || n > uint64(len(data)) || off > uint64(len(data))-n {
+		return nil
+	}
+	return data[off : off+n : off+n]
+}
+
 // loadWarp is ld's full-mask fast path for one destination row: it reports
 // false when a lane is outside the window or misaligned, having loaded
 // only lanes the per-lane path, which then takes over, loads again.
@@ -402,14 +418,20 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.vec, o.size = d, n
 	total := uint64(n * len(d))
-	// an address without a register is the same for every lane: one access
-	uniform := o.addrBase < 0 && !o.frameAddr && sharedByLanes(o.space)
+	// an address that is the same in every lane (no register, or a register
+	// holding one value in all of them: uniform.go) means one access
+	shared := !o.frameAddr && sharedByLanes(o.space)
+	constant := shared && o.addrBase < 0
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
-		if uniform {
-			b := w.access(o, bits.TrailingZeros32(mask), total)
+		if constant || shared && uniformEnabled && mask&(mask-1) != 0 &&
+			sameInLanes((*lanes)(f.regs[int(o.addrBase)*warpSize:]), mask, bits.TrailingZeros32(mask)) {
+			l0 := bits.TrailingZeros32(mask)
+			b := w.windowBytes(o, l0, total)
 			if b == nil {
-				return
+				if b = w.access(o, l0, total); b == nil {
+					return
+				}
 			}
 			for k, s := range o.vec {
 				if s < 0 {
@@ -417,6 +439,12 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 				}
 				v := extend(mem.Load(b[k*o.size:(k+1)*o.size]), t, o.size*8)
 				row := (*lanes)(f.regs[int(s)*warpSize:])
+				if mask == ^uint32(0) {
+					for i := range row {
+						row[i] = v
+					}
+					continue
+				}
 				for m := mask; m != 0; m &= m - 1 {
 					row[bits.TrailingZeros32(m)] = v
 				}

@@ -80,6 +80,10 @@ type Op struct {
 	inst       *ir.Inst
 	pc         int32
 	plain      bool // see isPlain
+	// pure: the op writes only slot d, from its nsrc source slots a, b, c
+	// alone (the unary/binary/ternary helpers; uniform.go)
+	pure       bool
+	nsrc       int8
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 	collective bool // a warp collective: runs even when every guard is false (collective.go)
 }
