@@ -504,6 +504,32 @@ Spin:
 	}
 }
 
+// TestClockOperandAdvances: an arithmetic op that reads %clock64 directly
+// (whose whole-warp loop the converged path would otherwise call without
+// refreshing the register) sees it move on: the spin ends.
+func TestClockOperandAdvances(t *testing.T) {
+	p, _ := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k()
+{
+	.reg .u64 %c0, %d;
+	.reg .pred %p;
+	mov.u64 %c0, %clock64;
+Spin:
+	sub.u64 %d, %clock64, %c0;
+	setp.lt.u64 %p, %d, 20000; // 20 us
+	@%p bra Spin;
+	ret;
+}
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Workers: 1}); err != nil {
+		t.Fatalf("the spin on %%clock64 did not end: %v", err)
+	}
+}
+
 // TestLaunchStats: a loop of known length gives exact instruction counts:
 // 3 instructions before the loop, 7 per iteration (10 iterations), 3 after,
 // issued by 2 warps (48 threads, the second warp half full); the last

@@ -164,6 +164,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 			t = in.Types[2]
 		}
 		k, rk, mrk := constBits(b.Imm, t), vec.rk, vec.mrk
+		o.vrk, o.k = rk, k
 		o.exec = func(w *Warp, o *Op, mask uint32) {
 			r := w.top().regs
 			dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
@@ -179,6 +180,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 		return nil
 	}
 	rr, mrr := vec.rr, vec.mrr
+	o.vrr = rr
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize

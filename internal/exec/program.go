@@ -82,8 +82,14 @@ type Op struct {
 	plain      bool // see isPlain
 	// pure: the op writes only slot d, from its nsrc source slots a, b, c
 	// alone (the unary/binary/ternary helpers; uniform.go)
-	pure       bool
-	nsrc       int8
+	pure bool
+	nsrc int8
+	// vrr, vrk: the op's full-mask warp loop, which runConverged calls
+	// directly (vrk with the immediate k as its second operand); nil when
+	// the op has none or its exec must run (binaryVec)
+	vrr        func(d, a, b *lanes)
+	vrk        func(d, a *lanes, k uint64)
+	k          uint64
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 	collective bool // a warp collective: runs even when every guard is false (collective.go)
 }

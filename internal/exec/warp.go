@@ -309,7 +309,15 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			upc++
 			nWarp++
 			steps++
-			if exec != 0 {
+			if exec == ^uint32(0) && o.vrk != nil {
+				// a whole-warp loop with an immediate: called directly
+				// (it cannot fault)
+				r := f.regs
+				o.vrk((*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:]), o.k)
+			} else if exec == ^uint32(0) && o.vrr != nil {
+				r := f.regs
+				o.vrr((*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:]), (*lanes)(r[int(o.b)*warpSize:]))
+			} else if exec != 0 {
 				f.upc = upc // faults and %clock-style reads see the op's position
 				o.exec(w, o, exec)
 				if w.fault != nil {
