@@ -164,7 +164,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 			t = in.Types[2]
 		}
 		k, rk, mrk := constBits(b.Imm, t), vec.rk, vec.mrk
-		o.vrk, o.k = rk, k
+		o.vkind, o.vrk, o.k = vecK, rk, k
 		o.exec = func(w *Warp, o *Op, mask uint32) {
 			r := w.top().regs
 			dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
@@ -180,7 +180,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 		return nil
 	}
 	rr, mrr := vec.rr, vec.mrr
-	o.vrr = rr
+	o.vkind, o.vrr = vecRR, rr
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
 		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
@@ -322,6 +322,7 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 		return err
 	}
 	scalar := o.exec
+	o.vkind, o.vt = vecTern, vec
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		if mask != ^uint32(0) {
 			scalar(w, o, mask)
@@ -364,6 +365,7 @@ func (l *lowering) unaryVec(in *ir.Inst, o *Op, fn func(a uint64) uint64, vec fu
 		return err
 	}
 	scalar := o.exec
+	o.vkind, o.vu = vecUnary, vec
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		if mask != ^uint32(0) {
 			scalar(w, o, mask)

@@ -262,7 +262,7 @@ func (l *lowering) clockReads(in *ir.Inst, o *Op) {
 		return
 	}
 	inner, fn := o.exec, l.f
-	o.vrr, o.vrk = nil, nil // the wrapper must run
+	o.vkind = vecNone // the wrapper must run
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		regs := w.top().regs
 		for _, s := range slots {

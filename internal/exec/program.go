@@ -61,6 +61,17 @@ type constSlot struct {
 	bits uint64
 }
 
+// vecKind says which whole-warp loop of an Op the converged path calls.
+type vecKind uint8
+
+const (
+	vecNone  vecKind = iota
+	vecK             // vrk(d, a, k)
+	vecRR            // vrr(d, a, b)
+	vecUnary         // vu(d, a)
+	vecTern          // vt(d, a, b, c)
+)
+
 // Op is one lowered instruction.
 type Op struct {
 	exec  func(w *Warp, o *Op, mask uint32) // runs the op for the lanes of mask
@@ -84,11 +95,14 @@ type Op struct {
 	// alone (the unary/binary/ternary helpers; uniform.go)
 	pure bool
 	nsrc int8
-	// vrr, vrk: the op's full-mask warp loop, which runConverged calls
-	// directly (vrk with the immediate k as its second operand); nil when
-	// the op has none or its exec must run (binaryVec)
+	// vkind names the op's full-mask warp loop, which runConverged calls
+	// directly: vrk (with the immediate k as its second operand), vrr, vu
+	// or vt; vecNone when the op has none or its exec must run
+	vkind      vecKind
 	vrr        func(d, a, b *lanes)
 	vrk        func(d, a *lanes, k uint64)
+	vu         func(d, a *lanes)
+	vt         func(d, a, b, c *lanes)
 	k          uint64
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 	collective bool // a warp collective: runs even when every guard is false (collective.go)

@@ -67,7 +67,7 @@ func applyUniform(f *Func) {
 // when every lane of the mask has the same operands.
 func computeOnceIfUniform(o *Op) {
 	inner := o.exec
-	o.vrr, o.vrk = nil, nil // the wrapper must run
+	o.vkind = vecNone // the wrapper must run
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		if mask&(mask-1) == 0 {
 			inner(w, o, mask)

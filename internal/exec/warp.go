@@ -309,14 +309,20 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			upc++
 			nWarp++
 			steps++
-			if exec == ^uint32(0) && o.vrk != nil {
-				// a whole-warp loop with an immediate: called directly
-				// (it cannot fault)
+			if exec == ^uint32(0) && o.vkind != 0 {
+				// the op's whole-warp loop, called directly (it cannot fault)
 				r := f.regs
-				o.vrk((*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:]), o.k)
-			} else if exec == ^uint32(0) && o.vrr != nil {
-				r := f.regs
-				o.vrr((*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:]), (*lanes)(r[int(o.b)*warpSize:]))
+				d, a := (*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:])
+				switch o.vkind {
+				case vecK:
+					o.vrk(d, a, o.k)
+				case vecRR:
+					o.vrr(d, a, (*lanes)(r[int(o.b)*warpSize:]))
+				case vecUnary:
+					o.vu(d, a)
+				default:
+					o.vt(d, a, (*lanes)(r[int(o.b)*warpSize:]), (*lanes)(r[int(o.c)*warpSize:]))
+				}
 			} else if exec != 0 {
 				f.upc = upc // faults and %clock-style reads see the op's position
 				o.exec(w, o, exec)
