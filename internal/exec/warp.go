@@ -309,8 +309,9 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			upc++
 			nWarp++
 			steps++
-			if exec == ^uint32(0) && o.vkind != 0 {
-				// the op's whole-warp loop, called directly (it cannot fault)
+			if exec == ^uint32(0) && o.vkind != vecNone {
+				// the op's whole-warp loop, called directly (runVec, written
+				// out here: the hottest loop of the engine)
 				r := f.regs
 				d, a := (*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:])
 				switch o.vkind {
@@ -403,7 +404,9 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 		upc++
 		nWarp++
 		steps++
-		if exec != 0 {
+		if exec == ^uint32(0) && o.vkind != vecNone {
+			f.runVec(o)
+		} else if exec != 0 {
 			o.exec(w, o, exec)
 			if w.fault != nil {
 				stop = true
@@ -422,6 +425,24 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	w.nWarp += nWarp
 	w.nThread += nThread
 	return stop
+}
+
+// runVec runs op o's whole-warp loop (o.vkind says which) on the frame's
+// registers, for a full mask: what o.exec would do, one call sooner. These
+// loops compute and cannot fault.
+func (f *frame) runVec(o *Op) {
+	r := f.regs
+	d, a := (*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:])
+	switch o.vkind {
+	case vecK:
+		o.vrk(d, a, o.k)
+	case vecRR:
+		o.vrr(d, a, (*lanes)(r[int(o.b)*warpSize:]))
+	case vecUnary:
+		o.vu(d, a)
+	default:
+		o.vt(d, a, (*lanes)(r[int(o.b)*warpSize:]), (*lanes)(r[int(o.c)*warpSize:]))
+	}
 }
 
 // groupLimit is the first PC after pc where the lanes of mask must be
