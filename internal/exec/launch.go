@@ -167,11 +167,16 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	var mu sync.Mutex
 	var first *Fault
 	firstIdx := n
-	next := 0
+	// Workers take clusters in chunks (one atomic add per chunk, not a lock
+	// per cluster); the chunk stays small enough to balance the load. The
+	// clusters after the first one that faulted are not started.
+	chunk := max(1, min(64, n/(workers*16)))
+	var next, stopAfter atomic.Int64
+	stopAfter.Store(int64(n))
 	var done atomic.Int64
 	var lastReport atomic.Int64
-	report := func() {
-		d := int(done.Add(int64(ctasPer)))
+	report := func(clusters int) {
+		d := int(done.Add(int64(clusters * ctasPer)))
 		if cfg.Progress == nil {
 			return
 		}
@@ -187,30 +192,35 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			defer wg.Done()
 			var spare *cluster
 			for {
-				mu.Lock()
-				i := next
-				next++
-				stop := first != nil && i > firstIdx
-				mu.Unlock()
-				if i >= n || stop {
+				start := int(next.Add(int64(chunk))) - chunk
+				if start >= n {
 					return
 				}
-				id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
-				cl := newCluster(l, id, cdim, spare)
-				f := cl.run(ctx)
-				spare = nil
-				if f == nil {
-					spare = cl // its CTAs serve the worker's next cluster
-				}
-				report()
-				if f != nil {
-					mu.Lock()
-					if i < firstIdx && (first == nil || f.Kind != FaultCanceled) {
-						first, firstIdx = f, i
-						cancel()
+				end := min(start+chunk, n)
+				ran := 0
+				for i := start; i < end; i++ {
+					if int64(i) > stopAfter.Load() {
+						break
 					}
-					mu.Unlock()
+					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
+					cl := newCluster(l, id, cdim, spare)
+					f := cl.run(ctx)
+					spare = nil
+					if f == nil {
+						spare = cl // its CTAs serve the worker's next cluster
+					}
+					ran++
+					if f != nil {
+						mu.Lock()
+						if i < firstIdx && (first == nil || f.Kind != FaultCanceled) {
+							first, firstIdx = f, i
+							stopAfter.Store(int64(i))
+							cancel()
+						}
+						mu.Unlock()
+					}
 				}
+				report(ran)
 			}
 		}()
 	}
