@@ -592,7 +592,9 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 			dst, src := (*lanes)(f.regs[int(o.d)*warpSize:]), (*lanes)(f.regs[int(o.a)*warpSize:])
 			for i, v := range src {
 				if toSpace {
-					_, v = mem.Classify(v)
+					if v >= mem.SharedBase { // below the windows: a global address, unchanged
+						_, v = mem.Classify(v)
+					}
 				} else {
 					v = mem.Generic(space, v)
 				}
