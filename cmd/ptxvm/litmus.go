@@ -46,7 +46,8 @@ longer paths are cut and a warning says so.
 
 Where the manual can be read two ways, the default is the reading its own
 litmus examples support and a flag selects the other: -default-cta,
--sc-fence-patterns, -red-observation, -thin-air (see docs/litmus.md).
+-sc-fence-patterns, -red-observation, -thin-air; -bar-operands reads
+two-operand barriers in the Dat3M suite's dialect (see docs/litmus.md).
 
 Exit status: 0 if every test parsed and ran, 1 on a malformed test or an
 error, 2 on a usage error.
@@ -64,6 +65,7 @@ type litmusConfig struct {
 	scPatterns bool
 	redObs     bool
 	thinAir    string
+	barOps     string
 }
 
 func (c *litmusConfig) register(fs *flag.FlagSet) {
@@ -75,6 +77,7 @@ func (c *litmusConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.scPatterns, "sc-fence-patterns", true, "fence.sc counts as a release/acquire fence in 8.8's patterns (false: literal reading)")
 	fs.BoolVar(&c.redObs, "red-observation", true, "a red can carry observation order through RMW chains (8.9.2; false: it cannot)")
 	fs.StringVar(&c.thinAir, "thin-air", "deps", "No Thin Air (8.10.4): `deps` (rf plus syntactic dependencies acyclic) or off")
+	fs.StringVar(&c.barOps, "bar-operands", "ptx", "two-operand bar.sync: `ptx` (barrier, thread count) or dat3m (instance, barrier)")
 }
 
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -107,6 +110,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.model.NoThinAirOff = true
 	default:
 		return usageError(litmusCommand, stderr, "-thin-air must be deps or off, not %q", cfg.thinAir)
+	}
+	switch cfg.barOps {
+	case "ptx":
+	case "dat3m":
+		cfg.model.BarDat3M = true
+	default:
+		return usageError(litmusCommand, stderr, "-bar-operands must be ptx or dat3m, not %q", cfg.barOps)
 	}
 	files, errs := expandLitmusFiles(args)
 	failed := false

@@ -139,6 +139,10 @@ type Instr struct {
 	// Barriers.
 	BarKind BarKind
 	BarID   Operand
+	// BarMore holds the operands after the first: PTX's thread count, or
+	// in the Dat3M dialect the logical barrier and the quorum (see
+	// ModelOptions.BarDat3M).
+	BarMore []Operand
 
 	// ALU and branches.
 	ALU    string // mov add sub mul and or xor shl shr not neg selp min max rem div

@@ -16,18 +16,23 @@ type execution struct {
 	first    []int // first global index of each thread's events
 
 	// Static relations (depend on the paths only).
-	po     relation // program order
-	ms     relation // morally strong (8.7)
-	rmw    []int    // read half -> write half of an atom/red, -1 otherwise
-	relW   []bitset // A -> the writes W such that (A, W) is a release pattern (8.8)
-	acqR   []bitset // B -> the reads R such that (R, B) is an acquire pattern (8.8)
-	bar    relation // barrier synchronization (8.9.4 items 2 and 3)
-	reads  []int
-	writes [][]int // per physical location, initial write first
-	mems   [][]int // per physical location, every memory event (initial write first)
-	scF    []int   // fence.sc events
-	alias  []int   // fence.proxy.alias events
-	pfence []int   // other proxy fences
+	po    relation // program order
+	ms    relation // morally strong (8.7)
+	rmw   []int    // read half -> write half of an atom/red, -1 otherwise
+	relW  []bitset // A -> the writes W such that (A, W) is a release pattern (8.8)
+	acqR  []bitset // B -> the reads R such that (R, B) is an acquire pattern (8.8)
+	bar   relation // barrier synchronization (8.9.4 items 2 and 3)
+	insts []*barInstance
+	// barChoice picks, per instance with a quorum, which arrivals come
+	// first (see setBar); deadlock: no complete execution (computeBarriers).
+	barChoice []int
+	deadlock  bool
+	reads     []int
+	writes    [][]int // per physical location, initial write first
+	mems      [][]int // per physical location, every memory event (initial write first)
+	scF       []int   // fence.sc events
+	alias     []int   // fence.proxy.alias events
+	pfence    []int   // other proxy fences
 
 	// Per reads-from choice.
 	rf  []int    // read -> write it reads from (global indices)
@@ -205,32 +210,180 @@ func (x *execution) computeStatic() {
 		}
 		x.acqR[j] = s
 	}
-	// Barriers: the k-th use of barrier id by threads of one CTA match; a
-	// bar.sync synchronizes with every other bar.sync of its instance, and a
-	// bar.arrive with the bar.syncs only (8.9.4 item 2). barrier.cluster:
-	// the k-th arrive synchronizes with the k-th wait of every thread of the
-	// cluster (item 3).
+	x.computeBarriers()
+}
+
+// barInstance is one barrier instance: the k-th use of a barrier by the
+// threads of one CTA (or, for barrier.cluster, of one cluster).
+type barInstance struct {
+	cluster bool
+	evs     []int // global indices of the participating events
+	quorum  int64 // Dat3M dialect: threads needed to complete it, 0 if all
+}
+
+// computeBarriers groups barrier events into instances, detects deadlock
+// and sets x.bar for the first arrival choice.
+func (x *execution) computeBarriers() {
+	x.insts = nil
+	instOf := make([]int, x.n)
 	for i, a := range x.ev {
+		instOf[i] = -1
 		if a.Kind != EvBarrier {
 			continue
 		}
-		for j, b := range x.ev {
-			if b.Kind != EvBarrier || a.Thread == b.Thread || a.BarInst != b.BarInst {
+		cl := a.BarKind == BarClusterArrive || a.BarKind == BarClusterWait
+		for k, in := range x.insts {
+			b := x.ev[in.evs[0]]
+			if in.cluster != cl || a.BarInst != b.BarInst {
 				continue
 			}
-			ta, tb := x.thread(a), x.thread(b)
-			switch a.BarKind {
-			case BarSync, BarArrive:
-				if b.BarKind == BarSync && a.BarID == b.BarID && sameCTA(ta, tb) {
-					x.bar[i].set(j)
+			if cl && sameCluster(x.thread(a), x.thread(b)) ||
+				!cl && a.BarID == b.BarID && a.BarID2 == b.BarID2 && sameCTA(x.thread(a), x.thread(b)) {
+				instOf[i] = k
+				in.evs = append(in.evs, i)
+				if a.BarQuorum > in.quorum {
+					in.quorum = a.BarQuorum
 				}
-			case BarClusterArrive:
-				if b.BarKind == BarClusterWait && sameCluster(ta, tb) {
-					x.bar[i].set(j)
+				break
+			}
+		}
+		if instOf[i] < 0 {
+			instOf[i] = len(x.insts)
+			x.insts = append(x.insts, &barInstance{cluster: cl, evs: []int{i}, quorum: a.BarQuorum})
+		}
+	}
+	if len(x.insts) == 0 {
+		return
+	}
+	// Deadlock: a bar.sync (or barrier.cluster.wait) does not return
+	// before its instance completes, so a thread that waits on instance I
+	// and later uses instance J needs I to complete before J can. A cycle
+	// among instances, or a quorum larger than the threads that arrive,
+	// means some thread never proceeds: no complete execution.
+	m := len(x.insts)
+	next := make([]bitset, m)
+	for k := range next {
+		next[k] = newBitset(m)
+	}
+	for th := range x.threads {
+		lo := x.first[th]
+		hi := x.n
+		if th+1 < len(x.first) {
+			hi = x.first[th+1]
+		}
+		waiting := -1
+		for i := lo; i < hi; i++ {
+			e := x.ev[i]
+			if e.Kind != EvBarrier {
+				continue
+			}
+			if waiting >= 0 && waiting != instOf[i] {
+				next[waiting].set(instOf[i])
+			}
+			if e.BarKind == BarSync || e.BarKind == BarClusterWait {
+				waiting = instOf[i]
+			}
+		}
+	}
+	for _, in := range x.insts {
+		if in.quorum > int64(len(in.evs)) {
+			x.deadlock = true
+		}
+	}
+	// Transitive closure, then look for an instance reaching itself.
+	for k := 0; k < m; k++ {
+		for i := 0; i < m; i++ {
+			if next[i].has(k) {
+				next[i].or(next[k])
+			}
+		}
+	}
+	for i := 0; i < m; i++ {
+		if next[i].has(i) {
+			x.deadlock = true
+		}
+	}
+	x.barChoice = make([]int, m)
+	x.setBar()
+}
+
+// setBar sets x.bar from x.barChoice. In an instance with a quorum q
+// smaller than the threads that arrive (Dat3M dialect), x.barChoice picks
+// which q arrive first (the i-th q-subset); those complete it and every
+// participant waits for them, later arrivals pass at once. Otherwise every
+// arrival synchronizes with every waiting participant: a bar.sync with
+// every other bar.sync of its instance, a bar.arrive with the bar.syncs
+// only (8.9.4 item 2); the k-th barrier.cluster.arrive with the k-th
+// barrier.cluster.wait of every thread of the cluster (item 3).
+func (x *execution) setBar() {
+	for i := range x.bar {
+		x.bar[i].clear()
+	}
+	for k, in := range x.insts {
+		first := in.evs
+		if in.quorum > 0 && in.quorum < int64(len(in.evs)) {
+			first = subset(in.evs, int(in.quorum), x.barChoice[k])
+		}
+		for _, i := range first {
+			a := x.ev[i]
+			for _, j := range in.evs {
+				b := x.ev[j]
+				if a.Thread == b.Thread {
+					continue
+				}
+				switch a.BarKind {
+				case BarSync, BarArrive:
+					if b.BarKind == BarSync {
+						x.bar[i].set(j)
+					}
+				case BarClusterArrive:
+					if b.BarKind == BarClusterWait {
+						x.bar[i].set(j)
+					}
 				}
 			}
 		}
 	}
+}
+
+// nextBarChoice advances x.barChoice to the next combination of arrival
+// choices; false when all have been tried.
+func (x *execution) nextBarChoice() bool {
+	for k, in := range x.insts {
+		if in.quorum <= 0 || in.quorum >= int64(len(in.evs)) {
+			continue
+		}
+		x.barChoice[k]++
+		if x.barChoice[k] < binom(len(in.evs), int(in.quorum)) {
+			x.setBar()
+			return true
+		}
+		x.barChoice[k] = 0
+	}
+	return false
+}
+
+func binom(n, k int) int {
+	r := 1
+	for i := 0; i < k; i++ {
+		r = r * (n - i) / (i + 1)
+	}
+	return r
+}
+
+// subset returns the idx-th k-element subset of s (in lexicographic order
+// of positions).
+func subset(s []int, k, idx int) []int {
+	var out []int
+	for i := 0; i < len(s) && len(out) < k; i++ {
+		c := binom(len(s)-i-1, k-len(out)-1)
+		if idx < c {
+			out = append(out, s[i])
+		} else {
+			idx -= c
+		}
+	}
+	return out
 }
 
 // computeObs derives observation order and release/acquire

@@ -171,3 +171,34 @@ func FuzzLitmusParse(f *testing.F) {
 		Run(tt, Options{Unroll: 1})
 	})
 }
+
+// TestLitmusBarOperandsDat3M: "bar.sync c, a" names barrier c with a
+// thread count in PTX, but barrier (c, a) in the Dat3M dialect
+// (-bar-operands=dat3m). With different a, SB through the barrier is
+// forbidden in the first reading and allowed in the second.
+func TestLitmusBarOperandsDat3M(t *testing.T) {
+	src := `PTX SB+bar2
+{ x=0; y=0; }
+ P0@cta 0,gpu 0    | P1@cta 0,gpu 0    ;
+ st.weak x, 1      | st.weak y, 1      ;
+ bar.cta.sync 1, 32 | bar.cta.sync 1, 64 ;
+ ld.weak r0, y     | ld.weak r1, x     ;
+exists (P0:r0 == 0 /\ P1:r1 == 0)
+`
+	tt, err := Parse("sb.litmus", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dat3m bool
+		want  string
+	}{{false, "Never"}, {true, "Sometimes"}} {
+		res, err := Run(tt, Options{Model: ModelOptions{BarDat3M: c.dat3m}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Observation(); got != c.want {
+			t.Errorf("BarDat3M=%v: Observation %s, want %s", c.dat3m, got, c.want)
+		}
+	}
+}

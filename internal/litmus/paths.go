@@ -39,9 +39,11 @@ type Event struct {
 	ProxyFence bool
 	FenceProxy Proxy
 
-	BarKind BarKind
-	BarID   int64
-	BarInst int // how many times this thread used this barrier before
+	BarKind   BarKind
+	BarID     int64
+	BarID2    int64 // Dat3M dialect: the logical barrier (second operand)
+	BarQuorum int64 // Dat3M dialect: the quorum (third operand), 0 if none
+	BarInst   int   // how many times this thread used this barrier before
 
 	Deps uint64 // thread-local indices of the reads this event depends on (addr, data, ctrl)
 }
@@ -73,7 +75,7 @@ type pathState struct {
 	ctrl     uint64
 	events   []Event
 	back     map[int]int // backward branches taken, per instruction
-	barCount map[[2]int64]int
+	barCount map[[3]int64]int
 	reads    int
 }
 
@@ -98,13 +100,14 @@ type pathEnum struct {
 	err      error
 	limit    int
 	scNoPat  bool // fence.sc forms no release/acquire patterns
+	barDat3M bool // two-operand bar.sync is Dat3M's (instance, barrier)
 }
 
 // threadPaths returns every path of th when reads return values from
 // domain, with backward branches taken at most unroll times each.
 func threadPaths(t *Test, th *Thread, domain [][]int64, unroll int, mo ModelOptions) ([]*path, bool, error) {
-	e := &pathEnum{t: t, th: th, domain: domain, unroll: unroll, limit: 200000, scNoPat: mo.SCFenceNoPatterns}
-	s := &pathState{regs: maps.Clone(th.RegInit), taint: map[string]uint64{}, back: map[int]int{}, barCount: map[[2]int64]int{}}
+	e := &pathEnum{t: t, th: th, domain: domain, unroll: unroll, limit: 200000, scNoPat: mo.SCFenceNoPatterns, barDat3M: mo.BarDat3M}
+	s := &pathState{regs: maps.Clone(th.RegInit), taint: map[string]uint64{}, back: map[int]int{}, barCount: map[[3]int64]int{}}
 	e.run(s)
 	return e.out, e.hitBound, e.err
 }
@@ -383,8 +386,23 @@ func (e *pathEnum) run(s *pathState) {
 			} else if in.BarKind == BarClusterWait {
 				class, id = 2, 0
 			}
-			key := [2]int64{class, id}
-			ev := Event{Kind: EvBarrier, Instr: in, Phys: -1, BarKind: in.BarKind, BarID: id, BarInst: s.barCount[key], Deps: s.ctrl}
+			// PTX: "bar.sync a{, b}", b the thread count (not modelled).
+			// Dat3M dialect (-bar-operands=dat3m, or any three-operand
+			// form, which PTX does not have): "bar.sync c{, a{, q}}",
+			// synchronizing when c and a agree, q the quorum.
+			var id2, quorum int64
+			if len(in.BarMore) == 2 || (e.barDat3M && len(in.BarMore) == 1) {
+				v, tn := e.val(s, in.BarMore[0])
+				s.ctrl |= tn
+				id2 = v
+				if len(in.BarMore) == 2 {
+					q, tq := e.val(s, in.BarMore[1])
+					s.ctrl |= tq
+					quorum = q
+				}
+			}
+			key := [3]int64{class, id, id2}
+			ev := Event{Kind: EvBarrier, Instr: in, Phys: -1, BarKind: in.BarKind, BarID: id, BarID2: id2, BarQuorum: quorum, BarInst: s.barCount[key], Deps: s.ctrl}
 			s.barCount[key]++
 			e.emit(s, ev)
 		case KLoad, KStore, KAtom, KRed:

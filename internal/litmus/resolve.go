@@ -48,6 +48,9 @@ func (p *parser) resolve() {
 				fix(th, &in.Src[i])
 			}
 			fix(th, &in.BarID)
+			for i := range in.BarMore {
+				fix(th, &in.BarMore[i])
+			}
 			if in.Kind == KBranch {
 				if _, ok := th.Labels[in.Target]; !ok {
 					p.fail(in.Dst.Pos, "undefined label %s in %s", in.Target, th.Name)

@@ -38,6 +38,11 @@ type ModelOptions struct {
 	// NoThinAirOff drops the syntactic-dependency formalisation of No Thin
 	// Air (8.10.4); values still come only from writes of the program.
 	NoThinAirOff bool
+	// BarDat3M reads a two-operand "bar.sync c, a" as the Dat3M suite
+	// does (c and a together name the barrier) rather than as PTX's
+	// "bar.sync a, b" (barrier a, b threads). Three operands "c, a, q"
+	// (q the quorum) are always read the Dat3M way: PTX has no such form.
+	BarDat3M bool
 }
 
 // DefaultUnroll is the default bound on backward branches.
@@ -435,9 +440,17 @@ func (r *runner) candidate(choice []*path) {
 		}
 	}
 	x := newExecution(t, choice)
+	if x.deadlock {
+		return // some thread waits forever at a barrier
+	}
 	x.redNoObs = r.opts.Model.RedNoObservation
 	x.rf = make([]int, x.n)
-	r.chooseRF(x, choice, 0)
+	for {
+		r.chooseRF(x, choice, 0)
+		if !x.nextBarChoice() {
+			break
+		}
+	}
 }
 
 // newExecutionLite returns the initial value of each physical location.
