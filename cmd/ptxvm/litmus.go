@@ -46,7 +46,7 @@ longer paths are cut and a warning says so.
 
 Where the manual can be read two ways, the default is the reading its own
 litmus examples support and a flag selects the other: -default-cta,
--sc-fence-patterns, -red-observation, -thin-air; -bar-operands reads
+-sc-fence-patterns, -red-observation, -thin-air, -coherence; -bar-operands reads
 two-operand barriers in the Dat3M suite's dialect (see docs/litmus.md).
 
 Exit status: 0 if every test parsed and ran, 1 on a malformed test or an
@@ -66,6 +66,7 @@ type litmusConfig struct {
 	redObs     bool
 	thinAir    string
 	barOps     string
+	coherence  string
 }
 
 func (c *litmusConfig) register(fs *flag.FlagSet) {
@@ -78,6 +79,7 @@ func (c *litmusConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.redObs, "red-observation", true, "a red can carry observation order through RMW chains (8.9.2; false: it cannot)")
 	fs.StringVar(&c.thinAir, "thin-air", "deps", "No Thin Air (8.10.4): `deps` (rf plus syntactic dependencies acyclic) or off")
 	fs.StringVar(&c.barOps, "bar-operands", "ptx", "two-operand bar.sync: `ptx` (barrier, thread count) or dat3m (instance, barrier)")
+	fs.StringVar(&c.coherence, "coherence", "partial", "coherence order (8.9.6): `partial` (racy writes unrelated) or total per location")
 }
 
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -117,6 +119,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.model.BarDat3M = true
 	default:
 		return usageError(litmusCommand, stderr, "-bar-operands must be ptx or dat3m, not %q", cfg.barOps)
+	}
+	switch cfg.coherence {
+	case "partial":
+	case "total":
+		cfg.model.CoTotal = true
+	default:
+		return usageError(litmusCommand, stderr, "-coherence must be partial or total, not %q", cfg.coherence)
 	}
 	files, errs := expandLitmusFiles(args)
 	failed := false

@@ -124,3 +124,31 @@ func TestLitmusCLIReadingFlags(t *testing.T) {
 		t.Errorf("-sc-fence-patterns=false:\n%s", out)
 	}
 }
+
+// Two racy weak writes of x, each followed by a read of x in its own
+// thread that sees the other thread's write: the partial coherence order
+// of 8.9.6 leaves the writes unrelated, a total order cannot satisfy both
+// reads (Causality, 8.10.6).
+const litmusCoWRRace = `PTX CoWR-race
+{
+x=0;
+}
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak x, 2   ;
+ ld.weak r0, x  | ld.weak r0, x  ;
+exists (P0:r0 == 2 /\ P1:r0 == 1)
+`
+
+func TestLitmusCLICoherenceFlag(t *testing.T) {
+	_, out, errs := runLitmusCLI(t, litmusCoWRRace, "-notime", "-")
+	if !strings.Contains(out, "Observation CoWR-race Sometimes") {
+		t.Fatalf("default (partial coherence):\n%s%s", out, errs)
+	}
+	_, out, _ = runLitmusCLI(t, litmusCoWRRace, "-notime", "-coherence=total", "-")
+	if !strings.Contains(out, "Observation CoWR-race Never") {
+		t.Errorf("-coherence=total:\n%s", out)
+	}
+	if code, _, _ := runLitmusCLI(t, "", "-coherence", "maybe", "-"); code != exitUsage {
+		t.Errorf("bad -coherence: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -98,9 +98,13 @@ func (x *execution) checkFenceSC() *violation {
 
 // coResult is what the coherence orders of one physical location allow.
 type coResult struct {
-	count  map[int64]int64 // final value -> number of valid coherence orders
-	orders map[int64][]int // final value -> one valid order (for graphs)
-	fail   *violation      // why no order is valid (when count is empty)
+	// count: final value -> number of valid coherence orders in which a
+	// write of that value is coherence-maximal (with the total order: the
+	// last write). With the partial order (reading 4 of docs/litmus.md)
+	// several maximal writes may give one order several final values.
+	count  map[int64]int64
+	orders map[int64][][2]int // final value -> the co edges of one valid order (for graphs)
+	fail   *violation         // why no order is valid (when count is empty)
 	total  int64
 	// failByLast: for a final value no valid order reaches, the first
 	// violation of an order ending with it (for --explain).
@@ -110,13 +114,22 @@ type coResult struct {
 // coherence enumerates the coherence orders of physical location ph (the
 // initial write first, 8.2.6) and keeps those satisfying Coherence
 // (8.10.1), the second half of Causality (8.10.6), Atomicity (8.10.3) and
-// SC per location (8.10.5).
+// SC per location (8.10.5): partial orders (8.9.6) by default, total
+// orders with ModelOptions.CoTotal.
 func (x *execution) coherence(ph int, keepOrders bool) coResult {
+	if !x.coTotal {
+		return x.coherencePartial(ph, keepOrders)
+	}
+	return x.coherenceTotal(ph, keepOrders)
+}
+
+// coherenceTotal enumerates the total coherence orders of location ph.
+func (x *execution) coherenceTotal(ph int, keepOrders bool) coResult {
 	ws := x.writes[ph] // ws[0] is the initial write
 	init := ws[0]
 	res := coResult{count: map[int64]int64{}}
 	if keepOrders {
-		res.orders = map[int64][]int{}
+		res.orders = map[int64][][2]int{}
 		res.failByLast = map[int64]*violation{}
 	}
 	k := len(ws)
@@ -176,7 +189,7 @@ func (x *execution) coherence(ph int, keepOrders bool) coResult {
 			for i, w := range order {
 				pos[w] = i
 			}
-			if v := x.checkOrder(ph, order, pos); v != nil {
+			if v := x.checkOrder(ph, func(a, b int) bool { return pos[a] < pos[b] }); v != nil {
 				if firstFail == nil {
 					firstFail = v
 				}
@@ -191,7 +204,11 @@ func (x *execution) coherence(ph int, keepOrders bool) coResult {
 			res.total++
 			if keepOrders {
 				if _, ok := res.orders[last]; !ok {
-					res.orders[last] = append([]int(nil), order...)
+					edges := make([][2]int, 0, k-1)
+					for i := 1; i < k; i++ {
+						edges = append(edges, [2]int{order[i-1], order[i]})
+					}
+					res.orders[last] = edges
 				}
 			}
 			return
@@ -228,9 +245,203 @@ func (x *execution) coherence(ph int, keepOrders bool) coResult {
 	return res
 }
 
-// checkOrder checks one coherence order of location ph: Atomicity and SC
-// per location.
-func (x *execution) checkOrder(ph int, order, pos []int) *violation {
+// coherencePartial enumerates the partial coherence orders of location ph
+// (8.9.6): "Two overlapping write operations are related in coherence
+// order if they are morally strong or if they are related in causality
+// order. Two overlapping writes are unrelated in coherence order if they
+// are in a data-race." The order is the transitive closure of the initial
+// write before every other write (8.2.6), the causality-ordered pairs in
+// causality direction (8.10.1) and one orientation of each morally strong
+// pair; each orientation choice gives one order, and a pair already
+// related by transitivity is not chosen again. Racy pairs stay unrelated
+// unless transitivity relates them (a transitive order must). The
+// possible final values are those of the coherence-maximal writes: a read
+// after every thread has finished is preceded in causality order by every
+// write, so by Causality (8.10.6) it may read from any write that no other
+// write follows in coherence order.
+func (x *execution) coherencePartial(ph int, keepOrders bool) coResult {
+	ws := x.writes[ph] // ws[0] is the initial write
+	res := coResult{count: map[int64]int64{}}
+	if keepOrders {
+		res.orders = map[int64][][2]int{}
+		res.failByLast = map[int64]*violation{}
+	}
+	k := len(ws)
+	if k > 64 {
+		res.fail = &violation{"limit", nil, "more than 63 writes to one location"}
+		return res
+	}
+	idx := make(map[int]int, k)
+	for i, w := range ws {
+		idx[w] = i
+	}
+	// reach[i] has j: ws[i] precedes ws[j] in coherence order (closed).
+	reach := make([]uint64, k)
+	add := func(a, b int) {
+		nb := uint64(1)<<uint(b) | reach[b]
+		for i := range reach {
+			if i == a || reach[i]&(1<<uint(a)) != 0 {
+				reach[i] |= nb
+			}
+		}
+	}
+	for i := 1; i < k; i++ {
+		add(0, i)
+	}
+	for i, a := range ws[1:] {
+		for j, b := range ws[1:] {
+			if a != b && x.cause[a].has(b) {
+				// Coherence (8.10.1): W precedes W' in causality order.
+				add(i+1, j+1)
+			}
+		}
+	}
+	for i := range reach {
+		if reach[i]&(1<<uint(i)) != 0 {
+			res.fail = &violation{"Coherence (8.10.1)", nil, "causality order between the writes is cyclic"}
+			return res
+		}
+	}
+	// Causality (8.10.6): if W precedes R in causality order, R does not
+	// read from a write W' that precedes W in coherence order. Each such
+	// (W', W) pair must stay unordered that way.
+	type pair struct {
+		from, to int // index of W' and W
+		v        *violation
+	}
+	var never []pair
+	for _, m := range x.mems[ph] {
+		if x.ev[m].Kind != EvRead {
+			continue
+		}
+		w0 := x.rf[m]
+		for _, w := range ws[1:] {
+			if w != w0 && x.cause[w].has(m) {
+				never = append(never, pair{idx[w0], idx[w], &violation{"Causality (8.10.6)", []int{w, m, w0},
+					"the write precedes the read in causality order, so the read cannot take its value from a write that precedes that write in coherence order"}})
+			}
+		}
+	}
+	broken := func() *violation {
+		for _, p := range never {
+			if reach[p.from]&(1<<uint(p.to)) != 0 {
+				return p.v
+			}
+		}
+		return nil
+	}
+	if v := broken(); v != nil {
+		res.fail = v
+		return res
+	}
+	// The morally strong pairs to orient.
+	var pairs [][2]int
+	for i := 1; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			if x.ms[ws[i]].has(ws[j]) {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	coBefore := func(a, b int) bool { return reach[idx[a]]&(1<<uint(idx[b])) != 0 }
+	var firstFail *violation
+	saved := make([][]uint64, len(pairs)+1)
+	for i := range saved {
+		saved[i] = make([]uint64, k)
+	}
+	var rec func(p int)
+	leaf := func() {
+		v := x.checkOrder(ph, coBefore)
+		if v != nil && firstFail == nil {
+			firstFail = v
+		}
+		seen := map[int64]bool{}
+		for i := range reach {
+			if reach[i] != 0 {
+				continue
+			}
+			val := x.ev[ws[i]].Value
+			if seen[val] {
+				continue
+			}
+			seen[val] = true
+			if v != nil {
+				if keepOrders && res.failByLast[val] == nil {
+					res.failByLast[val] = v
+				}
+				continue
+			}
+			res.count[val]++
+			if keepOrders {
+				if _, ok := res.orders[val]; !ok {
+					res.orders[val] = hasse(ws, reach)
+				}
+			}
+		}
+		if v == nil {
+			res.total++
+		}
+	}
+	rec = func(p int) {
+		if p == len(pairs) {
+			leaf()
+			return
+		}
+		a, b := pairs[p][0], pairs[p][1]
+		if reach[a]&(1<<uint(b)) != 0 || reach[b]&(1<<uint(a)) != 0 {
+			rec(p + 1)
+			return
+		}
+		copy(saved[p], reach)
+		for _, e := range [2][2]int{{a, b}, {b, a}} {
+			add(e[0], e[1])
+			if v := broken(); v != nil {
+				if firstFail == nil {
+					firstFail = v
+				}
+			} else {
+				rec(p + 1)
+			}
+			copy(reach, saved[p])
+		}
+	}
+	rec(0)
+	if res.total == 0 {
+		res.fail = firstFail
+		if res.fail == nil {
+			res.fail = &violation{"Coherence (8.10.1)", nil, "no coherence order is allowed"}
+		}
+	}
+	return res
+}
+
+// hasse returns the covering edges of the closed order reach over ws.
+func hasse(ws []int, reach []uint64) [][2]int {
+	var edges [][2]int
+	for i := range reach {
+		for j := range reach {
+			if reach[i]&(1<<uint(j)) == 0 {
+				continue
+			}
+			direct := true
+			for m := range reach {
+				if reach[i]&(1<<uint(m)) != 0 && reach[m]&(1<<uint(j)) != 0 {
+					direct = false
+					break
+				}
+			}
+			if direct {
+				edges = append(edges, [2]int{ws[i], ws[j]})
+			}
+		}
+	}
+	return edges
+}
+
+// checkOrder checks one coherence order of location ph, given as coBefore
+// (write a precedes write b): Atomicity and SC per location.
+func (x *execution) checkOrder(ph int, coBefore func(a, b int) bool) *violation {
+	ws := x.writes[ph]
 	// Atomicity of RMW (8.10.3): no morally strong write between the write
 	// an atomic reads from and the atomic's own write.
 	for _, m := range x.mems[ph] {
@@ -239,8 +450,8 @@ func (x *execution) checkOrder(ph int, order, pos []int) *violation {
 			continue
 		}
 		w0 := x.rf[m]
-		for _, o := range order[1:] {
-			if o != w && o != w0 && x.ms[m].has(o) && x.ms[o].has(w) && pos[w0] < pos[o] && pos[o] < pos[w] {
+		for _, o := range ws[1:] {
+			if o != w && o != w0 && x.ms[m].has(o) && x.ms[o].has(w) && coBefore(w0, o) && coBefore(o, w) {
 				return &violation{"Atomicity (8.10.3)", []int{m, o, w},
 					"a morally strong write comes between the write the atomic reads from and the atomic's own write in coherence order"}
 			}
@@ -265,9 +476,9 @@ func (x *execution) checkOrder(ph int, order, pos []int) *violation {
 			case ea.Kind == EvWrite && eb.Kind == EvRead:
 				edge = x.rf[b] == a
 			case ea.Kind == EvWrite && eb.Kind == EvWrite:
-				edge = pos[a] < pos[b]
+				edge = coBefore(a, b)
 			case ea.Kind == EvRead && eb.Kind == EvWrite:
-				edge = pos[x.rf[a]] < pos[b]
+				edge = coBefore(x.rf[a], b)
 			}
 			if edge && f(b) {
 				return true

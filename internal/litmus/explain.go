@@ -133,7 +133,7 @@ func (r *runner) explainCo(x *execution, choice []*path, cos []coResult) {
 			}
 			f := cos[ph].failByLast[v]
 			r.addExplain(r.regKey(choice), x, &violation{f.axiom, f.events,
-				fmt.Sprintf("no coherence order of %s ending with %s is allowed; %s", x.physName(ph), r.t.valueString(v), f.why)})
+				fmt.Sprintf("no coherence order of %s with final value %s is allowed; %s", x.physName(ph), r.t.valueString(v), f.why)})
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (r *runner) witness(x *execution, st *state, cos []coResult) *Witness {
 		w.Edges = append(w.Edges, Edge{x.rf[rd], rd, "rf"})
 	}
 	for ph := range cos {
-		var order []int
+		var order [][2]int
 		if v, ok := findRelevant(r.relevant, ph); ok {
 			order = cos[ph].orders[st.mem[v]]
 		} else {
@@ -64,8 +64,8 @@ func (r *runner) witness(x *execution, st *state, cos []coResult) *Witness {
 				break
 			}
 		}
-		for k := 1; k < len(order); k++ {
-			w.Edges = append(w.Edges, Edge{order[k-1], order[k], "co"})
+		for _, e := range order {
+			w.Edges = append(w.Edges, Edge{e[0], e[1], "co"})
 		}
 	}
 	return w

@@ -10,6 +10,7 @@ package litmus
 type execution struct {
 	t        *Test
 	redNoObs bool // a red cannot carry observation order (ModelOptions)
+	coTotal  bool // coherence order is total per location (ModelOptions)
 	ev       []*Event
 	n        int
 	threads  []*Thread

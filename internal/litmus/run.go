@@ -43,6 +43,13 @@ type ModelOptions struct {
 	// "bar.sync a, b" (barrier a, b threads). Three operands "c, a, q"
 	// (q the quorum) are always read the Dat3M way: PTX has no such form.
 	BarDat3M bool
+	// CoTotal makes coherence order a total order of the writes of each
+	// location (herd-style models). Default: the partial order of 8.9.6,
+	// which relates only morally strong writes (in either direction) and
+	// writes ordered by causality, closed under transitivity; racy writes
+	// stay unrelated and every coherence-maximal write is a possible
+	// final value of the location (reading 4 of docs/litmus.md).
+	CoTotal bool
 }
 
 // DefaultUnroll is the default bound on backward branches.
@@ -444,6 +451,7 @@ func (r *runner) candidate(choice []*path) {
 		return // some thread waits forever at a barrier
 	}
 	x.redNoObs = r.opts.Model.RedNoObservation
+	x.coTotal = r.opts.Model.CoTotal
 	x.rf = make([]int, x.n)
 	for {
 		r.chooseRF(x, choice, 0)

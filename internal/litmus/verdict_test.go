@@ -8,10 +8,15 @@ import (
 	"testing"
 )
 
-var expectRE = regexp.MustCompile(`expect:\s*(Never|Always|Sometimes)`)
+var (
+	expectRE      = regexp.MustCompile(`expect:\s*(Never|Always|Sometimes)`)
+	expectTotalRE = regexp.MustCompile(`expect-total:\s*(Never|Always|Sometimes)`)
+)
 
 // TestLitmusVerdicts runs every test under testdata/ that states the verdict
 // the manual (or reasoning from its axioms, in the test's comment) gives.
+// "expect-total: V" gives the verdict under a total coherence order
+// (ModelOptions.CoTotal) where it differs from the partial one of 8.9.6.
 func TestLitmusVerdicts(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*/*.litmus")
 	more, _ := filepath.Glob("testdata/*.litmus")
@@ -43,6 +48,15 @@ func TestLitmusVerdicts(t *testing.T) {
 					b.WriteString(e + "\n")
 				}
 				t.Errorf("%s: Observation %s, want %s\n%s", f, got, m[1], b.String())
+			}
+			if mt := expectTotalRE.FindStringSubmatch(string(src)); mt != nil {
+				res, err := Run(tt, Options{Model: ModelOptions{CoTotal: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Observation(); got != mt[1] {
+					t.Errorf("%s with a total coherence order: Observation %s, want %s", f, got, mt[1])
+				}
 			}
 		})
 	}
