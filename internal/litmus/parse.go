@@ -254,18 +254,21 @@ func (p *parser) parseInit(toks []tok) {
 			} else {
 				l.Init = v
 			}
-		case rest[0].text == "@" || rest[0].text == "aliases":
+		case rest[0].text == "@" || rest[0].text == "aliases" || rest[0].text == "virtually":
 			j := 0
 			view := false
 			if rest[0].text == "@" {
 				j = 1
-				if j < len(rest) && rest[j].text != "aliases" {
+				if j < len(rest) && rest[j].text != "aliases" && rest[j].text != "virtually" {
 					view = rest[j].text != "generic"
 					j++ // the proxy word (generic, texture, surface, constant)
 				}
 			}
+			if j < len(rest) && rest[j].text == "virtually" {
+				j++ // "b @ generic virtually aliases a" (Dat3M's PTX-PROXY tests)
+			}
 			if j >= len(rest) || rest[j].text != "aliases" || j+1 >= len(rest) || rest[j+1].kind != tIdent {
-				p.fail(rest[0].pos, "expected \"NAME @ PROXY aliases OTHER\" or \"NAME aliases OTHER\"")
+				p.fail(rest[0].pos, "expected \"NAME @ PROXY {virtually} aliases OTHER\" or \"NAME aliases OTHER\"")
 			}
 			other := p.declare(rest[j+1].text, 0, rest[j+1].pos)
 			l := p.declare(name.text, 0, name.pos)
