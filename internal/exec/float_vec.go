@@ -38,10 +38,21 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 	default:
 		return nil, vecBin{}
 	}
-	// the lane functions inline into these loops (fn is one of the above)
+	vb := floatLoops(op, f)
+	if f == fp.F32 {
+		if rr, rk := f32ViewLoops(op); rr != nil {
+			vb.rr, vb.rk = rr, rk
+		}
+	}
+	return fn, vb
+}
+
+// floatLoops returns the warp loops of an f32/f64 add, sub, mul or div
+// written with the lane functions above (which inline into them).
+func floatLoops(op string, f fp.Format) vecBin {
 	switch {
 	case f == fp.F32 && op == "add":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Add(a[i], b[i])
@@ -65,7 +76,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case f == fp.F32 && op == "sub":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Sub(a[i], b[i])
@@ -89,7 +100,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case f == fp.F32 && op == "mul":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Mul(a[i], b[i])
@@ -113,7 +124,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case f == fp.F32:
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f32Div(a[i], b[i])
@@ -137,7 +148,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case op == "add":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f64Add(a[i], b[i])
@@ -161,7 +172,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case op == "sub":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f64Sub(a[i], b[i])
@@ -185,7 +196,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	case op == "mul":
-		return fn, vecBin{
+		return vecBin{
 			func(d, a, b *lanes) {
 				for i := range d {
 					d[i] = f64Mul(a[i], b[i])
@@ -209,7 +220,7 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 				}
 			}}
 	}
-	return fn, vecBin{
+	return vecBin{
 		func(d, a, b *lanes) {
 			for i := range d {
 				d[i] = f64Div(a[i], b[i])

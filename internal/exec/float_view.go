@@ -1,0 +1,96 @@
+package exec
+
+// Whole-warp f32 loops that read and write the register rows as float32
+// values in place. An f32 register holds its 32 bits zero-extended in a
+// 64-bit slot, so on a little-endian host lane i's value is float32
+// element 2i of the row and element 2i+1 is zero. Reading it there moves
+// it straight into a floating-point register, without the integer to
+// floating-point transfer that f32of costs per lane (about a quarter of an
+// f32 add loop). The results are those of f32Add and its siblings: IEEE
+// round to nearest, NaN results replaced by the canonical NaN; the loops
+// keep the slot's upper half zero. TestFloatFastMatchesFP checks them
+// against internal/fp.
+
+import (
+	"math"
+	"unsafe"
+)
+
+// hostLittleEndian: the views below are only used where they are right.
+var hostLittleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+func f32Row(r *lanes) *[2 * warpSize]float32 { return (*[2 * warpSize]float32)(unsafe.Pointer(r)) }
+func u32Row(r *lanes) *[2 * warpSize]uint32  { return (*[2 * warpSize]uint32)(unsafe.Pointer(r)) }
+
+// f32Put stores an f32 result into lane slot i/2 of a row viewed as
+// float32 and uint32: the canonical NaN for a NaN, and a zero upper half.
+func f32Put(df *[2 * warpSize]float32, du *[2 * warpSize]uint32, i int, x float32) {
+	if x != x {
+		du[i] = 0x7fffffff
+	} else {
+		df[i] = x
+	}
+	du[i+1] = 0
+}
+
+// f32ViewLoops returns the in-place loops of an f32 add, sub, mul or div
+// (rr: two rows; rk: a row and the immediate k), or nils.
+func f32ViewLoops(op string) (func(d, a, b *lanes), func(d, a *lanes, k uint64)) {
+	if !hostLittleEndian {
+		return nil, nil
+	}
+	switch op {
+	case "add":
+		return func(d, a, b *lanes) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]+bf[i])
+				}
+			}, func(d, a *lanes, k uint64) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]+kf)
+				}
+			}
+	case "sub":
+		return func(d, a, b *lanes) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]-bf[i])
+				}
+			}, func(d, a *lanes, k uint64) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]-kf)
+				}
+			}
+	case "mul":
+		return func(d, a, b *lanes) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]*bf[i])
+				}
+			}, func(d, a *lanes, k uint64) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]*kf)
+				}
+			}
+	case "div":
+		return func(d, a, b *lanes) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]/bf[i])
+				}
+			}, func(d, a *lanes, k uint64) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for i := 0; i < 2*warpSize; i += 2 {
+					f32Put(df, du, i, af[i]/kf)
+				}
+			}
+	}
+	return nil, nil
+}
