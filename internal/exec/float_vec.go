@@ -287,6 +287,9 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 	}
 	switch f {
 	case fp.F32:
+		if hostLittleEndian {
+			return f32FmaView
+		}
 		return func(d, a, b, c *lanes) {
 			for i := range d {
 				d[i] = f32Fma(a[i], b[i], c[i])

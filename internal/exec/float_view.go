@@ -14,6 +14,8 @@ package exec
 import (
 	"math"
 	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
 )
 
 // hostLittleEndian: the views below are only used where they are right.
@@ -93,4 +95,19 @@ func f32ViewLoops(op string) (func(d, a, b *lanes), func(d, a *lanes, k uint64))
 			}
 	}
 	return nil, nil
+}
+
+// f32FmaView is fmaVec's f32 loop in place (f32Fma per lane: rounded once,
+// the GPU's NaN result).
+func f32FmaView(d, a, b, c *lanes) {
+	af, bf, cf, df, du := f32Row(a), f32Row(b), f32Row(c), f32Row(d), u32Row(d)
+	for i := 0; i < 2*warpSize; i += 2 {
+		x := fp.FmaF32(af[i], bf[i], cf[i])
+		if x != x {
+			du[i] = uint32(fp.F32.NaNResult(uint64(math.Float32bits(af[i])), uint64(math.Float32bits(bf[i])), uint64(math.Float32bits(cf[i]))))
+		} else {
+			df[i] = x
+		}
+		du[i+1] = 0
+	}
 }
