@@ -307,6 +307,13 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 
 // floatKeys widens the lanes of an f32 or f64 register to float64 (exact).
 func floatKeys(f fp.Format, d *[warpSize]float64, a *lanes) {
+	if f == fp.F32 && hostLittleEndian { // the in-place float32 view (float_view.go)
+		af := f32Row(a)
+		for i := range d {
+			d[i] = float64(af[2*i])
+		}
+		return
+	}
 	if f == fp.F32 {
 		for i := range d {
 			d[i] = float64(f32of(a[i]))
