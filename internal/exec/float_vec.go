@@ -43,6 +43,9 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 		if rr, rk := f32ViewLoops(op); rr != nil {
 			vb.rr, vb.rk = rr, rk
 		}
+		if mrr, mrk := f32ViewMasked(op); mrr != nil {
+			vb.mrr, vb.mrk = mrr, mrk
+		}
 	}
 	return fn, vb
 }

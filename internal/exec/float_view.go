@@ -13,6 +13,7 @@ package exec
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -110,4 +111,71 @@ func f32FmaView(d, a, b, c *lanes) {
 		}
 		du[i+1] = 0
 	}
+}
+
+// f32ViewMasked returns f32ViewLoops' loops over the lanes of a partial
+// mask (divergent code), or nils.
+func f32ViewMasked(op string) (func(d, a, b *lanes, mask uint32), func(d, a *lanes, k uint64, mask uint32)) {
+	if !hostLittleEndian {
+		return nil, nil
+	}
+	switch op {
+	case "add":
+		return func(d, a, b *lanes, mask uint32) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]+bf[i])
+				}
+			}, func(d, a *lanes, k uint64, mask uint32) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]+kf)
+				}
+			}
+	case "sub":
+		return func(d, a, b *lanes, mask uint32) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]-bf[i])
+				}
+			}, func(d, a *lanes, k uint64, mask uint32) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]-kf)
+				}
+			}
+	case "mul":
+		return func(d, a, b *lanes, mask uint32) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]*bf[i])
+				}
+			}, func(d, a *lanes, k uint64, mask uint32) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]*kf)
+				}
+			}
+	case "div":
+		return func(d, a, b *lanes, mask uint32) {
+				af, bf, df, du := f32Row(a), f32Row(b), f32Row(d), u32Row(d)
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]/bf[i])
+				}
+			}, func(d, a *lanes, k uint64, mask uint32) {
+				af, df, du, kf := f32Row(a), f32Row(d), u32Row(d), math.Float32frombits(uint32(k))
+				for m := mask; m != 0; m &= m - 1 {
+					i := 2 * bits.TrailingZeros32(m)
+					f32Put(df, du, i, af[i]/kf)
+				}
+			}
+	}
+	return nil, nil
 }
