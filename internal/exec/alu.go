@@ -617,6 +617,7 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 	if vec == nil {
 		vec = vecFloatCompare(t, cmp, hasMod(in, ".ftz"))
 	}
+	masked := f32CompareMasked(t, cmp, hasMod(in, ".ftz"))
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		r := f.regs
@@ -624,6 +625,8 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 		if vec != nil && mask == ^uint32(0) {
 			aa, bb := int(a)*warpSize, int(b)*warpSize
 			res = vec((*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+		} else if masked != nil && bits.OnesCount32(mask) >= maskedMinLanes {
+			res = masked((*lanes)(r[int(a)*warpSize:]), (*lanes)(r[int(b)*warpSize:]), mask)
 		} else {
 			for m := mask; m != 0; m &= m - 1 {
 				i := bits.TrailingZeros32(m)

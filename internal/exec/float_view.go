@@ -179,3 +179,64 @@ func f32ViewMasked(op string) (func(d, a, b *lanes, mask uint32), func(d, a *lan
 	}
 	return nil, nil
 }
+
+// f32CmpCodes numbers the comparisons for f32CompareMasked's switch.
+var f32CmpCodes = map[string]int{".eq": 0, ".ne": 1, ".lt": 2, ".le": 3, ".gt": 4, ".ge": 5, ".equ": 6,
+	".neu": 7, ".ltu": 8, ".leu": 9, ".gtu": 10, ".geu": 11, ".num": 12, ".nan": 13}
+
+// f32CompareMasked returns setp's f32 comparison (without .ftz) over the
+// lanes of a partial mask, through the float32 view, or nil. Go compares
+// float32 values as IEEE 754 does, NaN unordered, which is setp's rule
+// (9.3.1.2, Tables 23 and 24).
+func f32CompareMasked(t, cmp string, ftz bool) func(a, b *lanes, mask uint32) uint32 {
+	if t != ".f32" || ftz || !hostLittleEndian {
+		return nil
+	}
+	code, ok := f32CmpCodes[cmp]
+	if !ok {
+		return nil
+	}
+	return func(a, b *lanes, mask uint32) uint32 {
+		af, bf := f32Row(a), f32Row(b)
+		var r uint32
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			x, y := af[2*l], bf[2*l]
+			var v bool
+			switch code { // the same case every lane: predicted
+			case 0:
+				v = x == y
+			case 1:
+				v = x < y || x > y
+			case 2:
+				v = x < y
+			case 3:
+				v = x <= y
+			case 4:
+				v = x > y
+			case 5:
+				v = x >= y
+			case 6:
+				v = !(x < y || x > y)
+			case 7:
+				v = x != y
+			case 8:
+				v = !(x >= y)
+			case 9:
+				v = !(x > y)
+			case 10:
+				v = !(x <= y)
+			case 11:
+				v = !(x < y)
+			case 12:
+				v = x == x && y == y
+			default:
+				v = x != x || y != y
+			}
+			if v {
+				r |= 1 << l
+			}
+		}
+		return r
+	}
+}

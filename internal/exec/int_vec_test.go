@@ -196,6 +196,19 @@ func TestVecCompareMatchesScalar(t *testing.T) {
 						t.Fatalf("setp%s%s(%#x, %#x) = %v, want %v", cmp, ty, a[i], b[i], !want, want)
 					}
 				}
+				// the masked f32 comparison: the lanes of the mask only
+				if masked := f32CompareMasked(ty, cmp, false); masked != nil {
+					mask := r.Uint32()
+					got := masked(&a, &b, mask)
+					for i := range a {
+						want := mask>>i&1 == 1 && scalar(a[i], b[i])
+						if got>>i&1 == 1 != want {
+							t.Fatalf("masked setp%s%s(%#x, %#x), lane %d of %#x: %v, want %v", cmp, ty, a[i], b[i], i, mask, !want, want)
+						}
+					}
+				} else if ty == ".f32" {
+					t.Fatalf("setp%s.f32: no masked comparison", cmp)
+				}
 			}
 		}
 	}
@@ -302,6 +315,19 @@ func TestVecFloatCompareMatchesScalar(t *testing.T) {
 					if want := scalar(a[i], b[i]); (got>>i&1 == 1) != want {
 						t.Fatalf("setp%s%s(%#x, %#x) = %v, want %v", cmp, ty, a[i], b[i], !want, want)
 					}
+				}
+				// the masked f32 comparison: the lanes of the mask only
+				if masked := f32CompareMasked(ty, cmp, false); masked != nil {
+					mask := r.Uint32()
+					got := masked(&a, &b, mask)
+					for i := range a {
+						want := mask>>i&1 == 1 && scalar(a[i], b[i])
+						if got>>i&1 == 1 != want {
+							t.Fatalf("masked setp%s%s(%#x, %#x), lane %d of %#x: %v, want %v", cmp, ty, a[i], b[i], i, mask, !want, want)
+						}
+					}
+				} else if ty == ".f32" {
+					t.Fatalf("setp%s.f32: no masked comparison", cmp)
 				}
 			}
 		}
