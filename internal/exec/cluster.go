@@ -31,6 +31,7 @@ const rankShift = 24
 
 type cluster struct {
 	l       *launch
+	index   int // in the launch's order (the first fault is the lowest index's)
 	id      [3]uint32
 	dims    [3]int
 	ctas    []*cta // by rank
@@ -96,6 +97,9 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 			}
 			if err := ctx.Err(); err != nil {
 				return &Fault{Kind: FaultCanceled, Kernel: cl.l.kernel.IR.Name, CTA: w.cta.idInts(), Msg: err.Error()}
+			}
+			if int64(cl.index) > cl.l.stopAfter.Load() { // a cluster before this one faulted
+				return &Fault{Kind: FaultCanceled, Kernel: cl.l.kernel.IR.Name, CTA: w.cta.idInts(), Msg: "an earlier CTA faulted"}
 			}
 			w.status = w.run()
 			nWarp += w.nWarp

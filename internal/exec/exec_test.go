@@ -664,3 +664,57 @@ func TestMapF64ToF32Refused(t *testing.T) {
 		t.Errorf("Load: %v, want unsupported", err)
 	}
 }
+
+// TestFirstFaultIsLowestCTA: when several CTAs fault on different workers,
+// the launch reports the lowest CTA's fault, even when a later CTA faults
+// sooner; and a CTA that waits forever for a faulted one does not hang the
+// launch (it is cancelled after a grace period).
+func TestFirstFaultIsLowestCTA(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 flag)
+{
+	.reg .b32 %c, %i, %v;
+	.reg .b64 %a;
+	.reg .pred %p;
+	mov.u32 %c, %ctaid.x;
+	setp.ne.u32 %p, %c, 0;
+	@%p trap;                     // every CTA but 0 faults at once
+	mov.u32 %i, 0;
+Spin:                             // CTA 0 works a while, then faults too
+	add.u32 %i, %i, 1;
+	setp.lt.u32 %p, %i, 200000;
+	@%p bra Spin;
+	ld.param.u64 %a, [flag];
+	ld.volatile.global.u32 %v, [%a];
+	setp.eq.u32 %p, %v, 0;
+	@%p trap;
+Forever:                          // flag set: wait for a CTA that never comes
+	bra Forever;
+}
+`)
+	flag, _ := g.Alloc(4, 0)
+	for round := 0; round < 5; round++ {
+		err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{8, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], flag), Workers: 2})
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != FaultTrap || f.CTA != [3]int{0, 0, 0} {
+			t.Fatalf("round %d: got %v, want the trap of CTA 0", round, err)
+		}
+	}
+	// CTA 0 now spins forever once its loop ends: the launch still ends,
+	// with CTA 1's fault
+	b, _ := g.Bytes(flag, 4)
+	b[0] = 1
+	start := time.Now()
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{8, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], flag), Workers: 2})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultTrap || f.CTA != [3]int{1, 0, 0} {
+		t.Fatalf("got %v, want the trap of CTA 1", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the launch took %v", d)
+	}
+}

@@ -58,7 +58,17 @@ type launch struct {
 	start     time.Time // for %clock and %globaltimer
 
 	warpInsts, threadInsts atomic.Uint64
+	// stopAfter is the index of the first cluster that faulted (the number
+	// of clusters until one does): clusters after it stop, those before it
+	// run on (for a while) so that the fault reported is the first one
+	stopAfter atomic.Int64
 }
+
+// faultGrace is how long clusters before a faulted one may still run (and
+// fault first) before the launch is cancelled: the reported fault is then
+// that of the lowest CTA whatever the workers' timing, without a launch
+// hanging on a cluster that waits for the faulted one.
+const faultGrace = 250 * time.Millisecond
 
 // Limits of a launch (CUDA's, for every target ptxvm emulates).
 const (
@@ -171,8 +181,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// per cluster); the chunk stays small enough to balance the load. The
 	// clusters after the first one that faulted are not started.
 	chunk := max(1, min(64, n/(workers*16)))
-	var next, stopAfter atomic.Int64
-	stopAfter.Store(int64(n))
+	var next atomic.Int64
+	l.stopAfter.Store(int64(n))
+	var grace *time.Timer
 	var done atomic.Int64
 	var lastReport atomic.Int64
 	report := func(clusters int) {
@@ -199,11 +210,12 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				end := min(start+chunk, n)
 				ran := 0
 				for i := start; i < end; i++ {
-					if int64(i) > stopAfter.Load() {
+					if int64(i) > l.stopAfter.Load() {
 						break
 					}
 					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
 					cl := newCluster(l, id, cdim, spare)
+					cl.index = i
 					f := cl.run(ctx)
 					spare = nil
 					if f == nil {
@@ -214,8 +226,10 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 						mu.Lock()
 						if i < firstIdx && (first == nil || f.Kind != FaultCanceled) {
 							first, firstIdx = f, i
-							stopAfter.Store(int64(i))
-							cancel()
+							l.stopAfter.Store(int64(i))
+							if grace == nil {
+								grace = time.AfterFunc(faultGrace, cancel)
+							}
 						}
 						mu.Unlock()
 					}
@@ -225,6 +239,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		}()
 	}
 	wg.Wait()
+	if grace != nil {
+		grace.Stop()
+	}
 	if cfg.Stats != nil {
 		*cfg.Stats = LaunchStats{Duration: time.Since(l.start), WarpInstructions: l.warpInsts.Load(),
 			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer}
