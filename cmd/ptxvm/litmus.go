@@ -46,7 +46,8 @@ longer paths are cut and a warning says so.
 
 Where the manual can be read two ways, the default is the reading its own
 litmus examples support and a flag selects the other: -default-cta,
--sc-fence-patterns, -red-observation, -thin-air, -coherence; -bar-operands reads
+-sc-fence-patterns, -red-observation, -thin-air, -coherence, -final-value;
+-bar-operands reads
 two-operand barriers in the Dat3M suite's dialect (see docs/litmus.md).
 
 Exit status: 0 if every test parsed and ran, 1 on a malformed test or an
@@ -67,6 +68,7 @@ type litmusConfig struct {
 	thinAir    string
 	barOps     string
 	coherence  string
+	finalValue string
 }
 
 func (c *litmusConfig) register(fs *flag.FlagSet) {
@@ -80,6 +82,7 @@ func (c *litmusConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.thinAir, "thin-air", "deps", "No Thin Air (8.10.4): `deps` (rf plus syntactic dependencies acyclic) or off")
 	fs.StringVar(&c.barOps, "bar-operands", "ptx", "two-operand bar.sync: `ptx` (barrier, thread count) or dat3m (instance, barrier)")
 	fs.StringVar(&c.coherence, "coherence", "partial", "coherence order (8.9.6): `partial` (racy writes unrelated) or total per location")
+	fs.StringVar(&c.finalValue, "final-value", "last", "final value of a location under partial coherence: `last` (a write coherence-after every other write, checked against the axioms) or maximal (any coherence-maximal write)")
 }
 
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -126,6 +129,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.model.CoTotal = true
 	default:
 		return usageError(litmusCommand, stderr, "-coherence must be partial or total, not %q", cfg.coherence)
+	}
+	switch cfg.finalValue {
+	case "last":
+	case "maximal":
+		cfg.model.FinalAnyMaximal = true
+	default:
+		return usageError(litmusCommand, stderr, "-final-value must be last or maximal, not %q", cfg.finalValue)
 	}
 	files, errs := expandLitmusFiles(args)
 	failed := false

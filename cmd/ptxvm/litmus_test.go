@@ -152,3 +152,30 @@ func TestLitmusCLICoherenceFlag(t *testing.T) {
 		t.Errorf("bad -coherence: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// P0 reads P1's racy write after its own: the final value of x comes from
+// a write coherence-after every other write, and only P1's may be put
+// last, so x ends at 2; with -final-value=maximal it may end at 1.
+const litmusCoWRFinal = `PTX CoWR-final
+{
+x=0;
+}
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak x, 2   ;
+ ld.weak r0, x  |                ;
+exists (P0:r0 == 2 /\ x == 1)
+`
+
+func TestLitmusCLIFinalValueFlag(t *testing.T) {
+	_, out, errs := runLitmusCLI(t, litmusCoWRFinal, "-notime", "-")
+	if !strings.Contains(out, "Observation CoWR-final Never") {
+		t.Fatalf("default (-final-value=last):\n%s%s", out, errs)
+	}
+	_, out, _ = runLitmusCLI(t, litmusCoWRFinal, "-notime", "-final-value=maximal", "-")
+	if !strings.Contains(out, "Observation CoWR-final Sometimes") {
+		t.Errorf("-final-value=maximal:\n%s", out)
+	}
+	if code, _, _ := runLitmusCLI(t, "", "-final-value", "first", "-"); code != exitUsage {
+		t.Errorf("bad -final-value: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -255,10 +255,10 @@ func (x *execution) coherenceTotal(ph int, keepOrders bool) coResult {
 // pair; each orientation choice gives one order, and a pair already
 // related by transitivity is not chosen again. Racy pairs stay unrelated
 // unless transitivity relates them (a transitive order must). The
-// possible final values are those of the coherence-maximal writes: a read
-// after every thread has finished is preceded in causality order by every
-// write, so by Causality (8.10.6) it may read from any write that no other
-// write follows in coherence order.
+// final value is that of a write coherence-after every other write: where
+// several writes are maximal, each in turn is put after all the others and
+// gives a final value if the extended order satisfies the axioms (with
+// ModelOptions.FinalAnyMaximal: every maximal write, unchecked).
 func (x *execution) coherencePartial(ph int, keepOrders bool) coResult {
 	ws := x.writes[ph] // ws[0] is the initial write
 	res := coResult{count: map[int64]int64{}}
@@ -350,27 +350,54 @@ func (x *execution) coherencePartial(ph int, keepOrders bool) coResult {
 		saved[i] = make([]uint64, k)
 	}
 	var rec func(p int)
+	ext := make([]uint64, k)
 	leaf := func() {
 		v := x.checkOrder(ph, coBefore)
 		if v != nil && firstFail == nil {
 			firstFail = v
 		}
-		seen := map[int64]bool{}
+		var maxima []int
 		for i := range reach {
-			if reach[i] != 0 {
-				continue
+			if reach[i] == 0 {
+				maxima = append(maxima, i)
 			}
+		}
+		seen := map[int64]bool{}
+		for _, i := range maxima {
 			val := x.ev[ws[i]].Value
 			if seen[val] {
 				continue
 			}
-			seen[val] = true
-			if v != nil {
+			vi := v
+			if vi == nil && len(maxima) > 1 && !x.finalAnyMax {
+				// The final value is that of a write coherence-after
+				// every other write: put ws[i] after the other maximal
+				// writes (it has no successor, so the result is closed)
+				// and check the axioms again.
+				copy(ext, reach)
+				for j := range reach {
+					if j != i {
+						reach[j] |= 1 << uint(i)
+					}
+				}
+				vi = broken()
+				if vi == nil {
+					vi = x.checkOrder(ph, coBefore)
+				}
+				if vi == nil && keepOrders {
+					if _, ok := res.orders[val]; !ok {
+						res.orders[val] = hasse(ws, reach)
+					}
+				}
+				copy(reach, ext)
+			}
+			if vi != nil {
 				if keepOrders && res.failByLast[val] == nil {
-					res.failByLast[val] = v
+					res.failByLast[val] = vi
 				}
 				continue
 			}
+			seen[val] = true
 			res.count[val]++
 			if keepOrders {
 				if _, ok := res.orders[val]; !ok {

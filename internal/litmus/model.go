@@ -8,13 +8,14 @@ package litmus
 // a reads-from choice, then a Fence-SC order; coherence orders are chosen
 // per location at the end (coherence.go).
 type execution struct {
-	t        *Test
-	redNoObs bool // a red cannot carry observation order (ModelOptions)
-	coTotal  bool // coherence order is total per location (ModelOptions)
-	ev       []*Event
-	n        int
-	threads  []*Thread
-	first    []int // first global index of each thread's events
+	t           *Test
+	redNoObs    bool // a red cannot carry observation order (ModelOptions)
+	coTotal     bool // coherence order is total per location (ModelOptions)
+	finalAnyMax bool // every coherence-maximal write gives a final value (ModelOptions)
+	ev          []*Event
+	n           int
+	threads     []*Thread
+	first       []int // first global index of each thread's events
 
 	// Static relations (depend on the paths only).
 	po    relation // program order

@@ -47,9 +47,17 @@ type ModelOptions struct {
 	// location (herd-style models). Default: the partial order of 8.9.6,
 	// which relates only morally strong writes (in either direction) and
 	// writes ordered by causality, closed under transitivity; racy writes
-	// stay unrelated and every coherence-maximal write is a possible
-	// final value of the location (reading 4 of docs/litmus.md).
+	// stay unrelated (reading 4 of docs/litmus.md).
 	CoTotal bool
+	// FinalAnyMaximal: with the partial coherence order, every
+	// coherence-maximal write of a location gives a possible final value.
+	// Default: the final value is that of a write coherence-after every
+	// other write of the location; where several writes are maximal, the
+	// order is extended to put one of them after all the others, and that
+	// write gives a final value only if the extended order still satisfies
+	// the axioms (the rule of the published formal model's verdicts,
+	// reading 4 of docs/litmus.md).
+	FinalAnyMaximal bool
 }
 
 // DefaultUnroll is the default bound on backward branches.
@@ -452,6 +460,7 @@ func (r *runner) candidate(choice []*path) {
 	}
 	x.redNoObs = r.opts.Model.RedNoObservation
 	x.coTotal = r.opts.Model.CoTotal
+	x.finalAnyMax = r.opts.Model.FinalAnyMaximal
 	x.rf = make([]int, x.n)
 	for {
 		r.chooseRF(x, choice, 0)

@@ -11,6 +11,7 @@ import (
 var (
 	expectRE      = regexp.MustCompile(`expect:\s*(Never|Always|Sometimes)`)
 	expectTotalRE = regexp.MustCompile(`expect-total:\s*(Never|Always|Sometimes)`)
+	expectMaxRE   = regexp.MustCompile(`expect-maximal:\s*(Never|Always|Sometimes)`)
 )
 
 // TestLitmusVerdicts runs every test under testdata/ that states the verdict
@@ -56,6 +57,15 @@ func TestLitmusVerdicts(t *testing.T) {
 				}
 				if got := res.Observation(); got != mt[1] {
 					t.Errorf("%s with a total coherence order: Observation %s, want %s", f, got, mt[1])
+				}
+			}
+			if mm := expectMaxRE.FindStringSubmatch(string(src)); mm != nil {
+				res, err := Run(tt, Options{Model: ModelOptions{FinalAnyMaximal: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Observation(); got != mm[1] {
+					t.Errorf("%s with every coherence-maximal write final: Observation %s, want %s", f, got, mm[1])
 				}
 			}
 		})
