@@ -46,7 +46,8 @@ longer paths are cut and a warning says so.
 
 Where the manual can be read two ways, the default is the reading its own
 litmus examples support and a flag selects the other: -default-cta,
--sc-fence-patterns, -red-observation, -thin-air, -coherence, -final-value;
+-sc-fence-patterns, -red-observation, -thin-air, -coherence, -final-value,
+-alias-fence;
 -bar-operands reads
 two-operand barriers in the Dat3M suite's dialect (see docs/litmus.md).
 
@@ -69,6 +70,7 @@ type litmusConfig struct {
 	barOps     string
 	coherence  string
 	finalValue string
+	aliasFence string
 }
 
 func (c *litmusConfig) register(fs *flag.FlagSet) {
@@ -82,6 +84,7 @@ func (c *litmusConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.thinAir, "thin-air", "deps", "No Thin Air (8.10.4): `deps` (rf plus syntactic dependencies acyclic) or off")
 	fs.StringVar(&c.barOps, "bar-operands", "ptx", "two-operand bar.sync: `ptx` (barrier, thread count) or dat3m (instance, barrier)")
 	fs.StringVar(&c.coherence, "coherence", "partial", "coherence order (8.9.6): `partial` (racy writes unrelated) or total per location")
+	fs.StringVar(&c.aliasFence, "alias-fence", "alias", "fence ordering virtual aliases: `alias` (fence.proxy.alias, 8.9.5) or any proxy fence (8.6)")
 	fs.StringVar(&c.finalValue, "final-value", "last", "final value of a location under partial coherence: `last` (a write coherence-after every other write, checked against the axioms) or maximal (any coherence-maximal write)")
 }
 
@@ -129,6 +132,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.model.CoTotal = true
 	default:
 		return usageError(litmusCommand, stderr, "-coherence must be partial or total, not %q", cfg.coherence)
+	}
+	switch cfg.aliasFence {
+	case "alias":
+	case "any":
+		cfg.model.AnyAliasFence = true
+	default:
+		return usageError(litmusCommand, stderr, "-alias-fence must be alias or any, not %q", cfg.aliasFence)
 	}
 	switch cfg.finalValue {
 	case "last":

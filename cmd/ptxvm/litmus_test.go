@@ -179,3 +179,32 @@ func TestLitmusCLIFinalValueFlag(t *testing.T) {
 		t.Errorf("bad -final-value: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// A write and a read of one physical location through two generic virtual
+// aliases, with a constant proxy fence between them: 8.9.5 item 3 asks for
+// an alias proxy fence (default), 8.6 for "a proxy fence" (-alias-fence=any).
+const litmusAliasOtherFence = `PTX alias-other-fence
+{
+a=0;
+b aliases a;
+}
+ P0@cta 0,gpu 0        ;
+ st.weak a, 42         ;
+ fence.proxy.constant  ;
+ ld.weak r0, b         ;
+exists (P0:r0 != 42)
+`
+
+func TestLitmusCLIAliasFenceFlag(t *testing.T) {
+	_, out, errs := runLitmusCLI(t, litmusAliasOtherFence, "-notime", "-")
+	if !strings.Contains(out, "Observation alias-other-fence Sometimes") {
+		t.Fatalf("default (-alias-fence=alias):\n%s%s", out, errs)
+	}
+	_, out, _ = runLitmusCLI(t, litmusAliasOtherFence, "-notime", "-alias-fence=any", "-")
+	if !strings.Contains(out, "Observation alias-other-fence Never") {
+		t.Errorf("-alias-fence=any:\n%s", out)
+	}
+	if code, _, _ := runLitmusCLI(t, "", "-alias-fence", "none", "-"); code != exitUsage {
+		t.Errorf("bad -alias-fence: exit %d, want %d", code, exitUsage)
+	}
+}

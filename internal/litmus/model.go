@@ -8,14 +8,15 @@ package litmus
 // a reads-from choice, then a Fence-SC order; coherence orders are chosen
 // per location at the end (coherence.go).
 type execution struct {
-	t           *Test
-	redNoObs    bool // a red cannot carry observation order (ModelOptions)
-	coTotal     bool // coherence order is total per location (ModelOptions)
-	finalAnyMax bool // every coherence-maximal write gives a final value (ModelOptions)
-	ev          []*Event
-	n           int
-	threads     []*Thread
-	first       []int // first global index of each thread's events
+	t             *Test
+	redNoObs      bool // a red cannot carry observation order (ModelOptions)
+	coTotal       bool // coherence order is total per location (ModelOptions)
+	anyAliasFence bool // any proxy fence orders virtual aliases (ModelOptions)
+	finalAnyMax   bool // every coherence-maximal write gives a final value (ModelOptions)
+	ev            []*Event
+	n             int
+	threads       []*Thread
+	first         []int // first global index of each thread's events
 
 	// Static relations (depend on the paths only).
 	po    relation // program order
@@ -520,6 +521,15 @@ func (x *execution) ppbc(a, b int) bool {
 			for _, al := range x.alias {
 				if (f == al || x.cb[f].has(al)) && (al == g || x.cb[al].has(g)) {
 					return true
+				}
+			}
+			if x.anyAliasFence {
+				// 8.6's reading: any proxy fence on the path orders
+				// virtual aliases.
+				for _, al := range x.pfence {
+					if (f == al || x.cb[f].has(al)) && (al == g || x.cb[al].has(g)) {
+						return true
+					}
 				}
 			}
 		}

@@ -58,6 +58,10 @@ type ModelOptions struct {
 	// the axioms (the rule of the published formal model's verdicts,
 	// reading 4 of docs/litmus.md).
 	FinalAnyMaximal bool
+	// AnyAliasFence: between virtual aliases any proxy fence on the base
+	// causality path orders the accesses (8.6: "they require a proxy
+	// fence"). Default: an alias proxy fence (8.9.5 item 3).
+	AnyAliasFence bool
 }
 
 // DefaultUnroll is the default bound on backward branches.
@@ -461,6 +465,7 @@ func (r *runner) candidate(choice []*path) {
 	x.redNoObs = r.opts.Model.RedNoObservation
 	x.coTotal = r.opts.Model.CoTotal
 	x.finalAnyMax = r.opts.Model.FinalAnyMaximal
+	x.anyAliasFence = r.opts.Model.AnyAliasFence
 	x.rf = make([]int, x.n)
 	for {
 		r.chooseRF(x, choice, 0)
