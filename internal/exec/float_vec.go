@@ -38,118 +38,25 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 	default:
 		return nil, vecBin{}
 	}
-	vb := floatLoops(op, f)
-	if f == fp.F32 {
-		if rr, rk := f32ViewLoops(op); rr != nil {
-			vb.rr, vb.rk = rr, rk
-		}
-		if mrr, mrk := f32ViewMasked(op); mrr != nil {
-			vb.mrr, vb.mrk = mrr, mrk
-		}
+	if f == fp.F64 {
+		return fn, f64Loops(op)
 	}
-	return fn, vb
+	rr, rk := f32ViewLoops(op)
+	mrr, mrk := f32ViewMasked(op)
+	if rr == nil { // a big-endian host: the lane function, lane by lane
+		return fn, vecBin{rr: func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = fn(a[i], b[i])
+			}
+		}}
+	}
+	return fn, vecBin{rr, rk, mrr, mrk}
 }
 
-// floatLoops returns the warp loops of an f32/f64 add, sub, mul or div
-// written with the lane functions above (which inline into them).
-func floatLoops(op string, f fp.Format) vecBin {
+// f64Loops returns the warp loops of an f64 add, sub, mul or div written
+// with the lane functions above (which inline into them).
+func f64Loops(op string) vecBin {
 	switch {
-	case f == fp.F32 && op == "add":
-		return vecBin{
-			func(d, a, b *lanes) {
-				for i := range d {
-					d[i] = f32Add(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64) {
-				for i := range d {
-					d[i] = f32Add(a[i], k)
-				}
-			},
-			func(d, a, b *lanes, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Add(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Add(a[i], k)
-				}
-			}}
-	case f == fp.F32 && op == "sub":
-		return vecBin{
-			func(d, a, b *lanes) {
-				for i := range d {
-					d[i] = f32Sub(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64) {
-				for i := range d {
-					d[i] = f32Sub(a[i], k)
-				}
-			},
-			func(d, a, b *lanes, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Sub(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Sub(a[i], k)
-				}
-			}}
-	case f == fp.F32 && op == "mul":
-		return vecBin{
-			func(d, a, b *lanes) {
-				for i := range d {
-					d[i] = f32Mul(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64) {
-				for i := range d {
-					d[i] = f32Mul(a[i], k)
-				}
-			},
-			func(d, a, b *lanes, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Mul(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Mul(a[i], k)
-				}
-			}}
-	case f == fp.F32:
-		return vecBin{
-			func(d, a, b *lanes) {
-				for i := range d {
-					d[i] = f32Div(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64) {
-				for i := range d {
-					d[i] = f32Div(a[i], k)
-				}
-			},
-			func(d, a, b *lanes, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Div(a[i], b[i])
-				}
-			},
-			func(d, a *lanes, k uint64, mask uint32) {
-				for m := mask; m != 0; m &= m - 1 {
-					i := bits.TrailingZeros32(m)
-					d[i] = f32Div(a[i], k)
-				}
-			}}
 	case op == "add":
 		return vecBin{
 			func(d, a, b *lanes) {

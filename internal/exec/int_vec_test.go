@@ -135,6 +135,9 @@ func TestFloatFastMatchesFP(t *testing.T) {
 						t.Fatalf("%v %s(%#x, %#x): warp %#x, lane %#x, want %#x", f, op, a[i], b[i], d[i], scalar(a[i], b[i]), want)
 					}
 				}
+				if vec.rk == nil && f == fp.F32 && !hostLittleEndian {
+					continue // a big-endian host has only the row loop for f32
+				}
 				var dk lanes // the uniform-operand loop, with b[0] in every lane
 				vec.rk(&dk, &a, b[0])
 				for i := range a {
