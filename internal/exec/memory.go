@@ -242,6 +242,46 @@ func (w *Warp) loadWarpChecked(o *Op, dst *lanes, t string) bool {
 	return true
 }
 
+// loadVectorWarp is ld.v2/.v4's full-mask fast path: every lane's vector
+// inside the window (warpWindow checks the whole vector's bounds and
+// alignment), element k of lane i into row o.vec[k] (a sink element, -1,
+// is skipped).
+func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
+	data := w.warpWindow(o)
+	if data == nil {
+		return false
+	}
+	n := uint64(o.size)
+	for k, s := range o.vec {
+		if s < 0 {
+			continue
+		}
+		row := (*lanes)(regs[int(s)*warpSize:])
+		elem := uint64(k) * n
+		for i, off := range &w.offs {
+			row[i] = extend(mem.Load(data[off+elem:off+elem+n]), t, o.size*8)
+		}
+	}
+	return true
+}
+
+// storeVectorWarp is st.v2/.v4's full-mask fast path (see loadVectorWarp).
+func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
+	data := w.warpWindow(o)
+	if data == nil {
+		return false
+	}
+	n := uint64(o.size)
+	for k, s := range o.vec {
+		row := (*lanes)(regs[int(s)*warpSize:])
+		elem := uint64(k) * n
+		for i, off := range &w.offs {
+			mem.Store(data[off+elem:off+elem+n], row[i])
+		}
+	}
+	return true
+}
+
 // storeWarp is st's full-mask fast path for one source row (see loadWarp).
 func (w *Warp) storeWarp(o *Op, src *lanes) bool {
 	data := w.warpWindow(o)
@@ -455,6 +495,9 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			w.loadWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
 			return
 		}
+		if mask == ^uint32(0) && len(o.vec) > 1 && w.loadVectorWarp(o, f.regs, t) {
+			return
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			b := w.access(o, lane, total)
@@ -517,6 +560,9 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if mask == ^uint32(0) && len(o.vec) == 1 && w.storeWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
+			return
+		}
+		if mask == ^uint32(0) && len(o.vec) > 1 && w.storeVectorWarp(o, f.regs) {
 			return
 		}
 		for m := mask; m != 0; m &= m - 1 {

@@ -179,3 +179,75 @@ func TestWarpMemoryFaults(t *testing.T) {
 		t.Fatalf("uniform load: got %v, want an out-of-bounds fault at thread 0, address %#x", err, x2+4096)
 	}
 }
+
+// TestWarpVectorMemory: full-warp ld/st of .v2/.v4 vectors give every
+// lane its own elements, sink elements are skipped, and a lane whose
+// vector is misaligned or runs past the allocation faults there.
+func TestWarpVectorMemory(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 y, .param .u64 bad)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	.reg .pred %p;
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	mul.wide.u32 %rd3, %r1, 16;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	setp.eq.u32 %p, %r1, 9;
+	ld.param.u64 %rd9, [bad];
+	@%p add.s64 %rd4, %rd4, %rd9;      // lane 9 may be moved off
+	ld.global.v4.u32 {%r2, %r3, _, %r5}, [%rd4];
+	ld.global.v2.u64 {%rd6, %rd7}, [%rd4];
+	add.u32 %r2, %r2, %r5;
+	st.global.v4.u32 [%rd5], {%r5, %r3, %r2, 7};
+	add.s64 %rd5, %rd5, 512;
+	st.global.v2.u64 [%rd5], {%rd7, %rd6};
+	ret;
+}
+`)
+	const n = 32
+	x, _ := g.Alloc(16*n, 0)
+	y, _ := g.Alloc(16*n*2, 0)
+	bx, _ := g.Bytes(x, 16*n)
+	for i := 0; i < 4*n; i++ {
+		binary.LittleEndian.PutUint32(bx[4*i:], uint32(1000+i))
+	}
+	cfg := LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{n, 1, 1}, Params: params(p.Kernels["k"], x, y, 0), Workers: 1}
+	if err := p.Launch(context.Background(), "k", cfg); err != nil {
+		t.Fatal(err)
+	}
+	by, _ := g.Bytes(y, 16*n*2)
+	for l := 0; l < n; l++ {
+		e := func(k int) uint32 { return uint32(1000 + 4*l + k) } // lane l's element k
+		want := []uint32{e(3), e(1), e(0) + e(3), 7}
+		for k, w := range want {
+			if got := binary.LittleEndian.Uint32(by[16*l+4*k:]); got != w {
+				t.Fatalf("lane %d: v4 element %d = %d, want %d", l, k, got, w)
+			}
+		}
+		lo := uint64(e(0)) | uint64(e(1))<<32
+		hi := uint64(e(2)) | uint64(e(3))<<32
+		if got := binary.LittleEndian.Uint64(by[512+16*l:]); got != hi {
+			t.Fatalf("lane %d: v2.u64 element 0 = %#x, want %#x", l, got, hi)
+		}
+		if got := binary.LittleEndian.Uint64(by[512+16*l+8:]); got != lo {
+			t.Fatalf("lane %d: v2.u64 element 1 = %#x, want %#x", l, got, lo)
+		}
+	}
+	for _, c := range []struct {
+		bad  uint64
+		kind FaultKind
+	}{{8, FaultMisaligned}, {16 * n, FaultOutOfBounds}} {
+		cfg.Params = params(p.Kernels["k"], x, y, c.bad)
+		err := p.Launch(context.Background(), "k", cfg)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != c.kind || f.Thread != [3]int{9, 0, 0} || f.Addr != x+9*16+c.bad {
+			t.Fatalf("offset %d: got %v, want a %v fault at thread 9, address %#x", c.bad, err, c.kind, x+9*16+c.bad)
+		}
+	}
+}
