@@ -179,7 +179,12 @@ func lowerMov(l *lowering, in *ir.Inst, o *Op) error {
 		return l.unpack(in, o, n)
 	}
 	it := intType{bits: n}
-	return l.unaryVec(in, o, func(a uint64) uint64 { return it.norm(a) }, vecNorm(it, it))
+	vec := vecNorm(it, it)
+	if s.Kind == ir.OpSreg && (n == 64 || !isClock(s.Sreg) && s.Sreg != "%globaltimer") {
+		// a special register's row is already normalised (fillSreg): copy it
+		vec = func(d, a *lanes) { *d = *a }
+	}
+	return l.unaryVec(in, o, func(a uint64) uint64 { return it.norm(a) }, vec)
 }
 
 func (l *lowering) pack(in *ir.Inst, o *Op, n int) error {

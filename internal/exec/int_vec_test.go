@@ -487,3 +487,26 @@ J:
 		}
 	}
 }
+
+// TestMovSregMatchesLanes: mov from a special register gives the same
+// values converged (the row copy) as in divergent halves (lane by lane).
+func TestMovSregMatchesLanes(t *testing.T) {
+	for _, sr := range []string{"%tid.x", "%ntid.x", "%ctaid.x", "%laneid", "%warpid", "%lanemask_lt", "%lanemask_ge", "%nctaid.x"} {
+		res := runLanes(t, ".reg .b32 %d1, %d2; .reg .pred %p;", `
+	mov.u32 %d1, `+sr+`;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	mov.u32 %d2, `+sr+`;
+	bra J;
+A:
+	mov.u32 %d2, `+sr+`;
+J:
+	xor.b32 %d1, %d1, %d2;
+	cvt.u64.u32 %res, %d1;`)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("mov.u32 from %s, lane %d: converged and divergent values differ by %#x", sr, l, v)
+			}
+		}
+	}
+}
