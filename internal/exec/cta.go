@@ -69,8 +69,12 @@ func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 // and thread indices), with its buffers zeroed rather than reallocated.
 func (w *Warp) reset() {
 	for l := range w.local {
-		clear(w.local[l])
-		clear(w.dyn[l])
+		if len(w.local[l]) > 0 { // most kernels have no local memory
+			clear(w.local[l])
+		}
+		if len(w.dyn[l]) > 0 {
+			clear(w.dyn[l])
+		}
 	}
 	w.exited, w.stack, w.sp = 0, 0, [warpSize]uint64{}
 	w.frames = w.frames[:0]

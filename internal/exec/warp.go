@@ -67,6 +67,8 @@ const (
 )
 
 // frame is one function activation of a warp.
+// (pushFrame resets a reused frame field by field: a new field needs its
+// reset there too.)
 type frame struct {
 	fn       *Func
 	regs     []uint64 // slot*32 + lane
@@ -109,16 +111,20 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 	}
 	if s := w.spare; s != nil && s.fn == fn {
 		w.spare = nil
-		regs, preds, rstack := s.regs, s.preds, s.rstack
-		*s = frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
-		// the registers start at zero again; the immediates' rows still
-		// hold them (only special registers and frame addresses change)
-		clear(regs[:fn.regSlots*warpSize])
-		clear(preds)
-		for l := range rstack {
-			rstack[l] = rstack[l][:0]
+		// the state of a fresh frame, field by field (a whole-struct reset
+		// would also clear pc, which the converged start leaves unread,
+		// and the kept slices); the registers start at zero again and the
+		// immediates' rows still hold them (only special registers and
+		// frame addresses change)
+		s.active, s.returned, s.blocked, s.syncWait, s.arr = mask, 0, 0, 0, nil
+		s.base, s.sp, s.backs, s.spinners, s.favor, s.callOp = w.stack, w.sp, 0, 0, 0, nil
+		s.rdepth, s.carry = 0, 0
+		s.rtop = [warpSize]int32{}
+		for l := range s.rstack {
+			s.rstack[l] = s.rstack[l][:0]
 		}
-		s.regs, s.preds, s.rstack = regs, preds, rstack
+		clear(s.regs[:fn.regSlots*warpSize])
+		clear(s.preds)
 		return w.startFrame(s, mask, true)
 	}
 	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
