@@ -165,15 +165,13 @@ func (w *Warp) windowBytes(o *Op, l0 int, n uint64) []byte {
 	return data[off : off+n : off+n]
 }
 
-// loadWarp is ld's full-mask fast path for one destination row: it reports
-// false when a lane is outside the window or misaligned, having loaded
-// only lanes the per-lane path, which then takes over, loads again.
+// loadWarp is ld's full-mask fast path for one destination row, in one
+// pass of address, check and load per lane: it reports false when a lane is
+// outside the window or misaligned, having loaded only lanes the per-lane
+// path, which then takes over, loads again. A destination that is also the
+// address register is loaded into a copy first, so that the per-lane path
+// still sees the addresses.
 func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
-	if int32(o.vec[0]) == o.addrBase || o.size != 4 && o.size != 8 {
-		return w.loadWarpChecked(o, dst, t)
-	}
-	// one pass: address, check and load per lane (the destination is not
-	// the address register, so an early return leaves the addresses intact)
 	data, base := w.windowOf(o)
 	n := uint64(o.size)
 	if n > uint64(len(data)) {
@@ -181,12 +179,18 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	}
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	out := dst
+	if int32(o.vec[0]) == o.addrBase {
+		out = new(lanes)
+	}
+	// one loop per width, the switch outside them: this is the engine's
+	// hottest memory path
 	switch {
 	case n == 4 && t[1] == 's':
 		for i, r := range regs {
 			addr := r + o.addrConst
 			if off := addr - base; off <= limit && addr&3 == 0 {
-				dst[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
+				out[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
 			} else {
 				return false
 			}
@@ -195,7 +199,16 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 		for i, r := range regs {
 			addr := r + o.addrConst
 			if off := addr - base; off <= limit && addr&3 == 0 {
-				dst[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+				out[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+			} else {
+				return false
+			}
+		}
+	case n == 8:
+		for i, r := range regs {
+			addr := r + o.addrConst
+			if off := addr - base; off <= limit && addr&7 == 0 {
+				out[i] = binary.LittleEndian.Uint64(data[off:])
 			} else {
 				return false
 			}
@@ -203,41 +216,15 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	default:
 		for i, r := range regs {
 			addr := r + o.addrConst
-			if off := addr - base; off <= limit && addr&7 == 0 {
-				dst[i] = binary.LittleEndian.Uint64(data[off:])
+			if off := addr - base; off <= limit && addr&(n-1) == 0 {
+				out[i] = extend(mem.Load(data[off:off+n]), t, o.size*8)
 			} else {
 				return false
 			}
 		}
 	}
-	return true
-}
-
-// loadWarpChecked is loadWarp checking every lane before loading any.
-func (w *Warp) loadWarpChecked(o *Op, dst *lanes, t string) bool {
-	data := w.warpWindow(o)
-	if data == nil {
-		return false
-	}
-	offs := &w.offs
-	switch {
-	case o.size == 4 && t[1] == 's':
-		for i, off := range offs {
-			dst[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
-		}
-	case o.size == 4:
-		for i, off := range offs {
-			dst[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
-		}
-	case o.size == 8:
-		for i, off := range offs {
-			dst[i] = binary.LittleEndian.Uint64(data[off:])
-		}
-	default:
-		n := uint64(o.size)
-		for i, off := range offs {
-			dst[i] = extend(mem.Load(data[off:off+n]), t, o.size*8)
-		}
+	if out != dst {
+		*dst = *out
 	}
 	return true
 }
