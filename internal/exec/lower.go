@@ -261,15 +261,16 @@ func (l *lowering) clockReads(in *ir.Inst, o *Op) {
 	if len(slots) == 0 {
 		return
 	}
-	inner, fn := o.exec, l.f
-	o.vkind = vecNone // the wrapper must run
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		regs := w.top().regs
-		for _, s := range slots {
-			w.fillSreg(fn, s, regs[int(s)*warpSize:int(s+1)*warpSize])
+	fn := l.f
+	o.wrap(func(inner execFunc) execFunc {
+		return func(w *Warp, o *Op, mask uint32) {
+			regs := w.top().regs
+			for _, s := range slots {
+				w.fillSreg(fn, s, regs[int(s)*warpSize:int(s+1)*warpSize])
+			}
+			inner(w, o, mask)
 		}
-		inner(w, o, mask)
-	}
+	})
 }
 
 func isClock(name string) bool {

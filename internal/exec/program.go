@@ -72,11 +72,21 @@ const (
 	vecTern          // vt(d, a, b, c)
 )
 
+// execFunc runs an op for the lanes of mask.
+type execFunc = func(w *Warp, o *Op, mask uint32)
+
+// wrap replaces the op's exec with wrapper(exec). The converged path then
+// calls exec, not the op's whole-warp loop, so that the wrapper runs.
+func (o *Op) wrap(wrapper func(inner execFunc) execFunc) {
+	o.exec = wrapper(o.exec)
+	o.vkind = vecNone
+}
+
 // Op is one lowered instruction.
 type Op struct {
-	exec  func(w *Warp, o *Op, mask uint32) // runs the op for the lanes of mask
-	guard int32                             // predicate index + 1; 0: unguarded
-	neg   bool                              // guard is @!p
+	exec  execFunc // runs the op for the lanes of mask
+	guard int32    // predicate index + 1; 0: unguarded
+	neg   bool     // guard is @!p
 	// Operand slots (or predicate indices), by position.
 	d, a, b, c int32
 	vec        []int32 // vector operand slots

@@ -66,26 +66,26 @@ func applyUniform(f *Func) {
 // result for the first lane of the mask only, and copy it to the others,
 // when every lane of the mask has the same operands.
 func computeOnceIfUniform(o *Op) {
-	inner := o.exec
-	o.vkind = vecNone // the wrapper must run
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		if mask&(mask-1) == 0 {
-			inner(w, o, mask)
-			return
-		}
-		regs := w.top().regs
-		l0 := bits.TrailingZeros32(mask)
-		for k, s := range [3]int32{o.a, o.b, o.c} {
-			if k < int(o.nsrc) && !sameInLanes((*lanes)(regs[int(s)*warpSize:]), mask, l0) {
+	o.wrap(func(inner execFunc) execFunc {
+		return func(w *Warp, o *Op, mask uint32) {
+			if mask&(mask-1) == 0 {
 				inner(w, o, mask)
 				return
 			}
+			regs := w.top().regs
+			l0 := bits.TrailingZeros32(mask)
+			for k, s := range [3]int32{o.a, o.b, o.c} {
+				if k < int(o.nsrc) && !sameInLanes((*lanes)(regs[int(s)*warpSize:]), mask, l0) {
+					inner(w, o, mask)
+					return
+				}
+			}
+			inner(w, o, 1<<l0)
+			row := (*lanes)(regs[int(o.d)*warpSize:])
+			v := row[l0]
+			for m := mask; m != 0; m &= m - 1 {
+				row[bits.TrailingZeros32(m)] = v
+			}
 		}
-		inner(w, o, 1<<l0)
-		row := (*lanes)(regs[int(o.d)*warpSize:])
-		v := row[l0]
-		for m := mask; m != 0; m &= m - 1 {
-			row[bits.TrailingZeros32(m)] = v
-		}
-	}
+	})
 }
