@@ -623,6 +623,12 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 		vec = vecFloatCompare(t, cmp, hasMod(in, ".ftz"))
 	}
 	masked := f32CompareMasked(t, cmp, hasMod(in, ".ftz"))
+	if simdEnabled && vec != nil && t != ".f64" {
+		// the AVX2 comparison of every lane costs less than a loop over a
+		// partial mask's lanes; the test has no effects
+		whole := vec
+		masked = func(a, b *lanes, mask uint32) uint32 { return whole(a, b) & mask }
+	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		r := f.regs

@@ -41,6 +41,9 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 	if f == fp.F64 {
 		return fn, f64Loops(op)
 	}
+	if v, ok := simdBinary(op + ".f32"); ok {
+		return fn, v
+	}
 	rr, rk := f32ViewLoops(op)
 	mrr, mrk := f32ViewMasked(op)
 	if rr == nil { // a big-endian host: the lane function, lane by lane
@@ -197,6 +200,9 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 	}
 	switch f {
 	case fp.F32:
+		if v := simdTernary("fma.f32"); v != nil {
+			return v
+		}
 		if hostLittleEndian {
 			return f32FmaView
 		}
@@ -244,6 +250,9 @@ func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 	case t == ".f64":
 		f = fp.F64
 	case t == ".f32" && !ftz:
+		if v := simdCompare("f32" + cmp); v != nil {
+			return v
+		}
 		f = fp.F32
 	default:
 		return nil

@@ -36,6 +36,9 @@ type vecBin struct {
 // bit operations and unsigned results zero-extended, signed arithmetic
 // sign-extended.
 func vecBinary(op, mode string, t intType) vecBin {
+	if v, ok := simdBinary(simdIntKey(op, mode, t)); ok {
+		return v
+	}
 	if op == "mul" && mode == ".wide" && t.bits == 32 {
 		if t.signed {
 			return vecBin{vecMulWideS32, vecMulWideS32K, vecMulWideS32M, vecMulWideS32KM}
@@ -101,6 +104,27 @@ func vecBinary(op, mode string, t intType) vecBin {
 		}
 	}
 	return vecBin{}
+}
+
+// simdIntKey names op's AVX2 loops (simdBinary), or "".
+func simdIntKey(op, mode string, t intType) string {
+	switch {
+	case op == "mul" && mode == ".wide" && t.bits == 32 && t.signed:
+		return "mulwide.s32"
+	case op == "mul" && mode == ".wide" && t.bits == 32:
+		return "mulwide.u32"
+	case op == "mul" && mode != "" && mode != ".lo", op == "shl" && t.signed:
+		return ""
+	case t.bits == 32 && t.signed && (op == "add" || op == "sub" || op == "mul" || op == "shr"):
+		return op + ".s32"
+	case t.bits == 32 && !t.signed:
+		return op + ".z32"
+	case t.bits == 64 && op == "shr" && !t.signed:
+		return "shr.u64"
+	case t.bits == 64 && op != "shr":
+		return op + ".64"
+	}
+	return ""
 }
 
 func vecAdd(d, a, b *lanes) {
@@ -212,12 +236,24 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	switch {
 	case it.bits == 32 && signed:
 		lt, eq = ltS32, eq32
+		if s := simdCompare("lts32"); s != nil {
+			lt, eq = s, simdCompare("eq32")
+		}
 	case it.bits == 32:
 		lt, eq = ltU32, eq32
+		if s := simdCompare("ltu32"); s != nil {
+			lt, eq = s, simdCompare("eq32")
+		}
 	case signed:
 		lt, eq = ltS64, eq64
+		if s := simdCompare("lts64"); s != nil {
+			lt, eq = s, simdCompare("eq64")
+		}
 	default:
 		lt, eq = ltU64, eq64
+		if s := simdCompare("ltu64"); s != nil {
+			lt, eq = s, simdCompare("eq64")
+		}
 	}
 	switch cmp {
 	case ".eq":
@@ -311,7 +347,13 @@ func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
 	case t.bits == 64:
 		return body
 	case t.signed:
+		if v := simdTernary("mad.s32"); v != nil {
+			return v
+		}
 		return func(d, a, b, c *lanes) { body(d, a, b, c); vecSext32(d) }
+	}
+	if v := simdTernary("mad.z32"); v != nil {
+		return v
 	}
 	return func(d, a, b, c *lanes) { body(d, a, b, c); vecZext32(d) }
 }

@@ -1,0 +1,88 @@
+//go:build amd64 && !purego
+
+package exec
+
+// The AVX2 whole-warp loops (simd_amd64.s, written by ./simdgen) stand in
+// for the Go loops of the common integer and f32 operations when the CPU
+// and OS support AVX2 and FMA. Each computes what the Go loop it replaces
+// computes, bit for bit (simd_test.go compares them on random and special
+// values); the Go loops stay the portable path (build tag purego, other
+// architectures, PTXVM_SIMD=off).
+
+//go:generate go run ./simdgen -s simd_amd64.s -go simd_table_amd64.go
+
+import "os"
+
+// simdEnabled: lowering picks the AVX2 loops (tests turn it off to reach
+// the Go loops).
+var simdEnabled = simdSupported() && os.Getenv("PTXVM_SIMD") != "off"
+
+// simdSupported reports AVX2 and FMA with the OS saving the YMM state
+// (CPUID leaf 1 ECX bits 12, 27 and 28; leaf 7 EBX bit 5; XCR0 bits 1-2).
+func simdSupported() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, c1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if c1&(fma|osxsave|avx) != fma|osxsave|avx || xgetbv0()&6 != 6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<5) != 0
+}
+
+// simdBinary returns the AVX2 loops of a binary operation ("add.z32",
+// "mul.s32", "shr.u64", "add.f32", ...: simd_table_amd64.go), or false.
+func simdBinary(key string) (vecBin, bool) {
+	if !simdEnabled {
+		return vecBin{}, false
+	}
+	v, ok := simdBinaryLoops[key]
+	return v, ok
+}
+
+// simdTernary returns the AVX2 loop of "fma.f32", "mad.z32" or "mad.s32",
+// or nil.
+func simdTernary(key string) func(d, a, b, c *lanes) {
+	if !simdEnabled {
+		return nil
+	}
+	switch key {
+	case "fma.f32":
+		return simdFmaF32
+	case "mad.z32":
+		return simdMadZ32
+	case "mad.s32":
+		return simdMadS32
+	}
+	return nil
+}
+
+// simdCompare returns the AVX2 comparison of "eq32", "lts32", "ltu32",
+// "eq64", "lts64", "ltu64" or "f32" and a setp operator (".lt", ...), or
+// nil. Its result has bit i set where lane i's test holds.
+func simdCompare(key string) func(a, b *lanes) uint32 {
+	if !simdEnabled {
+		return nil
+	}
+	switch key {
+	case "eq32":
+		return simdEq32
+	case "lts32":
+		return simdLtS32
+	case "ltu32":
+		return simdLtU32
+	case "eq64":
+		return simdEq64
+	case "lts64":
+		return simdLtS64
+	case "ltu64":
+		return simdLtU64
+	}
+	if len(key) > 3 && key[:3] == "f32" {
+		return simdF32Compares[key[3:]]
+	}
+	return nil
+}

@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package exec
+
+// Without the AVX2 loops (another architecture, or the purego build tag)
+// the Go loops run everywhere: see simd_amd64.go. (A variable, as there,
+// so that tests can set it.)
+
+var simdEnabled = false
+
+func simdBinary(string) (vecBin, bool)            { return vecBin{}, false }
+func simdTernary(string) func(d, a, b, c *lanes)  { return nil }
+func simdCompare(string) func(a, b *lanes) uint32 { return nil }

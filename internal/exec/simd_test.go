@@ -1,0 +1,263 @@
+//go:build amd64 && !purego
+
+package exec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The AVX2 loops against the Go loops they replace, on random rows mixed
+// with edge values (sign boundaries, shift counts around the widths, NaNs
+// with payloads, infinities, signed zeros, subnormals) and with garbage in
+// the upper halves of 32-bit lanes (a register read at another type). The
+// masked forms must change only the mask's lanes; a destination may also
+// be an operand.
+
+var intEdges = []uint64{0, 1, 2, 7, 31, 32, 33, 63, 64, 65, 0x7fffffff, 0x80000000, 0xffffffff,
+	0x1_0000_0000, 0xffffffff_ffffffff, 0x80000000_00000000, 0x7fffffff_ffffffff, 0xffffffff_80000000,
+	0x12345678_9abcdef0, 0x00000001_00000020}
+
+var f32Edges = []uint32{0, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000,
+	0x7fc00001, 0xffc12345, 0x7f800001, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
+	0x34000000, 0x4b800000}
+
+func simdRow(r *rand.Rand, f32 bool) lanes {
+	var x lanes
+	for i := range x {
+		switch r.IntN(4) {
+		case 0:
+			if f32 {
+				x[i] = uint64(f32Edges[r.IntN(len(f32Edges))])
+			} else {
+				x[i] = intEdges[r.IntN(len(intEdges))]
+			}
+		case 1:
+			x[i] = uint64(r.Uint32()) // normalised 32-bit
+		case 2:
+			x[i] = uint64(int64(int32(r.Uint32())))
+		default:
+			x[i] = r.Uint64()
+		}
+		if f32 && r.IntN(8) == 0 {
+			x[i] |= uint64(r.Uint32()) << 32 // garbage above an f32
+		}
+	}
+	return x
+}
+
+// checkBin compares one AVX2 binary loop set with reference rr/rk loops.
+func checkBin(t *testing.T, key string, got vecBin, ref func(d, a, b *lanes), refK func(d, a *lanes, k uint64), f32 bool) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(1, uint64(len(key))))
+	for round := 0; round < 300; round++ {
+		a, b, old := simdRow(r, f32), simdRow(r, f32), simdRow(r, f32)
+		var want, d lanes
+		ref(&want, &a, &b)
+		got.rr(&d, &a, &b)
+		if d != want {
+			t.Fatalf("%s rr: a=%x b=%x\ngot  %x\nwant %x", key, a, b, d, want)
+		}
+		k := b[r.IntN(warpSize)]
+		if round < len(intEdges) && !f32 {
+			k = intEdges[round]
+		}
+		refK(&want, &a, k)
+		got.rk(&d, &a, k)
+		if d != want {
+			t.Fatalf("%s rk k=%#x: a=%x\ngot  %x\nwant %x", key, k, a, d, want)
+		}
+		mask := r.Uint32()
+		if round%5 == 0 {
+			mask = ^uint32(0)
+		}
+		var full lanes
+		ref(&full, &a, &b)
+		d = old
+		got.mrr(&d, &a, &b, mask)
+		for i := range d {
+			w := old[i]
+			if mask>>i&1 != 0 {
+				w = full[i]
+			}
+			if d[i] != w {
+				t.Fatalf("%s mrr mask %#x lane %d: got %#x want %#x", key, mask, i, d[i], w)
+			}
+		}
+		refK(&full, &a, k)
+		d = old
+		got.mrk(&d, &a, k, mask)
+		for i := range d {
+			w := old[i]
+			if mask>>i&1 != 0 {
+				w = full[i]
+			}
+			if d[i] != w {
+				t.Fatalf("%s mrk mask %#x lane %d: got %#x want %#x", key, mask, i, d[i], w)
+			}
+		}
+		// the destination is the first operand, then the second
+		ref(&want, &a, &b)
+		d = a
+		got.rr(&d, &d, &b)
+		if d != want {
+			t.Fatalf("%s rr with d = a differs", key)
+		}
+		d = b
+		got.mrr(&d, &a, &d, ^uint32(0))
+		if d != want {
+			t.Fatalf("%s mrr with d = b differs", key)
+		}
+	}
+}
+
+func withoutSIMD(t *testing.T, f func()) {
+	t.Helper()
+	simdEnabled = false
+	defer func() { simdEnabled = true }()
+	f()
+}
+
+func TestSIMDIntLoopsMatchGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	seen := map[string]bool{}
+	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr"} {
+		for _, mode := range []string{"", ".lo", ".wide"} {
+			if mode != "" && op != "mul" {
+				continue
+			}
+			for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
+				key := simdIntKey(op, mode, ty)
+				got, ok := simdBinary(key)
+				if !ok {
+					continue
+				}
+				var ref vecBin
+				withoutSIMD(t, func() { ref = vecBinary(op, mode, ty) })
+				if ref.rr == nil || ref.rk == nil {
+					t.Fatalf("%s%s %v: an AVX2 loop (%s) where Go has none", op, mode, ty, key)
+				}
+				seen[key] = true
+				checkBin(t, key, got, ref.rr, ref.rk, false)
+			}
+		}
+	}
+	for key := range simdBinaryLoops {
+		if key[len(key)-3:] != "f32" && !seen[key] {
+			t.Errorf("AVX2 loop %s is never chosen by vecBinary", key)
+		}
+	}
+}
+
+func TestSIMDF32LoopsMatchLanes(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	for _, op := range []string{"add", "sub", "mul", "div"} {
+		got, ok := simdBinary(op + ".f32")
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s.f32", op)
+		}
+		fn := map[string]func(a, b uint64) uint64{"add": f32Add, "sub": f32Sub, "mul": f32Mul, "div": f32Div}[op]
+		ref := func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = fn(a[i], b[i])
+			}
+		}
+		refK := func(d, a *lanes, k uint64) {
+			for i := range d {
+				d[i] = fn(a[i], k)
+			}
+		}
+		checkBin(t, op+".f32", got, ref, refK, true)
+	}
+}
+
+func TestSIMDTernaryMatchesLanes(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	refs := map[string]func(a, b, c uint64) uint64{
+		"fma.f32": f32Fma,
+		"mad.z32": func(a, b, c uint64) uint64 { return (a*b + c) & 0xffffffff },
+		"mad.s32": func(a, b, c uint64) uint64 { return uint64(int64(int32(a*b + c))) },
+	}
+	r := rand.New(rand.NewPCG(2, 3))
+	for key, fn := range refs {
+		vec := simdTernary(key)
+		if vec == nil {
+			t.Fatalf("no AVX2 loop for %s", key)
+		}
+		f32 := key == "fma.f32"
+		for round := 0; round < 500; round++ {
+			a, b, c := simdRow(r, f32), simdRow(r, f32), simdRow(r, f32)
+			if f32 && round%3 == 0 {
+				// exact products cancelled by c: the single rounding shows
+				for i := range c {
+					p := float64(math.Float32frombits(uint32(a[i]))) * float64(math.Float32frombits(uint32(b[i])))
+					c[i] = uint64(math.Float32bits(float32(-p)))
+				}
+			}
+			var d lanes
+			vec(&d, &a, &b, &c)
+			for i := range d {
+				if w := fn(a[i], b[i], c[i]); d[i] != w {
+					t.Fatalf("%s lane %d: %#x, %#x, %#x: got %#x want %#x", key, i, a[i], b[i], c[i], d[i], w)
+				}
+			}
+		}
+	}
+}
+
+func TestSIMDComparesMatchGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	ints := map[string]func(a, b *lanes) uint32{"eq32": eq32, "lts32": ltS32, "ltu32": ltU32,
+		"eq64": eq64, "lts64": ltS64, "ltu64": ltU64}
+	r := rand.New(rand.NewPCG(4, 5))
+	for key, ref := range ints {
+		vec := simdCompare(key)
+		if vec == nil {
+			t.Fatalf("no AVX2 comparison %s", key)
+		}
+		for round := 0; round < 500; round++ {
+			a, b := simdRow(r, false), simdRow(r, false)
+			if round%4 == 0 {
+				b = a
+				b[r.IntN(warpSize)] ^= 1 << r.IntN(64)
+			}
+			if got, want := vec(&a, &b), ref(&a, &b); got != want {
+				t.Fatalf("%s: a=%x b=%x: got %032b want %032b", key, a, b, got, want)
+			}
+		}
+	}
+	for cmp := range f32CmpCodes {
+		vec := simdCompare("f32" + cmp)
+		if vec == nil {
+			t.Fatalf("no AVX2 comparison f32%s", cmp)
+		}
+		test, err := comparison(".f32", cmp, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for round := 0; round < 300; round++ {
+			a, b := simdRow(r, true), simdRow(r, true)
+			if round%3 == 0 {
+				b = a
+			}
+			var want uint32
+			for i := range a {
+				if test(a[i], b[i]) {
+					want |= 1 << i
+				}
+			}
+			if got := vec(&a, &b); got != want {
+				t.Fatalf("f32%s: a=%x b=%x: got %032b want %032b", cmp, a, b, got, want)
+			}
+		}
+	}
+}

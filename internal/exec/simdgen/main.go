@@ -1,0 +1,450 @@
+// Command simdgen writes the AVX2 whole-warp loops of internal/exec: the
+// assembly (simd_amd64.s) and the Go declarations and lookup table that
+// name them (simd_table_amd64.go).
+//
+//	go run ./simdgen -s simd_amd64.s -go simd_table_amd64.go   (go generate)
+//
+// A register row is 32 lanes of 64 bits (256 bytes), so every loop is eight
+// straight-line chunks of one 256-bit register (four lanes). The values are
+// those of the Go loops they stand in for (int_vec_ops.go, float_view.go);
+// simd_test.go compares every function here with them.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"sort"
+	"strings"
+)
+
+// An intOp is an integer operation on one element type.
+type intOp struct {
+	name string // table key, e.g. "add.z32"
+	fn   string // Go function name stem, e.g. "addZ32"
+	// body writes the chunk's computation: the a chunk is in ya, the b
+	// chunk at memory operand mb (or the broadcast immediate in Y13 when
+	// mb is "Y13"), a scratch register yt; the result goes to ya.
+	body func(w *writer, ya, yt, mb string)
+	// kprep writes how the immediate k (in AX, from the frame) becomes Y13.
+	kprep string
+}
+
+// kprep forms.
+const (
+	kQ = "MOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kD = "MOVQ AX, X13\n\tVPBROADCASTD X13, Y13"
+	// a shift count is the immediate's low 32 bits, zero-extended
+	kCount = "MOVL AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+)
+
+type writer struct{ b bytes.Buffer }
+
+func (w *writer) f(format string, args ...any) { fmt.Fprintf(&w.b, "\t"+format+"\n", args...) }
+
+// sext32 sign-extends the low 32 bits of each 64-bit lane of y (AVX2 has no
+// 64-bit arithmetic shift): the sign, shifted up and spread by a 32-bit
+// arithmetic shift, is blended into the upper halves.
+func sext32(w *writer, y, t string) {
+	w.f("VPSLLQ $32, %s, %s", y, t)
+	w.f("VPSRAD $31, %s, %s", t, t)
+	w.f("VPBLENDD $0xAA, %s, %s, %s", t, y, y)
+}
+
+// zext32 clears the upper halves (Y15 holds 0x00000000ffffffff per lane).
+func zext32(w *writer, y string) { w.f("VPAND Y15, %s, %s", y, y) }
+
+func simple(insn string, post func(w *writer, y, t string)) func(w *writer, ya, yt, mb string) {
+	return func(w *writer, ya, yt, mb string) {
+		w.f("%s %s, %s, %s", insn, mb, ya, ya)
+		if post != nil {
+			post(w, ya, yt)
+		}
+	}
+}
+
+func postZ(w *writer, y, _ string) { zext32(w, y) }
+func postS(w *writer, y, t string) { sext32(w, y, t) }
+
+// count puts the shift count (the b lane's low 32 bits) in yt.
+func count(w *writer, yt, mb string) string {
+	if mb == "Y13" {
+		return "Y13" // kCount has zero-extended it
+	}
+	w.f("VPAND %s, Y15, %s", mb, yt)
+	return yt
+}
+
+func intOps() []intOp {
+	var ops []intOp
+	for _, k := range []struct {
+		key, fn string
+		post    func(w *writer, y, t string)
+	}{{"z32", "Z32", postZ}, {"s32", "S32", postS}} {
+		for _, o := range []struct{ op, insn string }{{"add", "VPADDD"}, {"sub", "VPSUBD"}, {"mul", "VPMULLD"}} {
+			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD})
+		}
+	}
+	for _, o := range []struct{ op, insn string }{{"and", "VPAND"}, {"or", "VPOR"}, {"xor", "VPXOR"}} {
+		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD})
+		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ})
+	}
+	ops = append(ops,
+		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ},
+		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ},
+		// mul.wide: the low 32 bits of each lane multiplied into 64
+		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ},
+		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ},
+		// a count of 32 or more shifts every bit out, as Go's shifts do
+		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, mb string) {
+			c := count(w, yt, mb)
+			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
+			zext32(w, ya)
+		}, kCount},
+		intOp{"shr.z32", "shrZ32", func(w *writer, ya, yt, mb string) {
+			c := count(w, yt, mb)
+			zext32(w, ya)
+			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
+		}, kCount},
+		// VPSRAVD fills with the sign for a count of 32 or more, as Go does
+		intOp{"shr.s32", "shrS32", func(w *writer, ya, yt, mb string) {
+			w.f("VPSRAVD %s, %s, %s", mb, ya, ya)
+			sext32(w, ya, yt)
+		}, kD},
+		intOp{"shl.64", "shl64", func(w *writer, ya, yt, mb string) {
+			c := count(w, yt, mb)
+			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
+		}, kCount},
+		intOp{"shr.u64", "shrU64", func(w *writer, ya, yt, mb string) {
+			c := count(w, yt, mb)
+			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
+		}, kCount},
+	)
+	return ops
+}
+
+// f32 view ops: the f32 value sits in the low half of each lane; the upper
+// halves compute 0 op 0 (or garbage), which the final mask clears. A NaN
+// result becomes the canonical NaN (Y14).
+func f32Body(insn string) func(w *writer, ya, yt, mb string) {
+	return func(w *writer, ya, yt, mb string) {
+		w.f("%s %s, %s, %s", insn, mb, ya, ya)
+		canonF32(w, ya, yt)
+	}
+}
+
+func canonF32(w *writer, ya, yt string) {
+	w.f("VCMPPS $3, %s, %s, %s", ya, ya, yt)
+	w.f("VBLENDVPS %s, Y14, %s, %s", yt, ya, ya)
+	zext32(w, ya)
+}
+
+func f32Ops() []intOp {
+	return []intOp{
+		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+	}
+}
+
+func chunkRegs(j int) (string, string) { return fmt.Sprintf("Y%d", j%4), fmt.Sprintf("Y%d", 4+j%4) }
+
+// prologue loads the constants every function may use.
+func prologue(w *writer) {
+	w.f("VPBROADCASTQ lowmask<>(SB), Y15")
+	w.f("VPBROADCASTD canonf32<>(SB), Y14")
+}
+
+// maskPrep: Y12 = the lane mask in every lane, for masked stores.
+func maskPrep(w *writer, off int) {
+	w.f("MOVL mask+%d(FP), AX", off)
+	w.f("MOVQ AX, X12")
+	w.f("VPBROADCASTQ X12, Y12")
+}
+
+// store writes chunk j's result; a masked store blends it into the old
+// destination under the lanes' bits (moved to each lane's sign bit by
+// shifting left by 63-lane). The old value is read after the operands, so
+// a destination that is also an operand is right.
+func store(w *writer, j int, y, t string, masked bool) {
+	off := 32 * j
+	if masked {
+		old := fmt.Sprintf("Y%d", 8+j%4)
+		w.f("VPSLLVQ lanesign<>+%d(SB), Y12, %s", off, t)
+		w.f("VMOVDQU %d(DI), %s", off, old)
+		w.f("VBLENDVPD %s, %s, %s, %s", t, y, old, y)
+	}
+	w.f("VMOVDQU %s, %d(DI)", y, off)
+}
+
+type decl struct{ name, sig string }
+
+type gen struct {
+	s     writer
+	decls []decl
+	table map[string][4]string // key -> rr, rk, mrr, mrk
+}
+
+func (g *gen) text(name string, frame int) {
+	fmt.Fprintf(&g.s.b, "\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
+}
+
+func (g *gen) binary(o intOp) {
+	var names [4]string
+	for form := 0; form < 4; form++ {
+		k, masked := form%2 == 1, form >= 2
+		name := "simd" + strings.ToUpper(o.fn[:1]) + o.fn[1:]
+		sig := "(d, a, b *lanes"
+		frame := 24
+		if k {
+			name += "K"
+			sig = "(d, a *lanes, k uint64"
+		}
+		if masked {
+			name += "M"
+			sig += ", mask uint32"
+			frame += 4
+		}
+		sig += ")"
+		names[form] = name
+		g.decls = append(g.decls, decl{name, sig})
+		g.text(name, frame)
+		w := &g.s
+		w.f("MOVQ d+0(FP), DI")
+		w.f("MOVQ a+8(FP), SI")
+		if k {
+			w.f("MOVQ k+16(FP), AX")
+			w.f(o.kprep)
+		} else {
+			w.f("MOVQ b+16(FP), DX")
+		}
+		prologue(w)
+		if masked {
+			maskPrep(w, 24)
+		}
+		for j := 0; j < 8; j++ {
+			ya, yt := chunkRegs(j)
+			w.f("VMOVDQU %d(SI), %s", 32*j, ya)
+			mb := "Y13"
+			if !k {
+				mb = fmt.Sprintf("%d(DX)", 32*j)
+			}
+			o.body(w, ya, yt, mb)
+			store(w, j, ya, yt, masked)
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
+	g.table[o.name] = names
+}
+
+// ternary writes an rrr loop: fma.rn.f32 and mad.lo on 32 bits.
+func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int)) {
+	g.decls = append(g.decls, decl{name, "(d, a, b, c *lanes)"})
+	g.text(name, 32)
+	w := &g.s
+	w.f("MOVQ d+0(FP), DI")
+	w.f("MOVQ a+8(FP), SI")
+	w.f("MOVQ b+16(FP), DX")
+	w.f("MOVQ c+24(FP), CX")
+	prologue(w)
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		yb := fmt.Sprintf("Y%d", 8+j%4)
+		w.f("VMOVDQU %d(SI), %s", 32*j, ya)
+		w.f("VMOVDQU %d(DX), %s", 32*j, yb)
+		body(w, ya, yb, yt, j)
+		store(w, j, ya, yt, false)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
+// compare writes a loop that returns the lanes (bit i for lane i) where the
+// test holds. body leaves each lane's result in the sign bit of yt's
+// 64-bit lanes.
+func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int)) {
+	g.decls = append(g.decls, decl{name, "(a, b *lanes) uint32"})
+	g.text(name, 20)
+	w := &g.s
+	w.f("MOVQ a+0(FP), SI")
+	w.f("MOVQ b+8(FP), DX")
+	prologue(w)
+	w.f("VPXOR Y11, Y11, Y11")
+	w.f("XORQ BX, BX")
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		body(w, ya, yt, 32*j)
+		w.f("VMOVMSKPD %s, AX", yt)
+		if j > 0 {
+			w.f("SHLQ $%d, AX", 4*j)
+		}
+		w.f("ORQ AX, BX")
+	}
+	w.f("MOVL BX, ret+16(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
+// f32 compares: setp's operators as VCMPPS predicates (ordered ones false
+// on NaN, the u forms true; 9.7.3.x Tables 23 and 24).
+var f32Preds = map[string]int{"eq": 0, "lt": 1, "le": 2, "nan": 3, "neu": 4, "geu": 5, "gtu": 6,
+	"num": 7, "equ": 8, "ltu": 9, "leu": 10, "ne": 12, "ge": 13, "gt": 14}
+
+func main() {
+	sOut := flag.String("s", "", "the assembly file to write")
+	goOut := flag.String("go", "", "the Go declarations file to write")
+	flag.Parse()
+	if *sOut == "" || *goOut == "" {
+		fmt.Fprintln(os.Stderr, "usage: simdgen -s FILE.s -go FILE.go")
+		os.Exit(2)
+	}
+	g := &gen{table: map[string][4]string{}}
+	g.s.b.WriteString(`// Code generated by simdgen; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+DATA lowmask<>+0(SB)/8, $0x00000000ffffffff
+GLOBL lowmask<>(SB), RODATA|NOPTR, $8
+DATA canonf32<>+0(SB)/4, $0x7fffffff
+GLOBL canonf32<>(SB), RODATA|NOPTR, $4
+DATA bias32<>+0(SB)/4, $0x80000000
+GLOBL bias32<>(SB), RODATA|NOPTR, $4
+DATA bias64<>+0(SB)/8, $0x8000000000000000
+GLOBL bias64<>(SB), RODATA|NOPTR, $8
+`)
+	for i := 0; i < 32; i++ {
+		fmt.Fprintf(&g.s.b, "DATA lanesign<>+%d(SB)/8, $%d\n", 8*i, 63-i)
+	}
+	g.s.b.WriteString("GLOBL lanesign<>(SB), RODATA|NOPTR, $256\n")
+	g.s.b.WriteString(`
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv0() uint32
+TEXT ·xgetbv0(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, ret+0(FP)
+	RET
+`)
+	for _, o := range intOps() {
+		g.binary(o)
+	}
+	for _, o := range f32Ops() {
+		g.binary(o)
+	}
+	g.ternary("simdFmaF32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
+		canonF32(w, ya, yt)
+	})
+	g.ternary("simdMadZ32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPMULLD %s, %s, %s", yb, ya, ya)
+		w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
+		zext32(w, ya)
+	})
+	g.ternary("simdMadS32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPMULLD %s, %s, %s", yb, ya, ya)
+		w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
+		sext32(w, ya, yt)
+	})
+	// integer compares: a 32-bit result in a lane's low half is moved to
+	// its sign bit; unsigned order is signed order after flipping the sign
+	g.compare("simdEq32", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(SI), %s", off, ya)
+		w.f("VPXOR %d(DX), %s, %s", off, ya, ya)
+		w.f("VPSLLQ $32, %s, %s", ya, ya)
+		w.f("VPCMPEQQ Y11, %s, %s", ya, yt)
+	})
+	g.compare("simdLtS32", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(DX), %s", off, ya)
+		w.f("VPCMPGTD %d(SI), %s, %s", off, ya, yt)
+		w.f("VPSLLQ $32, %s, %s", yt, yt)
+	})
+	g.compare("simdLtU32", func(w *writer, ya, yt string, off int) {
+		w.f("VPBROADCASTD bias32<>(SB), Y10")
+		w.f("VPXOR %d(DX), Y10, %s", off, ya)
+		w.f("VPXOR %d(SI), Y10, %s", off, yt)
+		w.f("VPCMPGTD %s, %s, %s", yt, ya, yt)
+		w.f("VPSLLQ $32, %s, %s", yt, yt)
+	})
+	g.compare("simdEq64", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(SI), %s", off, ya)
+		w.f("VPCMPEQQ %d(DX), %s, %s", off, ya, yt)
+	})
+	g.compare("simdLtS64", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(DX), %s", off, ya)
+		w.f("VPCMPGTQ %d(SI), %s, %s", off, ya, yt)
+	})
+	g.compare("simdLtU64", func(w *writer, ya, yt string, off int) {
+		w.f("VPBROADCASTQ bias64<>(SB), Y10")
+		w.f("VPXOR %d(DX), Y10, %s", off, ya)
+		w.f("VPXOR %d(SI), Y10, %s", off, yt)
+		w.f("VPCMPGTQ %s, %s, %s", yt, ya, yt)
+	})
+	var preds []string
+	for p := range f32Preds {
+		preds = append(preds, p)
+	}
+	sort.Strings(preds)
+	f32cmp := map[string]string{}
+	for _, p := range preds {
+		name := "simdCmpF32" + strings.ToUpper(p[:1]) + p[1:]
+		f32cmp[p] = name
+		imm := f32Preds[p]
+		g.compare(name, func(w *writer, ya, yt string, off int) {
+			w.f("VMOVDQU %d(SI), %s", off, ya)
+			w.f("VCMPPS $%d, %d(DX), %s, %s", imm, off, ya, yt)
+			w.f("VPSLLQ $32, %s, %s", yt, yt)
+		})
+	}
+
+	// the Go side
+	var gb bytes.Buffer
+	gb.WriteString("// Code generated by simdgen; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage exec\n\n")
+	gb.WriteString("func cpuid(eax, ecx uint32) (a, b, c, d uint32)\nfunc xgetbv0() uint32\n\n")
+	for _, d := range g.decls {
+		fmt.Fprintf(&gb, "//go:noescape\nfunc %s%s\n\n", d.name, d.sig)
+	}
+	var keys []string
+	for k := range g.table {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	gb.WriteString("// simdBinaryLoops: the binary loops by operation and element kind.\nvar simdBinaryLoops = map[string]vecBin{\n")
+	for _, k := range keys {
+		n := g.table[k]
+		fmt.Fprintf(&gb, "%q: {%s, %s, %s, %s},\n", k, n[0], n[1], n[2], n[3])
+	}
+	gb.WriteString("}\n\n// simdF32Compares: setp.f32's comparisons by operator.\nvar simdF32Compares = map[string]func(a, b *lanes) uint32{\n")
+	for _, p := range preds {
+		fmt.Fprintf(&gb, "%q: %s,\n", "."+p, f32cmp[p])
+	}
+	gb.WriteString("}\n")
+	src, err := format.Source(gb.Bytes())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*sOut, g.s.b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*goOut, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
