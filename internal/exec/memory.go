@@ -179,6 +179,23 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	}
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	if simdEnabled && (n == 4 || n == 8) && base&7 == 0 {
+		// the AVX2 loops check every lane before writing the row, so the
+		// row may be the address register; a false sends the access to the
+		// loops below, which stop at the first bad lane
+		var ok bool
+		switch {
+		case n == 8:
+			ok = simdLoad64(dst, regs, &data[0], o.addrConst-base, limit)
+		case t[1] == 's':
+			ok = simdLoadS32(dst, regs, &data[0], o.addrConst-base, limit)
+		default:
+			ok = simdLoadZ32(dst, regs, &data[0], o.addrConst-base, limit)
+		}
+		if ok {
+			return true
+		}
+	}
 	out := dst
 	if int32(o.vec[0]) == o.addrBase {
 		out = new(lanes)
@@ -271,6 +288,18 @@ func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
 
 // storeWarp is st's full-mask fast path for one source row (see loadWarp).
 func (w *Warp) storeWarp(o *Op, src *lanes) bool {
+	if simdEnabled && (o.size == 4 || o.size == 8) {
+		// consecutive elements in bounds: one AVX2 pass (false for any
+		// other pattern, which the loops below then check lane by lane)
+		if data, base := w.windowOf(o); len(data) >= o.size && base&7 == 0 {
+			regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+			limit := uint64(len(data) - o.size)
+			if o.size == 4 && simdStore32(src, regs, &data[0], o.addrConst-base, limit) ||
+				o.size == 8 && simdStore64(src, regs, &data[0], o.addrConst-base, limit) {
+				return true
+			}
+		}
+	}
 	data := w.warpWindow(o)
 	if data == nil {
 		return false

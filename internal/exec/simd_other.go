@@ -11,3 +11,9 @@ var simdEnabled = false
 func simdBinary(string) (vecBin, bool)            { return vecBin{}, false }
 func simdTernary(string) func(d, a, b, c *lanes)  { return nil }
 func simdCompare(string) func(a, b *lanes) uint32 { return nil }
+
+func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdLoadS32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdLoad64(row, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdStore32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }

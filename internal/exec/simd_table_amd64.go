@@ -376,6 +376,21 @@ func simdCmpF32Neu(a, b *lanes) uint32
 //go:noescape
 func simdCmpF32Num(a, b *lanes) uint32
 
+//go:noescape
+func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadS32(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoad64(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdStore32(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool
+
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},

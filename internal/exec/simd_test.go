@@ -3,6 +3,8 @@
 package exec
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -258,6 +260,130 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 			if got := vec(&a, &b); got != want {
 				t.Fatalf("f32%s: a=%x b=%x: got %032b want %032b", cmp, a, b, got, want)
 			}
+		}
+	}
+}
+
+// TestSIMDMemoryMatchesLanes: the warp-wide AVX2 loads and stores against
+// a lane-by-lane reference, for consecutive, permuted, repeated and
+// strided offsets, one lane out of bounds or misaligned, and a row that is
+// also the address register.
+func TestSIMDMemoryMatchesLanes(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(6, 7))
+	const window = 4096
+	for round := 0; round < 400; round++ {
+		size := uint64(4 << (round % 2))
+		data := make([]byte, window)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		base := uint64(0x10000)
+		adjConst := uint64(r.IntN(4)) * size // the op's constant offset
+		var regs lanes
+		start := uint64(r.IntN(window/int(size)-40)) * size
+		pattern := round / 2 % 6
+		for i := range regs {
+			off := start + uint64(i)*size // consecutive
+			switch pattern {
+			case 1:
+				off = start + uint64(31-i)*size // reversed
+			case 2:
+				off = start // all the same
+			case 3:
+				off = start + uint64(i%7)*size*3 // strided, repeated
+			case 4:
+				off = uint64(r.IntN(window/int(size)-4)) * size
+			}
+			regs[i] = base + off - adjConst
+		}
+		bad := -1
+		if round%5 == 4 {
+			bad = r.IntN(warpSize)
+			if r.IntN(2) == 0 {
+				regs[bad] = base + window - size + 1 - adjConst + uint64(r.IntN(64))*size // past the end
+			} else {
+				regs[bad]++ // misaligned
+			}
+		}
+		limit := uint64(window) - size
+		adj := adjConst - base
+		laneOff := func(i int) (uint64, bool) {
+			off := regs[i] + adj
+			return off, off <= limit && off&(size-1) == 0
+		}
+		allOK := true
+		for i := range regs {
+			if _, ok := laneOff(i); !ok {
+				allOK = false
+			}
+		}
+		// loads
+		for _, kind := range []string{"z", "s"} {
+			if size == 8 && kind == "s" {
+				continue
+			}
+			var want lanes
+			for i := range want {
+				off, _ := laneOff(i)
+				if !allOK {
+					break
+				}
+				switch {
+				case size == 8:
+					want[i] = binary.LittleEndian.Uint64(data[off:])
+				case kind == "s":
+					want[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[off:]))))
+				default:
+					want[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+				}
+			}
+			load := simdLoad64
+			if size == 4 {
+				load = map[string]func(row, regs *lanes, data *byte, adj, limit uint64) bool{"z": simdLoadZ32, "s": simdLoadS32}[kind]
+			}
+			row := simdRow(r, false)
+			before := row
+			if ok := load(&row, &regs, &data[0], adj, limit); ok != allOK {
+				t.Fatalf("round %d load%s%d: reported %v, want %v (bad lane %d)", round, kind, size*8, ok, allOK, bad)
+			} else if ok && row != want {
+				t.Fatalf("round %d load%s%d pattern %d:\ngot  %x\nwant %x", round, kind, size*8, pattern, row, want)
+			} else if !ok && row != before {
+				t.Fatalf("round %d: a refused load wrote the row", round)
+			}
+			if allOK { // the row is the address register
+				alias := regs
+				load(&alias, &alias, &data[0], adj, limit)
+				if alias != want {
+					t.Fatalf("round %d load%s%d into its address register differs", round, kind, size*8)
+				}
+			}
+		}
+		// stores: only consecutive lanes, in bounds
+		src := simdRow(r, false)
+		want := append([]byte(nil), data...)
+		consecutive := allOK && (pattern == 0 || pattern == 5) // 5: the default, consecutive
+		if consecutive {
+			for i := range src {
+				off, _ := laneOff(i)
+				if size == 8 {
+					binary.LittleEndian.PutUint64(want[off:], src[i])
+				} else {
+					binary.LittleEndian.PutUint32(want[off:], uint32(src[i]))
+				}
+			}
+		}
+		store := simdStore64
+		if size == 4 {
+			store = simdStore32
+		}
+		if ok := store(&src, &regs, &data[0], adj, limit); ok != consecutive {
+			t.Fatalf("round %d store%d pattern %d: reported %v, want %v", round, size*8, pattern, ok, consecutive)
+		}
+		if !bytes.Equal(data, want) {
+			t.Fatalf("round %d store%d pattern %d: memory differs", round, size*8, pattern)
 		}
 	}
 }

@@ -289,6 +289,108 @@ func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int))
 	w.f("RET")
 }
 
+// memory writes the warp-wide ld/st loops for 4- and 8-byte elements
+// (loadWarp, storeWarp): lane i's offset into the window is regs[i]+adj;
+// every lane must be at most limit (the window's length less the size)
+// and aligned, else they report false before touching anything. Loads of
+// consecutive elements (offset i*size from lane 0's) read them straight;
+// others gather. Stores handle only consecutive elements (AVX2 has no
+// scatter) and report false for the rest.
+func (g *gen) memory() {
+	for _, m := range []struct {
+		name  string
+		size  int
+		load  bool
+		widen string // the 4-byte element's extension
+	}{{"simdLoadZ32", 4, true, "VPMOVZXDQ"}, {"simdLoadS32", 4, true, "VPMOVSXDQ"}, {"simdLoad64", 8, true, ""},
+		{"simdStore32", 4, false, ""}, {"simdStore64", 8, false, ""}} {
+		g.decls = append(g.decls, decl{m.name, "(row, regs *lanes, data *byte, adj, limit uint64) bool"})
+		g.text(m.name, 41)
+		w := &g.s
+		w.f("MOVQ row+0(FP), DI")
+		w.f("MOVQ regs+8(FP), SI")
+		w.f("MOVQ data+16(FP), DX")
+		w.f("VPBROADCASTQ adj+24(FP), Y15")
+		w.f("VPBROADCASTQ bias64<>(SB), Y13")
+		w.f("VPBROADCASTQ limit+32(FP), Y14")
+		w.f("VPXOR Y13, Y14, Y14")
+		w.f("MOVQ $%d, AX", m.size-1)
+		w.f("MOVQ AX, X12")
+		w.f("VPBROADCASTQ X12, Y12")
+		w.f("VPXOR Y11, Y11, Y11")
+		// Y0-Y7: the offsets; Y11: any lane out of bounds or misaligned
+		for j := 0; j < 8; j++ {
+			y := fmt.Sprintf("Y%d", j)
+			w.f("VPADDQ %d(SI), Y15, %s", 32*j, y)
+			w.f("VPXOR Y13, %s, Y8", y)
+			w.f("VPCMPGTQ Y14, Y8, Y8")
+			w.f("VPAND Y12, %s, Y9", y)
+			w.f("VPOR Y8, Y11, Y11")
+			w.f("VPOR Y9, Y11, Y11")
+		}
+		w.f("VPTEST Y11, Y11")
+		w.f("JNZ fail")
+		// Y10: all ones while lane i is at lane 0's offset + i*size
+		w.f("VPBROADCASTQ X0, Y9")
+		w.f("VPCMPEQQ Y10, Y10, Y10")
+		for j := 0; j < 8; j++ {
+			w.f("VPADDQ stride%d<>+%d(SB), Y9, Y8", m.size, 32*j)
+			w.f("VPCMPEQQ Y%d, Y8, Y8", j)
+			w.f("VPAND Y8, Y10, Y10")
+		}
+		w.f("VMOVQ X0, AX")
+		w.f("ADDQ DX, AX") // lane 0's element
+		w.f("VPMOVMSKB Y10, BX")
+		w.f("CMPL BX, $0xffffffff")
+		w.f("JNE scattered")
+		for j := 0; j < 8; j++ {
+			y := fmt.Sprintf("Y%d", j)
+			switch {
+			case m.load && m.size == 4:
+				w.f("%s %d(AX), %s", m.widen, 16*j, y)
+				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+			case m.load:
+				w.f("VMOVDQU %d(AX), %s", 32*j, y)
+				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+			case m.size == 4:
+				w.f("VMOVDQU evens<>(SB), Y8")
+				w.f("VPERMD %d(DI), Y8, %s", 32*j, y)
+				w.f("VMOVDQU X%d, %d(AX)", j, 16*j)
+			default:
+				w.f("VMOVDQU %d(DI), %s", 32*j, y)
+				w.f("VMOVDQU %s, %d(AX)", y, 32*j)
+			}
+		}
+		w.f("VZEROUPPER")
+		w.f("MOVB $1, ret+40(FP)")
+		w.f("RET")
+		g.s.b.WriteString("scattered:\n")
+		if m.load {
+			for j := 0; j < 8; j++ {
+				y := fmt.Sprintf("Y%d", j)
+				w.f("VPCMPEQD Y8, Y8, Y8")
+				if m.size == 4 {
+					w.f("VPXOR X9, X9, X9")
+					w.f("VPGATHERQD X8, (DX)(%s*1), X9", y)
+					w.f("%s X9, %s", m.widen, y)
+				} else {
+					w.f("VPXOR Y9, Y9, Y9")
+					w.f("VPGATHERQQ Y8, (DX)(%s*1), Y9", y)
+					w.f("VMOVDQA Y9, %s", y)
+				}
+				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+			}
+			w.f("VZEROUPPER")
+			w.f("MOVB $1, ret+40(FP)")
+			w.f("RET")
+		}
+		g.s.b.WriteString("fail:\n")
+		w.f("VZEROUPPER")
+		w.f("MOVB $0, ret+40(FP)")
+		w.f("RET")
+	}
+}
+
 // f32 compares: setp's operators as VCMPPS predicates (ordered ones false
 // on NaN, the u forms true; 9.7.3.x Tables 23 and 24).
 var f32Preds = map[string]int{"eq": 0, "lt": 1, "le": 2, "nan": 3, "neu": 4, "geu": 5, "gtu": 6,
@@ -322,6 +424,16 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA lanesign<>+%d(SB)/8, $%d\n", 8*i, 63-i)
 	}
 	g.s.b.WriteString("GLOBL lanesign<>(SB), RODATA|NOPTR, $256\n")
+	for _, n := range []int{4, 8} {
+		for i := 0; i < 32; i++ {
+			fmt.Fprintf(&g.s.b, "DATA stride%d<>+%d(SB)/8, $%d\n", n, 8*i, n*i)
+		}
+		fmt.Fprintf(&g.s.b, "GLOBL stride%d<>(SB), RODATA|NOPTR, $256\n", n)
+	}
+	for i, v := range []int{0, 2, 4, 6, 0, 2, 4, 6} {
+		fmt.Fprintf(&g.s.b, "DATA evens<>+%d(SB)/4, $%d\n", 4*i, v)
+	}
+	g.s.b.WriteString("GLOBL evens<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString(`
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -411,6 +523,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPSLLQ $32, %s, %s", yt, yt)
 		})
 	}
+
+	g.memory()
 
 	// the Go side
 	var gb bytes.Buffer
