@@ -68,15 +68,16 @@ func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 // reset returns a finished warp to the state newCTA gives it (same lanes
 // and thread indices), with its buffers zeroed rather than reallocated.
 func (w *Warp) reset() {
-	for l := range w.local {
-		if len(w.local[l]) > 0 { // most kernels have no local memory
+	if w.hasLocal { // most kernels have no local memory
+		for l := range w.local {
 			clear(w.local[l])
-		}
-		if len(w.dyn[l]) > 0 {
 			clear(w.dyn[l])
 		}
 	}
-	w.exited, w.stack, w.sp = 0, 0, [warpSize]uint64{}
+	w.exited, w.stack = 0, 0
+	for l := range w.sp {
+		w.sp[l] = allocaTop // pushFrame's start, without its test
+	}
 	w.frames = w.frames[:0]
 	w.steps, w.fault, w.status, w.issued = 0, nil, warpRunnable, 0
 	w.nWarp, w.nThread = 0, 0

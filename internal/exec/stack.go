@@ -63,7 +63,7 @@ func lowerAlloca(l *lowering, in *ir.Inst, o *Op) error {
 			if need := allocaTop - w.sp[lane]; uint64(len(w.dyn[lane])) < need {
 				grown := make([]byte, max(need, 2*uint64(len(w.dyn[lane]))))
 				copy(grown[uint64(len(grown))-uint64(len(w.dyn[lane])):], w.dyn[lane])
-				w.dyn[lane] = grown
+				w.dyn[lane], w.hasLocal = grown, true
 			}
 			f.regs[int(o.d)*warpSize+lane] = w.sp[lane]
 		}

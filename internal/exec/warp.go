@@ -31,10 +31,13 @@ type Warp struct {
 	exited uint32 // lanes that executed exit (or returned from the kernel)
 	tid    [warpSize][3]uint32
 	local  [warpSize][]byte // per-thread local memory: frames of .local/.param variables
-	stack  uint64           // top of the local frame stack (same for every lane)
-	dyn    [warpSize][]byte // per-thread alloca stack, ending at allocaTop
-	sp     [warpSize]uint64 // per-thread alloca stack pointers
-	frames []*frame
+	// hasLocal: some lane's local or dyn memory has bytes (reset clears
+	// them only then)
+	hasLocal bool
+	stack    uint64           // top of the local frame stack (same for every lane)
+	dyn      [warpSize][]byte // per-thread alloca stack, ending at allocaTop
+	sp       [warpSize]uint64 // per-thread alloca stack pointers
+	frames   []*frame
 	// spare is the kernel frame of the CTA this warp ran last, kept so the
 	// next CTA on the worker reuses its register file and predicates
 	spare  *frame
@@ -144,11 +147,13 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 	fn := f.fn
 	w.stack += fn.frameSize
-	for l := 0; l < warpSize; l++ {
+	// without variables of its own the frame's lanes need no more than
+	// their caller's frame gave them
+	for l := 0; l < warpSize && fn.frameSize > 0; l++ {
 		if mask&(1<<l) != 0 && uint64(len(w.local[l])) < w.stack {
 			grown := make([]byte, max(w.stack, 2*uint64(len(w.local[l]))))
 			copy(grown, w.local[l])
-			w.local[l] = grown
+			w.local[l], w.hasLocal = grown, true
 		}
 	}
 	for _, c := range fn.consts {
