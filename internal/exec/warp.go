@@ -399,7 +399,47 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	for upc < limit {
 		o := &ops[upc]
 		if !o.plain {
-			break
+			if !o.bra || !groupBranches {
+				break
+			}
+			// a branch every lane of the group takes, or none does: what
+			// run's general path does (pc, counts, diverged's count of a
+			// backward branch), without another pick, which would choose
+			// this group again (its PC stays the lowest runnable one)
+			taken := mask
+			if o.guard != 0 {
+				g := f.preds[o.guard-1]
+				if o.neg {
+					g = ^g
+				}
+				taken &= g
+			}
+			if taken != 0 && taken != mask {
+				break // the group splits: run's general path
+			}
+			nWarp++
+			steps++
+			if taken == 0 {
+				upc++
+			} else {
+				nThread += n
+				upc = o.target
+				if upc <= o.pc {
+					if f.active&^mask != 0 {
+						f.backs++
+						f.spinners = mask
+					}
+					limit = f.groupLimit(mask, upc)
+					if f.backs >= starvationLimit || f.waitsAt(mask, upc) {
+						break // pick's business
+					}
+				}
+			}
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
 		}
 		exec := mask
 		if o.guard != 0 {
@@ -472,6 +512,21 @@ func (f *frame) groupLimit(mask uint32, pc int32) int32 {
 		}
 	}
 	return limit
+}
+
+// groupBranches: runGroup takes the branches its whole group agrees on
+// (tests turn it off to compare the schedule with run's general path).
+var groupBranches = true
+
+// waitsAt reports whether a lane of mask has pc as its reconvergence point
+// (pick holds it there).
+func (f *frame) waitsAt(mask uint32, pc int32) bool {
+	for m := mask; m != 0; m &= m - 1 {
+		if f.rtop[bits.TrailingZeros32(m)] == pc+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // enterConv switches to the fast path if every lane of mask is at one PC.
