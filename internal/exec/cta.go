@@ -184,7 +184,9 @@ func (c *cta) checkBarrier(id int) {
 			wt.w.status = warpRunnable
 		}
 	}
-	*b = barrier{} // reinitialized for immediate reuse
+	waiting := b.waiting
+	clear(waiting)
+	*b = barrier{waiting: waiting[:0]} // reinitialized for immediate reuse, keeping the list's memory
 }
 
 // blockedAt lists where the CTA's blocked warps wait.

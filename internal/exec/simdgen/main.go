@@ -294,7 +294,7 @@ func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int))
 // every lane must be at most limit (the window's length less the size)
 // and aligned, else they report false before touching anything. Loads of
 // consecutive elements (offset i*size from lane 0's) read them straight;
-// others gather. Stores handle only consecutive elements (AVX2 has no
+// others go lane by lane. Stores handle only consecutive elements (AVX2 has no
 // scatter) and report false for the rest.
 func (g *gen) memory() {
 	for _, m := range []struct {
@@ -366,21 +366,18 @@ func (g *gen) memory() {
 		w.f("RET")
 		g.s.b.WriteString("scattered:\n")
 		if m.load {
-			for j := 0; j < 8; j++ {
-				y := fmt.Sprintf("Y%d", j)
-				w.f("VPCMPEQD Y8, Y8, Y8")
-				if m.size == 4 {
-					w.f("VPXOR X9, X9, X9")
-					w.f("VPGATHERQD X8, (DX)(%s*1), X9", y)
-					w.f("%s X9, %s", m.widen, y)
-				} else {
-					w.f("VPXOR Y9, Y9, Y9")
-					w.f("VPGATHERQQ Y8, (DX)(%s*1), Y9", y)
-					w.f("VMOVDQA Y9, %s", y)
-				}
-				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
-			}
+			// lane by lane: on this kind of host a gather is no faster
+			// (each lane's address is read before its element is written,
+			// so the row may be the address register)
 			w.f("VZEROUPPER")
+			w.f("MOVQ adj+24(FP), CX")
+			move := map[string]string{"": "MOVQ", "VPMOVZXDQ": "MOVL", "VPMOVSXDQ": "MOVLQSX"}[m.widen]
+			for i := 0; i < 32; i++ {
+				w.f("MOVQ %d(SI), R8", 8*i)
+				w.f("ADDQ CX, R8")
+				w.f("%s (DX)(R8*1), R9", move)
+				w.f("MOVQ R9, %d(DI)", 8*i)
+			}
 			w.f("MOVB $1, ret+40(FP)")
 			w.f("RET")
 		}
