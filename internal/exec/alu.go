@@ -400,7 +400,11 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 		if len(in.Operands) != 3 {
 			return l.unsupported(in, "three inputs")
 		}
-		return l.binary(in, o, func(a, b uint64) uint64 {
+		var vec vecBin
+		if !relu {
+			vec = vecMinMax(in.Opcode, t)
+		}
+		return l.binaryVec(in, o, func(a, b uint64) uint64 {
 			var less bool
 			if t.signed {
 				less = t.signedVal(a) < t.signedVal(b)
@@ -415,7 +419,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return 0
 			}
 			return t.norm(r)
-		})
+		}, vec)
 	case "abs":
 		return l.unary(in, o, func(a uint64) uint64 {
 			if t.signedVal(a) < 0 {
@@ -785,6 +789,10 @@ func lowerSelp(l *lowering, in *ir.Inst, o *Op) error {
 			cv = ^cv
 		}
 		r := f.regs
+		if simdEnabled {
+			simdSelp((*lanes)(r[int(d)*warpSize:]), (*lanes)(r[int(a)*warpSize:]), (*lanes)(r[int(b)*warpSize:]), cv, mask)
+			return
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			if cv&(1<<i) != 0 {

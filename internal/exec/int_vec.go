@@ -39,6 +39,17 @@ func vecBinary(op, mode string, t intType) vecBin {
 	if v, ok := simdBinary(simdIntKey(op, mode, t)); ok {
 		return v
 	}
+	if op == "mul" && mode == ".hi" {
+		switch {
+		case t.bits == 32 && t.signed:
+			return vecBin{rr: vecMulHiS32, rk: vecMulHiS32K}
+		case t.bits == 32:
+			return vecBin{rr: vecMulHiU32, rk: vecMulHiU32K}
+		case t.bits == 64 && !t.signed:
+			return vecBin{rr: vecMulHiU64, rk: vecMulHiU64K}
+		}
+		return vecBin{}
+	}
 	if op == "mul" && mode == ".wide" && t.bits == 32 {
 		if t.signed {
 			return vecBin{vecMulWideS32, vecMulWideS32K, vecMulWideS32M, vecMulWideS32KM}
@@ -113,6 +124,10 @@ func simdIntKey(op, mode string, t intType) string {
 		return "mulwide.s32"
 	case op == "mul" && mode == ".wide" && t.bits == 32:
 		return "mulwide.u32"
+	case op == "mul" && mode == ".hi" && t.bits == 32 && t.signed:
+		return "mulhi.s32"
+	case op == "mul" && mode == ".hi" && t.bits == 32:
+		return "mulhi.u32"
 	case op == "mul" && mode != "" && mode != ".lo", op == "shl" && t.signed:
 		return ""
 	case t.bits == 32 && t.signed && (op == "add" || op == "sub" || op == "mul" || op == "shr"):

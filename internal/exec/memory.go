@@ -652,6 +652,18 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 		f := w.top()
 		if mask == ^uint32(0) {
 			dst, src := (*lanes)(f.regs[int(o.d)*warpSize:]), (*lanes)(f.regs[int(o.a)*warpSize:])
+			if toSpace {
+				// global addresses (all below the windows) stay as they
+				// are: the common cvta.to.global of a kernel parameter
+				var top uint64
+				for _, v := range src {
+					top = max(top, v)
+				}
+				if top < mem.SharedBase {
+					*dst = *src
+					return
+				}
+			}
 			for i, v := range src {
 				if toSpace {
 					if v >= mem.SharedBase { // below the windows: a global address, unchanged

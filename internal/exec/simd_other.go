@@ -17,3 +17,6 @@ func simdLoadS32(row, regs *lanes, data *byte, adj, limit uint64) bool { return 
 func simdLoad64(row, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
 func simdStore32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+
+// simdSelp is only called while simdEnabled, never true here.
+func simdSelp(d, a, b *lanes, sel, mask uint32) { panic("exec: simdSelp without AVX2") }

@@ -152,6 +152,126 @@ func simdXor64M(d, a, b *lanes, mask uint32)
 func simdXor64KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMinS32(d, a, b *lanes)
+
+//go:noescape
+func simdMinS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinS32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinS32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxS32(d, a, b *lanes)
+
+//go:noescape
+func simdMaxS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxS32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxS32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMinZ32(d, a, b *lanes)
+
+//go:noescape
+func simdMinZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinZ32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinZ32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxZ32(d, a, b *lanes)
+
+//go:noescape
+func simdMaxZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxZ32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxZ32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMinS64(d, a, b *lanes)
+
+//go:noescape
+func simdMinS64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinS64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinS64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxS64(d, a, b *lanes)
+
+//go:noescape
+func simdMaxS64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxS64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxS64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMinU64(d, a, b *lanes)
+
+//go:noescape
+func simdMinU64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinU64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinU64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxU64(d, a, b *lanes)
+
+//go:noescape
+func simdMaxU64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxU64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxU64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulHiU32(d, a, b *lanes)
+
+//go:noescape
+func simdMulHiU32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiU32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulHiU32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulHiS32(d, a, b *lanes)
+
+//go:noescape
+func simdMulHiS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiS32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulHiS32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdAdd64(d, a, b *lanes)
 
 //go:noescape
@@ -391,6 +511,9 @@ func simdStore32(row, regs *lanes, data *byte, adj, limit uint64) bool
 //go:noescape
 func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool
 
+//go:noescape
+func simdSelp(d, a, b *lanes, sel, mask uint32)
+
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},
@@ -400,9 +523,19 @@ var simdBinaryLoops = map[string]vecBin{
 	"and.64":      {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
 	"and.z32":     {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
 	"div.f32":     {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
+	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
+	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
+	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
+	"max.z32":     {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
+	"min.s32":     {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
+	"min.s64":     {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
+	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
+	"min.z32":     {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
 	"mul.f32":     {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
 	"mul.s32":     {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
 	"mul.z32":     {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
+	"mulhi.s32":   {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
+	"mulhi.u32":   {simdMulHiU32, simdMulHiU32K, simdMulHiU32M, simdMulHiU32KM},
 	"mulwide.s32": {simdMulWideS32, simdMulWideS32K, simdMulWideS32M, simdMulWideS32KM},
 	"mulwide.u32": {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
 	"or.64":       {simdOr64, simdOr64K, simdOr64M, simdOr64KM},

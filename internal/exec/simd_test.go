@@ -126,19 +126,22 @@ func TestSIMDIntLoopsMatchGo(t *testing.T) {
 		t.Skip("no AVX2 on this host")
 	}
 	seen := map[string]bool{}
-	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr"} {
-		for _, mode := range []string{"", ".lo", ".wide"} {
+	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr", "min", "max"} {
+		for _, mode := range []string{"", ".lo", ".wide", ".hi"} {
 			if mode != "" && op != "mul" {
 				continue
 			}
 			for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
-				key := simdIntKey(op, mode, ty)
+				key, loops := simdIntKey(op, mode, ty), vecBinary
+				if op == "min" || op == "max" {
+					key, loops = simdMinMaxKey(op, ty), func(op, _ string, t intType) vecBin { return vecMinMax(op, t) }
+				}
 				got, ok := simdBinary(key)
 				if !ok {
 					continue
 				}
 				var ref vecBin
-				withoutSIMD(t, func() { ref = vecBinary(op, mode, ty) })
+				withoutSIMD(t, func() { ref = loops(op, mode, ty) })
 				if ref.rr == nil || ref.rk == nil {
 					t.Fatalf("%s%s %v: an AVX2 loop (%s) where Go has none", op, mode, ty, key)
 				}
@@ -384,6 +387,45 @@ func TestSIMDMemoryMatchesLanes(t *testing.T) {
 		}
 		if !bytes.Equal(data, want) {
 			t.Fatalf("round %d store%d pattern %d: memory differs", round, size*8, pattern)
+		}
+	}
+}
+
+// TestSIMDSelpMatchesLanes: selp's loop against the lane rule, with the
+// destination an operand too.
+func TestSIMDSelpMatchesLanes(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(8, 9))
+	for round := 0; round < 300; round++ {
+		a, b, old := simdRow(r, false), simdRow(r, false), simdRow(r, false)
+		sel, mask := r.Uint32(), r.Uint32()
+		if round%4 == 0 {
+			mask = ^uint32(0)
+		}
+		var want lanes
+		for i := range want {
+			switch {
+			case mask>>i&1 == 0:
+				want[i] = old[i]
+			case sel>>i&1 != 0:
+				want[i] = a[i]
+			default:
+				want[i] = b[i]
+			}
+		}
+		d := old
+		simdSelp(&d, &a, &b, sel, mask)
+		if d != want {
+			t.Fatalf("selp sel %#x mask %#x:\ngot  %x\nwant %x", sel, mask, d, want)
+		}
+		if mask == ^uint32(0) {
+			d = a
+			simdSelp(&d, &d, &b, sel, mask)
+			if d != want {
+				t.Fatalf("selp with d = a differs")
+			}
 		}
 	}
 }

@@ -30,6 +30,8 @@ type intOp struct {
 	body func(w *writer, ya, yt, mb string)
 	// kprep writes how the immediate k (in AX, from the frame) becomes Y13.
 	kprep string
+	// body3 is body with a second scratch register yu (instead of body)
+	body3 func(w *writer, ya, yt, yu, mb string)
 }
 
 // kprep forms.
@@ -84,45 +86,92 @@ func intOps() []intOp {
 		post    func(w *writer, y, t string)
 	}{{"z32", "Z32", postZ}, {"s32", "S32", postS}} {
 		for _, o := range []struct{ op, insn string }{{"add", "VPADDD"}, {"sub", "VPSUBD"}, {"mul", "VPMULLD"}} {
-			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD})
+			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD, nil})
 		}
 	}
 	for _, o := range []struct{ op, insn string }{{"and", "VPAND"}, {"or", "VPOR"}, {"xor", "VPXOR"}} {
-		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD})
-		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ})
+		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD, nil})
+		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ, nil})
 	}
+	// min and max: 32-bit lanes compare their low halves; 64-bit ones
+	// select by a signed compare (unsigned: after flipping the sign bits)
 	ops = append(ops,
-		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ},
-		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ},
+		intOp{name: "min.s32", fn: "minS32", body: simple("VPMINSD", postS), kprep: kD},
+		intOp{name: "max.s32", fn: "maxS32", body: simple("VPMAXSD", postS), kprep: kD},
+		intOp{name: "min.z32", fn: "minZ32", body: simple("VPMINUD", postZ), kprep: kD},
+		intOp{name: "max.z32", fn: "maxZ32", body: simple("VPMAXUD", postZ), kprep: kD},
+		intOp{name: "min.s64", fn: "minS64", body3: select64(false, false), kprep: kQ},
+		intOp{name: "max.s64", fn: "maxS64", body3: select64(true, false), kprep: kQ},
+		intOp{name: "min.u64", fn: "minU64", body3: select64(false, true), kprep: kQ},
+		intOp{name: "max.u64", fn: "maxU64", body3: select64(true, true), kprep: kQ},
+		// mul.hi: the 64-bit product of the low halves, shifted down
+		intOp{name: "mulhi.u32", fn: "mulHiU32", body: func(w *writer, ya, yt, mb string) {
+			w.f("VPMULUDQ %s, %s, %s", mb, ya, ya)
+			w.f("VPSRLQ $32, %s, %s", ya, ya)
+		}, kprep: kQ},
+		intOp{name: "mulhi.s32", fn: "mulHiS32", body: func(w *writer, ya, yt, mb string) {
+			w.f("VPMULDQ %s, %s, %s", mb, ya, ya)
+			w.f("VPSRLQ $32, %s, %s", ya, ya)
+			sext32(w, ya, yt)
+		}, kprep: kQ},
+	)
+	ops = append(ops,
+		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ, nil},
+		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ, nil},
 		// mul.wide: the low 32 bits of each lane multiplied into 64
-		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ},
-		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ},
+		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ, nil},
+		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ, nil},
 		// a count of 32 or more shifts every bit out, as Go's shifts do
 		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
 			zext32(w, ya)
-		}, kCount},
+		}, kCount, nil},
 		intOp{"shr.z32", "shrZ32", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			zext32(w, ya)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount},
+		}, kCount, nil},
 		// VPSRAVD fills with the sign for a count of 32 or more, as Go does
 		intOp{"shr.s32", "shrS32", func(w *writer, ya, yt, mb string) {
 			w.f("VPSRAVD %s, %s, %s", mb, ya, ya)
 			sext32(w, ya, yt)
-		}, kD},
+		}, kD, nil},
 		intOp{"shl.64", "shl64", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
-		}, kCount},
+		}, kCount, nil},
 		intOp{"shr.u64", "shrU64", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount},
+		}, kCount, nil},
 	)
 	return ops
+}
+
+// select64 is min or max on 64-bit lanes: yt = b, yu = (b > a), then a
+// where b is greater for min (b for max), else the other.
+func select64(isMax, unsigned bool) func(w *writer, ya, yt, yu, mb string) {
+	return func(w *writer, ya, yt, yu, mb string) {
+		w.f("VMOVDQU %s, %s", mb, yt)
+		if unsigned {
+			// a's sign flipped in place and back around the compare
+			w.f("VPBROADCASTQ bias64<>(SB), %s", yu)
+			w.f("VPXOR %s, %s, %s", yu, ya, ya)
+			w.f("VPXOR %s, %s, %s", yu, yt, yu)
+			w.f("VPCMPGTQ %s, %s, %s", ya, yu, yu)
+			w.f("VPBROADCASTQ bias64<>(SB), %s", yt)
+			w.f("VPXOR %s, %s, %s", yt, ya, ya)
+			w.f("VMOVDQU %s, %s", mb, yt)
+		} else {
+			w.f("VPCMPGTQ %s, %s, %s", ya, yt, yu)
+		}
+		if isMax {
+			w.f("VBLENDVPD %s, %s, %s, %s", yu, yt, ya, ya)
+		} else {
+			w.f("VBLENDVPD %s, %s, %s, %s", yu, ya, yt, ya)
+		}
+	}
 }
 
 // f32 view ops: the f32 value sits in the low half of each lane; the upper
@@ -143,10 +192,10 @@ func canonF32(w *writer, ya, yt string) {
 
 func f32Ops() []intOp {
 	return []intOp{
-		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
+		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
 	}
 }
 
@@ -232,7 +281,11 @@ func (g *gen) binary(o intOp) {
 			if !k {
 				mb = fmt.Sprintf("%d(DX)", 32*j)
 			}
-			o.body(w, ya, yt, mb)
+			if o.body3 != nil {
+				o.body3(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb)
+			} else {
+				o.body(w, ya, yt, mb)
+			}
 			store(w, j, ya, yt, masked)
 		}
 		w.f("VZEROUPPER")
@@ -388,6 +441,30 @@ func (g *gen) memory() {
 	}
 }
 
+// selp writes selp's loop: d = a where sel has the lane's bit, else b,
+// for the lanes of mask (the others keep d).
+func (g *gen) selp() {
+	g.decls = append(g.decls, decl{"simdSelp", "(d, a, b *lanes, sel, mask uint32)"})
+	g.text("simdSelp", 32)
+	w := &g.s
+	w.f("MOVQ d+0(FP), DI")
+	w.f("MOVQ a+8(FP), SI")
+	w.f("MOVQ b+16(FP), DX")
+	w.f("MOVL sel+24(FP), AX")
+	w.f("MOVQ AX, X13")
+	w.f("VPBROADCASTQ X13, Y13")
+	maskPrep(w, 28)
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		w.f("VMOVDQU %d(DX), %s", 32*j, ya)
+		w.f("VPSLLVQ lanesign<>+%d(SB), Y13, %s", 32*j, yt)
+		w.f("VBLENDVPD %s, %d(SI), %s, %s", yt, 32*j, ya, ya)
+		store(w, j, ya, yt, true)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // f32 compares: setp's operators as VCMPPS predicates (ordered ones false
 // on NaN, the u forms true; 9.7.3.x Tables 23 and 24).
 var f32Preds = map[string]int{"eq": 0, "lt": 1, "le": 2, "nan": 3, "neu": 4, "geu": 5, "gtu": 6,
@@ -522,6 +599,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 
 	g.memory()
+	g.selp()
 
 	// the Go side
 	var gb bytes.Buffer
