@@ -166,8 +166,17 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 			lane2, vec = floatPair(in.Opcode, f)
 		}
 	}
+	plainFtz32 := f == fp.F32 && n == 1 && md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx
+	if plainFtz32 && arity == 2 {
+		vec, _ = simdBinary(in.Opcode + ".ftz.f32")
+	}
 	switch arity {
 	case 1:
+		if f == fp.F32 && n == 1 && !approx && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
+			if vec := simdUnary(in.Opcode + ".f32"); vec != nil {
+				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
+			}
+		}
 		if f == fp.F32 && n == 1 && approx && !md.sat && !md.relu && hasMod(in, ".approx") {
 			if vec := approxVecF32(in.Opcode, md.ftz); vec != nil {
 				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
@@ -183,6 +192,9 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	var vec3 func(d, a, b, c *lanes)
 	if vec.rr != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
 		vec3 = fmaVec(in.Opcode, f)
+	}
+	if plainFtz32 && (in.Opcode == "fma" || in.Opcode == "mad") {
+		vec3 = simdTernary("fma.ftz.f32")
 	}
 	return l.ternaryVec(in, o, fn, vec3)
 }

@@ -43,8 +43,8 @@ func simdBinary(key string) (vecBin, bool) {
 	return v, ok
 }
 
-// simdTernary returns the AVX2 loop of "fma.f32", "mad.z32" or "mad.s32",
-// or nil.
+// simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32" (.rn),
+// "mad.z32" or "mad.s32", or nil.
 func simdTernary(key string) func(d, a, b, c *lanes) {
 	if !simdEnabled {
 		return nil
@@ -56,6 +56,22 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 		return simdMadZ32
 	case "mad.s32":
 		return simdMadS32
+	case "fma.ftz.f32":
+		return simdFmaFtzF32
+	}
+	return nil
+}
+
+// simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), or nil.
+func simdUnary(key string) func(d, a *lanes) {
+	if !simdEnabled {
+		return nil
+	}
+	switch key {
+	case "sqrt.f32":
+		return simdSqrtF32
+	case "rcp.f32":
+		return simdRcpF32
 	}
 	return nil
 }

@@ -428,6 +428,63 @@ func simdDivF32M(d, a, b *lanes, mask uint32)
 func simdDivF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdAddFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdFmaFtzF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdSqrtF32(d, a *lanes)
+
+//go:noescape
+func simdRcpF32(d, a *lanes)
+
+//go:noescape
 func simdFmaF32(d, a, b, c *lanes)
 
 //go:noescape
@@ -518,11 +575,13 @@ func simdSelp(d, a, b *lanes, sel, mask uint32)
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},
 	"add.f32":     {simdAddF32, simdAddF32K, simdAddF32M, simdAddF32KM},
+	"add.ftz.f32": {simdAddFtzF32, simdAddFtzF32K, simdAddFtzF32M, simdAddFtzF32KM},
 	"add.s32":     {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
 	"add.z32":     {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
 	"and.64":      {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
 	"and.z32":     {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
 	"div.f32":     {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
+	"div.ftz.f32": {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
 	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
 	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
@@ -532,6 +591,7 @@ var simdBinaryLoops = map[string]vecBin{
 	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
 	"min.z32":     {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
 	"mul.f32":     {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
+	"mul.ftz.f32": {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
 	"mul.s32":     {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
 	"mul.z32":     {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
 	"mulhi.s32":   {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
@@ -547,6 +607,7 @@ var simdBinaryLoops = map[string]vecBin{
 	"shr.z32":     {simdShrZ32, simdShrZ32K, simdShrZ32M, simdShrZ32KM},
 	"sub.64":      {simdSub64, simdSub64K, simdSub64M, simdSub64KM},
 	"sub.f32":     {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
+	"sub.ftz.f32": {simdSubFtzF32, simdSubFtzF32K, simdSubFtzF32M, simdSubFtzF32KM},
 	"sub.s32":     {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
 	"sub.z32":     {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
 	"xor.64":      {simdXor64, simdXor64K, simdXor64M, simdXor64KM},

@@ -4,7 +4,9 @@ package exec
 
 import (
 	"bytes"
+
 	"encoding/binary"
+	"github.com/ptxvm/ptxvm/internal/fp"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -23,7 +25,7 @@ var intEdges = []uint64{0, 1, 2, 7, 31, 32, 33, 63, 64, 65, 0x7fffffff, 0x800000
 
 var f32Edges = []uint32{0, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000,
 	0x7fc00001, 0xffc12345, 0x7f800001, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
-	0x34000000, 0x4b800000}
+	0x34000000, 0x4b800000, 0x3f000000, 0x00ffffff, 0x80800000}
 
 func simdRow(r *rand.Rand, f32 bool) lanes {
 	var x lanes
@@ -425,6 +427,68 @@ func TestSIMDSelpMatchesLanes(t *testing.T) {
 			simdSelp(&d, &d, &b, sel, mask)
 			if d != want {
 				t.Fatalf("selp with d = a differs")
+			}
+		}
+	}
+}
+
+// TestSIMDFtzAndUnaryMatchFP: the .ftz f32 loops (inputs and results
+// flushed) and sqrt/rcp.rn against internal/fp, lane by lane.
+func TestSIMDFtzAndUnaryMatchFP(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	f := fp.F32
+	in := func(v uint64) uint64 { return f.FlushSubnormal(v & 0xffffffff) }
+	ops := map[string]func(a, b uint64) uint64{
+		"add": func(a, b uint64) uint64 { return f.Add(a, b, fp.RN) },
+		"sub": func(a, b uint64) uint64 { return f.Sub(a, b, fp.RN) },
+		"mul": func(a, b uint64) uint64 { return f.Mul(a, b, fp.RN) },
+		"div": func(a, b uint64) uint64 { return f.Div(a, b, fp.RN) },
+	}
+	for op, fn := range ops {
+		got, ok := simdBinary(op + ".ftz.f32")
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s.ftz.f32", op)
+		}
+		lane := func(a, b uint64) uint64 { return f.FlushSubnormal(fn(in(a), in(b))) }
+		checkBin(t, op+".ftz.f32", got,
+			func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = lane(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = lane(a[i], k)
+				}
+			}, true)
+	}
+	r := rand.New(rand.NewPCG(10, 11))
+	fma := simdTernary("fma.ftz.f32")
+	sqrt, rcp := simdUnary("sqrt.f32"), simdUnary("rcp.f32")
+	if fma == nil || sqrt == nil || rcp == nil {
+		t.Fatal("missing AVX2 loops")
+	}
+	for round := 0; round < 500; round++ {
+		a, b, c := simdRow(r, true), simdRow(r, true), simdRow(r, true)
+		var d lanes
+		fma(&d, &a, &b, &c)
+		for i := range d {
+			if w := f.FlushSubnormal(f.Fma(in(a[i]), in(b[i]), in(c[i]), fp.RN)); d[i] != w {
+				t.Fatalf("fma.rn.ftz.f32 %#x %#x %#x: got %#x want %#x", a[i], b[i], c[i], d[i], w)
+			}
+		}
+		sqrt(&d, &a)
+		for i := range d {
+			if w := f.Sqrt(a[i]&0xffffffff, fp.RN); d[i] != w {
+				t.Fatalf("sqrt.rn.f32 %#x: got %#x want %#x", a[i], d[i], w)
+			}
+		}
+		rcp(&d, &a)
+		for i := range d {
+			if w := f.Div(f.One(), a[i]&0xffffffff, fp.RN); d[i] != w {
+				t.Fatalf("rcp.rn.f32 %#x: got %#x want %#x", a[i], d[i], w)
 			}
 		}
 	}

@@ -199,6 +199,42 @@ func f32Ops() []intOp {
 	}
 }
 
+// flushF32 is .ftz on an input or result: a subnormal (exponent bits
+// zero) keeps only its sign (9.7.3, subnormal numbers).
+func flushF32(w *writer, y, t string) {
+	w.f("VPAND expmask32<>(SB), %s, %s", y, t)
+	w.f("VPCMPEQD zero32<>(SB), %s, %s", t, t)
+	w.f("VPAND absmask32<>(SB), %s, %s", t, t)
+	w.f("VPANDN %s, %s, %s", y, t, y)
+}
+
+// f32FtzOps: add/sub/mul/div.rn.ftz.f32, inputs and result flushed.
+func f32FtzOps() []intOp {
+	var kp writer
+	kp.f("MOVQ AX, X13")
+	kp.f("VBROADCASTSS X13, Y13")
+	flushF32(&kp, "Y13", "Y8")
+	kprep := strings.TrimSpace(kp.b.String())
+	var ops []intOp
+	for _, o := range []struct{ op, insn string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
+		insn := o.insn
+		ops = append(ops, intOp{name: o.op + ".ftz.f32", fn: o.op + "FtzF32", kprep: kprep,
+			body3: func(w *writer, ya, yt, yu, mb string) {
+				flushF32(w, ya, yt)
+				b := mb
+				if mb != "Y13" { // the immediate was flushed once, in kprep
+					w.f("VMOVDQU %s, %s", mb, yu)
+					flushF32(w, yu, yt)
+					b = yu
+				}
+				w.f("%s %s, %s, %s", insn, b, ya, ya)
+				flushF32(w, ya, yt)
+				canonF32(w, ya, yt)
+			}})
+	}
+	return ops
+}
+
 func chunkRegs(j int) (string, string) { return fmt.Sprintf("Y%d", j%4), fmt.Sprintf("Y%d", 4+j%4) }
 
 // prologue loads the constants every function may use.
@@ -292,6 +328,24 @@ func (g *gen) binary(o intOp) {
 		w.f("RET")
 	}
 	g.table[o.name] = names
+}
+
+// unary writes a d = op(a) loop.
+func (g *gen) unary(name string, body func(w *writer, ya, yt string)) {
+	g.decls = append(g.decls, decl{name, "(d, a *lanes)"})
+	g.text(name, 16)
+	w := &g.s
+	w.f("MOVQ d+0(FP), DI")
+	w.f("MOVQ a+8(FP), SI")
+	prologue(w)
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		w.f("VMOVDQU %d(SI), %s", 32*j, ya)
+		body(w, ya, yt)
+		store(w, j, ya, yt, false)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
 }
 
 // ternary writes an rrr loop: fma.rn.f32 and mad.lo on 32 bits.
@@ -508,6 +562,16 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA evens<>+%d(SB)/4, $%d\n", 4*i, v)
 	}
 	g.s.b.WriteString("GLOBL evens<>(SB), RODATA|NOPTR, $32\n")
+	for _, c := range []struct {
+		name string
+		v    uint32
+	}{{"expmask32", 0x7f800000}, {"absmask32", 0x7fffffff}, {"zero32", 0}} {
+		for i := 0; i < 8; i++ {
+			fmt.Fprintf(&g.s.b, "DATA %s<>+%d(SB)/4, $%#x\n", c.name, 4*i, c.v)
+		}
+		fmt.Fprintf(&g.s.b, "GLOBL %s<>(SB), RODATA|NOPTR, $32\n", c.name)
+	}
+	g.s.b.WriteString("DATA one32<>+0(SB)/4, $0x3f800000\nGLOBL one32<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString(`
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -533,6 +597,28 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, o := range f32Ops() {
 		g.binary(o)
 	}
+	for _, o := range f32FtzOps() {
+		g.binary(o)
+	}
+	g.ternary("simdFmaFtzF32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VMOVDQU %d(CX), Y12", 32*j)
+		flushF32(w, ya, yt)
+		flushF32(w, yb, yt)
+		flushF32(w, "Y12", yt)
+		w.f("VFMADD213PS Y12, %s, %s", yb, ya)
+		flushF32(w, ya, yt)
+		canonF32(w, ya, yt)
+	})
+	// sqrt.rn.f32 and rcp.rn.f32: IEEE square root and 1/x, rounded once
+	g.unary("simdSqrtF32", func(w *writer, ya, yt string) {
+		w.f("VSQRTPS %s, %s", ya, ya)
+		canonF32(w, ya, yt)
+	})
+	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
+		w.f("VBROADCASTSS one32<>(SB), %s", yt)
+		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
+		canonF32(w, ya, yt)
+	})
 	g.ternary("simdFmaF32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
 		canonF32(w, ya, yt)
