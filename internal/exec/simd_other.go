@@ -11,6 +11,7 @@ var simdEnabled = false
 func simdBinary(string) (vecBin, bool)            { return vecBin{}, false }
 func simdTernary(string) func(d, a, b, c *lanes)  { return nil }
 func simdCompare(string) func(a, b *lanes) uint32 { return nil }
+func simdUnary(string) func(d, a *lanes)          { return nil }
 
 func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdLoadS32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
