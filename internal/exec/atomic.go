@@ -96,18 +96,37 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
+		size := uint64(o.size * vec)
+		// a global op's lanes inside the warp's cached allocation (and
+		// aligned) reach it directly; the others take access, which finds
+		// their memory or faults
+		var win []byte
+		var winBase, winLimit uint64
+		if o.space == mem.SpaceGlobal {
+			if data, base := w.windowOf(o); uint64(len(data)) >= size && base&7 == 0 {
+				win, winBase, winLimit = data, base, uint64(len(data))-size
+			}
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			// shared memory belongs to one goroutine (the cluster's): plain
 			// updates are atomic there; global memory needs the host's
 			// atomics (atomic_mem.go)
-			shared := w.spaceOf(o, lane) != mem.SpaceGlobal
-			p := w.access(o, lane, uint64(o.size*vec))
+			global := o.space == mem.SpaceGlobal || w.spaceOf(o, lane) == mem.SpaceGlobal
+			shared := !global
+			var p []byte
+			if win != nil {
+				if off := f.regs[int(o.addrBase)*warpSize+lane] + o.addrConst - winBase; off <= winLimit && off&(size-1) == 0 {
+					p = win[off : off+size : off+size]
+				}
+			}
 			if p == nil {
-				return
+				if p = w.access(o, lane, size); p == nil {
+					return
+				}
 			}
 			fn := apply
-			if applyGlobal != nil && w.spaceOf(o, lane) == mem.SpaceGlobal {
+			if applyGlobal != nil && global {
 				fn = applyGlobal
 			}
 			var cv uint64

@@ -4,7 +4,12 @@ package exec
 // shared variable or global scratch memory; expected values worked out by
 // hand.
 
-import "testing"
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"testing"
+)
 
 func TestAtomForms(t *testing.T) {
 	for _, c := range []struct {
@@ -98,5 +103,55 @@ func TestAtomForms(t *testing.T) {
 				t.Errorf("got %#x, want %#x", res[0], c.want)
 			}
 		})
+	}
+}
+
+// TestAtomicWindowFaults: a global atom whose lanes go through the warp's
+// cached allocation still faults, at the right lane and address, for a
+// lane past the allocation's end or misaligned; the lanes before it have
+// done their update.
+func TestAtomicWindowFaults(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 bad, .param .u32 lane)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [x];
+	ld.param.u32 %r2, [lane];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	setp.eq.u32 %p, %r1, %r2;
+	ld.param.u64 %rd4, [bad];
+	@%p add.s64 %rd3, %rd3, %rd4;   // one lane's address moves
+	atom.global.add.u32 %r3, [%rd3], 1;
+	ret;
+}
+`)
+	x, _ := g.Alloc(4*32, 0)
+	for _, c := range []struct {
+		name string
+		bad  uint64
+		kind FaultKind
+	}{
+		{"out of bounds", 4 * 32, FaultOutOfBounds},
+		{"misaligned", 2, FaultMisaligned},
+	} {
+		b, _ := g.Bytes(x, 4*32)
+		clear(b)
+		cfg := LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], x, c.bad, 17), Workers: 1}
+		err := p.Launch(context.Background(), "k", cfg)
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != c.kind || f.Thread != [3]int{17, 0, 0} || f.Addr != x+17*4+c.bad {
+			t.Fatalf("%s: got %v, want a %v fault at thread 17, address %#x", c.name, err, c.kind, x+17*4+c.bad)
+		}
+		for i := 0; i < 17; i++ {
+			if v := binary.LittleEndian.Uint32(b[4*i:]); v != 1 {
+				t.Fatalf("%s: lane %d's counter is %d, want 1", c.name, i, v)
+			}
+		}
 	}
 }
