@@ -30,12 +30,30 @@ func register(lw lowerer, opcodes ...string) {
 type lowering struct {
 	p      *Program
 	f      *Func
-	consts map[uint64]int32  // immediate bits -> const slot
-	sregs  map[string]int32  // "%tid.x" -> slot filled at frame start
-	sregOf map[int32]sregRef // slot -> which special register
+	consts map[uint64]int32   // immediate bits -> const slot
+	sregs  map[string]int32   // "%tid.x" -> slot filled at frame start
+	sregOf map[int32]*sregRef // slot -> which special register
 }
 
-type sregRef struct{ name, comp string }
+// sregRef is a special register a const slot holds, with what filling its
+// row needs worked out at load time.
+type sregRef struct {
+	name, comp string
+	ci         int // the component's index (componentIndex)
+	// perCTA: the value may differ between two CTAs run by the same warp
+	// (or, for the clocks, from moment to moment); the others are the
+	// same for a warp's reused frame, whose row is not filled again
+	perCTA bool
+}
+
+func newSregRef(name, comp string) *sregRef {
+	perCTA := isClock(name)
+	switch name {
+	case "%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank":
+		perCTA = true
+	}
+	return &sregRef{name: name, comp: comp, ci: componentIndex(comp), perCTA: perCTA}
+}
 
 // prepare assigns register slots and lays out the frame and parameters of
 // f; every function is prepared before any is lowered, so calls can refer
@@ -88,7 +106,7 @@ func (p *Program) prepare(f *Func) {
 
 // lower lowers the instructions of a prepared function.
 func (p *Program) lower(f *Func) error {
-	l := &lowering{p: p, f: f, consts: map[uint64]int32{}, sregs: map[string]int32{}, sregOf: map[int32]sregRef{}}
+	l := &lowering{p: p, f: f, consts: map[uint64]int32{}, sregs: map[string]int32{}, sregOf: map[int32]*sregRef{}}
 	fn := f.IR
 	f.sregOf = l.sregOf
 	mapF64 := slices.Contains(p.Module.Options, "map_f64_to_f32")
@@ -261,12 +279,15 @@ func (l *lowering) clockReads(in *ir.Inst, o *Op) {
 	if len(slots) == 0 {
 		return
 	}
-	fn := l.f
+	refs := make([]*sregRef, len(slots))
+	for i, s := range slots {
+		refs[i] = l.sregOf[s]
+	}
 	o.wrap(func(inner execFunc) execFunc {
 		return func(w *Warp, o *Op, mask uint32) {
 			regs := w.top().regs
-			for _, s := range slots {
-				w.fillSreg(fn, s, regs[int(s)*warpSize:int(s+1)*warpSize])
+			for i, s := range slots {
+				w.fillSreg(refs[i], regs[int(s)*warpSize:int(s+1)*warpSize])
 			}
 			inner(w, o, mask)
 		}
@@ -289,8 +310,9 @@ func (l *lowering) sreg(name, comp string) int32 {
 	s := int32(l.f.numSlots)
 	l.f.numSlots++
 	l.sregs[key] = s
-	l.sregOf[s] = sregRef{name, comp}
-	l.f.consts = append(l.f.consts, constSlot{slot: s, bits: sregMarker})
+	ref := newSregRef(name, comp)
+	l.sregOf[s] = ref
+	l.f.consts = append(l.f.consts, constSlot{slot: s, bits: sregMarker, sreg: ref})
 	return s
 }
 

@@ -46,7 +46,7 @@ type Func struct {
 	frameOff  map[*ir.Var]uint64 // offsets in the frame
 	paramSize uint64             // kernel: bytes of the parameter buffer
 	paramOff  map[*ir.Var]uint64 // kernel: offsets of parameters in it
-	sregOf    map[int32]sregRef  // slots holding special registers
+	sregOf    map[int32]*sregRef // slots holding special registers
 	// frameConsts hold addresses of frame variables: their offset plus the
 	// frame's base, filled when the frame starts.
 	frameConsts []constSlot
@@ -59,6 +59,7 @@ type Func struct {
 type constSlot struct {
 	slot int32
 	bits uint64
+	sreg *sregRef // the special register of a sregMarker slot
 }
 
 // vecKind says which whole-warp loop of an Op the converged path calls.

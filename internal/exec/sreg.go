@@ -4,9 +4,8 @@ package exec
 
 import "time"
 
-func (w *Warp) fillSreg(fn *Func, slot int32, row []uint64) {
-	ref := fn.sregOf[slot]
-	comp := componentIndex(ref.comp)
+func (w *Warp) fillSreg(ref *sregRef, row []uint64) {
+	comp := ref.ci
 	switch ref.name { // the registers that differ between lanes
 	case "%tid":
 		for lane := range row {

@@ -171,7 +171,9 @@ func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 		}
 		row := f.regs[int(c.slot)*warpSize : int(c.slot+1)*warpSize]
 		if c.bits == sregMarker {
-			w.fillSreg(fn, c.slot, row)
+			if !reused || c.sreg.perCTA {
+				w.fillSreg(c.sreg, row)
+			}
 			continue
 		}
 		if reused {
