@@ -153,6 +153,14 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 // aligned, in the op's window (windowOf); nil sends the access down the
 // general path (access), which faults where it must.
 func (w *Warp) windowBytes(o *Op, l0 int, n uint64) []byte {
+	if o.space == spaceKernelParam && o.addrBase < 0 && !o.frameAddr {
+		// ld.param of a kernel parameter by name: the launch's buffer
+		p, addr := w.cta.l.params, o.addrConst
+		if addr&(n-1) != 0 || n > uint64(len(p)) || addr > uint64(len(p))-n {
+			return nil
+		}
+		return p[addr : addr+n : addr+n]
+	}
 	data, base := w.windowOf(o)
 	if data == nil {
 		return nil
