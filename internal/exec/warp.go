@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strings"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
 )
@@ -305,6 +306,9 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	steps := w.steps
 	var nWarp, nThread uint64
 	stop := false
+	// the rows of the whole-warp loops' operands, addressed without bounds
+	// checks: lowering gave every slot a row of this frame (numSlots rows)
+	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
 		if o.plain {
@@ -325,17 +329,16 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			if exec == ^uint32(0) && o.vkind != vecNone {
 				// the op's whole-warp loop, called directly (runVec, written
 				// out here: the hottest loop of the engine)
-				r := f.regs
-				d, a := (*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:])
+				d, a := rowAt(rows, o.d), rowAt(rows, o.a)
 				switch o.vkind {
 				case vecK:
 					o.vrk(d, a, o.k)
 				case vecRR:
-					o.vrr(d, a, (*lanes)(r[int(o.b)*warpSize:]))
+					o.vrr(d, a, rowAt(rows, o.b))
 				case vecUnary:
 					o.vu(d, a)
 				default:
-					o.vt(d, a, (*lanes)(r[int(o.b)*warpSize:]), (*lanes)(r[int(o.c)*warpSize:]))
+					o.vt(d, a, rowAt(rows, o.b), rowAt(rows, o.c))
 				}
 			} else if exec != 0 {
 				f.upc = upc // faults and %clock-style reads see the op's position
@@ -480,21 +483,26 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	return stop
 }
 
+// rowAt is register slot s's row in a frame's registers starting at rows.
+func rowAt(rows unsafe.Pointer, s int32) *lanes {
+	return (*lanes)(unsafe.Add(rows, uintptr(s)*(warpSize*8)))
+}
+
 // runVec runs op o's whole-warp loop (o.vkind says which) on the frame's
 // registers, for a full mask: what o.exec would do, one call sooner. These
 // loops compute and cannot fault.
 func (f *frame) runVec(o *Op) {
-	r := f.regs
-	d, a := (*lanes)(r[int(o.d)*warpSize:]), (*lanes)(r[int(o.a)*warpSize:])
+	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
+	d, a := rowAt(rows, o.d), rowAt(rows, o.a)
 	switch o.vkind {
 	case vecK:
 		o.vrk(d, a, o.k)
 	case vecRR:
-		o.vrr(d, a, (*lanes)(r[int(o.b)*warpSize:]))
+		o.vrr(d, a, rowAt(rows, o.b))
 	case vecUnary:
 		o.vu(d, a)
 	default:
-		o.vt(d, a, (*lanes)(r[int(o.b)*warpSize:]), (*lanes)(r[int(o.c)*warpSize:]))
+		o.vt(d, a, rowAt(rows, o.b), rowAt(rows, o.c))
 	}
 }
 
