@@ -142,3 +142,33 @@ SPIN:
 		}
 	}
 }
+
+// TestCheckVecRows: a whole-warp loop naming a slot outside the frame is
+// refused at load time (the converged loop reads its rows unchecked).
+func TestCheckVecRows(t *testing.T) {
+	p, _ := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	mov.u32 %r1, %tid.x;
+	add.u32 %r2, %r1, %r1;
+	ret;
+}
+`)
+	f := p.Kernels["k"]
+	if err := checkVecRows(f); err != nil {
+		t.Fatalf("a sound function refused: %v", err)
+	}
+	for i := range f.Ops {
+		if f.Ops[i].vkind == vecRR {
+			f.Ops[i].b = int32(f.numSlots)
+			if err := checkVecRows(f); err == nil {
+				t.Fatal("a slot past the frame was accepted")
+			}
+			return
+		}
+	}
+	t.Fatal("no whole-warp loop in the test kernel")
+}

@@ -6,6 +6,7 @@ package exec
 // operand slots.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -135,6 +136,31 @@ func (p *Program) lower(f *Func) error {
 	}
 	f.ipdom = postDominators(f)
 	applyUniform(f)
+	return checkVecRows(f)
+}
+
+// checkVecRows: the converged loop addresses a whole-warp loop's operand
+// rows without bounds checks (rowAt), so every one must be a row of the
+// frame.
+func checkVecRows(f *Func) error {
+	for i := range f.Ops {
+		o := &f.Ops[i]
+		if o.vkind == vecNone {
+			continue
+		}
+		rows := []int32{o.d, o.a}
+		switch o.vkind {
+		case vecRR:
+			rows = append(rows, o.b)
+		case vecTern:
+			rows = append(rows, o.b, o.c)
+		}
+		for _, s := range rows {
+			if s < 0 || int(s) >= f.numSlots {
+				return fmt.Errorf("exec: internal error: %s's whole-warp loop names slot %d of %d", o.inst.Opcode, s, f.numSlots)
+			}
+		}
+	}
 	return nil
 }
 
