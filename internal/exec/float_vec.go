@@ -325,6 +325,13 @@ func fltEq(x, y *[warpSize]float64) uint32 {
 // zero — what approxFn and floatMods do per lane, written out so that no
 // lane calls a function.
 func approxVecF32(op string, ftz bool) func(d, a *lanes) {
+	key := op + ".approx.f32"
+	if ftz {
+		key = op + ".approx.ftz.f32"
+	}
+	if v := simdUnary(key); v != nil {
+		return v
+	}
 	in := func(v uint64) float64 {
 		if ftz && v&0x7f800000 == 0 {
 			v &= 0x80000000

@@ -11,7 +11,10 @@ package exec
 
 //go:generate go run ./simdgen -s simd_amd64.s -go simd_table_amd64.go
 
-import "os"
+import (
+	"os"
+	"reflect"
+)
 
 // simdEnabled: lowering picks the AVX2 loops (tests turn it off to reach
 // the Go loops).
@@ -62,18 +65,59 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 	return nil
 }
 
-// simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), or nil.
+// simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), or of
+// rsqrt, rcp or sqrt ".approx.f32" or ".approx.ftz.f32", or nil.
 func simdUnary(key string) func(d, a *lanes) {
 	if !simdEnabled {
 		return nil
 	}
+	return simdUnaryLoop(key)
+}
+
+func simdUnaryLoop(key string) func(d, a *lanes) {
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
 	case "rcp.f32":
 		return simdRcpF32
+	case "rsqrt.approx.f32":
+		return simdRsqrtApproxF32
+	case "rsqrt.approx.ftz.f32":
+		return simdRsqrtApproxFtzF32
+	case "rcp.approx.f32":
+		return simdRcpApproxF32
+	case "rcp.approx.ftz.f32":
+		return simdRcpApproxFtzF32
+	case "sqrt.approx.f32":
+		return simdSqrtApproxF32
+	case "sqrt.approx.ftz.f32":
+		return simdSqrtApproxFtzF32
 	}
 	return nil
+}
+
+// simdLoopPCs: the code addresses of the AVX2 loops (isSIMDLoop).
+var simdLoopPCs = func() map[uintptr]bool {
+	m := map[uintptr]bool{}
+	add := func(f any) { m[reflect.ValueOf(f).Pointer()] = true }
+	for _, v := range simdBinaryLoops {
+		add(v.rr)
+		add(v.rk)
+	}
+	for _, k := range []string{"sqrt.f32", "rcp.f32", "rsqrt.approx.f32", "rsqrt.approx.ftz.f32",
+		"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32", "sqrt.approx.ftz.f32"} {
+		add(simdUnaryLoop(k))
+	}
+	add(simdFmaF32)
+	add(simdFmaFtzF32)
+	return m
+}()
+
+// isSIMDLoop reports whether a whole-warp loop is one of the AVX2 ones
+// (cheap enough that the compute-once test of uniform.go costs more than
+// it saves).
+func isSIMDLoop(f any) bool {
+	return simdEnabled && simdLoopPCs[reflect.ValueOf(f).Pointer()]
 }
 
 // simdCompare returns the AVX2 comparison of "eq32", "lts32", "ltu32",

@@ -21,3 +21,5 @@ func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool { return 
 
 // simdSelp is only called while simdEnabled, never true here.
 func simdSelp(d, a, b *lanes, sel, mask uint32) { panic("exec: simdSelp without AVX2") }
+
+func isSIMDLoop(any) bool { return false }

@@ -482,6 +482,24 @@ func simdFmaFtzF32(d, a, b, c *lanes)
 func simdSqrtF32(d, a *lanes)
 
 //go:noescape
+func simdRsqrtApproxF32(d, a *lanes)
+
+//go:noescape
+func simdRsqrtApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdRcpApproxF32(d, a *lanes)
+
+//go:noescape
+func simdRcpApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdSqrtApproxF32(d, a *lanes)
+
+//go:noescape
+func simdSqrtApproxFtzF32(d, a *lanes)
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape

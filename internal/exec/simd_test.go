@@ -493,3 +493,38 @@ func TestSIMDFtzAndUnaryMatchFP(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDApproxMatchesGo: rsqrt/rcp/sqrt.approx.f32 (with and without
+// .ftz) against approxVecF32's Go loops, which compute in f64 and round.
+func TestSIMDApproxMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(12, 13))
+	for _, op := range []string{"rsqrt", "rcp", "sqrt"} {
+		for _, ftz := range []bool{false, true} {
+			key := op + ".approx.f32"
+			if ftz {
+				key = op + ".approx.ftz.f32"
+			}
+			got := simdUnary(key)
+			var want func(d, a *lanes)
+			withoutSIMD(t, func() { want = approxVecF32(op, ftz) })
+			if got == nil || want == nil {
+				t.Fatalf("%s: missing loop", key)
+			}
+			if !isSIMDLoop(got) || isSIMDLoop(want) {
+				t.Fatalf("%s: isSIMDLoop does not tell the loops apart", key)
+			}
+			for round := 0; round < 500; round++ {
+				a := simdRow(r, true)
+				var d, w lanes
+				got(&d, &a)
+				want(&w, &a)
+				if d != w {
+					t.Fatalf("%s: a=%x\ngot  %x\nwant %x", key, a, d, w)
+				}
+			}
+		}
+	}
+}

@@ -55,10 +55,26 @@ func applyUniform(f *Func) {
 		return
 	}
 	for i, in := range f.IR.Insts {
-		if o := &f.Ops[i]; costlyPure(in, o) {
+		if o := &f.Ops[i]; costlyPure(in, o) && !hasSIMDLoop(o) {
 			computeOnceIfUniform(o)
 		}
 	}
+}
+
+// hasSIMDLoop reports whether op o's whole-warp loop is an AVX2 one: it
+// computes 32 lanes in about the time the uniform test takes.
+func hasSIMDLoop(o *Op) bool {
+	switch o.vkind {
+	case vecUnary:
+		return isSIMDLoop(o.vu)
+	case vecRR:
+		return isSIMDLoop(o.vrr)
+	case vecK:
+		return isSIMDLoop(o.vrk)
+	case vecTern:
+		return isSIMDLoop(o.vt)
+	}
+	return false
 }
 
 // computeOnceIfUniform makes a pure single-result op (the unary, binary

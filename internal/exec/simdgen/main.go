@@ -572,6 +572,7 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "GLOBL %s<>(SB), RODATA|NOPTR, $32\n", c.name)
 	}
 	g.s.b.WriteString("DATA one32<>+0(SB)/4, $0x3f800000\nGLOBL one32<>(SB), RODATA|NOPTR, $4\n")
+	g.s.b.WriteString("DATA one64<>+0(SB)/8, $0x3ff0000000000000\nGLOBL one64<>(SB), RODATA|NOPTR, $8\n")
 	g.s.b.WriteString(`
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
@@ -614,6 +615,39 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VSQRTPS %s, %s", ya, ya)
 		canonF32(w, ya, yt)
 	})
+	// rsqrt/rcp/sqrt.approx.f32: approxVecF32's computation in f64
+	// (square root and division each rounded there) rounded to f32
+	for _, a := range []struct{ name, op string }{{"Rsqrt", "rsqrt"}, {"Rcp", "rcp"}, {"Sqrt", "sqrt"}} {
+		for _, ftz := range []bool{false, true} {
+			name := "simd" + a.name + "ApproxF32"
+			if ftz {
+				name = "simd" + a.name + "ApproxFtzF32"
+			}
+			op := a.op
+			g.unary(name, func(w *writer, ya, yt string) {
+				xa := "X" + ya[1:]
+				if ftz {
+					flushF32(w, ya, yt)
+				}
+				w.f("VMOVDQU evens<>(SB), %s", yt)
+				w.f("VPERMD %s, %s, %s", ya, yt, ya)
+				w.f("VCVTPS2PD %s, %s", xa, ya)
+				if op != "rcp" {
+					w.f("VSQRTPD %s, %s", ya, ya)
+				}
+				if op != "sqrt" {
+					w.f("VBROADCASTSD one64<>(SB), %s", yt)
+					w.f("VDIVPD %s, %s, %s", ya, yt, ya)
+				}
+				w.f("VCVTPD2PSY %s, %s", ya, xa)
+				w.f("VPMOVZXDQ %s, %s", xa, ya)
+				canonF32(w, ya, yt)
+				if ftz {
+					flushF32(w, ya, yt)
+				}
+			})
+		}
+	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
