@@ -23,3 +23,6 @@ func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool { return 
 func simdSelp(d, a, b *lanes, sel, mask uint32) { panic("exec: simdSelp without AVX2") }
 
 func isSIMDLoop(any) bool { return false }
+
+// simdAllSame is only called while simdEnabled, never true here.
+func simdAllSame(row *lanes) bool { panic("exec: simdAllSame without AVX2") }

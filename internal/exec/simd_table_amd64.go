@@ -589,6 +589,9 @@ func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool
 //go:noescape
 func simdSelp(d, a, b *lanes, sel, mask uint32)
 
+//go:noescape
+func simdAllSame(row *lanes) bool
+
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},

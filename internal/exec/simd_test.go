@@ -528,3 +528,31 @@ func TestSIMDApproxMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDAllSame: the full-mask uniform test against sameInLanes' loop.
+func TestSIMDAllSame(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(14, 15))
+	for round := 0; round < 300; round++ {
+		var row lanes
+		v := r.Uint64()
+		for i := range row {
+			row[i] = v
+		}
+		want := true
+		if round%3 != 0 {
+			row[r.IntN(warpSize)] ^= 1 << r.IntN(64)
+			want = true
+			for i := range row {
+				if row[i] != row[0] {
+					want = false
+				}
+			}
+		}
+		if got := simdAllSame(&row); got != want {
+			t.Fatalf("row %x: got %v want %v", row, got, want)
+		}
+	}
+}

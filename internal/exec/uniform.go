@@ -26,6 +26,9 @@ var uniformEnabled = true
 // sameInLanes reports whether every lane of mask holds row's value of lane
 // l0 (a lane of mask).
 func sameInLanes(row *lanes, mask uint32, l0 int) bool {
+	if mask == ^uint32(0) && simdEnabled {
+		return simdAllSame(row)
+	}
 	v := row[l0]
 	for m := mask; m != 0; m &= m - 1 {
 		if row[bits.TrailingZeros32(m)] != v {

@@ -495,6 +495,26 @@ func (g *gen) memory() {
 	}
 }
 
+// allSame writes the test of uniform.go's sameInLanes for a full mask:
+// every lane of row holds lane 0's value.
+func (g *gen) allSame() {
+	g.decls = append(g.decls, decl{"simdAllSame", "(row *lanes) bool"})
+	g.text("simdAllSame", 9)
+	w := &g.s
+	w.f("MOVQ row+0(FP), SI")
+	w.f("VPBROADCASTQ (SI), Y8")
+	w.f("VPCMPEQQ Y9, Y9, Y9")
+	for j := 0; j < 8; j++ {
+		w.f("VPCMPEQQ %d(SI), Y8, Y%d", 32*j, j%4)
+		w.f("VPAND Y%d, Y9, Y9", j%4)
+	}
+	w.f("VPMOVMSKB Y9, AX")
+	w.f("CMPL AX, $0xffffffff")
+	w.f("SETEQ ret+8(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // selp writes selp's loop: d = a where sel has the lane's bit, else b,
 // for the lanes of mask (the others keep d).
 func (g *gen) selp() {
@@ -720,6 +740,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 
 	g.memory()
 	g.selp()
+	g.allSame()
 
 	// the Go side
 	var gb bytes.Buffer
