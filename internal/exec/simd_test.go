@@ -270,9 +270,9 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 }
 
 // TestSIMDMemoryMatchesLanes: the warp-wide AVX2 loads and stores against
-// a lane-by-lane reference, for consecutive, permuted, repeated and
-// strided offsets, one lane out of bounds or misaligned, and a row that is
-// also the address register.
+// a lane-by-lane reference, for consecutive, reversed, uniform, strided and
+// repeated, random and half-warp patterns, one lane out of bounds or
+// misaligned, and a row that is also the address register.
 func TestSIMDMemoryMatchesLanes(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
@@ -289,7 +289,7 @@ func TestSIMDMemoryMatchesLanes(t *testing.T) {
 		adjConst := uint64(r.IntN(4)) * size // the op's constant offset
 		var regs lanes
 		start := uint64(r.IntN(window/int(size)-40)) * size
-		pattern := round / 2 % 6
+		pattern := round / 2 % 9 // 8: consecutive (the default)
 		for i := range regs {
 			off := start + uint64(i)*size // consecutive
 			switch pattern {
@@ -301,6 +301,12 @@ func TestSIMDMemoryMatchesLanes(t *testing.T) {
 				off = start + uint64(i%7)*size*3 // strided, repeated
 			case 4:
 				off = uint64(r.IntN(window/int(size)-4)) * size
+			case 5:
+				off = start + uint64(i%16)*size // two consecutive half-warps, alike
+			case 6:
+				off = start + uint64(i/16)*size*64 // two uniform half-warps
+			case 7:
+				off = start + uint64(i/4)*size*9 // uniform groups of four
 			}
 			regs[i] = base + off - adjConst
 		}
@@ -366,11 +372,17 @@ func TestSIMDMemoryMatchesLanes(t *testing.T) {
 				}
 			}
 		}
-		// stores: only consecutive lanes, in bounds
+		// stores: a warp of consecutive elements, else refused, untouched
 		src := simdRow(r, false)
 		want := append([]byte(nil), data...)
-		consecutive := allOK && (pattern == 0 || pattern == 5) // 5: the default, consecutive
-		if consecutive {
+		consecutive := true
+		for i := range regs {
+			if regs[i] != regs[0]+uint64(i)*size {
+				consecutive = false
+			}
+		}
+		stored := allOK && consecutive
+		if stored {
 			for i := range src {
 				off, _ := laneOff(i)
 				if size == 8 {
@@ -384,8 +396,8 @@ func TestSIMDMemoryMatchesLanes(t *testing.T) {
 		if size == 4 {
 			store = simdStore32
 		}
-		if ok := store(&src, &regs, &data[0], adj, limit); ok != consecutive {
-			t.Fatalf("round %d store%d pattern %d: reported %v, want %v", round, size*8, pattern, ok, consecutive)
+		if ok := store(&src, &regs, &data[0], adj, limit); ok != stored {
+			t.Fatalf("round %d store%d pattern %d: reported %v, want %v", round, size*8, pattern, ok, stored)
 		}
 		if !bytes.Equal(data, want) {
 			t.Fatalf("round %d store%d pattern %d: memory differs", round, size*8, pattern)
