@@ -42,19 +42,27 @@ type cluster struct {
 	arrived int
 	gen     uint32
 	wait    []barWaiter
+	warps   []*Warp // the CTAs' warps, in rank order (run's schedule)
 }
 
 // newCluster builds cluster id, reusing the CTAs of spare (a finished
 // cluster of the same launch) when given.
 func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
 	cl := &cluster{l: l, id: id, dims: dims}
+	var old []*cta
+	if spare != nil {
+		// the spare itself is reused (its CTAs, warps and lists keep
+		// their memory): the worker runs one cluster at a time
+		old, cl = spare.ctas, spare
+		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps}
+	}
 	for rz := 0; rz < dims[2]; rz++ {
 		for ry := 0; ry < dims[1]; ry++ {
 			for rx := 0; rx < dims[0]; rx++ {
 				ctaid := [3]uint32{id[0]*uint32(dims[0]) + uint32(rx), id[1]*uint32(dims[1]) + uint32(ry), id[2]*uint32(dims[2]) + uint32(rz)}
 				var c *cta
 				if spare != nil {
-					c = spare.ctas[len(cl.ctas)].reuse(cl, len(cl.ctas), ctaid)
+					c = old[len(cl.ctas)].reuse(cl, len(cl.ctas), ctaid) // read before the append overwrites it
 				} else {
 					c = newCTA(l, cl, len(cl.ctas), ctaid)
 				}
@@ -63,15 +71,17 @@ func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
 			}
 		}
 	}
+	if spare == nil {
+		for _, c := range cl.ctas {
+			cl.warps = append(cl.warps, c.warps...)
+		}
+	}
 	return cl
 }
 
 // run executes the cluster's CTAs to completion or to the first fault.
 func (cl *cluster) run(ctx context.Context) *Fault {
-	var warps []*Warp
-	for _, c := range cl.ctas {
-		warps = append(warps, c.warps...)
-	}
+	warps := cl.warps
 	rng := cl.ctas[0].rng
 	order := warps
 	// instruction counts go to the launch once, when the cluster stops

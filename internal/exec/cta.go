@@ -22,6 +22,7 @@ type cta struct {
 	threads  int // threads of the CTA
 	exited   int // threads that have exited
 	barriers [16]barrier
+	pending  uint16 // the barriers with arrivals (threadsExited checks only those)
 	cl       *cluster   // the cluster the CTA belongs to (cluster.go)
 	rank     int        // %cluster_ctarank
 	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
@@ -55,7 +56,7 @@ func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.
 func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 	l := c.l
 	c.id, c.cl, c.rank, c.exited = id, cl, rank, 0
-	c.barriers = [16]barrier{}
+	c.barriers, c.pending = [16]barrier{}, 0
 	c.seedSchedule()
 	clear(c.shared.Data)
 	for _, w := range c.warps {
@@ -129,8 +130,8 @@ func (w *Warp) exitLanes(lanes uint32) {
 func (c *cta) threadsExited(n int) {
 	c.exited += n
 	c.cl.exited += n
-	for i := range c.barriers {
-		c.checkBarrier(i)
+	for m := c.pending; m != 0; m &= m - 1 {
+		c.checkBarrier(bits.TrailingZeros16(m))
 	}
 	c.cl.checkBarrier()
 }
@@ -140,6 +141,7 @@ func (c *cta) threadsExited(n int) {
 // is true. A nil waiter is barrier.arrive: the lanes go on.
 func (c *cta) arrive(id int, lanes uint32, count int, pred uint32, wt *barWaiter) {
 	b := &c.barriers[id]
+	c.pending |= 1 << id
 	b.arrived += bits.OnesCount32(lanes)
 	b.expected = count
 	b.popc += bits.OnesCount32(pred & lanes)
@@ -187,6 +189,7 @@ func (c *cta) checkBarrier(id int) {
 	waiting := b.waiting
 	clear(waiting)
 	*b = barrier{waiting: waiting[:0]} // reinitialized for immediate reuse, keeping the list's memory
+	c.pending &^= 1 << id
 }
 
 // blockedAt lists where the CTA's blocked warps wait.

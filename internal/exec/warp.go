@@ -122,11 +122,13 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		// frame addresses change)
 		s.active, s.returned, s.blocked, s.syncWait, s.arr = mask, 0, 0, 0, nil
 		s.base, s.sp, s.backs, s.spinners, s.favor, s.callOp = w.stack, w.sp, 0, 0, 0, nil
-		s.rdepth, s.carry = 0, 0
-		s.rtop = [warpSize]int32{}
-		for l := range s.rstack {
-			s.rstack[l] = s.rstack[l][:0]
+		if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
+			s.rtop = [warpSize]int32{}
+			for l := range s.rstack {
+				s.rstack[l] = s.rstack[l][:0]
+			}
 		}
+		s.rdepth, s.carry = 0, 0
 		clear(s.regs[:fn.regSlots*warpSize])
 		clear(s.preds)
 		return w.startFrame(s, mask, true)
@@ -198,9 +200,11 @@ func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 func (w *Warp) popFrame() {
 	f := w.top()
 	w.stack = f.base
-	for m := f.active | f.returned; m != 0; m &= m - 1 { // the frame's lanes release their allocations
-		l := bits.TrailingZeros32(m)
-		w.sp[l] = f.sp[l]
+	if len(w.frames) > 1 { // (the kernel's frame: the warp is done, reset sets sp again)
+		for m := f.active | f.returned; m != 0; m &= m - 1 { // the frame's lanes release their allocations
+			l := bits.TrailingZeros32(m)
+			w.sp[l] = f.sp[l]
+		}
 	}
 	w.frames = w.frames[:len(w.frames)-1]
 }
