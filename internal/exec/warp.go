@@ -227,6 +227,8 @@ func (w *Warp) run() warpStatus {
 			}
 			continue
 		}
+		var mask uint32
+		var pc int32
 		if f.conv {
 			if w.runConverged(f, slice) {
 				if w.fault != nil {
@@ -235,8 +237,17 @@ func (w *Warp) run() warpStatus {
 				return warpRunnable
 			}
 			f.leaveConv()
+			// what pick would choose: a converged frame has no blocked,
+			// waiting or favoured lanes (enterConv's conditions), so all
+			// its lanes at upc (with a perturbed schedule pick still
+			// draws its random number)
+			if rng == nil && f.blocked|f.syncWait|f.favor == 0 && f.rdepth == 0 && f.backs < starvationLimit {
+				mask, pc = f.active, f.upc
+			}
 		}
-		mask, pc := f.pick(rng)
+		if mask == 0 {
+			mask, pc = f.pick(rng)
+		}
 		if mask == 0 {
 			// lanes waiting at a collective may complete now that the
 			// others have exited or arrived
