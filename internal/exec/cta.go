@@ -22,7 +22,7 @@ type cta struct {
 	threads  int // threads of the CTA
 	exited   int // threads that have exited
 	barriers [16]barrier
-	pending  uint16 // the barriers with arrivals (threadsExited checks only those)
+	pending  uint16     // the barriers with arrivals (threadsExited checks only those)
 	cl       *cluster   // the cluster the CTA belongs to (cluster.go)
 	rank     int        // %cluster_ctarank
 	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic

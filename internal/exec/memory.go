@@ -663,11 +663,7 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 			if toSpace {
 				// global addresses (all below the windows) stay as they
 				// are: the common cvta.to.global of a kernel parameter
-				var top uint64
-				for _, v := range src {
-					top = max(top, v)
-				}
-				if top < mem.SharedBase {
+				if allBelow(src, mem.SharedBase) {
 					*dst = *src
 					return
 				}
@@ -696,6 +692,18 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+// allBelow reports whether every lane of row is below limit.
+func allBelow(row *lanes, limit uint64) bool {
+	if simdEnabled {
+		return simdAllBelow(row, limit)
+	}
+	var top uint64
+	for _, v := range row {
+		top = max(top, v)
+	}
+	return top < limit
 }
 
 // isspacep.space p, a: whether generic address a points into space.

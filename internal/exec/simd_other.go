@@ -26,3 +26,6 @@ func isSIMDLoop(any) bool { return false }
 
 // simdAllSame is only called while simdEnabled, never true here.
 func simdAllSame(row *lanes) bool { panic("exec: simdAllSame without AVX2") }
+
+// simdAllBelow is only called while simdEnabled, never true here.
+func simdAllBelow(row *lanes, limit uint64) bool { panic("exec: simdAllBelow without AVX2") }

@@ -592,6 +592,9 @@ func simdSelp(d, a, b *lanes, sel, mask uint32)
 //go:noescape
 func simdAllSame(row *lanes) bool
 
+//go:noescape
+func simdAllBelow(row *lanes, limit uint64) bool
+
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},

@@ -568,3 +568,31 @@ func TestSIMDAllSame(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDAllBelow: the unsigned all-lanes-below test against a loop, with
+// values on both sides of the limit and across the sign bit.
+func TestSIMDAllBelow(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(16, 17))
+	for round := 0; round < 500; round++ {
+		limit := []uint64{1 << 40, 1, 1 << 63, ^uint64(0), 0x1234}[round%5]
+		var row lanes
+		for i := range row {
+			row[i] = r.Uint64N(limit | 1)
+		}
+		if round%2 == 1 {
+			row[r.IntN(warpSize)] = []uint64{limit, limit + 1, ^uint64(0), 1 << 63}[r.IntN(4)]
+		}
+		want := true
+		for _, v := range row {
+			if v >= limit {
+				want = false
+			}
+		}
+		if got := simdAllBelow(&row, limit); got != want {
+			t.Fatalf("limit %#x row %x: got %v want %v", limit, row, got, want)
+		}
+	}
+}

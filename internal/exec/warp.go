@@ -236,13 +236,16 @@ func (w *Warp) run() warpStatus {
 				}
 				return warpRunnable
 			}
-			f.leaveConv()
 			// what pick would choose: a converged frame has no blocked,
 			// waiting or favoured lanes (enterConv's conditions), so all
 			// its lanes at upc (with a perturbed schedule pick still
-			// draws its random number)
+			// draws its random number); the op's execution below sets the
+			// lanes' PCs, which leaveConv would set first
 			if rng == nil && f.blocked|f.syncWait|f.favor == 0 && f.rdepth == 0 && f.backs < starvationLimit {
 				mask, pc = f.active, f.upc
+				f.conv = false
+			} else {
+				f.leaveConv()
 			}
 		}
 		if mask == 0 {

@@ -561,6 +561,30 @@ func (g *gen) allSame() {
 	w.f("RET")
 }
 
+// allBelow writes the test that every lane of row is below limit
+// (unsigned): cvta.to's rows of global addresses.
+func (g *gen) allBelow() {
+	g.decls = append(g.decls, decl{"simdAllBelow", "(row *lanes, limit uint64) bool"})
+	g.text("simdAllBelow", 17)
+	w := &g.s
+	w.f("MOVQ row+0(FP), SI")
+	w.f("VPBROADCASTQ bias64<>(SB), Y10")
+	w.f("VPBROADCASTQ limit+8(FP), Y8")
+	w.f("VPXOR Y10, Y8, Y8")
+	w.f("VPCMPEQQ Y9, Y9, Y9")
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j%4)
+		w.f("VPXOR %d(SI), Y10, %s", 32*j, y)
+		w.f("VPCMPGTQ %s, Y8, %s", y, y) // limit > lane
+		w.f("VPAND %s, Y9, Y9", y)
+	}
+	w.f("VPMOVMSKB Y9, AX")
+	w.f("CMPL AX, $0xffffffff")
+	w.f("SETEQ ret+16(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // selp writes selp's loop: d = a where sel has the lane's bit, else b,
 // for the lanes of mask (the others keep d).
 func (g *gen) selp() {
@@ -787,6 +811,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.memory()
 	g.selp()
 	g.allSame()
+	g.allBelow()
 
 	// the Go side
 	var gb bytes.Buffer
