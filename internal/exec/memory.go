@@ -655,29 +655,31 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 		// generic addresses are local ones
 		space = mem.SpaceLocal
 	}
+	// the whole warp's conversion, which the converged loop calls directly
+	whole := func(dst, src *lanes) {
+		if toSpace && allBelow(src, mem.SharedBase) {
+			// global addresses (all below the windows) stay as they are:
+			// the common cvta.to.global of a kernel parameter
+			*dst = *src
+			return
+		}
+		for i, v := range src {
+			if toSpace {
+				if v >= mem.SharedBase { // below the windows: a global address, unchanged
+					_, v = mem.Classify(v)
+				}
+			} else {
+				v = mem.Generic(space, v)
+			}
+			dst[i] = v
+		}
+	}
 	o.d, o.a = d, a
+	o.vkind, o.vu = vecUnary, whole
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if mask == ^uint32(0) {
-			dst, src := (*lanes)(f.regs[int(o.d)*warpSize:]), (*lanes)(f.regs[int(o.a)*warpSize:])
-			if toSpace {
-				// global addresses (all below the windows) stay as they
-				// are: the common cvta.to.global of a kernel parameter
-				if allBelow(src, mem.SharedBase) {
-					*dst = *src
-					return
-				}
-			}
-			for i, v := range src {
-				if toSpace {
-					if v >= mem.SharedBase { // below the windows: a global address, unchanged
-						_, v = mem.Classify(v)
-					}
-				} else {
-					v = mem.Generic(space, v)
-				}
-				dst[i] = v
-			}
+			whole((*lanes)(f.regs[int(o.d)*warpSize:]), (*lanes)(f.regs[int(o.a)*warpSize:]))
 			return
 		}
 		for m := mask; m != 0; m &= m - 1 {
