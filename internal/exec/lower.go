@@ -136,6 +136,10 @@ func (p *Program) lower(f *Func) error {
 	}
 	f.ipdom = postDominators(f)
 	applyUniform(f)
+	f.clearAll = true
+	if fn.Entry {
+		f.clearRows, f.clearAll = uninitRows(f)
+	}
 	return checkVecRows(f)
 }
 

@@ -53,6 +53,10 @@ type Func struct {
 	// regPool recycles register files of finished frames (cleared when
 	// reused): CTAs come and go by the thousand in a launch
 	regPool sync.Pool
+	// clearRows: the register slots a reused frame clears (uninit.go);
+	// clearAll: all of them
+	clearRows []int32
+	clearAll  bool
 }
 
 // constSlot is a slot holding an immediate in every lane.

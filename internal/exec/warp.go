@@ -129,7 +129,13 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 			}
 		}
 		s.rdepth, s.carry = 0, 0
-		clear(s.regs[:fn.regSlots*warpSize])
+		if fn.clearAll {
+			clear(s.regs[:fn.regSlots*warpSize])
+		} else { // the rows a path may read before writing (uninit.go)
+			for _, r := range fn.clearRows {
+				clear(s.regs[int(r)*warpSize : int(r+1)*warpSize])
+			}
+		}
 		clear(s.preds)
 		return w.startFrame(s, mask, true)
 	}
