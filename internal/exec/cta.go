@@ -182,6 +182,12 @@ func (c *cta) checkBarrier(id int) {
 			}
 		}
 		wt.f.blocked &^= wt.lanes
+		if f := wt.f; c.rng == nil && f.blocked|f.syncWait|f.favor == 0 && f.rdepth == 0 && f.backs < starvationLimit {
+			// every lane of the frame at one PC (enterConv checks) is what
+			// run's next pick would choose, and where its group would go
+			// converged again: go there now
+			f.enterConv(f.active)
+		}
 		if wt.w.status == warpBlocked {
 			wt.w.status = warpRunnable
 		}
