@@ -29,3 +29,12 @@ func simdAllSame(row *lanes) bool { panic("exec: simdAllSame without AVX2") }
 
 // simdAllBelow is only called while simdEnabled, never true here.
 func simdAllBelow(row *lanes, limit uint64) bool { panic("exec: simdAllBelow without AVX2") }
+
+// The scheduler's scans: only called while simdEnabled, never true here.
+func simdWaiting(pc, rtop *[warpSize]int32) uint32 { panic("exec: simdWaiting without AVX2") }
+func simdLowestPC(pc *[warpSize]int32, lanes uint32) (uint32, int32) {
+	panic("exec: simdLowestPC without AVX2")
+}
+func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit int32) int32 {
+	panic("exec: simdGroupLimit without AVX2")
+}

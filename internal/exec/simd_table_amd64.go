@@ -595,6 +595,15 @@ func simdAllSame(row *lanes) bool
 //go:noescape
 func simdAllBelow(row *lanes, limit uint64) bool
 
+//go:noescape
+func simdWaiting(pc, rtop *[warpSize]int32) uint32
+
+//go:noescape
+func simdLowestPC(pc *[warpSize]int32, lanes uint32) (mask uint32, best int32)
+
+//go:noescape
+func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit int32) int32
+
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},

@@ -596,3 +596,47 @@ func TestSIMDAllBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDSchedulerScans: the scheduler's lane scans (pick's waiting
+// lanes, lowestPC, groupLimit) against their Go loops, on PCs and
+// reconvergence points drawn from a few values so that ties and waits are
+// common.
+func TestSIMDSchedulerScans(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(18, 19))
+	for round := 0; round < 2000; round++ {
+		f := &frame{fn: &Func{Ops: make([]Op, 40)}}
+		for l := range f.pc {
+			f.pc[l] = int32(r.IntN(12))
+			if r.IntN(3) > 0 {
+				f.rtop[l] = int32(r.IntN(14)) // 0: none; else point+1
+			}
+		}
+		f.active, f.blocked, f.syncWait = r.Uint32(), r.Uint32()&r.Uint32(), r.Uint32()&r.Uint32()&r.Uint32()
+		lanes, mask := r.Uint32(), r.Uint32()&f.active
+		if round%50 == 0 {
+			lanes = 0 // lowestPC of no lanes: none, at the largest PC
+		}
+		at := int32(r.IntN(12))
+		var gotWait, gotMask, wantWait, wantMask uint32
+		var gotBest, wantBest, gotLimit, wantLimit int32
+		gotWait = simdWaiting(&f.pc, &f.rtop)
+		gotMask, gotBest = lowestPC(f, lanes)
+		gotLimit = f.groupLimit(mask, at)
+		withoutSIMD(t, func() {
+			for l := range f.pc {
+				if f.rtop[l] == f.pc[l]+1 {
+					wantWait |= 1 << l
+				}
+			}
+			wantMask, wantBest = lowestPC(f, lanes)
+			wantLimit = f.groupLimit(mask, at)
+		})
+		if gotWait != wantWait || gotMask != wantMask || gotBest != wantBest || gotLimit != wantLimit {
+			t.Fatalf("pc %v rtop %v lanes %#x mask %#x at %d: waiting %#x/%#x lowest %#x,%d/%#x,%d limit %d/%d",
+				f.pc, f.rtop, lanes, mask, at, gotWait, wantWait, gotMask, gotBest, wantMask, wantBest, gotLimit, wantLimit)
+		}
+	}
+}

@@ -535,6 +535,9 @@ func (f *frame) runVec(o *Op) {
 // choose, or of a reconvergence point one of them waits for.
 func (f *frame) groupLimit(mask uint32, pc int32) int32 {
 	limit := int32(len(f.fn.Ops))
+	if simdEnabled {
+		return simdGroupLimit(&f.pc, &f.rtop, f.active&^f.blocked&^f.syncWait&^mask, mask, pc, limit)
+	}
 	for m := f.active &^ f.blocked &^ f.syncWait &^ mask; m != 0; m &= m - 1 {
 		if p := f.pc[bits.TrailingZeros32(m)]; p > pc && p < limit {
 			limit = p
@@ -600,12 +603,16 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	// lanes at their reconvergence point, found without branches (which
 	// divergent code would mispredict)
 	var waiting uint32
-	for l := range f.pc {
-		var at uint32
-		if f.rtop[l] == f.pc[l]+1 {
-			at = 1
+	if simdEnabled {
+		waiting = simdWaiting(&f.pc, &f.rtop)
+	} else {
+		for l := range f.pc {
+			var at uint32
+			if f.rtop[l] == f.pc[l]+1 {
+				at = 1
+			}
+			waiting |= at << l
 		}
-		waiting |= at << l
 	}
 	waiting &= cand
 	runnable := cand &^ waiting
@@ -682,6 +689,9 @@ func nthLane(lanes uint32, n int) int {
 }
 
 func lowestPC(f *frame, lanes uint32) (uint32, int32) {
+	if simdEnabled {
+		return simdLowestPC(&f.pc, lanes)
+	}
 	best := int32(1<<31 - 1)
 	var mask uint32
 	for m := lanes; m != 0; m &= m - 1 {

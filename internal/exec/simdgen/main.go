@@ -585,6 +585,128 @@ func (g *gen) allBelow() {
 	w.f("RET")
 }
 
+// expand32 puts in y, for the eight lanes of chunk k, all ones where the
+// lane's bit of the mask broadcast in ym is set.
+func expand32(w *writer, ym, y string, k int) {
+	w.f("VPAND lanebit32<>+%d(SB), %s, %s", 32*k, ym, y)
+	w.f("VPCMPEQD lanebit32<>+%d(SB), %s, %s", 32*k, y, y)
+}
+
+// hmin32 leaves the minimum of the eight int32 in y in every element of y
+// (t scratch).
+func hmin32(w *writer, y, t string) {
+	x, xt := "X"+y[1:], "X"+t[1:]
+	w.f("VEXTRACTI128 $1, %s, %s", y, xt)
+	w.f("VPMINSD %s, %s, %s", xt, x, x)
+	w.f("VPSHUFD $0x4E, %s, %s", x, xt)
+	w.f("VPMINSD %s, %s, %s", xt, x, x)
+	w.f("VPSHUFD $0xB1, %s, %s", x, xt)
+	w.f("VPMINSD %s, %s, %s", xt, x, x)
+	w.f("VPBROADCASTD %s, %s", x, y)
+}
+
+// scheduler writes the lane scans of the divergent scheduler (warp.go's
+// pick, lowestPC and groupLimit) over the 32 int32 PCs and reconvergence
+// tops of a frame: four registers of eight lanes each.
+func (g *gen) scheduler() {
+	w := &g.s
+	// simdWaiting: the lanes whose reconvergence point (rtop-1) is their PC
+	g.decls = append(g.decls, decl{"simdWaiting", "(pc, rtop *[warpSize]int32) uint32"})
+	g.text("simdWaiting", 20)
+	w.f("MOVQ pc+0(FP), SI")
+	w.f("MOVQ rtop+8(FP), DX")
+	w.f("VPBROADCASTD one32i<>(SB), Y8")
+	w.f("XORQ BX, BX")
+	for k := 0; k < 4; k++ {
+		w.f("VPADDD %d(SI), Y8, Y0", 32*k)
+		w.f("VPCMPEQD %d(DX), Y0, Y0", 32*k)
+		w.f("VMOVMSKPS Y0, AX")
+		if k > 0 {
+			w.f("SHLL $%d, AX", 8*k)
+		}
+		w.f("ORL AX, BX")
+	}
+	w.f("MOVL BX, ret+16(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+
+	// simdLowestPC: the lowest PC among lanes, and the lanes at it
+	g.decls = append(g.decls, decl{"simdLowestPC", "(pc *[warpSize]int32, lanes uint32) (mask uint32, best int32)"})
+	g.text("simdLowestPC", 24)
+	w.f("MOVQ pc+0(FP), SI")
+	w.f("MOVL lanes+8(FP), AX")
+	w.f("MOVQ AX, X12")
+	w.f("VPBROADCASTD X12, Y12")
+	w.f("VPBROADCASTD maxint32<>(SB), Y13")
+	for k := 0; k < 4; k++ {
+		y := fmt.Sprintf("Y%d", k)
+		expand32(w, "Y12", "Y8", k)
+		w.f("VBLENDVPS Y8, %d(SI), Y13, %s", 32*k, y)
+	}
+	w.f("VPMINSD Y1, Y0, Y4")
+	w.f("VPMINSD Y2, Y4, Y4")
+	w.f("VPMINSD Y3, Y4, Y4")
+	hmin32(w, "Y4", "Y5")
+	w.f("XORQ BX, BX")
+	for k := 0; k < 4; k++ {
+		w.f("VPCMPEQD Y4, Y%d, Y%d", k, k)
+		w.f("VMOVMSKPS Y%d, AX", k)
+		if k > 0 {
+			w.f("SHLL $%d, AX", 8*k)
+		}
+		w.f("ORL AX, BX")
+	}
+	w.f("ANDL lanes+8(FP), BX")
+	w.f("MOVL BX, mask+16(FP)")
+	w.f("VMOVD X4, AX")
+	w.f("MOVL AX, best+20(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+
+	// simdGroupLimit: the lowest of limit, the PCs above at of the lanes
+	// of others, and the reconvergence points above at of the lanes of mask
+	g.decls = append(g.decls, decl{"simdGroupLimit", "(pc, rtop *[warpSize]int32, others, mask uint32, at, limit int32) int32"})
+	g.text("simdGroupLimit", 36)
+	w.f("MOVQ pc+0(FP), SI")
+	w.f("MOVQ rtop+8(FP), DX")
+	w.f("MOVL others+16(FP), AX")
+	w.f("MOVQ AX, X12")
+	w.f("VPBROADCASTD X12, Y12")
+	w.f("MOVL mask+20(FP), AX")
+	w.f("MOVQ AX, X11")
+	w.f("VPBROADCASTD X11, Y11")
+	w.f("MOVL at+24(FP), AX")
+	w.f("MOVQ AX, X10")
+	w.f("VPBROADCASTD X10, Y10")
+	w.f("MOVL limit+28(FP), AX")
+	w.f("MOVQ AX, X9")
+	w.f("VPBROADCASTD X9, Y9") // the running minimum
+	w.f("VPBROADCASTD maxint32<>(SB), Y13")
+	w.f("VPBROADCASTD one32i<>(SB), Y14")
+	for k := 0; k < 4; k++ {
+		// others' PCs above at
+		w.f("VMOVDQU %d(SI), Y0", 32*k)
+		expand32(w, "Y12", "Y1", k)
+		w.f("VPCMPGTD Y10, Y0, Y2")
+		w.f("VPAND Y2, Y1, Y1")
+		w.f("VBLENDVPS Y1, Y0, Y13, Y0")
+		w.f("VPMINSD Y0, Y9, Y9")
+		// the group's reconvergence points above at
+		w.f("VMOVDQU %d(DX), Y0", 32*k)
+		w.f("VPSUBD Y14, Y0, Y0")
+		expand32(w, "Y11", "Y1", k)
+		w.f("VPCMPGTD Y10, Y0, Y2")
+		w.f("VPAND Y2, Y1, Y1")
+		w.f("VBLENDVPS Y1, Y0, Y13, Y0")
+		w.f("VPMINSD Y0, Y9, Y9")
+	}
+	hmin32(w, "Y9", "Y5")
+	w.f("VMOVD X9, AX")
+	w.f("MOVL AX, ret+32(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // selp writes selp's loop: d = a where sel has the lane's bit, else b,
 // for the lanes of mask (the others keep d).
 func (g *gen) selp() {
@@ -662,6 +784,12 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "GLOBL %s<>(SB), RODATA|NOPTR, $32\n", c.name)
 	}
 	g.s.b.WriteString("DATA one32<>+0(SB)/4, $0x3f800000\nGLOBL one32<>(SB), RODATA|NOPTR, $4\n")
+	for i := 0; i < 32; i++ {
+		fmt.Fprintf(&g.s.b, "DATA lanebit32<>+%d(SB)/4, $%#x\n", 4*i, uint32(1)<<i)
+	}
+	g.s.b.WriteString("GLOBL lanebit32<>(SB), RODATA|NOPTR, $128\n")
+	g.s.b.WriteString("DATA maxint32<>+0(SB)/4, $0x7fffffff\nGLOBL maxint32<>(SB), RODATA|NOPTR, $4\n")
+	g.s.b.WriteString("DATA one32i<>+0(SB)/4, $1\nGLOBL one32i<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one64<>+0(SB)/8, $0x3ff0000000000000\nGLOBL one64<>(SB), RODATA|NOPTR, $8\n")
 	g.s.b.WriteString(`
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
@@ -812,6 +940,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.selp()
 	g.allSame()
 	g.allBelow()
+	g.scheduler()
 
 	// the Go side
 	var gb bytes.Buffer
