@@ -43,7 +43,14 @@ type cluster struct {
 	gen     uint32
 	wait    []barWaiter
 	warps   []*Warp // the CTAs' warps, in rank order (run's schedule)
+	// counts: the running worker's instruction counts, added to the
+	// launch's once when the worker stops (workers would contend for the
+	// counters' cache line after every cluster)
+	counts *instCounts
 }
+
+// instCounts are instruction counts (LaunchStats).
+type instCounts struct{ warp, thread uint64 }
 
 // newCluster builds cluster id, reusing the CTAs of spare (a finished
 // cluster of the same launch) when given.
@@ -54,7 +61,7 @@ func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
 		// the spare itself is reused (its CTAs, warps and lists keep
 		// their memory): the worker runs one cluster at a time
 		old, cl = spare.ctas, spare
-		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps}
+		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps, counts: spare.counts}
 	}
 	for rz := 0; rz < dims[2]; rz++ {
 		for ry := 0; ry < dims[1]; ry++ {
@@ -84,12 +91,12 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 	warps := cl.warps
 	rng := cl.ctas[0].rng
 	order := warps
-	// instruction counts go to the launch once, when the cluster stops
-	// (workers would contend for the counters' cache line after every slice)
+	// instruction counts go to the worker's counts once, when the cluster
+	// stops
 	var nWarp, nThread uint64
 	defer func() {
-		cl.l.warpInsts.Add(nWarp)
-		cl.l.threadInsts.Add(nThread)
+		cl.counts.warp += nWarp
+		cl.counts.thread += nThread
 	}()
 	for {
 		progress, live := false, false

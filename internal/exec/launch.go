@@ -201,6 +201,11 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			counts := &instCounts{}
+			defer func() {
+				l.warpInsts.Add(counts.warp)
+				l.threadInsts.Add(counts.thread)
+			}()
 			var spare *cluster
 			for {
 				start := int(next.Add(int64(chunk))) - chunk
@@ -215,7 +220,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					}
 					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
 					cl := newCluster(l, id, cdim, spare)
-					cl.index = i
+					cl.index, cl.counts = i, counts
 					f := cl.run(ctx)
 					spare = nil
 					if f == nil {
