@@ -140,7 +140,11 @@ func (p *Program) lower(f *Func) error {
 	if fn.Entry {
 		f.clearRows, f.clearAll = uninitRows(f)
 	}
-	return checkVecRows(f)
+	if err := checkVecRows(f); err != nil {
+		return err
+	}
+	buildTraces(f)
+	return nil
 }
 
 // checkVecRows: the converged loop addresses a whole-warp loop's operand

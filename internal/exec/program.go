@@ -113,11 +113,14 @@ type Op struct {
 	// vkind names the op's full-mask warp loop, which runConverged calls
 	// directly: vrk (with the immediate k as its second operand), vrr, vu
 	// or vt; vecNone when the op has none or its exec must run
-	vkind      vecKind
-	vrr        func(d, a, b *lanes)
-	vrk        func(d, a *lanes, k uint64)
-	vu         func(d, a *lanes)
-	vt         func(d, a, b, c *lanes)
+	vkind vecKind
+	vrr   func(d, a, b *lanes)
+	vrk   func(d, a *lanes, k uint64)
+	vu    func(d, a *lanes)
+	vt    func(d, a, b, c *lanes)
+	// trace: this op and the AVX2 loops after it, run in one call by the
+	// converged loop (trace.go)
+	trace      []traceOp
 	k          uint64
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 	collective bool // a warp collective: runs even when every guard is false (collective.go)

@@ -146,3 +146,22 @@ func simdCompare(key string) func(a, b *lanes) uint32 {
 	}
 	return nil
 }
+
+// simdBodyIndex: the position in simdTrace's table of each loop's body,
+// by the loop's code address.
+var simdBodyIndex = func() map[uintptr]uint64 {
+	m := map[uintptr]uint64{}
+	for i, f := range simdBodies {
+		m[reflect.ValueOf(f).Pointer()] = uint64(i)
+	}
+	return m
+}()
+
+// simdBodyOf returns the trace table index of an AVX2 whole-warp loop.
+func simdBodyOf(f any) (uint64, bool) {
+	if !simdEnabled {
+		return 0, false
+	}
+	i, ok := simdBodyIndex[reflect.ValueOf(f).Pointer()]
+	return i, ok
+}

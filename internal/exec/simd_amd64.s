@@ -211,6 +211,9 @@ TEXT ·simdAddZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAddZ32_b(SB)
+
+TEXT ·simdAddZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -252,6 +255,9 @@ TEXT ·simdAddZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAddZ32K_b(SB)
+
+TEXT ·simdAddZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -433,6 +439,9 @@ TEXT ·simdSubZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdSubZ32_b(SB)
+
+TEXT ·simdSubZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -474,6 +483,9 @@ TEXT ·simdSubZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdSubZ32K_b(SB)
+
+TEXT ·simdSubZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -655,6 +667,9 @@ TEXT ·simdMulZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulZ32_b(SB)
+
+TEXT ·simdMulZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -696,6 +711,9 @@ TEXT ·simdMulZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulZ32K_b(SB)
+
+TEXT ·simdMulZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -877,6 +895,9 @@ TEXT ·simdAddS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAddS32_b(SB)
+
+TEXT ·simdAddS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -934,6 +955,9 @@ TEXT ·simdAddS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAddS32K_b(SB)
+
+TEXT ·simdAddS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -1163,6 +1187,9 @@ TEXT ·simdSubS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdSubS32_b(SB)
+
+TEXT ·simdSubS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -1220,6 +1247,9 @@ TEXT ·simdSubS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdSubS32K_b(SB)
+
+TEXT ·simdSubS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -1449,6 +1479,9 @@ TEXT ·simdMulS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulS32_b(SB)
+
+TEXT ·simdMulS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -1506,6 +1539,9 @@ TEXT ·simdMulS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulS32K_b(SB)
+
+TEXT ·simdMulS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -1735,6 +1771,9 @@ TEXT ·simdAndZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAndZ32_b(SB)
+
+TEXT ·simdAndZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -1776,6 +1815,9 @@ TEXT ·simdAndZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAndZ32K_b(SB)
+
+TEXT ·simdAndZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -1957,6 +1999,9 @@ TEXT ·simdAnd64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAnd64_b(SB)
+
+TEXT ·simdAnd64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -1990,6 +2035,9 @@ TEXT ·simdAnd64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAnd64K_b(SB)
+
+TEXT ·simdAnd64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -2147,6 +2195,9 @@ TEXT ·simdOrZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdOrZ32_b(SB)
+
+TEXT ·simdOrZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -2188,6 +2239,9 @@ TEXT ·simdOrZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdOrZ32K_b(SB)
+
+TEXT ·simdOrZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -2369,6 +2423,9 @@ TEXT ·simdOr64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdOr64_b(SB)
+
+TEXT ·simdOr64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -2402,6 +2459,9 @@ TEXT ·simdOr64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdOr64K_b(SB)
+
+TEXT ·simdOr64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -2559,6 +2619,9 @@ TEXT ·simdXorZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdXorZ32_b(SB)
+
+TEXT ·simdXorZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -2600,6 +2663,9 @@ TEXT ·simdXorZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdXorZ32K_b(SB)
+
+TEXT ·simdXorZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -2781,6 +2847,9 @@ TEXT ·simdXor64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdXor64_b(SB)
+
+TEXT ·simdXor64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -2814,6 +2883,9 @@ TEXT ·simdXor64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdXor64K_b(SB)
+
+TEXT ·simdXor64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -2971,6 +3043,9 @@ TEXT ·simdMinS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMinS32_b(SB)
+
+TEXT ·simdMinS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -3028,6 +3103,9 @@ TEXT ·simdMinS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMinS32K_b(SB)
+
+TEXT ·simdMinS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -3257,6 +3335,9 @@ TEXT ·simdMaxS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMaxS32_b(SB)
+
+TEXT ·simdMaxS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -3314,6 +3395,9 @@ TEXT ·simdMaxS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMaxS32K_b(SB)
+
+TEXT ·simdMaxS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -3543,6 +3627,9 @@ TEXT ·simdMinZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMinZ32_b(SB)
+
+TEXT ·simdMinZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -3584,6 +3671,9 @@ TEXT ·simdMinZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMinZ32K_b(SB)
+
+TEXT ·simdMinZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -3765,6 +3855,9 @@ TEXT ·simdMaxZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMaxZ32_b(SB)
+
+TEXT ·simdMaxZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -3806,6 +3899,9 @@ TEXT ·simdMaxZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMaxZ32K_b(SB)
+
+TEXT ·simdMaxZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -3987,6 +4083,9 @@ TEXT ·simdMinS64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMinS64_b(SB)
+
+TEXT ·simdMinS64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -4036,6 +4135,9 @@ TEXT ·simdMinS64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMinS64K_b(SB)
+
+TEXT ·simdMinS64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -4241,6 +4343,9 @@ TEXT ·simdMaxS64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMaxS64_b(SB)
+
+TEXT ·simdMaxS64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -4290,6 +4395,9 @@ TEXT ·simdMaxS64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMaxS64K_b(SB)
+
+TEXT ·simdMaxS64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -4495,6 +4603,9 @@ TEXT ·simdMinU64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMinU64_b(SB)
+
+TEXT ·simdMinU64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -4592,6 +4703,9 @@ TEXT ·simdMinU64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMinU64K_b(SB)
+
+TEXT ·simdMinU64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -4941,6 +5055,9 @@ TEXT ·simdMaxU64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMaxU64_b(SB)
+
+TEXT ·simdMaxU64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -5038,6 +5155,9 @@ TEXT ·simdMaxU64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMaxU64K_b(SB)
+
+TEXT ·simdMaxU64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -5387,6 +5507,9 @@ TEXT ·simdMulHiU32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulHiU32_b(SB)
+
+TEXT ·simdMulHiU32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -5428,6 +5551,9 @@ TEXT ·simdMulHiU32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulHiU32K_b(SB)
+
+TEXT ·simdMulHiU32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -5609,6 +5735,9 @@ TEXT ·simdMulHiS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulHiS32_b(SB)
+
+TEXT ·simdMulHiS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -5674,6 +5803,9 @@ TEXT ·simdMulHiS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulHiS32K_b(SB)
+
+TEXT ·simdMulHiS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -5927,6 +6059,9 @@ TEXT ·simdAdd64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAdd64_b(SB)
+
+TEXT ·simdAdd64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -5960,6 +6095,9 @@ TEXT ·simdAdd64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAdd64K_b(SB)
+
+TEXT ·simdAdd64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -6117,6 +6255,9 @@ TEXT ·simdSub64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdSub64_b(SB)
+
+TEXT ·simdSub64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -6150,6 +6291,9 @@ TEXT ·simdSub64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdSub64K_b(SB)
+
+TEXT ·simdSub64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -6307,6 +6451,9 @@ TEXT ·simdMulWideS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulWideS32_b(SB)
+
+TEXT ·simdMulWideS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -6340,6 +6487,9 @@ TEXT ·simdMulWideS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulWideS32K_b(SB)
+
+TEXT ·simdMulWideS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -6497,6 +6647,9 @@ TEXT ·simdMulWideU32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulWideU32_b(SB)
+
+TEXT ·simdMulWideU32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -6530,6 +6683,9 @@ TEXT ·simdMulWideU32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulWideU32K_b(SB)
+
+TEXT ·simdMulWideU32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -6687,6 +6843,9 @@ TEXT ·simdShlZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdShlZ32_b(SB)
+
+TEXT ·simdShlZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -6736,6 +6895,9 @@ TEXT ·simdShlZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdShlZ32K_b(SB)
+
+TEXT ·simdShlZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVL AX, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
@@ -6927,6 +7089,9 @@ TEXT ·simdShrZ32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdShrZ32_b(SB)
+
+TEXT ·simdShrZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -6976,6 +7141,9 @@ TEXT ·simdShrZ32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdShrZ32K_b(SB)
+
+TEXT ·simdShrZ32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVL AX, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
@@ -7167,6 +7335,9 @@ TEXT ·simdShrS32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdShrS32_b(SB)
+
+TEXT ·simdShrS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -7224,6 +7395,9 @@ TEXT ·simdShrS32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdShrS32K_b(SB)
+
+TEXT ·simdShrS32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VPBROADCASTD X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -7453,6 +7627,9 @@ TEXT ·simdShl64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdShl64_b(SB)
+
+TEXT ·simdShl64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -7494,6 +7671,9 @@ TEXT ·simdShl64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdShl64K_b(SB)
+
+TEXT ·simdShl64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVL AX, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
@@ -7661,6 +7841,9 @@ TEXT ·simdShrU64(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdShrU64_b(SB)
+
+TEXT ·simdShrU64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -7702,6 +7885,9 @@ TEXT ·simdShrU64K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdShrU64K_b(SB)
+
+TEXT ·simdShrU64K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVL AX, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13
@@ -7869,6 +8055,9 @@ TEXT ·simdAddF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAddF32_b(SB)
+
+TEXT ·simdAddF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -7926,6 +8115,9 @@ TEXT ·simdAddF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAddF32K_b(SB)
+
+TEXT ·simdAddF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -8155,6 +8347,9 @@ TEXT ·simdSubF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdSubF32_b(SB)
+
+TEXT ·simdSubF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -8212,6 +8407,9 @@ TEXT ·simdSubF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdSubF32K_b(SB)
+
+TEXT ·simdSubF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -8441,6 +8639,9 @@ TEXT ·simdMulF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulF32_b(SB)
+
+TEXT ·simdMulF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -8498,6 +8699,9 @@ TEXT ·simdMulF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulF32K_b(SB)
+
+TEXT ·simdMulF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -8727,6 +8931,9 @@ TEXT ·simdDivF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdDivF32_b(SB)
+
+TEXT ·simdDivF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -8784,6 +8991,9 @@ TEXT ·simdDivF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdDivF32K_b(SB)
+
+TEXT ·simdDivF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPBROADCASTQ lowmask<>(SB), Y15
@@ -9013,6 +9223,9 @@ TEXT ·simdAddFtzF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdAddFtzF32_b(SB)
+
+TEXT ·simdAddFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -9174,6 +9387,9 @@ TEXT ·simdAddFtzF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdAddFtzF32K_b(SB)
+
+TEXT ·simdAddFtzF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPAND expmask32<>(SB), Y13, Y8
@@ -9643,6 +9859,9 @@ TEXT ·simdSubFtzF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdSubFtzF32_b(SB)
+
+TEXT ·simdSubFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -9804,6 +10023,9 @@ TEXT ·simdSubFtzF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdSubFtzF32K_b(SB)
+
+TEXT ·simdSubFtzF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPAND expmask32<>(SB), Y13, Y8
@@ -10273,6 +10495,9 @@ TEXT ·simdMulFtzF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdMulFtzF32_b(SB)
+
+TEXT ·simdMulFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -10434,6 +10659,9 @@ TEXT ·simdMulFtzF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdMulFtzF32K_b(SB)
+
+TEXT ·simdMulFtzF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPAND expmask32<>(SB), Y13, Y8
@@ -10903,6 +11131,9 @@ TEXT ·simdDivFtzF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
+	JMP ·simdDivFtzF32_b(SB)
+
+TEXT ·simdDivFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -11064,6 +11295,9 @@ TEXT ·simdDivFtzF32K(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ k+16(FP), AX
+	JMP ·simdDivFtzF32K_b(SB)
+
+TEXT ·simdDivFtzF32K_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ AX, X13
 	VBROADCASTSS X13, Y13
 	VPAND expmask32<>(SB), Y13, Y8
@@ -11534,6 +11768,9 @@ TEXT ·simdFmaFtzF32(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ c+24(FP), CX
+	JMP ·simdFmaFtzF32_b(SB)
+
+TEXT ·simdFmaFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -11734,6 +11971,9 @@ TEXT ·simdFmaFtzF32(SB), NOSPLIT, $0-32
 TEXT ·simdSqrtF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdSqrtF32_b(SB)
+
+TEXT ·simdSqrtF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -11790,6 +12030,9 @@ TEXT ·simdSqrtF32(SB), NOSPLIT, $0-16
 TEXT ·simdRsqrtApproxF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdRsqrtApproxF32_b(SB)
+
+TEXT ·simdRsqrtApproxF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -11902,6 +12145,9 @@ TEXT ·simdRsqrtApproxF32(SB), NOSPLIT, $0-16
 TEXT ·simdRsqrtApproxFtzF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdRsqrtApproxFtzF32_b(SB)
+
+TEXT ·simdRsqrtApproxFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12078,6 +12324,9 @@ TEXT ·simdRsqrtApproxFtzF32(SB), NOSPLIT, $0-16
 TEXT ·simdRcpApproxF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdRcpApproxF32_b(SB)
+
+TEXT ·simdRcpApproxF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12182,6 +12431,9 @@ TEXT ·simdRcpApproxF32(SB), NOSPLIT, $0-16
 TEXT ·simdRcpApproxFtzF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdRcpApproxFtzF32_b(SB)
+
+TEXT ·simdRcpApproxFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12350,6 +12602,9 @@ TEXT ·simdRcpApproxFtzF32(SB), NOSPLIT, $0-16
 TEXT ·simdSqrtApproxF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdSqrtApproxF32_b(SB)
+
+TEXT ·simdSqrtApproxF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12446,6 +12701,9 @@ TEXT ·simdSqrtApproxF32(SB), NOSPLIT, $0-16
 TEXT ·simdSqrtApproxFtzF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdSqrtApproxFtzF32_b(SB)
+
+TEXT ·simdSqrtApproxFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12606,6 +12864,9 @@ TEXT ·simdSqrtApproxFtzF32(SB), NOSPLIT, $0-16
 TEXT ·simdRcpF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
+	JMP ·simdRcpF32_b(SB)
+
+TEXT ·simdRcpF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12672,6 +12933,9 @@ TEXT ·simdFmaF32(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ c+24(FP), CX
+	JMP ·simdFmaF32_b(SB)
+
+TEXT ·simdFmaF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12738,6 +13002,9 @@ TEXT ·simdMadZ32(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ c+24(FP), CX
+	JMP ·simdMadZ32_b(SB)
+
+TEXT ·simdMadZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -12796,6 +13063,9 @@ TEXT ·simdMadS32(SB), NOSPLIT, $0-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
 	MOVQ c+24(FP), CX
+	JMP ·simdMadS32_b(SB)
+
+TEXT ·simdMadS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
 	VMOVDQU 0(SI), Y0
@@ -14039,6 +14309,120 @@ TEXT ·simdCmpF32Num(SB), NOSPLIT, $0-20
 	ORQ AX, BX
 	MOVL BX, ret+16(FP)
 	VZEROUPPER
+	RET
+DATA simdbodies<>+0(SB)/8, $·simdAddZ32_b(SB)
+DATA simdbodies<>+8(SB)/8, $·simdAddZ32K_b(SB)
+DATA simdbodies<>+16(SB)/8, $·simdSubZ32_b(SB)
+DATA simdbodies<>+24(SB)/8, $·simdSubZ32K_b(SB)
+DATA simdbodies<>+32(SB)/8, $·simdMulZ32_b(SB)
+DATA simdbodies<>+40(SB)/8, $·simdMulZ32K_b(SB)
+DATA simdbodies<>+48(SB)/8, $·simdAddS32_b(SB)
+DATA simdbodies<>+56(SB)/8, $·simdAddS32K_b(SB)
+DATA simdbodies<>+64(SB)/8, $·simdSubS32_b(SB)
+DATA simdbodies<>+72(SB)/8, $·simdSubS32K_b(SB)
+DATA simdbodies<>+80(SB)/8, $·simdMulS32_b(SB)
+DATA simdbodies<>+88(SB)/8, $·simdMulS32K_b(SB)
+DATA simdbodies<>+96(SB)/8, $·simdAndZ32_b(SB)
+DATA simdbodies<>+104(SB)/8, $·simdAndZ32K_b(SB)
+DATA simdbodies<>+112(SB)/8, $·simdAnd64_b(SB)
+DATA simdbodies<>+120(SB)/8, $·simdAnd64K_b(SB)
+DATA simdbodies<>+128(SB)/8, $·simdOrZ32_b(SB)
+DATA simdbodies<>+136(SB)/8, $·simdOrZ32K_b(SB)
+DATA simdbodies<>+144(SB)/8, $·simdOr64_b(SB)
+DATA simdbodies<>+152(SB)/8, $·simdOr64K_b(SB)
+DATA simdbodies<>+160(SB)/8, $·simdXorZ32_b(SB)
+DATA simdbodies<>+168(SB)/8, $·simdXorZ32K_b(SB)
+DATA simdbodies<>+176(SB)/8, $·simdXor64_b(SB)
+DATA simdbodies<>+184(SB)/8, $·simdXor64K_b(SB)
+DATA simdbodies<>+192(SB)/8, $·simdMinS32_b(SB)
+DATA simdbodies<>+200(SB)/8, $·simdMinS32K_b(SB)
+DATA simdbodies<>+208(SB)/8, $·simdMaxS32_b(SB)
+DATA simdbodies<>+216(SB)/8, $·simdMaxS32K_b(SB)
+DATA simdbodies<>+224(SB)/8, $·simdMinZ32_b(SB)
+DATA simdbodies<>+232(SB)/8, $·simdMinZ32K_b(SB)
+DATA simdbodies<>+240(SB)/8, $·simdMaxZ32_b(SB)
+DATA simdbodies<>+248(SB)/8, $·simdMaxZ32K_b(SB)
+DATA simdbodies<>+256(SB)/8, $·simdMinS64_b(SB)
+DATA simdbodies<>+264(SB)/8, $·simdMinS64K_b(SB)
+DATA simdbodies<>+272(SB)/8, $·simdMaxS64_b(SB)
+DATA simdbodies<>+280(SB)/8, $·simdMaxS64K_b(SB)
+DATA simdbodies<>+288(SB)/8, $·simdMinU64_b(SB)
+DATA simdbodies<>+296(SB)/8, $·simdMinU64K_b(SB)
+DATA simdbodies<>+304(SB)/8, $·simdMaxU64_b(SB)
+DATA simdbodies<>+312(SB)/8, $·simdMaxU64K_b(SB)
+DATA simdbodies<>+320(SB)/8, $·simdMulHiU32_b(SB)
+DATA simdbodies<>+328(SB)/8, $·simdMulHiU32K_b(SB)
+DATA simdbodies<>+336(SB)/8, $·simdMulHiS32_b(SB)
+DATA simdbodies<>+344(SB)/8, $·simdMulHiS32K_b(SB)
+DATA simdbodies<>+352(SB)/8, $·simdAdd64_b(SB)
+DATA simdbodies<>+360(SB)/8, $·simdAdd64K_b(SB)
+DATA simdbodies<>+368(SB)/8, $·simdSub64_b(SB)
+DATA simdbodies<>+376(SB)/8, $·simdSub64K_b(SB)
+DATA simdbodies<>+384(SB)/8, $·simdMulWideS32_b(SB)
+DATA simdbodies<>+392(SB)/8, $·simdMulWideS32K_b(SB)
+DATA simdbodies<>+400(SB)/8, $·simdMulWideU32_b(SB)
+DATA simdbodies<>+408(SB)/8, $·simdMulWideU32K_b(SB)
+DATA simdbodies<>+416(SB)/8, $·simdShlZ32_b(SB)
+DATA simdbodies<>+424(SB)/8, $·simdShlZ32K_b(SB)
+DATA simdbodies<>+432(SB)/8, $·simdShrZ32_b(SB)
+DATA simdbodies<>+440(SB)/8, $·simdShrZ32K_b(SB)
+DATA simdbodies<>+448(SB)/8, $·simdShrS32_b(SB)
+DATA simdbodies<>+456(SB)/8, $·simdShrS32K_b(SB)
+DATA simdbodies<>+464(SB)/8, $·simdShl64_b(SB)
+DATA simdbodies<>+472(SB)/8, $·simdShl64K_b(SB)
+DATA simdbodies<>+480(SB)/8, $·simdShrU64_b(SB)
+DATA simdbodies<>+488(SB)/8, $·simdShrU64K_b(SB)
+DATA simdbodies<>+496(SB)/8, $·simdAddF32_b(SB)
+DATA simdbodies<>+504(SB)/8, $·simdAddF32K_b(SB)
+DATA simdbodies<>+512(SB)/8, $·simdSubF32_b(SB)
+DATA simdbodies<>+520(SB)/8, $·simdSubF32K_b(SB)
+DATA simdbodies<>+528(SB)/8, $·simdMulF32_b(SB)
+DATA simdbodies<>+536(SB)/8, $·simdMulF32K_b(SB)
+DATA simdbodies<>+544(SB)/8, $·simdDivF32_b(SB)
+DATA simdbodies<>+552(SB)/8, $·simdDivF32K_b(SB)
+DATA simdbodies<>+560(SB)/8, $·simdAddFtzF32_b(SB)
+DATA simdbodies<>+568(SB)/8, $·simdAddFtzF32K_b(SB)
+DATA simdbodies<>+576(SB)/8, $·simdSubFtzF32_b(SB)
+DATA simdbodies<>+584(SB)/8, $·simdSubFtzF32K_b(SB)
+DATA simdbodies<>+592(SB)/8, $·simdMulFtzF32_b(SB)
+DATA simdbodies<>+600(SB)/8, $·simdMulFtzF32K_b(SB)
+DATA simdbodies<>+608(SB)/8, $·simdDivFtzF32_b(SB)
+DATA simdbodies<>+616(SB)/8, $·simdDivFtzF32K_b(SB)
+DATA simdbodies<>+624(SB)/8, $·simdFmaFtzF32_b(SB)
+DATA simdbodies<>+632(SB)/8, $·simdSqrtF32_b(SB)
+DATA simdbodies<>+640(SB)/8, $·simdRsqrtApproxF32_b(SB)
+DATA simdbodies<>+648(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+656(SB)/8, $·simdRcpApproxF32_b(SB)
+DATA simdbodies<>+664(SB)/8, $·simdRcpApproxFtzF32_b(SB)
+DATA simdbodies<>+672(SB)/8, $·simdSqrtApproxF32_b(SB)
+DATA simdbodies<>+680(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+688(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+696(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+704(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+712(SB)/8, $·simdMadS32_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $720
+
+TEXT ·simdTrace(SB), NOSPLIT, $0-24
+	MOVQ rows+0(FP), R12
+	MOVQ ops+8(FP), R13
+	MOVQ n+16(FP), R11
+	LEAQ simdbodies<>(SB), R9
+next:
+	MOVQ 0(R13), R10
+	MOVQ (R9)(R10*8), R10
+	MOVQ 8(R13), DI
+	ADDQ R12, DI
+	MOVQ 16(R13), SI
+	ADDQ R12, SI
+	MOVQ 24(R13), DX
+	ADDQ R12, DX
+	MOVQ 32(R13), CX
+	ADDQ R12, CX
+	MOVQ 40(R13), AX
+	CALL R10
+	ADDQ $48, R13
+	DECQ R11
+	JNZ next
 	RET
 
 TEXT ·simdLoadZ32(SB), NOSPLIT, $0-41

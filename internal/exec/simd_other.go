@@ -2,6 +2,8 @@
 
 package exec
 
+import "unsafe"
+
 // Without the AVX2 loops (another architecture, or the purego build tag)
 // the Go loops run everywhere: see simd_amd64.go. (A variable, as there,
 // so that tests can set it.)
@@ -38,3 +40,8 @@ func simdLowestPC(pc *[warpSize]int32, lanes uint32) (uint32, int32) {
 func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit int32) int32 {
 	panic("exec: simdGroupLimit without AVX2")
 }
+
+func simdBodyOf(any) (uint64, bool) { return 0, false }
+
+// simdTrace is only called for traces, which need simdBodyOf.
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int) { panic("exec: simdTrace without AVX2") }

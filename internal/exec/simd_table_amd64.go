@@ -4,6 +4,8 @@
 
 package exec
 
+import "unsafe"
+
 func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 func xgetbv0() uint32
 
@@ -11,7 +13,13 @@ func xgetbv0() uint32
 func simdAddZ32(d, a, b *lanes)
 
 //go:noescape
+func simdAddZ32_b()
+
+//go:noescape
 func simdAddZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddZ32K_b()
 
 //go:noescape
 func simdAddZ32M(d, a, b *lanes, mask uint32)
@@ -23,7 +31,13 @@ func simdAddZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdSubZ32(d, a, b *lanes)
 
 //go:noescape
+func simdSubZ32_b()
+
+//go:noescape
 func simdSubZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubZ32K_b()
 
 //go:noescape
 func simdSubZ32M(d, a, b *lanes, mask uint32)
@@ -35,7 +49,13 @@ func simdSubZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulZ32(d, a, b *lanes)
 
 //go:noescape
+func simdMulZ32_b()
+
+//go:noescape
 func simdMulZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulZ32K_b()
 
 //go:noescape
 func simdMulZ32M(d, a, b *lanes, mask uint32)
@@ -47,7 +67,13 @@ func simdMulZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdAddS32(d, a, b *lanes)
 
 //go:noescape
+func simdAddS32_b()
+
+//go:noescape
 func simdAddS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddS32K_b()
 
 //go:noescape
 func simdAddS32M(d, a, b *lanes, mask uint32)
@@ -59,7 +85,13 @@ func simdAddS32KM(d, a *lanes, k uint64, mask uint32)
 func simdSubS32(d, a, b *lanes)
 
 //go:noescape
+func simdSubS32_b()
+
+//go:noescape
 func simdSubS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubS32K_b()
 
 //go:noescape
 func simdSubS32M(d, a, b *lanes, mask uint32)
@@ -71,7 +103,13 @@ func simdSubS32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulS32(d, a, b *lanes)
 
 //go:noescape
+func simdMulS32_b()
+
+//go:noescape
 func simdMulS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulS32K_b()
 
 //go:noescape
 func simdMulS32M(d, a, b *lanes, mask uint32)
@@ -83,7 +121,13 @@ func simdMulS32KM(d, a *lanes, k uint64, mask uint32)
 func simdAndZ32(d, a, b *lanes)
 
 //go:noescape
+func simdAndZ32_b()
+
+//go:noescape
 func simdAndZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAndZ32K_b()
 
 //go:noescape
 func simdAndZ32M(d, a, b *lanes, mask uint32)
@@ -95,7 +139,13 @@ func simdAndZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdAnd64(d, a, b *lanes)
 
 //go:noescape
+func simdAnd64_b()
+
+//go:noescape
 func simdAnd64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAnd64K_b()
 
 //go:noescape
 func simdAnd64M(d, a, b *lanes, mask uint32)
@@ -107,7 +157,13 @@ func simdAnd64KM(d, a *lanes, k uint64, mask uint32)
 func simdOrZ32(d, a, b *lanes)
 
 //go:noescape
+func simdOrZ32_b()
+
+//go:noescape
 func simdOrZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdOrZ32K_b()
 
 //go:noescape
 func simdOrZ32M(d, a, b *lanes, mask uint32)
@@ -119,7 +175,13 @@ func simdOrZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdOr64(d, a, b *lanes)
 
 //go:noescape
+func simdOr64_b()
+
+//go:noescape
 func simdOr64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdOr64K_b()
 
 //go:noescape
 func simdOr64M(d, a, b *lanes, mask uint32)
@@ -131,7 +193,13 @@ func simdOr64KM(d, a *lanes, k uint64, mask uint32)
 func simdXorZ32(d, a, b *lanes)
 
 //go:noescape
+func simdXorZ32_b()
+
+//go:noescape
 func simdXorZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdXorZ32K_b()
 
 //go:noescape
 func simdXorZ32M(d, a, b *lanes, mask uint32)
@@ -143,7 +211,13 @@ func simdXorZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdXor64(d, a, b *lanes)
 
 //go:noescape
+func simdXor64_b()
+
+//go:noescape
 func simdXor64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdXor64K_b()
 
 //go:noescape
 func simdXor64M(d, a, b *lanes, mask uint32)
@@ -155,7 +229,13 @@ func simdXor64KM(d, a *lanes, k uint64, mask uint32)
 func simdMinS32(d, a, b *lanes)
 
 //go:noescape
+func simdMinS32_b()
+
+//go:noescape
 func simdMinS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinS32K_b()
 
 //go:noescape
 func simdMinS32M(d, a, b *lanes, mask uint32)
@@ -167,7 +247,13 @@ func simdMinS32KM(d, a *lanes, k uint64, mask uint32)
 func simdMaxS32(d, a, b *lanes)
 
 //go:noescape
+func simdMaxS32_b()
+
+//go:noescape
 func simdMaxS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxS32K_b()
 
 //go:noescape
 func simdMaxS32M(d, a, b *lanes, mask uint32)
@@ -179,7 +265,13 @@ func simdMaxS32KM(d, a *lanes, k uint64, mask uint32)
 func simdMinZ32(d, a, b *lanes)
 
 //go:noescape
+func simdMinZ32_b()
+
+//go:noescape
 func simdMinZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinZ32K_b()
 
 //go:noescape
 func simdMinZ32M(d, a, b *lanes, mask uint32)
@@ -191,7 +283,13 @@ func simdMinZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdMaxZ32(d, a, b *lanes)
 
 //go:noescape
+func simdMaxZ32_b()
+
+//go:noescape
 func simdMaxZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxZ32K_b()
 
 //go:noescape
 func simdMaxZ32M(d, a, b *lanes, mask uint32)
@@ -203,7 +301,13 @@ func simdMaxZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdMinS64(d, a, b *lanes)
 
 //go:noescape
+func simdMinS64_b()
+
+//go:noescape
 func simdMinS64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinS64K_b()
 
 //go:noescape
 func simdMinS64M(d, a, b *lanes, mask uint32)
@@ -215,7 +319,13 @@ func simdMinS64KM(d, a *lanes, k uint64, mask uint32)
 func simdMaxS64(d, a, b *lanes)
 
 //go:noescape
+func simdMaxS64_b()
+
+//go:noescape
 func simdMaxS64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxS64K_b()
 
 //go:noescape
 func simdMaxS64M(d, a, b *lanes, mask uint32)
@@ -227,7 +337,13 @@ func simdMaxS64KM(d, a *lanes, k uint64, mask uint32)
 func simdMinU64(d, a, b *lanes)
 
 //go:noescape
+func simdMinU64_b()
+
+//go:noescape
 func simdMinU64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinU64K_b()
 
 //go:noescape
 func simdMinU64M(d, a, b *lanes, mask uint32)
@@ -239,7 +355,13 @@ func simdMinU64KM(d, a *lanes, k uint64, mask uint32)
 func simdMaxU64(d, a, b *lanes)
 
 //go:noescape
+func simdMaxU64_b()
+
+//go:noescape
 func simdMaxU64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxU64K_b()
 
 //go:noescape
 func simdMaxU64M(d, a, b *lanes, mask uint32)
@@ -251,7 +373,13 @@ func simdMaxU64KM(d, a *lanes, k uint64, mask uint32)
 func simdMulHiU32(d, a, b *lanes)
 
 //go:noescape
+func simdMulHiU32_b()
+
+//go:noescape
 func simdMulHiU32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiU32K_b()
 
 //go:noescape
 func simdMulHiU32M(d, a, b *lanes, mask uint32)
@@ -263,7 +391,13 @@ func simdMulHiU32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulHiS32(d, a, b *lanes)
 
 //go:noescape
+func simdMulHiS32_b()
+
+//go:noescape
 func simdMulHiS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiS32K_b()
 
 //go:noescape
 func simdMulHiS32M(d, a, b *lanes, mask uint32)
@@ -275,7 +409,13 @@ func simdMulHiS32KM(d, a *lanes, k uint64, mask uint32)
 func simdAdd64(d, a, b *lanes)
 
 //go:noescape
+func simdAdd64_b()
+
+//go:noescape
 func simdAdd64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAdd64K_b()
 
 //go:noescape
 func simdAdd64M(d, a, b *lanes, mask uint32)
@@ -287,7 +427,13 @@ func simdAdd64KM(d, a *lanes, k uint64, mask uint32)
 func simdSub64(d, a, b *lanes)
 
 //go:noescape
+func simdSub64_b()
+
+//go:noescape
 func simdSub64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSub64K_b()
 
 //go:noescape
 func simdSub64M(d, a, b *lanes, mask uint32)
@@ -299,7 +445,13 @@ func simdSub64KM(d, a *lanes, k uint64, mask uint32)
 func simdMulWideS32(d, a, b *lanes)
 
 //go:noescape
+func simdMulWideS32_b()
+
+//go:noescape
 func simdMulWideS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulWideS32K_b()
 
 //go:noescape
 func simdMulWideS32M(d, a, b *lanes, mask uint32)
@@ -311,7 +463,13 @@ func simdMulWideS32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulWideU32(d, a, b *lanes)
 
 //go:noescape
+func simdMulWideU32_b()
+
+//go:noescape
 func simdMulWideU32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulWideU32K_b()
 
 //go:noescape
 func simdMulWideU32M(d, a, b *lanes, mask uint32)
@@ -323,7 +481,13 @@ func simdMulWideU32KM(d, a *lanes, k uint64, mask uint32)
 func simdShlZ32(d, a, b *lanes)
 
 //go:noescape
+func simdShlZ32_b()
+
+//go:noescape
 func simdShlZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShlZ32K_b()
 
 //go:noescape
 func simdShlZ32M(d, a, b *lanes, mask uint32)
@@ -335,7 +499,13 @@ func simdShlZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdShrZ32(d, a, b *lanes)
 
 //go:noescape
+func simdShrZ32_b()
+
+//go:noescape
 func simdShrZ32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShrZ32K_b()
 
 //go:noescape
 func simdShrZ32M(d, a, b *lanes, mask uint32)
@@ -347,7 +517,13 @@ func simdShrZ32KM(d, a *lanes, k uint64, mask uint32)
 func simdShrS32(d, a, b *lanes)
 
 //go:noescape
+func simdShrS32_b()
+
+//go:noescape
 func simdShrS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShrS32K_b()
 
 //go:noescape
 func simdShrS32M(d, a, b *lanes, mask uint32)
@@ -359,7 +535,13 @@ func simdShrS32KM(d, a *lanes, k uint64, mask uint32)
 func simdShl64(d, a, b *lanes)
 
 //go:noescape
+func simdShl64_b()
+
+//go:noescape
 func simdShl64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShl64K_b()
 
 //go:noescape
 func simdShl64M(d, a, b *lanes, mask uint32)
@@ -371,7 +553,13 @@ func simdShl64KM(d, a *lanes, k uint64, mask uint32)
 func simdShrU64(d, a, b *lanes)
 
 //go:noescape
+func simdShrU64_b()
+
+//go:noescape
 func simdShrU64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShrU64K_b()
 
 //go:noescape
 func simdShrU64M(d, a, b *lanes, mask uint32)
@@ -383,7 +571,13 @@ func simdShrU64KM(d, a *lanes, k uint64, mask uint32)
 func simdAddF32(d, a, b *lanes)
 
 //go:noescape
+func simdAddF32_b()
+
+//go:noescape
 func simdAddF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddF32K_b()
 
 //go:noescape
 func simdAddF32M(d, a, b *lanes, mask uint32)
@@ -395,7 +589,13 @@ func simdAddF32KM(d, a *lanes, k uint64, mask uint32)
 func simdSubF32(d, a, b *lanes)
 
 //go:noescape
+func simdSubF32_b()
+
+//go:noescape
 func simdSubF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubF32K_b()
 
 //go:noescape
 func simdSubF32M(d, a, b *lanes, mask uint32)
@@ -407,7 +607,13 @@ func simdSubF32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulF32(d, a, b *lanes)
 
 //go:noescape
+func simdMulF32_b()
+
+//go:noescape
 func simdMulF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulF32K_b()
 
 //go:noescape
 func simdMulF32M(d, a, b *lanes, mask uint32)
@@ -419,7 +625,13 @@ func simdMulF32KM(d, a *lanes, k uint64, mask uint32)
 func simdDivF32(d, a, b *lanes)
 
 //go:noescape
+func simdDivF32_b()
+
+//go:noescape
 func simdDivF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivF32K_b()
 
 //go:noescape
 func simdDivF32M(d, a, b *lanes, mask uint32)
@@ -431,7 +643,13 @@ func simdDivF32KM(d, a *lanes, k uint64, mask uint32)
 func simdAddFtzF32(d, a, b *lanes)
 
 //go:noescape
+func simdAddFtzF32_b()
+
+//go:noescape
 func simdAddFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddFtzF32K_b()
 
 //go:noescape
 func simdAddFtzF32M(d, a, b *lanes, mask uint32)
@@ -443,7 +661,13 @@ func simdAddFtzF32KM(d, a *lanes, k uint64, mask uint32)
 func simdSubFtzF32(d, a, b *lanes)
 
 //go:noescape
+func simdSubFtzF32_b()
+
+//go:noescape
 func simdSubFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubFtzF32K_b()
 
 //go:noescape
 func simdSubFtzF32M(d, a, b *lanes, mask uint32)
@@ -455,7 +679,13 @@ func simdSubFtzF32KM(d, a *lanes, k uint64, mask uint32)
 func simdMulFtzF32(d, a, b *lanes)
 
 //go:noescape
+func simdMulFtzF32_b()
+
+//go:noescape
 func simdMulFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulFtzF32K_b()
 
 //go:noescape
 func simdMulFtzF32M(d, a, b *lanes, mask uint32)
@@ -467,7 +697,13 @@ func simdMulFtzF32KM(d, a *lanes, k uint64, mask uint32)
 func simdDivFtzF32(d, a, b *lanes)
 
 //go:noescape
+func simdDivFtzF32_b()
+
+//go:noescape
 func simdDivFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivFtzF32K_b()
 
 //go:noescape
 func simdDivFtzF32M(d, a, b *lanes, mask uint32)
@@ -479,37 +715,73 @@ func simdDivFtzF32KM(d, a *lanes, k uint64, mask uint32)
 func simdFmaFtzF32(d, a, b, c *lanes)
 
 //go:noescape
+func simdFmaFtzF32_b()
+
+//go:noescape
 func simdSqrtF32(d, a *lanes)
+
+//go:noescape
+func simdSqrtF32_b()
 
 //go:noescape
 func simdRsqrtApproxF32(d, a *lanes)
 
 //go:noescape
+func simdRsqrtApproxF32_b()
+
+//go:noescape
 func simdRsqrtApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdRsqrtApproxFtzF32_b()
 
 //go:noescape
 func simdRcpApproxF32(d, a *lanes)
 
 //go:noescape
+func simdRcpApproxF32_b()
+
+//go:noescape
 func simdRcpApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdRcpApproxFtzF32_b()
 
 //go:noescape
 func simdSqrtApproxF32(d, a *lanes)
 
 //go:noescape
+func simdSqrtApproxF32_b()
+
+//go:noescape
 func simdSqrtApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdSqrtApproxFtzF32_b()
 
 //go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
+func simdRcpF32_b()
+
+//go:noescape
 func simdFmaF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaF32_b()
 
 //go:noescape
 func simdMadZ32(d, a, b, c *lanes)
 
 //go:noescape
+func simdMadZ32_b()
+
+//go:noescape
 func simdMadS32(d, a, b, c *lanes)
+
+//go:noescape
+func simdMadS32_b()
 
 //go:noescape
 func simdEq32(a, b *lanes) uint32
@@ -570,6 +842,9 @@ func simdCmpF32Neu(a, b *lanes) uint32
 
 //go:noescape
 func simdCmpF32Num(a, b *lanes) uint32
+
+//go:noescape
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int)
 
 //go:noescape
 func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool
@@ -645,6 +920,100 @@ var simdBinaryLoops = map[string]vecBin{
 	"sub.z32":     {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
 	"xor.64":      {simdXor64, simdXor64K, simdXor64M, simdXor64KM},
 	"xor.z32":     {simdXorZ32, simdXorZ32K, simdXorZ32M, simdXorZ32KM},
+}
+
+// simdBodies: the loops simdTrace can run, in its table's order.
+var simdBodies = []any{
+	simdAddZ32,
+	simdAddZ32K,
+	simdSubZ32,
+	simdSubZ32K,
+	simdMulZ32,
+	simdMulZ32K,
+	simdAddS32,
+	simdAddS32K,
+	simdSubS32,
+	simdSubS32K,
+	simdMulS32,
+	simdMulS32K,
+	simdAndZ32,
+	simdAndZ32K,
+	simdAnd64,
+	simdAnd64K,
+	simdOrZ32,
+	simdOrZ32K,
+	simdOr64,
+	simdOr64K,
+	simdXorZ32,
+	simdXorZ32K,
+	simdXor64,
+	simdXor64K,
+	simdMinS32,
+	simdMinS32K,
+	simdMaxS32,
+	simdMaxS32K,
+	simdMinZ32,
+	simdMinZ32K,
+	simdMaxZ32,
+	simdMaxZ32K,
+	simdMinS64,
+	simdMinS64K,
+	simdMaxS64,
+	simdMaxS64K,
+	simdMinU64,
+	simdMinU64K,
+	simdMaxU64,
+	simdMaxU64K,
+	simdMulHiU32,
+	simdMulHiU32K,
+	simdMulHiS32,
+	simdMulHiS32K,
+	simdAdd64,
+	simdAdd64K,
+	simdSub64,
+	simdSub64K,
+	simdMulWideS32,
+	simdMulWideS32K,
+	simdMulWideU32,
+	simdMulWideU32K,
+	simdShlZ32,
+	simdShlZ32K,
+	simdShrZ32,
+	simdShrZ32K,
+	simdShrS32,
+	simdShrS32K,
+	simdShl64,
+	simdShl64K,
+	simdShrU64,
+	simdShrU64K,
+	simdAddF32,
+	simdAddF32K,
+	simdSubF32,
+	simdSubF32K,
+	simdMulF32,
+	simdMulF32K,
+	simdDivF32,
+	simdDivF32K,
+	simdAddFtzF32,
+	simdAddFtzF32K,
+	simdSubFtzF32,
+	simdSubFtzF32K,
+	simdMulFtzF32,
+	simdMulFtzF32K,
+	simdDivFtzF32,
+	simdDivFtzF32K,
+	simdFmaFtzF32,
+	simdSqrtF32,
+	simdRsqrtApproxF32,
+	simdRsqrtApproxFtzF32,
+	simdRcpApproxF32,
+	simdRcpApproxFtzF32,
+	simdSqrtApproxF32,
+	simdSqrtApproxFtzF32,
+	simdRcpF32,
+	simdFmaF32,
+	simdMadZ32,
+	simdMadS32,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -335,6 +335,19 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
+		if o.trace != nil && active == ^uint32(0) && steps+len(o.trace) <= slice {
+			n := uint64(len(o.trace))
+			runTrace(rows, o)
+			upc += int32(n)
+			nWarp += n
+			nThread += full * n
+			steps += int(n)
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
+		}
 		if o.plain {
 			exec := active
 			if o.guard != 0 {

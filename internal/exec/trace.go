@@ -1,0 +1,84 @@
+package exec
+
+// Traces: a run of consecutive whole-warp AVX2 loops (unguarded plain ops,
+// which cannot fault or branch) runs in one call, simdTrace, which calls
+// each loop's body in turn, instead of one dispatch from the converged
+// loop and one call per op. The trace belongs to the run's first op: the
+// converged loop takes it there when every lane of the warp is active and
+// the trace fits in the warp's time slice, and counts its ops as it would
+// count them one by one; otherwise, or when the warp arrives in the middle
+// of the run (a branch target, the end of a time slice), the ops run one
+// by one, to the same effect.
+
+import "unsafe"
+
+// traceOp is one entry of simdTrace's list (the assembly reads this
+// layout): the loop body's index in its table, the byte offsets of the
+// operand rows in the frame's registers, and the immediate.
+type traceOp struct {
+	body       uint64
+	d, a, b, c uint64
+	k          uint64
+}
+
+// tracesEnabled lets tests compare runs with and without traces.
+var tracesEnabled = true
+
+// minTrace is the shortest run worth a trace.
+const minTrace = 2
+
+// buildTraces gives the first op of each run of AVX2 loops its trace.
+func buildTraces(f *Func) {
+	if !tracesEnabled {
+		return
+	}
+	entry := func(o *Op) (traceOp, bool) {
+		if !o.plain || o.guard != 0 || o.vkind == vecNone {
+			return traceOp{}, false
+		}
+		var loop any
+		switch o.vkind {
+		case vecK:
+			loop = o.vrk
+		case vecRR:
+			loop = o.vrr
+		case vecUnary:
+			loop = o.vu
+		case vecTern:
+			loop = o.vt
+		}
+		body, ok := simdBodyOf(loop)
+		if !ok {
+			return traceOp{}, false
+		}
+		row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
+		t := traceOp{body: body, d: row(o.d), a: row(o.a), k: o.k}
+		switch o.vkind {
+		case vecRR:
+			t.b = row(o.b)
+		case vecTern:
+			t.b, t.c = row(o.b), row(o.c)
+		}
+		return t, true
+	}
+	for i := 0; i < len(f.Ops); {
+		var run []traceOp
+		j := i
+		for ; j < len(f.Ops); j++ {
+			t, ok := entry(&f.Ops[j])
+			if !ok {
+				break
+			}
+			run = append(run, t)
+		}
+		if len(run) >= minTrace {
+			f.Ops[i].trace = run
+		}
+		i = max(j, i+1)
+	}
+}
+
+// runTrace runs op o's trace on the frame's registers.
+func runTrace(rows unsafe.Pointer, o *Op) {
+	simdTrace(rows, &o.trace[0], len(o.trace))
+}
