@@ -3,7 +3,9 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +80,26 @@ func TestReusedFrameReadsZero(t *testing.T) {
 		if got := binary.LittleEndian.Uint32(b[4*c:]); got != want {
 			t.Errorf("CTA %d: %d, want %d", c, got, want)
 		}
+	}
+}
+
+// TestUninitGivesUpOnHugeKernels: past uninitMaxWords (blocks times
+// 64-register words) the analysis is skipped and a reused frame clears
+// every row; the kernel still runs.
+func TestUninitGivesUpOnHugeKernels(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n")
+	b.WriteString("\t.reg .pred %p;\n\t.reg .b32 %r<2000>;\n\tmov.u32 %r0, %tid.x;\n\tsetp.eq.u32 %p, %r0, 0;\n")
+	for i := 1; i < 2000; i++ { // two blocks per register: 4000 blocks of 32 words
+		fmt.Fprintf(&b, "\t@%%p bra L%d;\n\tadd.u32 %%r%d, %%r%d, 1;\nL%d:\n", i, i, i-1, i)
+	}
+	b.WriteString("\tret;\n}\n")
+	p, _ := load(t, b.String())
+	if f := p.Kernels["k"]; !f.clearAll {
+		t.Fatalf("analysis kept for %d instructions and %d slots", len(f.Ops), f.regSlots)
+	}
+	p, _ = load(t, uninitPTX)
+	if p.Kernels["k"].clearAll {
+		t.Fatal("a small kernel's analysis was skipped")
 	}
 }
