@@ -368,7 +368,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			return t.norm(mul24(a, b) + c)
 		})
 	case "div":
-		return l.binary(in, o, func(a, b uint64) uint64 {
+		return l.binaryVec(in, o, func(a, b uint64) uint64 {
 			if t.norm(b) == 0 {
 				return t.norm(^uint64(0)) // unspecified (9.7.1.6): all ones
 			}
@@ -380,9 +380,9 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return t.norm(uint64(x / y))
 			}
 			return (a & t.mask()) / (b & t.mask())
-		})
+		}, vecDivRem("div", t))
 	case "rem":
-		return l.binary(in, o, func(a, b uint64) uint64 {
+		return l.binaryVec(in, o, func(a, b uint64) uint64 {
 			if t.norm(b) == 0 {
 				return t.norm(a)
 			}
@@ -394,7 +394,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return t.norm(uint64(x % y))
 			}
 			return (a & t.mask()) % (b & t.mask())
-		})
+		}, vecDivRem("rem", t))
 	case "min", "max":
 		isMax := in.Opcode == "max"
 		if len(in.Operands) != 3 {

@@ -15,7 +15,7 @@ import (
 // per-lane closures of alu.go), for every operation and type the loops
 // cover, on hashed operands and shift amounts from 0 to past the width.
 func TestVecMatchesScalar(t *testing.T) {
-	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "mul.hi", "min", "max", "and", "or", "xor", "shl", "shr", "mad.lo",
+	for _, op := range []string{"add", "sub", "mul.lo", "mul.wide", "mul.hi", "min", "max", "div", "rem", "and", "or", "xor", "shl", "shr", "mad.lo",
 		"shf.l.wrap", "shf.r.wrap", "shf.l.clamp", "shf.r.clamp"} {
 		for _, ty := range []string{"u32", "s32", "u64", "s64"} {
 			if strings.HasPrefix(op, "shf") && ty != "u32" {

@@ -226,6 +226,78 @@ func simdXor64M(d, a, b *lanes, mask uint32)
 func simdXor64KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdDivU32(d, a, b *lanes)
+
+//go:noescape
+func simdDivU32_b()
+
+//go:noescape
+func simdDivU32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivU32K_b()
+
+//go:noescape
+func simdDivU32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivU32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdRemU32(d, a, b *lanes)
+
+//go:noescape
+func simdRemU32_b()
+
+//go:noescape
+func simdRemU32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdRemU32K_b()
+
+//go:noescape
+func simdRemU32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdRemU32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivS32(d, a, b *lanes)
+
+//go:noescape
+func simdDivS32_b()
+
+//go:noescape
+func simdDivS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivS32K_b()
+
+//go:noescape
+func simdDivS32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivS32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdRemS32(d, a, b *lanes)
+
+//go:noescape
+func simdRemS32_b()
+
+//go:noescape
+func simdRemS32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdRemS32K_b()
+
+//go:noescape
+func simdRemS32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdRemS32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinS32(d, a, b *lanes)
 
 //go:noescape
@@ -890,6 +962,8 @@ var simdBinaryLoops = map[string]vecBin{
 	"and.z32":     {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
 	"div.f32":     {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
 	"div.ftz.f32": {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
+	"div.s32":     {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
+	"div.u32":     {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
 	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
 	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
@@ -908,6 +982,8 @@ var simdBinaryLoops = map[string]vecBin{
 	"mulwide.u32": {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
 	"or.64":       {simdOr64, simdOr64K, simdOr64M, simdOr64KM},
 	"or.z32":      {simdOrZ32, simdOrZ32K, simdOrZ32M, simdOrZ32KM},
+	"rem.s32":     {simdRemS32, simdRemS32K, simdRemS32M, simdRemS32KM},
+	"rem.u32":     {simdRemU32, simdRemU32K, simdRemU32M, simdRemU32KM},
 	"shl.64":      {simdShl64, simdShl64K, simdShl64M, simdShl64KM},
 	"shl.z32":     {simdShlZ32, simdShlZ32K, simdShlZ32M, simdShlZ32KM},
 	"shr.s32":     {simdShrS32, simdShrS32K, simdShrS32M, simdShrS32KM},
@@ -948,6 +1024,14 @@ var simdBodies = []any{
 	simdXorZ32K,
 	simdXor64,
 	simdXor64K,
+	simdDivU32,
+	simdDivU32K,
+	simdRemU32,
+	simdRemU32K,
+	simdDivS32,
+	simdDivS32K,
+	simdRemS32,
+	simdRemS32K,
 	simdMinS32,
 	simdMinS32K,
 	simdMaxS32,

@@ -128,15 +128,24 @@ func TestSIMDIntLoopsMatchGo(t *testing.T) {
 		t.Skip("no AVX2 on this host")
 	}
 	seen := map[string]bool{}
-	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr", "min", "max"} {
+	for _, op := range []string{"add", "sub", "mul", "and", "or", "xor", "shl", "shr", "min", "max", "div", "rem"} {
 		for _, mode := range []string{"", ".lo", ".wide", ".hi"} {
 			if mode != "" && op != "mul" {
 				continue
 			}
 			for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
 				key, loops := simdIntKey(op, mode, ty), vecBinary
-				if op == "min" || op == "max" {
+				switch op {
+				case "min", "max":
 					key, loops = simdMinMaxKey(op, ty), func(op, _ string, t intType) vecBin { return vecMinMax(op, t) }
+				case "div", "rem":
+					key, loops = op+".u32", func(op, _ string, t intType) vecBin { return vecDivRem(op, t) }
+					if ty.signed {
+						key = op + ".s32"
+					}
+					if ty.bits != 32 {
+						key = ""
+					}
 				}
 				got, ok := simdBinary(key)
 				if !ok {

@@ -32,6 +32,8 @@ type intOp struct {
 	kprep string
 	// body3 is body with a second scratch register yu (instead of body)
 	body3 func(w *writer, ya, yt, yu, mb string)
+	// bodyJ is body3 that also knows the chunk (to read a again)
+	bodyJ func(w *writer, ya, yt, yu, mb string, j int)
 }
 
 // kprep forms.
@@ -86,13 +88,19 @@ func intOps() []intOp {
 		post    func(w *writer, y, t string)
 	}{{"z32", "Z32", postZ}, {"s32", "S32", postS}} {
 		for _, o := range []struct{ op, insn string }{{"add", "VPADDD"}, {"sub", "VPSUBD"}, {"mul", "VPMULLD"}} {
-			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD, nil})
+			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD, nil, nil})
 		}
 	}
 	for _, o := range []struct{ op, insn string }{{"and", "VPAND"}, {"or", "VPOR"}, {"xor", "VPXOR"}} {
-		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD, nil})
-		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ, nil})
+		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD, nil, nil})
+		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ, nil, nil})
 	}
+	ops = append(ops,
+		intOp{name: "div.u32", fn: "divU32", bodyJ: divRem(false, false), kprep: kD},
+		intOp{name: "rem.u32", fn: "remU32", bodyJ: divRem(true, false), kprep: kD},
+		intOp{name: "div.s32", fn: "divS32", bodyJ: divRem(false, true), kprep: kD},
+		intOp{name: "rem.s32", fn: "remS32", bodyJ: divRem(true, true), kprep: kD},
+	)
 	// min and max: 32-bit lanes compare their low halves; 64-bit ones
 	// select by a signed compare (unsigned: after flipping the sign bits)
 	ops = append(ops,
@@ -116,37 +124,88 @@ func intOps() []intOp {
 		}, kprep: kQ},
 	)
 	ops = append(ops,
-		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ, nil},
-		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ, nil},
+		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ, nil, nil},
+		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ, nil, nil},
 		// mul.wide: the low 32 bits of each lane multiplied into 64
-		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ, nil},
-		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ, nil},
+		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ, nil, nil},
+		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ, nil, nil},
 		// a count of 32 or more shifts every bit out, as Go's shifts do
 		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
 			zext32(w, ya)
-		}, kCount, nil},
+		}, kCount, nil, nil},
 		intOp{"shr.z32", "shrZ32", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			zext32(w, ya)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil},
+		}, kCount, nil, nil},
 		// VPSRAVD fills with the sign for a count of 32 or more, as Go does
 		intOp{"shr.s32", "shrS32", func(w *writer, ya, yt, mb string) {
 			w.f("VPSRAVD %s, %s, %s", mb, ya, ya)
 			sext32(w, ya, yt)
-		}, kD, nil},
+		}, kD, nil, nil},
 		intOp{"shl.64", "shl64", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil},
+		}, kCount, nil, nil},
 		intOp{"shr.u64", "shrU64", func(w *writer, ya, yt, mb string) {
 			c := count(w, yt, mb)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil},
+		}, kCount, nil, nil},
 	)
 	return ops
+}
+
+// divRem is div or rem on 32-bit lanes, through f64: a and b convert
+// exactly, and the truncated f64 quotient of 32-bit integers is the
+// integer quotient (its fractional part, when not zero, is at least 1/|b|,
+// far more than the division's rounding error). The lanes' four low
+// halves are packed into 128 bits (VPERMD with evens); Y14 (the canonical
+// NaN, unused by integer loops) holds the lanes whose divisor is zero:
+// div gives all ones there; rem gives a - q*b = a by itself. The most
+// negative s32 over -1 converts out of range to 0x80000000, itself: the
+// wrapped quotient, and remainder 0.
+func divRem(rem, signed bool) func(w *writer, ya, yt, yu, mb string, j int) {
+	return func(w *writer, ya, yt, yu, mb string, j int) {
+		xa, xt, xu := "X"+ya[1:], "X"+yt[1:], "X"+yu[1:]
+		w.f("VMOVDQU evens<>(SB), %s", yt)
+		w.f("VPERMD %s, %s, %s", ya, yt, ya)
+		w.f("VPERMD %s, %s, %s", mb, yt, yu)
+		w.f("VPXOR Y14, Y14, Y14")
+		w.f("VPCMPEQD %s, Y14, Y14", yu)
+		if signed {
+			w.f("VCVTDQ2PD %s, %s", xa, ya)
+			w.f("VCVTDQ2PD %s, %s", xu, yt)
+			w.f("VDIVPD %s, %s, %s", yt, ya, ya)
+			w.f("VCVTTPD2DQY %s, %s", ya, xa)
+		} else { // unsigned through signed: flip the sign bit, add 2^31 back
+			w.f("VPXOR bias32v<>(SB), %s, %s", ya, ya)
+			w.f("VCVTDQ2PD %s, %s", xa, ya)
+			w.f("VADDPD two31v<>(SB), %s, %s", ya, ya)
+			w.f("VPXOR bias32v<>(SB), %s, %s", yu, yt)
+			w.f("VCVTDQ2PD %s, %s", xt, yt)
+			w.f("VADDPD two31v<>(SB), %s, %s", yt, yt)
+			w.f("VDIVPD %s, %s, %s", yt, ya, ya)
+			w.f("VROUNDPD $3, %s, %s", ya, ya)
+			w.f("VSUBPD two31v<>(SB), %s, %s", ya, ya)
+			w.f("VCVTTPD2DQY %s, %s", ya, xa)
+			w.f("VPXOR bias32v<>(SB), %s, %s", ya, ya)
+		}
+		if rem {
+			w.f("VPMULLD %s, %s, %s", xu, xa, xt) // q*b
+			w.f("VMOVDQU evens<>(SB), %s", ya)
+			w.f("VPERMD %d(SI), %s, %s", 32*j, ya, yu) // a again
+			w.f("VPSUBD %s, %s, %s", xt, xu, xa)
+		} else {
+			w.f("VPOR X14, %s, %s", xa, xa)
+		}
+		if signed {
+			w.f("VPMOVSXDQ %s, %s", xa, ya)
+		} else {
+			w.f("VPMOVZXDQ %s, %s", xa, ya)
+		}
+	}
 }
 
 // select64 is min or max on 64-bit lanes: yt = b, yu = (b > a), then a
@@ -192,10 +251,10 @@ func canonF32(w *writer, ya, yt string) {
 
 func f32Ops() []intOp {
 	return []intOp{
-		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
-		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
-		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
-		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil},
+		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
+		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
 	}
 }
 
@@ -369,7 +428,9 @@ func (g *gen) binary(o intOp) {
 			if !k {
 				mb = fmt.Sprintf("%d(DX)", 32*j)
 			}
-			if o.body3 != nil {
+			if o.bodyJ != nil {
+				o.bodyJ(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb, j)
+			} else if o.body3 != nil {
 				o.body3(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb)
 			} else {
 				o.body(w, ya, yt, mb)
@@ -842,6 +903,14 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA lanebit32<>+%d(SB)/4, $%#x\n", 4*i, uint32(1)<<i)
 	}
 	g.s.b.WriteString("GLOBL lanebit32<>(SB), RODATA|NOPTR, $128\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&g.s.b, "DATA bias32v<>+%d(SB)/4, $0x80000000\n", 4*i)
+	}
+	g.s.b.WriteString("GLOBL bias32v<>(SB), RODATA|NOPTR, $32\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&g.s.b, "DATA two31v<>+%d(SB)/8, $0x41e0000000000000\n", 8*i)
+	}
+	g.s.b.WriteString("GLOBL two31v<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString("DATA maxint32<>+0(SB)/4, $0x7fffffff\nGLOBL maxint32<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one32i<>+0(SB)/4, $1\nGLOBL one32i<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one64<>+0(SB)/8, $0x3ff0000000000000\nGLOBL one64<>(SB), RODATA|NOPTR, $8\n")
