@@ -627,7 +627,7 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 		vec = vecFloatCompare(t, cmp, hasMod(in, ".ftz"))
 	}
 	masked := f32CompareMasked(t, cmp, hasMod(in, ".ftz"))
-	if simdEnabled && vec != nil && t != ".f64" {
+	if simdEnabled && vec != nil {
 		// the AVX2 comparison of every lane costs less than a loop over a
 		// partial mask's lanes; the test has no effects
 		whole := vec

@@ -39,6 +39,9 @@ func floatPair(op string, f fp.Format) (func(a, b uint64) uint64, vecBin) {
 		return nil, vecBin{}
 	}
 	if f == fp.F64 {
+		if v, ok := simdBinary(op + ".f64"); ok {
+			return fn, v
+		}
 		return fn, f64Loops(op)
 	}
 	if v, ok := simdBinary(op + ".f32"); ok {
@@ -212,6 +215,9 @@ func fmaVec(op string, f fp.Format) func(d, a, b, c *lanes) {
 			}
 		}
 	case fp.F64:
+		if v := simdTernary("fma.f64"); v != nil {
+			return v
+		}
 		return func(d, a, b, c *lanes) {
 			for i := range d {
 				d[i] = fix64(of64(math.FMA(f64(a[i]), f64(b[i]), f64(c[i]))), a[i], b[i], c[i])
@@ -248,6 +254,9 @@ func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 	var f fp.Format
 	switch {
 	case t == ".f64":
+		if v := simdCompare("f64" + cmp); v != nil {
+			return v
+		}
 		f = fp.F64
 	case t == ".f32" && !ftz:
 		if v := simdCompare("f32" + cmp); v != nil {

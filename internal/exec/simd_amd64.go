@@ -46,8 +46,8 @@ func simdBinary(key string) (vecBin, bool) {
 	return v, ok
 }
 
-// simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32" (.rn),
-// "mad.z32" or "mad.s32", or nil.
+// simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32", "fma.f64"
+// (.rn), "mad.z32" or "mad.s32", or nil.
 func simdTernary(key string) func(d, a, b, c *lanes) {
 	if !simdEnabled {
 		return nil
@@ -61,6 +61,8 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 		return simdMadS32
 	case "fma.ftz.f32":
 		return simdFmaFtzF32
+	case "fma.f64":
+		return simdFmaF64
 	}
 	return nil
 }
@@ -110,6 +112,7 @@ var simdLoopPCs = func() map[uintptr]bool {
 	}
 	add(simdFmaF32)
 	add(simdFmaFtzF32)
+	add(simdFmaF64)
 	return m
 }()
 
@@ -121,8 +124,8 @@ func isSIMDLoop(f any) bool {
 }
 
 // simdCompare returns the AVX2 comparison of "eq32", "lts32", "ltu32",
-// "eq64", "lts64", "ltu64" or "f32" and a setp operator (".lt", ...), or
-// nil. Its result has bit i set where lane i's test holds.
+// "eq64", "lts64", "ltu64", or "f32" or "f64" and a setp operator (".lt",
+// ...), or nil. Its result has bit i set where lane i's test holds.
 func simdCompare(key string) func(a, b *lanes) uint32 {
 	if !simdEnabled {
 		return nil
@@ -143,6 +146,9 @@ func simdCompare(key string) func(a, b *lanes) uint32 {
 	}
 	if len(key) > 3 && key[:3] == "f32" {
 		return simdF32Compares[key[3:]]
+	}
+	if len(key) > 3 && key[:3] == "f64" {
+		return simdF64Compares[key[3:]]
 	}
 	return nil
 }

@@ -784,6 +784,84 @@ func simdDivFtzF32M(d, a, b *lanes, mask uint32)
 func simdDivFtzF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdAddF64(d, a, b *lanes)
+
+//go:noescape
+func simdAddF64_b()
+
+//go:noescape
+func simdAddF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddF64K_b()
+
+//go:noescape
+func simdAddF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubF64(d, a, b *lanes)
+
+//go:noescape
+func simdSubF64_b()
+
+//go:noescape
+func simdSubF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubF64K_b()
+
+//go:noescape
+func simdSubF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulF64(d, a, b *lanes)
+
+//go:noescape
+func simdMulF64_b()
+
+//go:noescape
+func simdMulF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulF64K_b()
+
+//go:noescape
+func simdMulF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivF64(d, a, b *lanes)
+
+//go:noescape
+func simdDivF64_b()
+
+//go:noescape
+func simdDivF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivF64K_b()
+
+//go:noescape
+func simdDivF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdFmaF64(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaF64_b()
+
+//go:noescape
 func simdFmaFtzF32(d, a, b, c *lanes)
 
 //go:noescape
@@ -874,6 +952,48 @@ func simdLtS64(a, b *lanes) uint32
 func simdLtU64(a, b *lanes) uint32
 
 //go:noescape
+func simdCmpF64Eq(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Equ(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Ge(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Geu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Gt(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Gtu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Le(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Leu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Lt(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Ltu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Nan(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Ne(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Neu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpF64Num(a, b *lanes) uint32
+
+//go:noescape
 func simdCmpF32Eq(a, b *lanes) uint32
 
 //go:noescape
@@ -955,12 +1075,14 @@ func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit in
 var simdBinaryLoops = map[string]vecBin{
 	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},
 	"add.f32":     {simdAddF32, simdAddF32K, simdAddF32M, simdAddF32KM},
+	"add.f64":     {simdAddF64, simdAddF64K, simdAddF64M, simdAddF64KM},
 	"add.ftz.f32": {simdAddFtzF32, simdAddFtzF32K, simdAddFtzF32M, simdAddFtzF32KM},
 	"add.s32":     {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
 	"add.z32":     {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
 	"and.64":      {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
 	"and.z32":     {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
 	"div.f32":     {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
+	"div.f64":     {simdDivF64, simdDivF64K, simdDivF64M, simdDivF64KM},
 	"div.ftz.f32": {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
 	"div.s32":     {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
 	"div.u32":     {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
@@ -973,6 +1095,7 @@ var simdBinaryLoops = map[string]vecBin{
 	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
 	"min.z32":     {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
 	"mul.f32":     {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
+	"mul.f64":     {simdMulF64, simdMulF64K, simdMulF64M, simdMulF64KM},
 	"mul.ftz.f32": {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
 	"mul.s32":     {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
 	"mul.z32":     {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
@@ -991,6 +1114,7 @@ var simdBinaryLoops = map[string]vecBin{
 	"shr.z32":     {simdShrZ32, simdShrZ32K, simdShrZ32M, simdShrZ32KM},
 	"sub.64":      {simdSub64, simdSub64K, simdSub64M, simdSub64KM},
 	"sub.f32":     {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
+	"sub.f64":     {simdSubF64, simdSubF64K, simdSubF64M, simdSubF64KM},
 	"sub.ftz.f32": {simdSubFtzF32, simdSubFtzF32K, simdSubFtzF32M, simdSubFtzF32KM},
 	"sub.s32":     {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
 	"sub.z32":     {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
@@ -1086,6 +1210,15 @@ var simdBodies = []any{
 	simdMulFtzF32K,
 	simdDivFtzF32,
 	simdDivFtzF32K,
+	simdAddF64,
+	simdAddF64K,
+	simdSubF64,
+	simdSubF64K,
+	simdMulF64,
+	simdMulF64K,
+	simdDivF64,
+	simdDivF64K,
+	simdFmaF64,
 	simdFmaFtzF32,
 	simdSqrtF32,
 	simdRsqrtApproxF32,
@@ -1116,4 +1249,22 @@ var simdF32Compares = map[string]func(a, b *lanes) uint32{
 	".ne":  simdCmpF32Ne,
 	".neu": simdCmpF32Neu,
 	".num": simdCmpF32Num,
+}
+
+// simdF64Compares: setp.f64's comparisons by operator.
+var simdF64Compares = map[string]func(a, b *lanes) uint32{
+	".eq":  simdCmpF64Eq,
+	".equ": simdCmpF64Equ,
+	".ge":  simdCmpF64Ge,
+	".geu": simdCmpF64Geu,
+	".gt":  simdCmpF64Gt,
+	".gtu": simdCmpF64Gtu,
+	".le":  simdCmpF64Le,
+	".leu": simdCmpF64Leu,
+	".lt":  simdCmpF64Lt,
+	".ltu": simdCmpF64Ltu,
+	".nan": simdCmpF64Nan,
+	".ne":  simdCmpF64Ne,
+	".neu": simdCmpF64Neu,
+	".num": simdCmpF64Num,
 }

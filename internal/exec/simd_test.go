@@ -162,7 +162,7 @@ func TestSIMDIntLoopsMatchGo(t *testing.T) {
 		}
 	}
 	for key := range simdBinaryLoops {
-		if key[len(key)-3:] != "f32" && !seen[key] {
+		if key[len(key)-3:] != "f32" && key[len(key)-3:] != "f64" && !seen[key] {
 			t.Errorf("AVX2 loop %s is never chosen by vecBinary", key)
 		}
 	}
@@ -646,6 +646,105 @@ func TestSIMDSchedulerScans(t *testing.T) {
 		if gotWait != wantWait || gotMask != wantMask || gotBest != wantBest || gotLimit != wantLimit {
 			t.Fatalf("pc %v rtop %v lanes %#x mask %#x at %d: waiting %#x/%#x lowest %#x,%d/%#x,%d limit %d/%d",
 				f.pc, f.rtop, lanes, mask, at, gotWait, wantWait, gotMask, gotBest, wantMask, wantBest, gotLimit, wantLimit)
+		}
+	}
+}
+
+var f64Edges = []uint64{0, 1 << 63, 0x3ff0000000000000, 0xbff0000000000000, 0x7ff0000000000000,
+	0xfff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001, 0xfff4000000000123, 0x7ff8dead00000000,
+	0x0000000000000001, 0x800fffffffffffff, 0x0010000000000000, 0x7fefffffffffffff, 0x3fe0000000000000}
+
+func simdRow64(r *rand.Rand) lanes {
+	var x lanes
+	for i := range x {
+		switch r.IntN(3) {
+		case 0:
+			x[i] = f64Edges[r.IntN(len(f64Edges))]
+		case 1:
+			x[i] = math.Float64bits(r.NormFloat64() * 1e3)
+		default:
+			x[i] = r.Uint64()
+		}
+	}
+	return x
+}
+
+// TestSIMDF64MatchesLanes: f64 add/sub/mul/div, fma.rn.f64 and setp.f64
+// against the lane functions (Go's IEEE arithmetic, the GPU's NaN: the
+// first NaN operand quieted, else the canonical NaN), on edge values,
+// NaN payloads of both kinds and random bits.
+func TestSIMDF64MatchesLanes(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(20, 21))
+	for op, fn := range map[string]func(a, b uint64) uint64{"add": f64Add, "sub": f64Sub, "mul": f64Mul, "div": f64Div} {
+		got, ok := simdBinary(op + ".f64")
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s.f64", op)
+		}
+		for round := 0; round < 400; round++ {
+			a, b, old := simdRow64(r), simdRow64(r), simdRow64(r)
+			k := b[r.IntN(warpSize)]
+			mask := r.Uint32()
+			var d lanes
+			got.rr(&d, &a, &b)
+			for i := range d {
+				if w := fn(a[i], b[i]); d[i] != w {
+					t.Fatalf("%s.f64 %#x, %#x: got %#x want %#x", op, a[i], b[i], d[i], w)
+				}
+			}
+			got.rk(&d, &a, k)
+			for i := range d {
+				if w := fn(a[i], k); d[i] != w {
+					t.Fatalf("%s.f64 %#x, k %#x: got %#x want %#x", op, a[i], k, d[i], w)
+				}
+			}
+			d = old
+			got.mrr(&d, &a, &b, mask)
+			for i := range d {
+				w := old[i]
+				if mask>>i&1 != 0 {
+					w = fn(a[i], b[i])
+				}
+				if d[i] != w {
+					t.Fatalf("%s.f64 masked lane %d: got %#x want %#x", op, i, d[i], w)
+				}
+			}
+		}
+	}
+	fma := simdTernary("fma.f64")
+	var ref func(d, a, b, c *lanes)
+	withoutSIMD(t, func() { ref = fmaVec("fma", fp.F64) })
+	for round := 0; round < 400; round++ {
+		a, b, c := simdRow64(r), simdRow64(r), simdRow64(r)
+		var d, w lanes
+		fma(&d, &a, &b, &c)
+		ref(&w, &a, &b, &c)
+		if d != w {
+			t.Fatalf("fma.rn.f64: a=%x b=%x c=%x\ngot  %x\nwant %x", a, b, c, d, w)
+		}
+	}
+	for cmp := range f32CmpCodes {
+		vec := simdCompare("f64" + cmp)
+		test, err := comparison(".f64", cmp, false)
+		if vec == nil || err != nil {
+			t.Fatalf("f64%s: %v", cmp, err)
+		}
+		for round := 0; round < 300; round++ {
+			a, b := simdRow64(r), simdRow64(r)
+			if round%3 == 0 {
+				b = a
+			}
+			var want uint32
+			for i := range a {
+				if test(a[i], b[i]) {
+					want |= 1 << i
+				}
+			}
+			if got := vec(&a, &b); got != want {
+				t.Fatalf("f64%s: got %032b want %032b", cmp, got, want)
+			}
 		}
 	}
 }

@@ -157,6 +157,46 @@ func intOps() []intOp {
 	return ops
 }
 
+// f64Body is an f64 add, sub, mul or div: a NaN result becomes the GPU's
+// (internal/fp's NaNResult: the first NaN operand quieted, else the
+// canonical NaN) on a slow path the chunk takes only when some lane's
+// result is NaN. A blend's taken operand may be memory, so the steps
+// blend on "ordered" (VCMPPD predicate 7); Y14 (f32's canonical NaN,
+// unused here) is scratch.
+func f64Body(insn string) func(w *writer, ya, yt, yu, mb string, j int) {
+	return func(w *writer, ya, yt, yu, mb string, j int) {
+		b := mb
+		if mb != "Y13" {
+			w.f("VMOVDQU %s, %s", mb, yu)
+			b = yu
+		}
+		w.f("%s %s, %s, %s", insn, b, ya, yt)
+		w.f("VCMPPD $3, %s, %s, Y14", yt, yt)
+		w.f("VPTEST Y14, Y14")
+		w.f("JNZ c%d_nan", j)
+		w.f("VMOVDQA %s, %s", yt, ya)
+		w.f("JMP c%d_done", j)
+		fmt.Fprintf(&w.b, "c%d_nan:\n", j)
+		w.f("VCMPPD $7, %s, %s, Y14", b, b)
+		w.f("VPOR quiet64v<>(SB), %s, %s", b, yu)
+		w.f("VBLENDVPD Y14, canon64v<>(SB), %s, %s", yu, yu) // b ordered ? canonical : quiet(b)
+		w.f("VCMPPD $7, %s, %s, Y14", ya, ya)
+		w.f("VPOR quiet64v<>(SB), %s, %s", ya, ya)
+		w.f("VBLENDVPD Y14, %s, %s, %s", yu, ya, ya) // a ordered ? that : quiet(a)
+		w.f("VCMPPD $7, %s, %s, Y14", yt, yt)
+		w.f("VBLENDVPD Y14, %s, %s, %s", yt, ya, ya) // the result where not NaN
+		fmt.Fprintf(&w.b, "c%d_done:\n", j)
+	}
+}
+
+func f64Ops() []intOp {
+	var ops []intOp
+	for _, o := range []struct{ op, insn string }{{"add", "VADDPD"}, {"sub", "VSUBPD"}, {"mul", "VMULPD"}, {"div", "VDIVPD"}} {
+		ops = append(ops, intOp{name: o.op + ".f64", fn: o.op + "F64", kprep: kQ, bodyJ: f64Body(o.insn)})
+	}
+	return ops
+}
+
 // divRem is div or rem on 32-bit lanes, through f64: a and b convert
 // exactly, and the truncated f64 quotient of 32-bit integers is the
 // integer quotient (its fractional part, when not zero, is at least 1/|b|,
@@ -911,6 +951,11 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA two31v<>+%d(SB)/8, $0x41e0000000000000\n", 8*i)
 	}
 	g.s.b.WriteString("GLOBL two31v<>(SB), RODATA|NOPTR, $32\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
+		fmt.Fprintf(&g.s.b, "DATA canon64v<>+%d(SB)/8, $0x7fffffffffffffff\n", 8*i)
+	}
+	g.s.b.WriteString("GLOBL quiet64v<>(SB), RODATA|NOPTR, $32\nGLOBL canon64v<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString("DATA maxint32<>+0(SB)/4, $0x7fffffff\nGLOBL maxint32<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one32i<>+0(SB)/4, $1\nGLOBL one32i<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one64<>+0(SB)/8, $0x3ff0000000000000\nGLOBL one64<>(SB), RODATA|NOPTR, $8\n")
@@ -942,6 +987,34 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, o := range f32FtzOps() {
 		g.binary(o)
 	}
+	for _, o := range f64Ops() {
+		g.binary(o)
+	}
+	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
+	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
+	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VMOVDQU %d(CX), Y12", 32*j)
+		w.f("VMOVDQA %s, %s", ya, yt)
+		w.f("VFMADD213PD Y12, %s, %s", yb, yt)
+		w.f("VCMPPD $3, %s, %s, Y13", yt, yt)
+		w.f("VPTEST Y13, Y13")
+		w.f("JNZ f%d_nan", j)
+		w.f("VMOVDQA %s, %s", yt, ya)
+		w.f("JMP f%d_done", j)
+		fmt.Fprintf(&w.b, "f%d_nan:\n", j)
+		w.f("VCMPPD $7, Y12, Y12, Y13")
+		w.f("VPOR quiet64v<>(SB), Y12, Y12")
+		w.f("VBLENDVPD Y13, canon64v<>(SB), Y12, Y12")
+		w.f("VCMPPD $7, %s, %s, Y13", yb, yb)
+		w.f("VPOR quiet64v<>(SB), %s, %s", yb, yb)
+		w.f("VBLENDVPD Y13, Y12, %s, %s", yb, yb)
+		w.f("VCMPPD $7, %s, %s, Y13", ya, ya)
+		w.f("VPOR quiet64v<>(SB), %s, %s", ya, ya)
+		w.f("VBLENDVPD Y13, %s, %s, %s", yb, ya, ya)
+		w.f("VCMPPD $7, %s, %s, Y13", yt, yt)
+		w.f("VBLENDVPD Y13, %s, %s, %s", yt, ya, ya)
+		fmt.Fprintf(&w.b, "f%d_done:\n", j)
+	})
 	g.ternary("simdFmaFtzF32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VMOVDQU %d(CX), Y12", 32*j)
 		flushF32(w, ya, yt)
@@ -1047,6 +1120,14 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		preds = append(preds, p)
 	}
 	sort.Strings(preds)
+	for _, p := range preds { // f64: the same predicates, a lane per 64 bits
+		name := "simdCmpF64" + strings.ToUpper(p[:1]) + p[1:]
+		imm := f32Preds[p]
+		g.compare(name, func(w *writer, ya, yt string, off int) {
+			w.f("VMOVDQU %d(SI), %s", off, ya)
+			w.f("VCMPPD $%d, %d(DX), %s, %s", imm, off, ya, yt)
+		})
+	}
 	f32cmp := map[string]string{}
 	for _, p := range preds {
 		name := "simdCmpF32" + strings.ToUpper(p[:1]) + p[1:]
@@ -1090,6 +1171,10 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	gb.WriteString("}\n\n// simdF32Compares: setp.f32's comparisons by operator.\nvar simdF32Compares = map[string]func(a, b *lanes) uint32{\n")
 	for _, p := range preds {
 		fmt.Fprintf(&gb, "%q: %s,\n", "."+p, f32cmp[p])
+	}
+	gb.WriteString("}\n\n// simdF64Compares: setp.f64's comparisons by operator.\nvar simdF64Compares = map[string]func(a, b *lanes) uint32{\n")
+	for _, p := range preds {
+		fmt.Fprintf(&gb, "%q: simdCmpF64%s,\n", "."+p, strings.ToUpper(p[:1])+p[1:])
 	}
 	gb.WriteString("}\n")
 	src, err := format.Source(gb.Bytes())
