@@ -157,35 +157,38 @@ func intOps() []intOp {
 	return ops
 }
 
-// f64Body is an f64 add, sub, mul or div: a NaN result becomes the GPU's
-// (internal/fp's NaNResult: the first NaN operand quieted, else the
-// canonical NaN) on a slow path the chunk takes only when some lane's
-// result is NaN. A blend's taken operand may be memory, so the steps
-// blend on "ordered" (VCMPPD predicate 7); Y14 (f32's canonical NaN,
-// unused here) is scratch.
+// nanFix64 leaves in ops[0] the result r, or for lanes where r is NaN the
+// GPU's NaN (internal/fp's NaNResult: the first NaN operand, quieted,
+// else the canonical NaN). ops are the operands' registers in order; all
+// are overwritten. It tests r first and skips the fix when no lane is NaN.
+// A blend's taken operand may be memory, so the steps blend on "ordered"
+// (VCMPPD predicate 7); m is scratch.
+func nanFix64(w *writer, ops []string, r, m, label string) {
+	w.f("VCMPPD $3, %s, %s, %s", r, r, m)
+	w.f("VPTEST %s, %s", m, m)
+	w.f("JNZ %s_nan", label)
+	w.f("VMOVDQA %s, %s", r, ops[0])
+	w.f("JMP %s_done", label)
+	fmt.Fprintf(&w.b, "%s_nan:\n", label)
+	acc := "canon64v<>(SB)" // from the last operand back: op ordered ? acc : quiet(op)
+	for i := len(ops) - 1; i >= 0; i-- {
+		w.f("VCMPPD $7, %s, %s, %s", ops[i], ops[i], m)
+		w.f("VPOR quiet64v<>(SB), %s, %s", ops[i], ops[i])
+		w.f("VBLENDVPD %s, %s, %s, %s", m, acc, ops[i], ops[i])
+		acc = ops[i]
+	}
+	w.f("VCMPPD $7, %s, %s, %s", r, r, m)
+	w.f("VBLENDVPD %s, %s, %s, %s", m, r, ops[0], ops[0]) // the result where not NaN
+	fmt.Fprintf(&w.b, "%s_done:\n", label)
+}
+
+// f64Body is an f64 add, sub, mul or div (nanFix64's NaN; Y14, f32's
+// canonical NaN, unused here, is scratch).
 func f64Body(insn string) func(w *writer, ya, yt, yu, mb string, j int) {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
-		b := mb
-		if mb != "Y13" {
-			w.f("VMOVDQU %s, %s", mb, yu)
-			b = yu
-		}
-		w.f("%s %s, %s, %s", insn, b, ya, yt)
-		w.f("VCMPPD $3, %s, %s, Y14", yt, yt)
-		w.f("VPTEST Y14, Y14")
-		w.f("JNZ c%d_nan", j)
-		w.f("VMOVDQA %s, %s", yt, ya)
-		w.f("JMP c%d_done", j)
-		fmt.Fprintf(&w.b, "c%d_nan:\n", j)
-		w.f("VCMPPD $7, %s, %s, Y14", b, b)
-		w.f("VPOR quiet64v<>(SB), %s, %s", b, yu)
-		w.f("VBLENDVPD Y14, canon64v<>(SB), %s, %s", yu, yu) // b ordered ? canonical : quiet(b)
-		w.f("VCMPPD $7, %s, %s, Y14", ya, ya)
-		w.f("VPOR quiet64v<>(SB), %s, %s", ya, ya)
-		w.f("VBLENDVPD Y14, %s, %s, %s", yu, ya, ya) // a ordered ? that : quiet(a)
-		w.f("VCMPPD $7, %s, %s, Y14", yt, yt)
-		w.f("VBLENDVPD Y14, %s, %s, %s", yt, ya, ya) // the result where not NaN
-		fmt.Fprintf(&w.b, "c%d_done:\n", j)
+		w.f("VMOVDQU %s, %s", mb, yu) // (also the immediate in Y13, kept)
+		w.f("%s %s, %s, %s", insn, yu, ya, yt)
+		nanFix64(w, []string{ya, yu}, yt, "Y14", fmt.Sprintf("c%d", j))
 	}
 }
 
@@ -696,48 +699,49 @@ func (g *gen) scatteredLoad(size int, widen string) {
 	}
 }
 
-// allSame writes the test of uniform.go's sameInLanes for a full mask:
-// every lane of row holds lane 0's value.
-func (g *gen) allSame() {
-	g.decls = append(g.decls, decl{"simdAllSame", "(row *lanes) bool"})
-	g.text("simdAllSame", 9)
+// allLanes writes a test that holds when every lane of row passes: setup
+// prepares constants (Y8, Y10), test leaves all ones in y for the lanes of
+// the chunk at off that pass; the result is the bool at ret.
+func (g *gen) allLanes(name, sig string, frame int, ret string, setup func(w *writer), test func(w *writer, y string, off int)) {
+	g.decls = append(g.decls, decl{name, sig})
+	g.text(name, frame)
 	w := &g.s
 	w.f("MOVQ row+0(FP), SI")
-	w.f("VPBROADCASTQ (SI), Y8")
-	w.f("VPCMPEQQ Y9, Y9, Y9")
-	for j := 0; j < 8; j++ {
-		w.f("VPCMPEQQ %d(SI), Y8, Y%d", 32*j, j%4)
-		w.f("VPAND Y%d, Y9, Y9", j%4)
-	}
-	w.f("VPMOVMSKB Y9, AX")
-	w.f("CMPL AX, $0xffffffff")
-	w.f("SETEQ ret+8(FP)")
-	w.f("VZEROUPPER")
-	w.f("RET")
-}
-
-// allBelow writes the test that every lane of row is below limit
-// (unsigned): cvta.to's rows of global addresses.
-func (g *gen) allBelow() {
-	g.decls = append(g.decls, decl{"simdAllBelow", "(row *lanes, limit uint64) bool"})
-	g.text("simdAllBelow", 17)
-	w := &g.s
-	w.f("MOVQ row+0(FP), SI")
-	w.f("VPBROADCASTQ bias64<>(SB), Y10")
-	w.f("VPBROADCASTQ limit+8(FP), Y8")
-	w.f("VPXOR Y10, Y8, Y8")
+	setup(w)
 	w.f("VPCMPEQQ Y9, Y9, Y9")
 	for j := 0; j < 8; j++ {
 		y := fmt.Sprintf("Y%d", j%4)
-		w.f("VPXOR %d(SI), Y10, %s", 32*j, y)
-		w.f("VPCMPGTQ %s, Y8, %s", y, y) // limit > lane
+		test(w, y, 32*j)
 		w.f("VPAND %s, Y9, Y9", y)
 	}
 	w.f("VPMOVMSKB Y9, AX")
 	w.f("CMPL AX, $0xffffffff")
-	w.f("SETEQ ret+16(FP)")
+	w.f("SETEQ %s", ret)
 	w.f("VZEROUPPER")
 	w.f("RET")
+}
+
+// allSame writes the test of uniform.go's sameInLanes for a full mask
+// (every lane of row holds lane 0's value), and allBelow the test that
+// every lane of row is below limit, unsigned (cvta.to's rows of global
+// addresses).
+func (g *gen) allSame() {
+	g.allLanes("simdAllSame", "(row *lanes) bool", 9, "ret+8(FP)",
+		func(w *writer) { w.f("VPBROADCASTQ (SI), Y8") },
+		func(w *writer, y string, off int) { w.f("VPCMPEQQ %d(SI), Y8, %s", off, y) })
+}
+
+func (g *gen) allBelow() {
+	g.allLanes("simdAllBelow", "(row *lanes, limit uint64) bool", 17, "ret+16(FP)",
+		func(w *writer) {
+			w.f("VPBROADCASTQ bias64<>(SB), Y10")
+			w.f("VPBROADCASTQ limit+8(FP), Y8")
+			w.f("VPXOR Y10, Y8, Y8")
+		},
+		func(w *writer, y string, off int) {
+			w.f("VPXOR %d(SI), Y10, %s", off, y)
+			w.f("VPCMPGTQ %s, Y8, %s", y, y) // limit > lane
+		})
 }
 
 // expand32 puts in y, for the eight lanes of chunk k, all ones where the
@@ -996,24 +1000,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VMOVDQU %d(CX), Y12", 32*j)
 		w.f("VMOVDQA %s, %s", ya, yt)
 		w.f("VFMADD213PD Y12, %s, %s", yb, yt)
-		w.f("VCMPPD $3, %s, %s, Y13", yt, yt)
-		w.f("VPTEST Y13, Y13")
-		w.f("JNZ f%d_nan", j)
-		w.f("VMOVDQA %s, %s", yt, ya)
-		w.f("JMP f%d_done", j)
-		fmt.Fprintf(&w.b, "f%d_nan:\n", j)
-		w.f("VCMPPD $7, Y12, Y12, Y13")
-		w.f("VPOR quiet64v<>(SB), Y12, Y12")
-		w.f("VBLENDVPD Y13, canon64v<>(SB), Y12, Y12")
-		w.f("VCMPPD $7, %s, %s, Y13", yb, yb)
-		w.f("VPOR quiet64v<>(SB), %s, %s", yb, yb)
-		w.f("VBLENDVPD Y13, Y12, %s, %s", yb, yb)
-		w.f("VCMPPD $7, %s, %s, Y13", ya, ya)
-		w.f("VPOR quiet64v<>(SB), %s, %s", ya, ya)
-		w.f("VBLENDVPD Y13, %s, %s, %s", yb, ya, ya)
-		w.f("VCMPPD $7, %s, %s, Y13", yt, yt)
-		w.f("VBLENDVPD Y13, %s, %s, %s", yt, ya, ya)
-		fmt.Fprintf(&w.b, "f%d_done:\n", j)
+		nanFix64(w, []string{ya, yb, "Y12"}, yt, "Y13", fmt.Sprintf("f%d", j))
 	})
 	g.ternary("simdFmaFtzF32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VMOVDQU %d(CX), Y12", 32*j)
