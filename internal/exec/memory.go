@@ -187,20 +187,12 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	}
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
-	if simdEnabled && (n == 4 || n == 8) && base&7 == 0 {
+	if simdEnabled && base&7 == 0 {
 		// the AVX2 loops check every lane before writing the row, so the
 		// row may be the address register; a false sends the access to the
 		// loops below, which stop at the first bad lane
-		var ok bool
-		switch {
-		case n == 8:
-			ok = simdLoad64(dst, regs, &data[0], o.addrConst-base, limit)
-		case t[1] == 's':
-			ok = simdLoadS32(dst, regs, &data[0], o.addrConst-base, limit)
-		default:
-			ok = simdLoadZ32(dst, regs, &data[0], o.addrConst-base, limit)
-		}
-		if ok {
+		load := simdLoads[n][b2i(t[1] == 's')]
+		if load != nil && load(dst, regs, &data[0], o.addrConst-base, limit) {
 			return true
 		}
 	}
@@ -252,6 +244,19 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 		*dst = *out
 	}
 	return true
+}
+
+// simdLoads are the AVX2 warp-wide loads by element size and signedness
+// (zero- or sign-extended to the slot; nil where there is none).
+var simdLoads = [9][2]func(row, regs *lanes, data *byte, adj, limit uint64) bool{
+	1: {simdLoadZ8, simdLoadS8}, 2: {simdLoadZ16, simdLoadS16}, 4: {simdLoadZ32, simdLoadS32}, 8: {simdLoad64, simdLoad64},
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // loadVectorWarp is ld.v2/.v4's full-mask fast path: every lane's vector

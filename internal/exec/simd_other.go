@@ -15,6 +15,10 @@ func simdTernary(string) func(d, a, b, c *lanes)  { return nil }
 func simdCompare(string) func(a, b *lanes) uint32 { return nil }
 func simdUnary(string) func(d, a *lanes)          { return nil }
 
+func simdLoadZ8(row, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadS8(row, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadZ16(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdLoadS16(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdLoadS32(row, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdLoad64(row, regs *lanes, data *byte, adj, limit uint64) bool  { return false }

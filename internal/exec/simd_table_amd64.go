@@ -1039,6 +1039,18 @@ func simdCmpF32Num(a, b *lanes) uint32
 func simdTrace(rows unsafe.Pointer, ops *traceOp, n int)
 
 //go:noescape
+func simdLoadZ8(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadS8(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadZ16(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadS16(row, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
 func simdLoadZ32(row, regs *lanes, data *byte, adj, limit uint64) bool
 
 //go:noescape

@@ -566,8 +566,10 @@ func (g *gen) memory() {
 		name  string
 		size  int
 		load  bool
-		widen string // the 4-byte element's extension
-	}{{"simdLoadZ32", 4, true, "VPMOVZXDQ"}, {"simdLoadS32", 4, true, "VPMOVSXDQ"}, {"simdLoad64", 8, true, ""},
+		widen string // a narrower element's extension to 64 bits
+	}{{"simdLoadZ8", 1, true, "VPMOVZXBQ"}, {"simdLoadS8", 1, true, "VPMOVSXBQ"},
+		{"simdLoadZ16", 2, true, "VPMOVZXWQ"}, {"simdLoadS16", 2, true, "VPMOVSXWQ"},
+		{"simdLoadZ32", 4, true, "VPMOVZXDQ"}, {"simdLoadS32", 4, true, "VPMOVSXDQ"}, {"simdLoad64", 8, true, ""},
 		{"simdStore32", 4, false, ""}, {"simdStore64", 8, false, ""}} {
 		g.decls = append(g.decls, decl{m.name, "(row, regs *lanes, data *byte, adj, limit uint64) bool"})
 		g.text(m.name, 41)
@@ -618,8 +620,8 @@ func (g *gen) memory() {
 		for j := 0; j < 8; j++ {
 			y := fmt.Sprintf("Y%d", j)
 			switch {
-			case m.load && m.size == 4:
-				w.f("%s %d(AX), %s", m.widen, 16*j, y)
+			case m.load && m.size < 8: // four elements widened to a register
+				w.f("%s %d(AX), %s", m.widen, 4*m.size*j, y)
 				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
 			case m.load:
 				w.f("VMOVDQU %d(AX), %s", 32*j, y)
@@ -656,7 +658,9 @@ func (g *gen) memory() {
 // others lane by lane.
 func (g *gen) scatteredLoad(size int, widen string) {
 	w := &g.s
-	move := map[string]string{"": "MOVQ", "VPMOVZXDQ": "MOVL", "VPMOVSXDQ": "MOVLQSX"}[widen]
+	move := map[string]string{"": "MOVQ", "VPMOVZXDQ": "MOVL", "VPMOVSXDQ": "MOVLQSX", "VPMOVZXWQ": "MOVWQZX",
+		"VPMOVSXWQ": "MOVWQSX", "VPMOVZXBQ": "MOVBQZX", "VPMOVSXBQ": "MOVBQSX"}[widen]
+	broadcast := map[int]string{1: "VPBROADCASTB", 2: "VPBROADCASTW", 4: "VPBROADCASTD"}[size]
 	for j := 0; j < 8; j++ {
 		y, x := fmt.Sprintf("Y%d", j), fmt.Sprintf("X%d", j)
 		w.f("VMOVQ %s, R8", x)
@@ -666,7 +670,7 @@ func (g *gen) scatteredLoad(size int, widen string) {
 		w.f("VPMOVMSKB Y9, R9")
 		w.f("CMPL R9, $0xffffffff")
 		w.f("JNE c%d_apart", j)
-		if size == 4 {
+		if size < 8 {
 			w.f("%s (DX)(R8*1), Y9", widen)
 		} else {
 			w.f("VMOVDQU (DX)(R8*1), Y9")
@@ -678,8 +682,8 @@ func (g *gen) scatteredLoad(size int, widen string) {
 		w.f("VPMOVMSKB Y9, R9")
 		w.f("CMPL R9, $0xffffffff")
 		w.f("JNE c%d_lanes", j)
-		if size == 4 {
-			w.f("VPBROADCASTD (DX)(R8*1), X9")
+		if size < 8 {
+			w.f("%s (DX)(R8*1), X9", broadcast)
 			w.f("%s X9, Y9", widen)
 		} else {
 			w.f("VPBROADCASTQ (DX)(R8*1), Y9")
@@ -923,7 +927,7 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA lanesign<>+%d(SB)/8, $%d\n", 8*i, 63-i)
 	}
 	g.s.b.WriteString("GLOBL lanesign<>(SB), RODATA|NOPTR, $256\n")
-	for _, n := range []int{4, 8} {
+	for _, n := range []int{1, 2, 4, 8} {
 		for i := 0; i < 32; i++ {
 			fmt.Fprintf(&g.s.b, "DATA stride%d<>+%d(SB)/8, $%d\n", n, 8*i, n*i)
 		}
