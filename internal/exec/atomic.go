@@ -11,6 +11,8 @@ package exec
 
 import (
 	"math/bits"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -94,6 +96,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		rmw = atomicAddInt
 	}
 	o.c, o.size = c, n
+	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
@@ -105,6 +108,29 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		if o.space == mem.SpaceGlobal {
 			if data, base := w.windowOf(o); uint64(len(data)) >= size && base&7 == 0 {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
+			}
+		}
+		if win != nil && addInt32 {
+			// atom/red.global.add on 32-bit integers, the common case: one
+			// fetch-and-add per lane, as long as the lanes stay in the
+			// window (the general loop below takes over at the first that
+			// does not, and faults there if it must)
+			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			var olds *lanes
+			if dsts[0] >= 0 {
+				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
+			}
+			for ; mask != 0; mask &= mask - 1 {
+				lane := bits.TrailingZeros32(mask)
+				off := addrs[lane] + o.addrConst - winBase
+				if off > winLimit || off&3 != 0 {
+					break
+				}
+				b := uint32(vals[lane])
+				old := atomic.AddUint32((*uint32)(unsafe.Pointer(&win[off])), b) - b
+				if olds != nil {
+					olds[lane] = it.norm(uint64(old))
+				}
 			}
 		}
 		for m := mask; m != 0; m &= m - 1 {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -152,6 +153,57 @@ func TestAtomicWindowFaults(t *testing.T) {
 			if v := binary.LittleEndian.Uint32(b[4*i:]); v != 1 {
 				t.Fatalf("%s: lane %d's counter is %d, want 1", c.name, i, v)
 			}
+		}
+	}
+}
+
+// TestAtomicAddReturnsOld: atom.global.add on 32-bit integers by a whole
+// warp returns each lane the value before its own add: with every lane
+// adding 3 to one counter, the old values are 0, 3, ..., 93 in some order
+// and the counter ends at 96; with -5 (s32) the old values are 0, -5, ...,
+// -155 (compared after widening with cvt.s64.s32, which reads the row).
+func TestAtomicAddReturnsOld(t *testing.T) {
+	for _, c := range []struct {
+		typ string
+		inc int64
+	}{{"u32", 3}, {"s32", -5}} {
+		p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 ctr, .param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, %tid.x;
+	ld.param.u64 %rd1, [ctr];
+	ld.param.u64 %rd2, [out];
+	atom.global.add.`+c.typ+` %r2, [%rd1], `+fmt.Sprint(c.inc)+`;
+	cvt.s64.s32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, 8;
+	add.u64 %rd5, %rd2, %rd4;
+	st.global.u64 [%rd5], %rd3;
+	ret;
+}
+`)
+		ctr, _ := g.Alloc(4, 0)
+		out, _ := g.Alloc(8*32, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], ctr, out), Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(out, 8*32)
+		seen := map[int64]bool{}
+		for i := 0; i < 32; i++ {
+			seen[int64(binary.LittleEndian.Uint64(b[8*i:]))] = true
+		}
+		for k := int64(0); k < 32; k++ {
+			if !seen[k*c.inc] {
+				t.Errorf("%s: no lane got the old value %d", c.typ, k*c.inc)
+			}
+		}
+		cb, _ := g.Bytes(ctr, 4)
+		if got, want := int32(binary.LittleEndian.Uint32(cb)), int32(32*c.inc); got != want {
+			t.Errorf("%s: counter %d, want %d", c.typ, got, want)
 		}
 	}
 }
