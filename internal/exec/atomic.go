@@ -100,21 +100,22 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
-		// a global op's lanes inside the warp's cached allocation (and
-		// aligned) reach it directly; the others take access, which finds
-		// their memory or faults
+		// a global op's lanes inside the warp's cached allocation, or a
+		// shared op's inside the CTA's own shared memory (and aligned),
+		// reach it directly; the others take access, which finds their
+		// memory or faults
 		var win []byte
 		var winBase, winLimit uint64
-		if o.space == mem.SpaceGlobal {
+		if o.space == mem.SpaceGlobal || o.space == mem.SpaceShared {
 			if data, base := w.windowOf(o); uint64(len(data)) >= size && base&7 == 0 {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
 		}
 		if win != nil && addInt32 {
-			// atom/red.global.add on 32-bit integers, the common case: one
-			// fetch-and-add per lane, as long as the lanes stay in the
-			// window (the general loop below takes over at the first that
-			// does not, and faults there if it must)
+			// atom/red.add on 32-bit integers in global or the CTA's shared
+			// memory, the common case: one fetch-and-add per lane, as long
+			// as the lanes stay in the window (the general loop below takes
+			// over at the first that does not, and faults there if it must)
 			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds *lanes
 			if dsts[0] >= 0 {
@@ -126,8 +127,14 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				if off > winLimit || off&3 != 0 {
 					break
 				}
-				b := uint32(vals[lane])
-				old := atomic.AddUint32((*uint32)(unsafe.Pointer(&win[off])), b) - b
+				b, p := uint32(vals[lane]), (*uint32)(unsafe.Pointer(&win[off]))
+				var old uint32
+				if o.space == mem.SpaceShared { // the cluster's goroutine alone: a plain update
+					old = *p
+					*p = old + b
+				} else {
+					old = atomic.AddUint32(p, b) - b
+				}
 				if olds != nil {
 					olds[lane] = it.norm(uint64(old))
 				}

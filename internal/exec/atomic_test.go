@@ -157,31 +157,42 @@ func TestAtomicWindowFaults(t *testing.T) {
 	}
 }
 
-// TestAtomicAddReturnsOld: atom.global.add on 32-bit integers by a whole
-// warp returns each lane the value before its own add: with every lane
-// adding 3 to one counter, the old values are 0, 3, ..., 93 in some order
-// and the counter ends at 96; with -5 (s32) the old values are 0, -5, ...,
-// -155 (compared after widening with cvt.s64.s32, which reads the row).
+// TestAtomicAddReturnsOld: atom.add on 32-bit integers by a whole warp,
+// in global and in shared memory, returns each lane the value before its
+// own add: with every lane adding 3 to one counter, the old values are 0,
+// 3, ..., 93 in some order and the counter ends at 96; with -5 (s32) the
+// old values are 0, -5, ..., -155 (compared after widening with
+// cvt.s64.s32, which reads the row). The shared counter is copied out.
 func TestAtomicAddReturnsOld(t *testing.T) {
 	for _, c := range []struct {
-		typ string
-		inc int64
-	}{{"u32", 3}, {"s32", -5}} {
+		typ, space string
+		inc        int64
+	}{{"u32", "global", 3}, {"s32", "global", -5}, {"u32", "shared", 3}, {"s32", "shared", -5}} {
+		counter, copyOut := "%rd1", ""
+		if c.space == "shared" { // thread 0 copies the shared counter out
+			counter, copyOut = "sctr", "@%p st.global.u32 [%rd1], %r3;"
+		}
 		p, g := load(t, `.version 7.0
 .target sm_70
 .address_size 64
 .visible .entry k(.param .u64 ctr, .param .u64 out)
 {
+	.reg .pred %p;
 	.reg .b32 %r<4>;
 	.reg .b64 %rd<8>;
+	.shared .align 4 .b32 sctr;
 	mov.u32 %r1, %tid.x;
 	ld.param.u64 %rd1, [ctr];
 	ld.param.u64 %rd2, [out];
-	atom.global.add.`+c.typ+` %r2, [%rd1], `+fmt.Sprint(c.inc)+`;
+	atom.`+c.space+`.add.`+c.typ+` %r2, [`+counter+`], `+fmt.Sprint(c.inc)+`;
 	cvt.s64.s32 %rd3, %r2;
 	mul.wide.u32 %rd4, %r1, 8;
 	add.u64 %rd5, %rd2, %rd4;
 	st.global.u64 [%rd5], %rd3;
+	bar.sync 0;
+	ld.shared.u32 %r3, [sctr];
+	setp.eq.u32 %p, %r1, 0;
+	`+copyOut+`
 	ret;
 }
 `)
@@ -198,12 +209,12 @@ func TestAtomicAddReturnsOld(t *testing.T) {
 		}
 		for k := int64(0); k < 32; k++ {
 			if !seen[k*c.inc] {
-				t.Errorf("%s: no lane got the old value %d", c.typ, k*c.inc)
+				t.Errorf("%s %s: no lane got the old value %d", c.space, c.typ, k*c.inc)
 			}
 		}
 		cb, _ := g.Bytes(ctr, 4)
 		if got, want := int32(binary.LittleEndian.Uint32(cb)), int32(32*c.inc); got != want {
-			t.Errorf("%s: counter %d, want %d", c.typ, got, want)
+			t.Errorf("%s %s: counter %d, want %d", c.space, c.typ, got, want)
 		}
 	}
 }
