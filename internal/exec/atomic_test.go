@@ -162,7 +162,8 @@ func TestAtomicWindowFaults(t *testing.T) {
 // own add: with every lane adding 3 to one counter, the old values are 0,
 // 3, ..., 93 in some order and the counter ends at 96; with -5 (s32) the
 // old values are 0, -5, ..., -155 (compared after widening with
-// cvt.s64.s32, which reads the row). The shared counter is copied out.
+// cvt.s64.s32, which reads the row). The counters' addresses are in
+// registers (the warp-wide path); the shared counter is copied out.
 func TestAtomicAddReturnsOld(t *testing.T) {
 	for _, c := range []struct {
 		typ, space string
@@ -170,7 +171,7 @@ func TestAtomicAddReturnsOld(t *testing.T) {
 	}{{"u32", "global", 3}, {"s32", "global", -5}, {"u32", "shared", 3}, {"s32", "shared", -5}} {
 		counter, copyOut := "%rd1", ""
 		if c.space == "shared" { // thread 0 copies the shared counter out
-			counter, copyOut = "sctr", "@%p st.global.u32 [%rd1], %r3;"
+			counter, copyOut = "%rd6", "@%p st.global.u32 [%rd1], %r3;"
 		}
 		p, g := load(t, `.version 7.0
 .target sm_70
@@ -184,6 +185,7 @@ func TestAtomicAddReturnsOld(t *testing.T) {
 	mov.u32 %r1, %tid.x;
 	ld.param.u64 %rd1, [ctr];
 	ld.param.u64 %rd2, [out];
+	mov.u64 %rd6, sctr;                 // the shared counter's address, in a register
 	atom.`+c.space+`.add.`+c.typ+` %r2, [`+counter+`], `+fmt.Sprint(c.inc)+`;
 	cvt.s64.s32 %rd3, %r2;
 	mul.wide.u32 %rd4, %r1, 8;
