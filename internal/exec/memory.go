@@ -259,11 +259,50 @@ func b2i(b bool) int {
 	return 0
 }
 
+// simdVectorLoad returns the AVX2 ld.v2/.v4 loop of n elements of size
+// bytes of type t, or nil.
+func simdVectorLoad(n, size int, t string) func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool {
+	if !simdEnabled {
+		return nil
+	}
+	signed := t[1] == 's'
+	switch {
+	case n == 2 && size == 8:
+		return simdLoadV2x64
+	case n == 2 && size == 4 && signed:
+		return simdLoadV2S32
+	case n == 2 && size == 4:
+		return simdLoadV2Z32
+	case n == 4 && size == 4 && signed:
+		return simdLoadV4S32
+	case n == 4 && size == 4:
+		return simdLoadV4Z32
+	}
+	return nil
+}
+
 // loadVectorWarp is ld.v2/.v4's full-mask fast path: every lane's vector
 // inside the window (warpWindow checks the whole vector's bounds and
 // alignment), element k of lane i into row o.vec[k] (a sink element, -1,
 // is skipped).
 func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
+	if load := simdVectorLoad(len(o.vec), o.size, t); load != nil {
+		// the AVX2 loop checks every lane's whole vector first; a false
+		// sends the access to the loop below, then to the per-lane path
+		if data, base := w.windowOf(o); base&7 == 0 && len(data) >= o.size*len(o.vec) {
+			var rows [4]*lanes
+			for k, s := range o.vec {
+				rows[k] = &w.sink
+				if s >= 0 {
+					rows[k] = (*lanes)(regs[int(s)*warpSize:])
+				}
+			}
+			addrs := (*lanes)(regs[int(o.addrBase)*warpSize:])
+			if load(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data)-o.size*len(o.vec))) {
+				return true
+			}
+		}
+	}
 	data := w.warpWindow(o)
 	if data == nil {
 		return false

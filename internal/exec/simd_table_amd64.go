@@ -1066,6 +1066,21 @@ func simdStore32(row, regs *lanes, data *byte, adj, limit uint64) bool
 func simdStore64(row, regs *lanes, data *byte, adj, limit uint64) bool
 
 //go:noescape
+func simdLoadV2Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadV2S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadV4Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadV4S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdLoadV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
 func simdSelp(d, a, b *lanes, sel, mask uint32)
 
 //go:noescape

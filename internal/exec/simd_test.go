@@ -756,3 +756,88 @@ func TestSIMDF64MatchesLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDVectorLoads: ld.v2/.v4's AVX2 loops against a lane-by-lane
+// reference: consecutive, random and uniform vectors, one lane out of
+// bounds or misaligned (refused, rows untouched), a destination that is
+// the address register.
+func TestSIMDVectorLoads(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(22, 23))
+	const window = 8192
+	for round := 0; round < 600; round++ {
+		kinds := []struct {
+			n, size int
+			signed  bool
+		}{{2, 4, false}, {2, 4, true}, {4, 4, false}, {4, 4, true}, {2, 8, false}}
+		k := kinds[round%len(kinds)]
+		load := simdVectorLoad(k.n, k.size, map[bool]string{true: ".s32", false: ".u32"}[k.signed])
+		vsize := uint64(k.n * k.size)
+		data := make([]byte, window)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		base := uint64(0x40000)
+		var regs lanes
+		start := uint64(r.IntN(window/int(vsize)-40)) * vsize
+		for i := range regs {
+			off := start + uint64(i)*vsize
+			switch round / 5 % 3 {
+			case 1:
+				off = uint64(r.IntN(window/int(vsize))) * vsize
+			case 2:
+				off = start
+			}
+			regs[i] = base + off
+		}
+		ok := true
+		if round%7 == 6 {
+			bad := r.IntN(warpSize)
+			if r.IntN(2) == 0 {
+				regs[bad] = base + window - vsize + uint64(r.IntN(4)+1)*vsize
+			} else {
+				regs[bad] += uint64(k.size / 2)
+			}
+			ok = false
+		}
+		var want [4]lanes
+		for i := range regs {
+			off := regs[i] - base
+			for e := 0; e < k.n && ok; e++ {
+				p := off + uint64(e*k.size)
+				switch {
+				case k.size == 8:
+					want[e][i] = binary.LittleEndian.Uint64(data[p:])
+				case k.signed:
+					want[e][i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[p:]))))
+				default:
+					want[e][i] = uint64(binary.LittleEndian.Uint32(data[p:]))
+				}
+			}
+		}
+		var got [4]lanes
+		for e := range got {
+			got[e] = simdRow(r, false)
+		}
+		before := got
+		rows := [4]*lanes{&got[0], &got[1], &got[2], &got[3]}
+		if res := load(&rows, &regs, &data[0], -base, window-vsize); res != ok {
+			t.Fatalf("round %d v%d.%d: reported %v, want %v", round, k.n, k.size*8, res, ok)
+		}
+		for e := 0; e < k.n; e++ {
+			if ok && got[e] != want[e] || !ok && got[e] != before[e] {
+				t.Fatalf("round %d v%d.%d element %d differs", round, k.n, k.size*8, e)
+			}
+		}
+		if ok && k.size == 8 { // the address register as the first destination
+			addrs := regs
+			rows = [4]*lanes{&addrs, &got[1], &got[2], &got[3]}
+			load(&rows, &addrs, &data[0], -base, window-vsize)
+			if addrs != want[0] || got[1] != want[1] {
+				t.Fatalf("round %d: loading into the address register differs", round)
+			}
+		}
+	}
+}

@@ -53,6 +53,7 @@ type Warp struct {
 	gData []byte
 	gGen  uint64
 	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
+	sink  lanes            // where a vector load's sink elements go
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32

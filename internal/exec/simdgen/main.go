@@ -577,26 +577,7 @@ func (g *gen) memory() {
 		w.f("MOVQ row+0(FP), DI")
 		w.f("MOVQ regs+8(FP), SI")
 		w.f("MOVQ data+16(FP), DX")
-		w.f("VPBROADCASTQ adj+24(FP), Y15")
-		w.f("VPBROADCASTQ bias64<>(SB), Y13")
-		w.f("VPBROADCASTQ limit+32(FP), Y14")
-		w.f("VPXOR Y13, Y14, Y14")
-		w.f("MOVQ $%d, AX", m.size-1)
-		w.f("MOVQ AX, X12")
-		w.f("VPBROADCASTQ X12, Y12")
-		w.f("VPXOR Y11, Y11, Y11")
-		// Y0-Y7: the offsets; Y11: any lane out of bounds or misaligned
-		for j := 0; j < 8; j++ {
-			y := fmt.Sprintf("Y%d", j)
-			w.f("VPADDQ %d(SI), Y15, %s", 32*j, y)
-			w.f("VPXOR Y13, %s, Y8", y)
-			w.f("VPCMPGTQ Y14, Y8, Y8")
-			w.f("VPAND Y12, %s, Y9", y)
-			w.f("VPOR Y8, Y11, Y11")
-			w.f("VPOR Y9, Y11, Y11")
-		}
-		w.f("VPTEST Y11, Y11")
-		w.f("JNZ fail")
+		checkLanes(w, m.size)
 		// Y10: all ones while lane i is at lane 0's offset + i*size
 		w.f("VPBROADCASTQ X0, Y9")
 		w.f("VPCMPEQQ Y10, Y10, Y10")
@@ -645,6 +626,75 @@ func (g *gen) memory() {
 			w.f("MOVB $1, ret+40(FP)")
 			w.f("RET")
 		}
+		g.s.b.WriteString("fail:\n")
+		w.f("VZEROUPPER")
+		w.f("MOVB $0, ret+40(FP)")
+		w.f("RET")
+	}
+}
+
+// checkLanes writes the bounds and alignment check of a warp-wide access
+// of align bytes per lane (regs in SI, adj and limit in the frame): the
+// lanes' offsets end in Y0-Y7, and any lane past limit or misaligned
+// jumps to fail.
+func checkLanes(w *writer, align int) {
+	w.f("VPBROADCASTQ adj+24(FP), Y15")
+	w.f("VPBROADCASTQ bias64<>(SB), Y13")
+	w.f("VPBROADCASTQ limit+32(FP), Y14")
+	w.f("VPXOR Y13, Y14, Y14")
+	w.f("MOVQ $%d, AX", align-1)
+	w.f("MOVQ AX, X12")
+	w.f("VPBROADCASTQ X12, Y12")
+	w.f("VPXOR Y11, Y11, Y11")
+	// Y11: any lane out of bounds or misaligned
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j)
+		w.f("VPADDQ %d(SI), Y15, %s", 32*j, y)
+		w.f("VPXOR Y13, %s, Y8", y)
+		w.f("VPCMPGTQ Y14, Y8, Y8")
+		w.f("VPAND Y12, %s, Y9", y)
+		w.f("VPOR Y8, Y11, Y11")
+		w.f("VPOR Y9, Y11, Y11")
+	}
+	w.f("VPTEST Y11, Y11")
+	w.f("JNZ fail")
+}
+
+// vectorLoads writes the warp-wide ld.v2/.v4 of 4- and 8-byte elements:
+// rows holds the destination row of each element (a scratch row for a
+// sink); the whole vector of every lane is checked (checkLanes), then each
+// lane's elements are read in lane order (a destination that is also the
+// address register is written only after its lane's address is read).
+func (g *gen) vectorLoads() {
+	for _, v := range []struct {
+		name    string
+		n, size int
+		move    string
+	}{{"simdLoadV2Z32", 2, 4, "MOVL"}, {"simdLoadV2S32", 2, 4, "MOVLQSX"}, {"simdLoadV4Z32", 4, 4, "MOVL"},
+		{"simdLoadV4S32", 4, 4, "MOVLQSX"}, {"simdLoadV2x64", 2, 8, "MOVQ"}} {
+		g.decls = append(g.decls, decl{v.name, "(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool"})
+		g.text(v.name, 41)
+		w := &g.s
+		w.f("MOVQ rows+0(FP), R8")
+		dst := []string{"R9", "R10", "R11", "R12"}[:v.n]
+		for k, r := range dst {
+			w.f("MOVQ %d(R8), %s", 8*k, r)
+		}
+		w.f("MOVQ regs+8(FP), SI")
+		w.f("MOVQ data+16(FP), DX")
+		checkLanes(w, v.n*v.size)
+		w.f("VZEROUPPER")
+		w.f("MOVQ adj+24(FP), CX")
+		for i := 0; i < 32; i++ {
+			w.f("MOVQ %d(SI), AX", 8*i)
+			w.f("ADDQ CX, AX")
+			for k, r := range dst {
+				w.f("%s %d(DX)(AX*1), BX", v.move, k*v.size)
+				w.f("MOVQ BX, %d(%s)", 8*i, r)
+			}
+		}
+		w.f("MOVB $1, ret+40(FP)")
+		w.f("RET")
 		g.s.b.WriteString("fail:\n")
 		w.f("VZEROUPPER")
 		w.f("MOVB $0, ret+40(FP)")
@@ -1133,6 +1183,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 
 	g.trace()
 	g.memory()
+	g.vectorLoads()
 	g.selp()
 	g.allSame()
 	g.allBelow()
