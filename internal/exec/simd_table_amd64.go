@@ -856,6 +856,42 @@ func simdDivF64M(d, a, b *lanes, mask uint32)
 func simdDivF64KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMinF32(d, a, b *lanes)
+
+//go:noescape
+func simdMinF32_b()
+
+//go:noescape
+func simdMinF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinF32K_b()
+
+//go:noescape
+func simdMinF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxF32(d, a, b *lanes)
+
+//go:noescape
+func simdMaxF32_b()
+
+//go:noescape
+func simdMaxF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxF32K_b()
+
+//go:noescape
+func simdMaxF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdFmaF64(d, a, b, c *lanes)
 
 //go:noescape
@@ -1113,10 +1149,12 @@ var simdBinaryLoops = map[string]vecBin{
 	"div.ftz.f32": {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
 	"div.s32":     {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
 	"div.u32":     {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
+	"max.f32":     {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
 	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
 	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
 	"max.z32":     {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
+	"min.f32":     {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
 	"min.s32":     {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
 	"min.s64":     {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
 	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
@@ -1245,6 +1283,10 @@ var simdBodies = []any{
 	simdMulF64K,
 	simdDivF64,
 	simdDivF64K,
+	simdMinF32,
+	simdMinF32K,
+	simdMaxF32,
+	simdMaxF32K,
 	simdFmaF64,
 	simdFmaFtzF32,
 	simdSqrtF32,

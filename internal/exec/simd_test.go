@@ -841,3 +841,33 @@ func TestSIMDVectorLoads(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDF32MinMax: min/max.f32 against pickMinMax, lane by lane, on
+// NaNs, signed zeros and equal values.
+func TestSIMDF32MinMax(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	for _, isMax := range []bool{false, true} {
+		key := "min.f32"
+		if isMax {
+			key = "max.f32"
+		}
+		got, ok := simdBinary(key)
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s", key)
+		}
+		fn := func(a, b uint64) uint64 { return pickMinMax(fp.F32, isMax, a&0xffffffff, b&0xffffffff) }
+		checkBin(t, key, got,
+			func(d, a, b *lanes) {
+				for i := range d {
+					d[i] = fn(a[i], b[i])
+				}
+			},
+			func(d, a *lanes, k uint64) {
+				for i := range d {
+					d[i] = fn(a[i], k)
+				}
+			}, true)
+	}
+}

@@ -192,6 +192,29 @@ func f64Body(insn string) func(w *writer, ya, yt, yu, mb string, j int) {
 	}
 }
 
+// f32MinMax is min or max.f32 (internal/exec's pickMinMax): x86's MINPS
+// and MAXPS give the second operand for a NaN and for equal operands; the
+// GPU ignores a NaN operand and orders -0 below +0. So: where b is NaN, a;
+// where a equals b, a|b for min (-0 over +0) and a&b for max; a NaN left
+// (both were NaN) becomes the canonical NaN. Y14 is scratch, reloaded.
+func f32MinMax(isMax bool) func(w *writer, ya, yt, yu, mb string, j int) {
+	return func(w *writer, ya, yt, yu, mb string, j int) {
+		insn, join := "VMINPS", "VPOR"
+		if isMax {
+			insn, join = "VMAXPS", "VPAND"
+		}
+		w.f("VMOVDQU %s, %s", mb, yu)
+		w.f("%s %s, %s, %s", insn, yu, ya, yt)
+		w.f("VCMPPS $3, %s, %s, Y14", yu, yu)
+		w.f("VBLENDVPS Y14, %s, %s, %s", ya, yt, yt)
+		w.f("VCMPPS $0, %s, %s, Y14", yu, ya)
+		w.f("%s %s, %s, %s", join, ya, yu, yu)
+		w.f("VBLENDVPS Y14, %s, %s, %s", yu, yt, ya)
+		w.f("VPBROADCASTD canonf32<>(SB), Y14")
+		canonF32(w, ya, yt)
+	}
+}
+
 func f64Ops() []intOp {
 	var ops []intOp
 	for _, o := range []struct{ op, insn string }{{"add", "VADDPD"}, {"sub", "VSUBPD"}, {"mul", "VMULPD"}, {"div", "VDIVPD"}} {
@@ -1048,6 +1071,9 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, o := range f64Ops() {
 		g.binary(o)
 	}
+	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
+	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, bodyJ: f32MinMax(false)})
+	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, bodyJ: f32MinMax(true)})
 	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
 	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
 	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
