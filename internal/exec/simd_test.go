@@ -858,6 +858,23 @@ func TestSIMDF32MinMax(t *testing.T) {
 			t.Fatalf("no AVX2 loop for %s", key)
 		}
 		fn := func(a, b uint64) uint64 { return pickMinMax(fp.F32, isMax, a&0xffffffff, b&0xffffffff) }
+		// every pair of +0, -0, 1, -1, a quiet and a signalling NaN, in
+		// every lane position
+		special := []uint64{0, 0x80000000, 0x3f800000, 0xbf800000, 0x7fc00000, 0xff800001}
+		for x := range special {
+			for y := range special {
+				var a, b, d lanes
+				for i := range a {
+					a[i], b[i] = special[(x+i)%len(special)], special[(y+i/len(special))%len(special)]
+				}
+				got.rr(&d, &a, &b)
+				for i := range d {
+					if w := fn(a[i], b[i]); d[i] != w {
+						t.Fatalf("%s(%#x, %#x) = %#x, want %#x", key, a[i], b[i], d[i], w)
+					}
+				}
+			}
+		}
 		checkBin(t, key, got,
 			func(d, a, b *lanes) {
 				for i := range d {
