@@ -281,6 +281,22 @@ func simdVectorLoad(n, size int, t string) func(rows *[4]*lanes, regs *lanes, da
 	return nil
 }
 
+// simdVectorStore returns the AVX2 st.v2/.v4 loop of n elements of size
+// bytes, or nil.
+func simdVectorStore(n, size int) func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool {
+	switch {
+	case !simdEnabled:
+		return nil
+	case n == 2 && size == 8:
+		return simdStoreV2x64
+	case n == 2 && size == 4:
+		return simdStoreV2x32
+	case n == 4 && size == 4:
+		return simdStoreV4x32
+	}
+	return nil
+}
+
 // loadVectorWarp is ld.v2/.v4's full-mask fast path: every lane's vector
 // inside the window (warpWindow checks the whole vector's bounds and
 // alignment), element k of lane i into row o.vec[k] (a sink element, -1,
@@ -323,6 +339,19 @@ func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
 
 // storeVectorWarp is st.v2/.v4's full-mask fast path (see loadVectorWarp).
 func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
+	if store := simdVectorStore(len(o.vec), o.size); store != nil {
+		// checked as a whole first, like loadVectorWarp's
+		if data, base := w.windowOf(o); base&7 == 0 && len(data) >= o.size*len(o.vec) {
+			var rows [4]*lanes
+			for k, s := range o.vec {
+				rows[k] = (*lanes)(regs[int(s)*warpSize:])
+			}
+			addrs := (*lanes)(regs[int(o.addrBase)*warpSize:])
+			if store(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data)-o.size*len(o.vec))) {
+				return true
+			}
+		}
+	}
 	data := w.warpWindow(o)
 	if data == nil {
 		return false

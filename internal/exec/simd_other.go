@@ -50,8 +50,11 @@ func simdBodyOf(any) (uint64, bool) { return 0, false }
 // simdTrace is only called for traces, which need simdBodyOf.
 func simdTrace(rows unsafe.Pointer, ops *traceOp, n int) { panic("exec: simdTrace without AVX2") }
 
-func simdLoadV2Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
-func simdLoadV2S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
-func simdLoadV4Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
-func simdLoadV4S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
-func simdLoadV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdLoadV2Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadV2S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadV4Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadV4S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdLoadV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
+func simdStoreV2x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdStoreV4x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+func simdStoreV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }

@@ -1117,6 +1117,15 @@ func simdLoadV4S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) 
 func simdLoadV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
 
 //go:noescape
+func simdStoreV2x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdStoreV4x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
+func simdStoreV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+
+//go:noescape
 func simdSelp(d, a, b *lanes, sel, mask uint32)
 
 //go:noescape

@@ -888,3 +888,67 @@ func TestSIMDF32MinMax(t *testing.T) {
 			}, true)
 	}
 }
+
+// TestSIMDVectorStores: st.v2/.v4's AVX2 loops against a lane-by-lane
+// reference: consecutive, random and coinciding vectors (the highest lane
+// stays), one lane out of bounds or misaligned (refused, memory
+// untouched).
+func TestSIMDVectorStores(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(24, 25))
+	const window = 8192
+	for round := 0; round < 600; round++ {
+		kinds := []struct{ n, size int }{{2, 4}, {4, 4}, {2, 8}}
+		k := kinds[round%len(kinds)]
+		store := simdVectorStore(k.n, k.size)
+		vsize := uint64(k.n * k.size)
+		data := make([]byte, window)
+		base := uint64(0x40000)
+		var regs lanes
+		start := uint64(r.IntN(window/int(vsize)-40)) * vsize
+		for i := range regs {
+			off := start + uint64(i)*vsize
+			switch round / 3 % 3 {
+			case 1:
+				off = uint64(r.IntN(window/int(vsize))) * vsize
+			case 2:
+				off = start + uint64(i%3)*vsize // coinciding vectors
+			}
+			regs[i] = base + off
+		}
+		ok := true
+		if round%7 == 6 {
+			bad := r.IntN(warpSize)
+			if r.IntN(2) == 0 {
+				regs[bad] = base + window - vsize + uint64(r.IntN(4)+1)*vsize
+			} else {
+				regs[bad] += uint64(k.size / 2)
+			}
+			ok = false
+		}
+		var src [4]lanes
+		for e := range src {
+			src[e] = simdRow(r, false)
+		}
+		want := make([]byte, window)
+		for i := range regs {
+			for e := 0; e < k.n && ok; e++ {
+				p := regs[i] - base + uint64(e*k.size)
+				if k.size == 8 {
+					binary.LittleEndian.PutUint64(want[p:], src[e][i])
+				} else {
+					binary.LittleEndian.PutUint32(want[p:], uint32(src[e][i]))
+				}
+			}
+		}
+		rows := [4]*lanes{&src[0], &src[1], &src[2], &src[3]}
+		if res := store(&rows, &regs, &data[0], -base, window-vsize); res != ok {
+			t.Fatalf("round %d v%d.%d: reported %v, want %v", round, k.n, k.size*8, res, ok)
+		}
+		if !bytes.Equal(data, want) {
+			t.Fatalf("round %d v%d.%d: memory differs", round, k.n, k.size*8)
+		}
+	}
+}

@@ -723,6 +723,42 @@ func (g *gen) vectorLoads() {
 		w.f("MOVB $0, ret+40(FP)")
 		w.f("RET")
 	}
+	// st.v2/.v4: the same, storing (aligned vectors either coincide or
+	// are apart, so lane order leaves the highest lane's elements, as the
+	// Go loop's element order does)
+	for _, v := range []struct {
+		name     string
+		n, size  int
+		load, st string
+	}{{"simdStoreV2x32", 2, 4, "MOVQ", "MOVL"}, {"simdStoreV4x32", 4, 4, "MOVQ", "MOVL"}, {"simdStoreV2x64", 2, 8, "MOVQ", "MOVQ"}} {
+		g.decls = append(g.decls, decl{v.name, "(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool"})
+		g.text(v.name, 41)
+		w := &g.s
+		w.f("MOVQ rows+0(FP), R8")
+		src := []string{"R9", "R10", "R11", "R12"}[:v.n]
+		for k, r := range src {
+			w.f("MOVQ %d(R8), %s", 8*k, r)
+		}
+		w.f("MOVQ regs+8(FP), SI")
+		w.f("MOVQ data+16(FP), DX")
+		checkLanes(w, v.n*v.size)
+		w.f("VZEROUPPER")
+		w.f("MOVQ adj+24(FP), CX")
+		for i := 0; i < 32; i++ {
+			w.f("MOVQ %d(SI), AX", 8*i)
+			w.f("ADDQ CX, AX")
+			for k, r := range src {
+				w.f("%s %d(%s), BX", v.load, 8*i, r)
+				w.f("%s BX, %d(DX)(AX*1)", v.st, k*v.size)
+			}
+		}
+		w.f("MOVB $1, ret+40(FP)")
+		w.f("RET")
+		g.s.b.WriteString("fail:\n")
+		w.f("VZEROUPPER")
+		w.f("MOVB $0, ret+40(FP)")
+		w.f("RET")
+	}
 }
 
 // scatteredLoad writes the load of a row whose lanes are not consecutive
