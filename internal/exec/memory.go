@@ -246,6 +246,17 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	return true
 }
 
+// fillRow sets every lane of row to v.
+func fillRow(row *lanes, v uint64) {
+	if simdEnabled {
+		simdFill(row, v)
+		return
+	}
+	for i := range row {
+		row[i] = v
+	}
+}
+
 // simdLoads are the AVX2 warp-wide loads by element size and signedness
 // (zero- or sign-extended to the slot; nil where there is none).
 var simdLoads = [9][2]func(row, regs *lanes, data *byte, adj, limit uint64) bool{
@@ -577,9 +588,7 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 				v := extend(mem.Load(b[k*o.size:(k+1)*o.size]), t, o.size*8)
 				row := (*lanes)(f.regs[int(s)*warpSize:])
 				if mask == ^uint32(0) {
-					for i := range row {
-						row[i] = v
-					}
+					fillRow(row, v)
 					continue
 				}
 				for m := mask; m != 0; m &= m - 1 {

@@ -58,3 +58,6 @@ func simdLoadV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) 
 func simdStoreV2x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdStoreV4x32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
 func simdStoreV2x64(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool { return false }
+
+// simdFill is only called while simdEnabled, never true here.
+func simdFill(row *lanes, v uint64) { panic("exec: simdFill without AVX2") }

@@ -1135,6 +1135,9 @@ func simdAllSame(row *lanes) bool
 func simdAllBelow(row *lanes, limit uint64) bool
 
 //go:noescape
+func simdFill(row *lanes, v uint64)
+
+//go:noescape
 func simdWaiting(pc, rtop *[warpSize]int32) uint32
 
 //go:noescape

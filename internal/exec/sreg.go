@@ -23,10 +23,7 @@ func (w *Warp) fillSreg(ref *sregRef, row []uint64) {
 		}
 		return
 	}
-	v := w.uniformSreg(ref.name, comp)
-	for lane := range row {
-		row[lane] = v
-	}
+	fillRow((*lanes)(row), w.uniformSreg(ref.name, comp))
 }
 
 // laneMask is the value of %lanemask_eq/lt/le/gt/ge for lane.

@@ -834,6 +834,22 @@ func (g *gen) allLanes(name, sig string, frame int, ret string, setup func(w *wr
 	w.f("RET")
 }
 
+// fill writes simdFill, a row of one value in 256-bit stores (a whole-warp
+// loop reading the row then forwards from them; after 64-bit stores it
+// would wait for them to drain).
+func (g *gen) fill() {
+	g.decls = append(g.decls, decl{"simdFill", "(row *lanes, v uint64)"})
+	g.text("simdFill", 16)
+	w := &g.s
+	w.f("MOVQ row+0(FP), DI")
+	w.f("VPBROADCASTQ v+8(FP), Y0")
+	for j := 0; j < 8; j++ {
+		w.f("VMOVDQU Y0, %d(DI)", 32*j)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // allSame writes the test of uniform.go's sameInLanes for a full mask
 // (every lane of row holds lane 0's value), and allBelow the test that
 // every lane of row is below limit, unsigned (cvta.to's rows of global
@@ -1249,6 +1265,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.selp()
 	g.allSame()
 	g.allBelow()
+	g.fill()
 	g.scheduler()
 
 	// the Go side
