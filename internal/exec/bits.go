@@ -297,6 +297,18 @@ func lowerLop3(l *lowering, in *ir.Inst, o *Op) error {
 // shfVec returns the warp loop of shf: the funnel shift written out for each
 // direction and mode, so that no lane calls a function.
 func shfVec(left, clamp bool) func(d, a, b, c *lanes) {
+	key := "shf.r"
+	if left {
+		key = "shf.l"
+	}
+	if clamp {
+		key += ".clamp"
+	} else {
+		key += ".wrap"
+	}
+	if v := simdTernary(key); v != nil {
+		return v
+	}
 	switch {
 	case left && clamp:
 		return func(d, a, b, c *lanes) {

@@ -47,7 +47,7 @@ func simdBinary(key string) (vecBin, bool) {
 }
 
 // simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32", "fma.f64"
-// (.rn), "mad.z32" or "mad.s32", or nil.
+// (.rn), "mad.z32", "mad.s32" or "shf.l.wrap" (and .r, .clamp), or nil.
 func simdTernary(key string) func(d, a, b, c *lanes) {
 	if !simdEnabled {
 		return nil
@@ -63,6 +63,14 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 		return simdFmaFtzF32
 	case "fma.f64":
 		return simdFmaF64
+	case "shf.l.wrap":
+		return simdShfLWrap
+	case "shf.r.wrap":
+		return simdShfRWrap
+	case "shf.l.clamp":
+		return simdShfLClamp
+	case "shf.r.clamp":
+		return simdShfRClamp
 	}
 	return nil
 }
@@ -113,6 +121,10 @@ var simdLoopPCs = func() map[uintptr]bool {
 	add(simdFmaF32)
 	add(simdFmaFtzF32)
 	add(simdFmaF64)
+	add(simdShfLWrap)
+	add(simdShfRWrap)
+	add(simdShfLClamp)
+	add(simdShfRClamp)
 	return m
 }()
 

@@ -958,6 +958,30 @@ func simdFmaF32(d, a, b, c *lanes)
 func simdFmaF32_b()
 
 //go:noescape
+func simdShfLWrap(d, a, b, c *lanes)
+
+//go:noescape
+func simdShfLWrap_b()
+
+//go:noescape
+func simdShfRWrap(d, a, b, c *lanes)
+
+//go:noescape
+func simdShfRWrap_b()
+
+//go:noescape
+func simdShfLClamp(d, a, b, c *lanes)
+
+//go:noescape
+func simdShfLClamp_b()
+
+//go:noescape
+func simdShfRClamp(d, a, b, c *lanes)
+
+//go:noescape
+func simdShfRClamp_b()
+
+//go:noescape
 func simdMadZ32(d, a, b, c *lanes)
 
 //go:noescape
@@ -1310,6 +1334,10 @@ var simdBodies = []any{
 	simdSqrtApproxFtzF32,
 	simdRcpF32,
 	simdFmaF32,
+	simdShfLWrap,
+	simdShfRWrap,
+	simdShfLClamp,
+	simdShfRClamp,
 	simdMadZ32,
 	simdMadS32,
 }

@@ -952,3 +952,36 @@ func TestSIMDVectorStores(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDShfMatchesGo: the funnel shifts against shfVec's Go loops, with
+// shift counts around 0, 31, 32 and beyond.
+func TestSIMDShfMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(26, 27))
+	for _, left := range []bool{false, true} {
+		for _, clamp := range []bool{false, true} {
+			got := shfVec(left, clamp)
+			var want func(d, a, b, c *lanes)
+			withoutSIMD(t, func() { want = shfVec(left, clamp) })
+			if !isSIMDLoop(got) || isSIMDLoop(want) {
+				t.Fatalf("left %v clamp %v: the loops are not the AVX2 and Go ones", left, clamp)
+			}
+			for round := 0; round < 300; round++ {
+				a, b, c := simdRow(r, false), simdRow(r, false), simdRow(r, false)
+				for i := range c {
+					if r.IntN(2) == 0 {
+						c[i] = uint64(r.IntN(70)) | uint64(r.Uint32())<<32*uint64(r.IntN(2))
+					}
+				}
+				var d, w lanes
+				got(&d, &a, &b, &c)
+				want(&w, &a, &b, &c)
+				if d != w {
+					t.Fatalf("shf left %v clamp %v: a=%x b=%x c=%x\ngot  %x\nwant %x", left, clamp, a, b, c, d, w)
+				}
+			}
+		}
+	}
+}

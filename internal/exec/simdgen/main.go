@@ -1089,6 +1089,11 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&g.s.b, "DATA canon64v<>+%d(SB)/8, $0x7fffffffffffffff\n", 8*i)
 	}
 	g.s.b.WriteString("GLOBL quiet64v<>(SB), RODATA|NOPTR, $32\nGLOBL canon64v<>(SB), RODATA|NOPTR, $32\n")
+	g.s.b.WriteString("DATA shfclamp<>+0(SB)/4, $32\nGLOBL shfclamp<>(SB), RODATA|NOPTR, $4\n")
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&g.s.b, "DATA shfwrap<>+%d(SB)/8, $31\n", 8*i)
+	}
+	g.s.b.WriteString("GLOBL shfwrap<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString("DATA maxint32<>+0(SB)/4, $0x7fffffff\nGLOBL maxint32<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one32i<>+0(SB)/4, $1\nGLOBL one32i<>(SB), RODATA|NOPTR, $4\n")
 	g.s.b.WriteString("DATA one64<>+0(SB)/8, $0x3ff0000000000000\nGLOBL one64<>(SB), RODATA|NOPTR, $8\n")
@@ -1190,6 +1195,33 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
 		canonF32(w, ya, yt)
 	})
+	// shf: the funnel of b (upper half) and a (lower) shifted by c, masked
+	// to 31 (wrap) or limited to 32 (clamp); the upper half of the left
+	// shift, the lower half of the right one
+	for _, v := range []struct {
+		name        string
+		left, clamp bool
+	}{{"simdShfLWrap", true, false}, {"simdShfRWrap", false, false}, {"simdShfLClamp", true, true}, {"simdShfRClamp", false, true}} {
+		g.ternary(v.name, func(w *writer, ya, yb, yt string, j int) {
+			w.f("VPSLLQ $32, %s, %s", yb, yb)
+			w.f("VPBLENDD $0x55, %s, %s, %s", ya, yb, ya) // b:a
+			w.f("VMOVDQU %d(CX), %s", 32*j, yt)
+			if v.clamp {
+				w.f("VPBROADCASTD shfclamp<>(SB), Y12")
+				w.f("VPMINUD Y12, %s, %s", yt, yt)
+				w.f("VPAND Y15, %s, %s", yt, yt)
+			} else {
+				w.f("VPAND shfwrap<>(SB), %s, %s", yt, yt)
+			}
+			if v.left {
+				w.f("VPSLLVQ %s, %s, %s", yt, ya, ya)
+				w.f("VPSRLQ $32, %s, %s", ya, ya)
+			} else {
+				w.f("VPSRLVQ %s, %s, %s", yt, ya, ya)
+				zext32(w, ya)
+			}
+		})
+	}
 	g.ternary("simdMadZ32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VPMULLD %s, %s, %s", yb, ya, ya)
 		w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
