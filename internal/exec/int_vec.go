@@ -401,13 +401,22 @@ func vecNorm(from, to intType) func(d, a *lanes) {
 	}
 	switch {
 	case from.bits == 64 && to.bits == 64:
+		if v := simdUnary("copy.64"); v != nil {
+			return v
+		}
 		return func(d, a *lanes) { *d = *a }
 	case from.bits == 32 && from.signed && to.bits == 64, to.bits == 32 && to.signed:
+		if v := simdUnary("sext.32"); v != nil {
+			return v
+		}
 		return func(d, a *lanes) {
 			for i := range d {
 				d[i] = uint64(int64(int32(a[i])))
 			}
 		}
+	}
+	if v := simdUnary("zext.32"); v != nil {
+		return v
 	}
 	return func(d, a *lanes) { // zero extension or truncation to 32 bits
 		for i := range d {

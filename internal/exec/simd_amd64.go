@@ -75,8 +75,9 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 	return nil
 }
 
-// simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), or of
-// rsqrt, rcp or sqrt ".approx.f32" or ".approx.ftz.f32", or nil.
+// simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), of
+// rsqrt, rcp or sqrt ".approx.f32" or ".approx.ftz.f32", or of vecNorm's
+// "copy.64", "zext.32" and "sext.32", or nil.
 func simdUnary(key string) func(d, a *lanes) {
 	if !simdEnabled {
 		return nil
@@ -90,6 +91,12 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdSqrtF32
 	case "rcp.f32":
 		return simdRcpF32
+	case "copy.64":
+		return simdCopy64
+	case "zext.32":
+		return simdZext32
+	case "sext.32":
+		return simdSext32
 	case "rsqrt.approx.f32":
 		return simdRsqrtApproxF32
 	case "rsqrt.approx.ftz.f32":
@@ -114,7 +121,7 @@ var simdLoopPCs = func() map[uintptr]bool {
 		add(v.rr)
 		add(v.rk)
 	}
-	for _, k := range []string{"sqrt.f32", "rcp.f32", "rsqrt.approx.f32", "rsqrt.approx.ftz.f32",
+	for _, k := range []string{"copy.64", "zext.32", "sext.32", "sqrt.f32", "rcp.f32", "rsqrt.approx.f32", "rsqrt.approx.ftz.f32",
 		"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32", "sqrt.approx.ftz.f32"} {
 		add(simdUnaryLoop(k))
 	}

@@ -18838,6 +18838,119 @@ TEXT ·simdFmaFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdCopy64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCopy64_b(SB)
+
+TEXT ·simdCopy64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdZext32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdZext32_b(SB)
+
+TEXT ·simdZext32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdSext32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdSext32_b(SB)
+
+TEXT ·simdSext32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdSqrtF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -22352,22 +22465,25 @@ DATA simdbodies<>+768(SB)/8, $·simdMaxF32_b(SB)
 DATA simdbodies<>+776(SB)/8, $·simdMaxF32K_b(SB)
 DATA simdbodies<>+784(SB)/8, $·simdFmaF64_b(SB)
 DATA simdbodies<>+792(SB)/8, $·simdFmaFtzF32_b(SB)
-DATA simdbodies<>+800(SB)/8, $·simdSqrtF32_b(SB)
-DATA simdbodies<>+808(SB)/8, $·simdRsqrtApproxF32_b(SB)
-DATA simdbodies<>+816(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+824(SB)/8, $·simdRcpApproxF32_b(SB)
-DATA simdbodies<>+832(SB)/8, $·simdRcpApproxFtzF32_b(SB)
-DATA simdbodies<>+840(SB)/8, $·simdSqrtApproxF32_b(SB)
-DATA simdbodies<>+848(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+856(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+864(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+872(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+880(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+888(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+896(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+904(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+912(SB)/8, $·simdMadS32_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $920
+DATA simdbodies<>+800(SB)/8, $·simdCopy64_b(SB)
+DATA simdbodies<>+808(SB)/8, $·simdZext32_b(SB)
+DATA simdbodies<>+816(SB)/8, $·simdSext32_b(SB)
+DATA simdbodies<>+824(SB)/8, $·simdSqrtF32_b(SB)
+DATA simdbodies<>+832(SB)/8, $·simdRsqrtApproxF32_b(SB)
+DATA simdbodies<>+840(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+848(SB)/8, $·simdRcpApproxF32_b(SB)
+DATA simdbodies<>+856(SB)/8, $·simdRcpApproxFtzF32_b(SB)
+DATA simdbodies<>+864(SB)/8, $·simdSqrtApproxF32_b(SB)
+DATA simdbodies<>+872(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+880(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+888(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+896(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+904(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+912(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+920(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+928(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+936(SB)/8, $·simdMadS32_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $944
 
 TEXT ·simdTrace(SB), NOSPLIT, $0-24
 	MOVQ rows+0(FP), R12

@@ -904,6 +904,24 @@ func simdFmaFtzF32(d, a, b, c *lanes)
 func simdFmaFtzF32_b()
 
 //go:noescape
+func simdCopy64(d, a *lanes)
+
+//go:noescape
+func simdCopy64_b()
+
+//go:noescape
+func simdZext32(d, a *lanes)
+
+//go:noescape
+func simdZext32_b()
+
+//go:noescape
+func simdSext32(d, a *lanes)
+
+//go:noescape
+func simdSext32_b()
+
+//go:noescape
 func simdSqrtF32(d, a *lanes)
 
 //go:noescape
@@ -1325,6 +1343,9 @@ var simdBodies = []any{
 	simdMaxF32K,
 	simdFmaF64,
 	simdFmaFtzF32,
+	simdCopy64,
+	simdZext32,
+	simdSext32,
 	simdSqrtF32,
 	simdRsqrtApproxF32,
 	simdRsqrtApproxFtzF32,

@@ -985,3 +985,31 @@ func TestSIMDShfMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDNormMatchesGo: vecNorm's AVX2 loops (copy, zero and sign
+// extension of the low half) against its Go loops.
+func TestSIMDNormMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(28, 29))
+	for _, c := range []struct{ from, to intType }{{intType{64, false}, intType{64, true}},
+		{intType{32, true}, intType{64, false}}, {intType{64, false}, intType{32, true}},
+		{intType{32, false}, intType{64, false}}, {intType{64, true}, intType{32, false}}} {
+		got := vecNorm(c.from, c.to)
+		var want func(d, a *lanes)
+		withoutSIMD(t, func() { want = vecNorm(c.from, c.to) })
+		if !isSIMDLoop(got) || isSIMDLoop(want) {
+			t.Fatalf("%v -> %v: the loops are not the AVX2 and Go ones", c.from, c.to)
+		}
+		for round := 0; round < 100; round++ {
+			a := simdRow(r, false)
+			var d, w lanes
+			got(&d, &a)
+			want(&w, &a)
+			if d != w {
+				t.Fatalf("%v -> %v: a=%x\ngot  %x\nwant %x", c.from, c.to, a, d, w)
+			}
+		}
+	}
+}

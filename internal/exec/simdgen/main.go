@@ -1148,6 +1148,11 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		flushF32(w, ya, yt)
 		canonF32(w, ya, yt)
 	})
+	// mov and integer cvt between 32- and 64-bit types (vecNorm): a copy,
+	// or the low half zero- or sign-extended
+	g.unary("simdCopy64", func(w *writer, ya, yt string) {})
+	g.unary("simdZext32", func(w *writer, ya, yt string) { zext32(w, ya) })
+	g.unary("simdSext32", func(w *writer, ya, yt string) { sext32(w, ya, yt) })
 	// sqrt.rn.f32 and rcp.rn.f32: IEEE square root and 1/x, rounded once
 	g.unary("simdSqrtF32", func(w *writer, ya, yt string) {
 		w.f("VSQRTPS %s, %s", ya, ya)
