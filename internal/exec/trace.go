@@ -8,7 +8,8 @@ package exec
 // the trace fits in the warp's time slice, and counts its ops as it would
 // count them one by one; otherwise, or when the warp arrives in the middle
 // of the run (a branch target, the end of a time slice), the ops run one
-// by one, to the same effect.
+// by one, to the same effect. Runs break at branch targets, so that a
+// loop's body has a trace of its own.
 
 import "unsafe"
 
@@ -31,6 +32,19 @@ const minTrace = 2
 func buildTraces(f *Func) {
 	if !tracesEnabled {
 		return
+	}
+	// a branch target starts a run of its own (a warp arriving there by
+	// the branch takes the trace of the op it arrives at only)
+	target := make([]bool, len(f.Ops))
+	for i := range f.Ops {
+		if t := f.Ops[i].target; t >= 0 && int(t) < len(target) {
+			target[t] = true
+		}
+	}
+	for _, t := range f.IR.Labels {
+		if t >= 0 && t < len(target) {
+			target[t] = true
+		}
 	}
 	entry := func(o *Op) (traceOp, bool) {
 		if !o.plain || o.guard != 0 || o.vkind == vecNone {
@@ -64,7 +78,7 @@ func buildTraces(f *Func) {
 	for i := 0; i < len(f.Ops); {
 		var run []traceOp
 		j := i
-		for ; j < len(f.Ops); j++ {
+		for ; j < len(f.Ops) && (j == i || !target[j]); j++ {
 			t, ok := entry(&f.Ops[j])
 			if !ok {
 				break

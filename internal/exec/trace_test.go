@@ -62,6 +62,13 @@ LOOP:
 		st.Duration = 0
 		return append([]byte(nil), b...), st, traced
 	}
+	if simdEnabled { // the loop's body has its own trace, from its label
+		p, _ := load(t, src)
+		f := p.Kernels["k"]
+		if loop := f.IR.Labels["LOOP"]; f.Ops[loop].trace == nil {
+			t.Errorf("no trace at the loop's label (op %d)", loop)
+		}
+	}
 	got, gotStats, traced := run()
 	tracesEnabled = false
 	want, wantStats, untraced := run()
