@@ -21,9 +21,9 @@ func TestTracesMatchOps(t *testing.T) {
 	.reg .f32 %f<6>;
 	.reg .b64 %rd<4>;
 	mov.u32 %r1, %tid.x;
-	mov.u32 %r2, 0;
-	mov.u32 %r3, 0x9e3779b9;
 	cvt.rn.f32.u32 %f1, %r1;
+	mov.u32 %r2, 0;                 // AVX2 loops right before the loop's label
+	mov.u32 %r3, 0x9e3779b9;
 LOOP:
 	xor.b32 %r1, %r1, %r3;
 	mul.lo.u32 %r1, %r1, 16777619;
