@@ -308,27 +308,33 @@ func simdVectorStore(n, size int) func(rows *[4]*lanes, regs *lanes, data *byte,
 	return nil
 }
 
+// vectorAccess runs an AVX2 ld/st.v2/.v4 loop (simdVectorLoad, ...Store)
+// on op o's window with the rows of its elements (a sink's to w.sink). The
+// loop checks every lane's whole vector first; false (or no window) sends
+// the access to the Go loops, then to the per-lane path.
+func (w *Warp) vectorAccess(o *Op, regs []uint64, loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool) bool {
+	data, base := w.windowOf(o)
+	size := o.size * len(o.vec)
+	if base&7 != 0 || len(data) < size {
+		return false
+	}
+	var rows [4]*lanes
+	for k, s := range o.vec {
+		rows[k] = &w.sink
+		if s >= 0 {
+			rows[k] = (*lanes)(regs[int(s)*warpSize:])
+		}
+	}
+	return loop(&rows, (*lanes)(regs[int(o.addrBase)*warpSize:]), &data[0], o.addrConst-base, uint64(len(data)-size))
+}
+
 // loadVectorWarp is ld.v2/.v4's full-mask fast path: every lane's vector
 // inside the window (warpWindow checks the whole vector's bounds and
 // alignment), element k of lane i into row o.vec[k] (a sink element, -1,
 // is skipped).
 func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
-	if load := simdVectorLoad(len(o.vec), o.size, t); load != nil {
-		// the AVX2 loop checks every lane's whole vector first; a false
-		// sends the access to the loop below, then to the per-lane path
-		if data, base := w.windowOf(o); base&7 == 0 && len(data) >= o.size*len(o.vec) {
-			var rows [4]*lanes
-			for k, s := range o.vec {
-				rows[k] = &w.sink
-				if s >= 0 {
-					rows[k] = (*lanes)(regs[int(s)*warpSize:])
-				}
-			}
-			addrs := (*lanes)(regs[int(o.addrBase)*warpSize:])
-			if load(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data)-o.size*len(o.vec))) {
-				return true
-			}
-		}
+	if load := simdVectorLoad(len(o.vec), o.size, t); load != nil && w.vectorAccess(o, regs, load) {
+		return true
 	}
 	data := w.warpWindow(o)
 	if data == nil {
@@ -350,18 +356,8 @@ func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
 
 // storeVectorWarp is st.v2/.v4's full-mask fast path (see loadVectorWarp).
 func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
-	if store := simdVectorStore(len(o.vec), o.size); store != nil {
-		// checked as a whole first, like loadVectorWarp's
-		if data, base := w.windowOf(o); base&7 == 0 && len(data) >= o.size*len(o.vec) {
-			var rows [4]*lanes
-			for k, s := range o.vec {
-				rows[k] = (*lanes)(regs[int(s)*warpSize:])
-			}
-			addrs := (*lanes)(regs[int(o.addrBase)*warpSize:])
-			if store(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data)-o.size*len(o.vec))) {
-				return true
-			}
-		}
+	if store := simdVectorStore(len(o.vec), o.size); store != nil && w.vectorAccess(o, regs, store) {
+		return true
 	}
 	data := w.warpWindow(o)
 	if data == nil {
