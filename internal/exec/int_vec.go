@@ -248,27 +248,19 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 		signed = false
 	}
 	var lt, eq func(a, b *lanes) uint32
+	var ltKey string // the AVX2 ones' (simdCompare)
 	switch {
 	case it.bits == 32 && signed:
-		lt, eq = ltS32, eq32
-		if s := simdCompare("lts32"); s != nil {
-			lt, eq = s, simdCompare("eq32")
-		}
+		lt, eq, ltKey = ltS32, eq32, "lts32"
 	case it.bits == 32:
-		lt, eq = ltU32, eq32
-		if s := simdCompare("ltu32"); s != nil {
-			lt, eq = s, simdCompare("eq32")
-		}
+		lt, eq, ltKey = ltU32, eq32, "ltu32"
 	case signed:
-		lt, eq = ltS64, eq64
-		if s := simdCompare("lts64"); s != nil {
-			lt, eq = s, simdCompare("eq64")
-		}
+		lt, eq, ltKey = ltS64, eq64, "lts64"
 	default:
-		lt, eq = ltU64, eq64
-		if s := simdCompare("ltu64"); s != nil {
-			lt, eq = s, simdCompare("eq64")
-		}
+		lt, eq, ltKey = ltU64, eq64, "ltu64"
+	}
+	if s := simdCompare(ltKey); s != nil {
+		lt, eq = s, simdCompare("eq"+ltKey[3:])
 	}
 	switch cmp {
 	case ".eq":
