@@ -153,17 +153,7 @@ func (p *Program) lower(f *Func) error {
 func checkVecRows(f *Func) error {
 	for i := range f.Ops {
 		o := &f.Ops[i]
-		if o.vkind == vecNone {
-			continue
-		}
-		rows := []int32{o.d, o.a}
-		switch o.vkind {
-		case vecRR:
-			rows = append(rows, o.b)
-		case vecTern:
-			rows = append(rows, o.b, o.c)
-		}
-		for _, s := range rows {
+		for _, s := range o.vecRows() {
 			if s < 0 || int(s) >= f.numSlots {
 				return fmt.Errorf("exec: internal error: %s's whole-warp loop names slot %d of %d", o.inst.Opcode, s, f.numSlots)
 			}

@@ -80,6 +80,35 @@ const (
 // execFunc runs an op for the lanes of mask.
 type execFunc = func(w *Warp, o *Op, mask uint32)
 
+// vecLoop returns the op's whole-warp loop (the one vkind names), or nil.
+func (o *Op) vecLoop() any {
+	switch o.vkind {
+	case vecK:
+		return o.vrk
+	case vecRR:
+		return o.vrr
+	case vecUnary:
+		return o.vu
+	case vecTern:
+		return o.vt
+	}
+	return nil
+}
+
+// vecRows returns the slots of the rows the op's whole-warp loop takes:
+// d and a, then b and c where its kind has them.
+func (o *Op) vecRows() []int32 {
+	switch o.vkind {
+	case vecNone:
+		return nil
+	case vecRR:
+		return []int32{o.d, o.a, o.b}
+	case vecTern:
+		return []int32{o.d, o.a, o.b, o.c}
+	}
+	return []int32{o.d, o.a}
+}
+
 // wrap replaces the op's exec with wrapper(exec). The converged path then
 // calls exec, not the op's whole-warp loop, so that the wrapper runs.
 func (o *Op) wrap(wrapper func(inner execFunc) execFunc) {

@@ -50,29 +50,15 @@ func buildTraces(f *Func) {
 		if !o.plain || o.guard != 0 || o.vkind == vecNone {
 			return traceOp{}, false
 		}
-		var loop any
-		switch o.vkind {
-		case vecK:
-			loop = o.vrk
-		case vecRR:
-			loop = o.vrr
-		case vecUnary:
-			loop = o.vu
-		case vecTern:
-			loop = o.vt
-		}
-		body, ok := simdBodyOf(loop)
+		body, ok := simdBodyOf(o.vecLoop())
 		if !ok {
 			return traceOp{}, false
 		}
-		row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
-		t := traceOp{body: body, d: row(o.d), a: row(o.a), k: o.k}
-		switch o.vkind {
-		case vecRR:
-			t.b = row(o.b)
-		case vecTern:
-			t.b, t.c = row(o.b), row(o.c)
+		var offs [4]uint64 // d, a, b, c (0 where the loop has none)
+		for k, s := range o.vecRows() {
+			offs[k] = uint64(s) * warpSize * 8
 		}
+		t := traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k}
 		return t, true
 	}
 	for i := 0; i < len(f.Ops); {

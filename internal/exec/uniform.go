@@ -67,17 +67,7 @@ func applyUniform(f *Func) {
 // hasSIMDLoop reports whether op o's whole-warp loop is an AVX2 one: it
 // computes 32 lanes in about the time the uniform test takes.
 func hasSIMDLoop(o *Op) bool {
-	switch o.vkind {
-	case vecUnary:
-		return isSIMDLoop(o.vu)
-	case vecRR:
-		return isSIMDLoop(o.vrr)
-	case vecK:
-		return isSIMDLoop(o.vrk)
-	case vecTern:
-		return isSIMDLoop(o.vt)
-	}
-	return false
+	return o.vkind != vecNone && isSIMDLoop(o.vecLoop())
 }
 
 // computeOnceIfUniform makes a pure single-result op (the unary, binary
