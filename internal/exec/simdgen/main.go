@@ -24,17 +24,16 @@ import (
 type intOp struct {
 	name string // table key, e.g. "add.z32"
 	fn   string // Go function name stem, e.g. "addZ32"
-	// body writes the chunk's computation: the a chunk is in ya, the b
-	// chunk at memory operand mb (or the broadcast immediate in Y13 when
-	// mb is "Y13"), a scratch register yt; the result goes to ya.
-	body func(w *writer, ya, yt, mb string)
+	body bodyFunc // one chunk's computation
 	// kprep writes how the immediate k (in AX, from the frame) becomes Y13.
 	kprep string
-	// body3 is body with a second scratch register yu (instead of body)
-	body3 func(w *writer, ya, yt, yu, mb string)
-	// bodyJ is body3 that also knows the chunk (to read a again)
-	bodyJ func(w *writer, ya, yt, yu, mb string, j int)
 }
+
+// A bodyFunc writes one chunk's computation: the a chunk is in ya, the b
+// chunk at memory operand mb (or the broadcast immediate in Y13 when mb is
+// "Y13"), yt and yu are scratch registers, j is the chunk (to read a
+// again); the result goes to ya.
+type bodyFunc func(w *writer, ya, yt, yu, mb string, j int)
 
 // kprep forms.
 const (
@@ -60,8 +59,8 @@ func sext32(w *writer, y, t string) {
 // zext32 clears the upper halves (Y15 holds 0x00000000ffffffff per lane).
 func zext32(w *writer, y string) { w.f("VPAND Y15, %s, %s", y, y) }
 
-func simple(insn string, post func(w *writer, y, t string)) func(w *writer, ya, yt, mb string) {
-	return func(w *writer, ya, yt, mb string) {
+func simple(insn string, post func(w *writer, y, t string)) bodyFunc {
+	return func(w *writer, ya, yt, _, mb string, _ int) {
 		w.f("%s %s, %s, %s", insn, mb, ya, ya)
 		if post != nil {
 			post(w, ya, yt)
@@ -88,18 +87,18 @@ func intOps() []intOp {
 		post    func(w *writer, y, t string)
 	}{{"z32", "Z32", postZ}, {"s32", "S32", postS}} {
 		for _, o := range []struct{ op, insn string }{{"add", "VPADDD"}, {"sub", "VPSUBD"}, {"mul", "VPMULLD"}} {
-			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD, nil, nil})
+			ops = append(ops, intOp{o.op + "." + k.key, o.op + k.fn, simple(o.insn, k.post), kD})
 		}
 	}
 	for _, o := range []struct{ op, insn string }{{"and", "VPAND"}, {"or", "VPOR"}, {"xor", "VPXOR"}} {
-		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD, nil, nil})
-		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ, nil, nil})
+		ops = append(ops, intOp{o.op + ".z32", o.op + "Z32", simple(o.insn, postZ), kD})
+		ops = append(ops, intOp{o.op + ".64", o.op + "64", simple(o.insn, nil), kQ})
 	}
 	ops = append(ops,
-		intOp{name: "div.u32", fn: "divU32", bodyJ: divRem(false, false), kprep: kD},
-		intOp{name: "rem.u32", fn: "remU32", bodyJ: divRem(true, false), kprep: kD},
-		intOp{name: "div.s32", fn: "divS32", bodyJ: divRem(false, true), kprep: kD},
-		intOp{name: "rem.s32", fn: "remS32", bodyJ: divRem(true, true), kprep: kD},
+		intOp{name: "div.u32", fn: "divU32", body: divRem(false, false), kprep: kD},
+		intOp{name: "rem.u32", fn: "remU32", body: divRem(true, false), kprep: kD},
+		intOp{name: "div.s32", fn: "divS32", body: divRem(false, true), kprep: kD},
+		intOp{name: "rem.s32", fn: "remS32", body: divRem(true, true), kprep: kD},
 	)
 	// min and max: 32-bit lanes compare their low halves; 64-bit ones
 	// select by a signed compare (unsigned: after flipping the sign bits)
@@ -108,51 +107,51 @@ func intOps() []intOp {
 		intOp{name: "max.s32", fn: "maxS32", body: simple("VPMAXSD", postS), kprep: kD},
 		intOp{name: "min.z32", fn: "minZ32", body: simple("VPMINUD", postZ), kprep: kD},
 		intOp{name: "max.z32", fn: "maxZ32", body: simple("VPMAXUD", postZ), kprep: kD},
-		intOp{name: "min.s64", fn: "minS64", body3: select64(false, false), kprep: kQ},
-		intOp{name: "max.s64", fn: "maxS64", body3: select64(true, false), kprep: kQ},
-		intOp{name: "min.u64", fn: "minU64", body3: select64(false, true), kprep: kQ},
-		intOp{name: "max.u64", fn: "maxU64", body3: select64(true, true), kprep: kQ},
+		intOp{name: "min.s64", fn: "minS64", body: select64(false, false), kprep: kQ},
+		intOp{name: "max.s64", fn: "maxS64", body: select64(true, false), kprep: kQ},
+		intOp{name: "min.u64", fn: "minU64", body: select64(false, true), kprep: kQ},
+		intOp{name: "max.u64", fn: "maxU64", body: select64(true, true), kprep: kQ},
 		// mul.hi: the 64-bit product of the low halves, shifted down
-		intOp{name: "mulhi.u32", fn: "mulHiU32", body: func(w *writer, ya, yt, mb string) {
+		intOp{name: "mulhi.u32", fn: "mulHiU32", body: func(w *writer, ya, yt, _, mb string, _ int) {
 			w.f("VPMULUDQ %s, %s, %s", mb, ya, ya)
 			w.f("VPSRLQ $32, %s, %s", ya, ya)
 		}, kprep: kQ},
-		intOp{name: "mulhi.s32", fn: "mulHiS32", body: func(w *writer, ya, yt, mb string) {
+		intOp{name: "mulhi.s32", fn: "mulHiS32", body: func(w *writer, ya, yt, _, mb string, _ int) {
 			w.f("VPMULDQ %s, %s, %s", mb, ya, ya)
 			w.f("VPSRLQ $32, %s, %s", ya, ya)
 			sext32(w, ya, yt)
 		}, kprep: kQ},
 	)
 	ops = append(ops,
-		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ, nil, nil},
-		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ, nil, nil},
+		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ},
+		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ},
 		// mul.wide: the low 32 bits of each lane multiplied into 64
-		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ, nil, nil},
-		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ, nil, nil},
+		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ},
+		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ},
 		// a count of 32 or more shifts every bit out, as Go's shifts do
-		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, mb string) {
+		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, _, mb string, _ int) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
 			zext32(w, ya)
-		}, kCount, nil, nil},
-		intOp{"shr.z32", "shrZ32", func(w *writer, ya, yt, mb string) {
+		}, kCount},
+		intOp{"shr.z32", "shrZ32", func(w *writer, ya, yt, _, mb string, _ int) {
 			c := count(w, yt, mb)
 			zext32(w, ya)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil, nil},
+		}, kCount},
 		// VPSRAVD fills with the sign for a count of 32 or more, as Go does
-		intOp{"shr.s32", "shrS32", func(w *writer, ya, yt, mb string) {
+		intOp{"shr.s32", "shrS32", func(w *writer, ya, yt, _, mb string, _ int) {
 			w.f("VPSRAVD %s, %s, %s", mb, ya, ya)
 			sext32(w, ya, yt)
-		}, kD, nil, nil},
-		intOp{"shl.64", "shl64", func(w *writer, ya, yt, mb string) {
+		}, kD},
+		intOp{"shl.64", "shl64", func(w *writer, ya, yt, _, mb string, _ int) {
 			c := count(w, yt, mb)
 			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil, nil},
-		intOp{"shr.u64", "shrU64", func(w *writer, ya, yt, mb string) {
+		}, kCount},
+		intOp{"shr.u64", "shrU64", func(w *writer, ya, yt, _, mb string, _ int) {
 			c := count(w, yt, mb)
 			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
-		}, kCount, nil, nil},
+		}, kCount},
 	)
 	return ops
 }
@@ -184,7 +183,7 @@ func nanFix64(w *writer, ops []string, r, m, label string) {
 
 // f64Body is an f64 add, sub, mul or div (nanFix64's NaN; Y14, f32's
 // canonical NaN, unused here, is scratch).
-func f64Body(insn string) func(w *writer, ya, yt, yu, mb string, j int) {
+func f64Body(insn string) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
 		w.f("VMOVDQU %s, %s", mb, yu) // (also the immediate in Y13, kept)
 		w.f("%s %s, %s, %s", insn, yu, ya, yt)
@@ -197,7 +196,7 @@ func f64Body(insn string) func(w *writer, ya, yt, yu, mb string, j int) {
 // GPU ignores a NaN operand and orders -0 below +0. So: where b is NaN, a;
 // where a equals b, a|b for min (-0 over +0) and a&b for max; a NaN left
 // (both were NaN) becomes the canonical NaN. Y14 is scratch, reloaded.
-func f32MinMax(isMax bool) func(w *writer, ya, yt, yu, mb string, j int) {
+func f32MinMax(isMax bool) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
 		insn, join := "VMINPS", "VPOR"
 		if isMax {
@@ -218,7 +217,7 @@ func f32MinMax(isMax bool) func(w *writer, ya, yt, yu, mb string, j int) {
 func f64Ops() []intOp {
 	var ops []intOp
 	for _, o := range []struct{ op, insn string }{{"add", "VADDPD"}, {"sub", "VSUBPD"}, {"mul", "VMULPD"}, {"div", "VDIVPD"}} {
-		ops = append(ops, intOp{name: o.op + ".f64", fn: o.op + "F64", kprep: kQ, bodyJ: f64Body(o.insn)})
+		ops = append(ops, intOp{name: o.op + ".f64", fn: o.op + "F64", kprep: kQ, body: f64Body(o.insn)})
 	}
 	return ops
 }
@@ -232,7 +231,7 @@ func f64Ops() []intOp {
 // div gives all ones there; rem gives a - q*b = a by itself. The most
 // negative s32 over -1 converts out of range to 0x80000000, itself: the
 // wrapped quotient, and remainder 0.
-func divRem(rem, signed bool) func(w *writer, ya, yt, yu, mb string, j int) {
+func divRem(rem, signed bool) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
 		xa, xt, xu := "X"+ya[1:], "X"+yt[1:], "X"+yu[1:]
 		w.f("VMOVDQU evens<>(SB), %s", yt)
@@ -276,8 +275,8 @@ func divRem(rem, signed bool) func(w *writer, ya, yt, yu, mb string, j int) {
 
 // select64 is min or max on 64-bit lanes: yt = b, yu = (b > a), then a
 // where b is greater for min (b for max), else the other.
-func select64(isMax, unsigned bool) func(w *writer, ya, yt, yu, mb string) {
-	return func(w *writer, ya, yt, yu, mb string) {
+func select64(isMax, unsigned bool) bodyFunc {
+	return func(w *writer, ya, yt, yu, mb string, _ int) {
 		w.f("VMOVDQU %s, %s", mb, yt)
 		if unsigned {
 			// a's sign flipped in place and back around the compare
@@ -302,8 +301,8 @@ func select64(isMax, unsigned bool) func(w *writer, ya, yt, yu, mb string) {
 // f32 view ops: the f32 value sits in the low half of each lane; the upper
 // halves compute 0 op 0 (or garbage), which the final mask clears. A NaN
 // result becomes the canonical NaN (Y14).
-func f32Body(insn string) func(w *writer, ya, yt, mb string) {
-	return func(w *writer, ya, yt, mb string) {
+func f32Body(insn string) bodyFunc {
+	return func(w *writer, ya, yt, _, mb string, _ int) {
 		w.f("%s %s, %s, %s", insn, mb, ya, ya)
 		canonF32(w, ya, yt)
 	}
@@ -317,10 +316,10 @@ func canonF32(w *writer, ya, yt string) {
 
 func f32Ops() []intOp {
 	return []intOp{
-		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
-		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
-		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
-		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13", nil, nil},
+		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
 	}
 }
 
@@ -344,7 +343,7 @@ func f32FtzOps() []intOp {
 	for _, o := range []struct{ op, insn string }{{"add", "VADDPS"}, {"sub", "VSUBPS"}, {"mul", "VMULPS"}, {"div", "VDIVPS"}} {
 		insn := o.insn
 		ops = append(ops, intOp{name: o.op + ".ftz.f32", fn: o.op + "FtzF32", kprep: kprep,
-			body3: func(w *writer, ya, yt, yu, mb string) {
+			body: func(w *writer, ya, yt, yu, mb string, _ int) {
 				flushF32(w, ya, yt)
 				b := mb
 				if mb != "Y13" { // the immediate was flushed once, in kprep
@@ -494,13 +493,7 @@ func (g *gen) binary(o intOp) {
 			if !k {
 				mb = fmt.Sprintf("%d(DX)", 32*j)
 			}
-			if o.bodyJ != nil {
-				o.bodyJ(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb, j)
-			} else if o.body3 != nil {
-				o.body3(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb)
-			} else {
-				o.body(w, ya, yt, mb)
-			}
+			o.body(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb, j)
 			store(w, j, ya, yt, masked)
 		}
 		w.f("VZEROUPPER")
@@ -1129,8 +1122,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		g.binary(o)
 	}
 	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
-	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, bodyJ: f32MinMax(false)})
-	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, bodyJ: f32MinMax(true)})
+	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: f32MinMax(false)})
+	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: f32MinMax(true)})
 	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
 	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
 	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
