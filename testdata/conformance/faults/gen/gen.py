@@ -2,7 +2,15 @@
 (internal/exec/fault.go) reads "KIND: kernel K, CTA (x,y,z), thread (x,y,z), INST at POS[: SPACE
 address A (N bytes)][: MSG]".  expect_error matches the kind, the kernel and the coordinates of
 the one faulting thread (never thread 0).  Run: python3 -B gen.py (from gen/)."""
-from casegen import case, out, inp, ptr, INDEX
+import os
+import sys
+
+# the case writer is control's (../../control/gen/casegen.py), writing here
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "control", "gen"))
+import casegen  # noqa: E402
+
+casegen.OUTDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+from casegen import case, out, inp, ptr, INDEX  # noqa: E402
 
 H = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
