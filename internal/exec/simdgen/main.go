@@ -22,8 +22,8 @@ import (
 
 // An intOp is an integer operation on one element type.
 type intOp struct {
-	name string // table key, e.g. "add.z32"
-	fn   string // Go function name stem, e.g. "addZ32"
+	name string   // table key, e.g. "add.z32"
+	fn   string   // Go function name stem, e.g. "addZ32"
 	body bodyFunc // one chunk's computation
 	// kprep writes how the immediate k (in AX, from the frame) becomes Y13.
 	kprep string
