@@ -187,6 +187,7 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	}
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	w.noteStride(o, regs, data, base, n, false) // before the load: dst may be regs
 	if simdEnabled && base&7 == 0 {
 		// the AVX2 loops check every lane before writing the row, so the
 		// row may be the address register; a false sends the access to the
@@ -312,12 +313,13 @@ func simdVectorStore(n, size int) func(rows *[4]*lanes, regs *lanes, data *byte,
 // on op o's window with the rows of its elements (a sink's to w.sink). The
 // loop checks every lane's whole vector first; false (or no window) sends
 // the access to the Go loops, then to the per-lane path.
-func (w *Warp) vectorAccess(o *Op, regs []uint64, loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool) bool {
+func (w *Warp) vectorAccess(o *Op, regs []uint64, write bool, loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool) bool {
 	data, base := w.windowOf(o)
 	size := o.size * len(o.vec)
 	if base&7 != 0 || len(data) < size {
 		return false
 	}
+	w.noteStride(o, (*lanes)(regs[int(o.addrBase)*warpSize:]), data, base, uint64(size), write)
 	var rows [4]*lanes
 	for k, s := range o.vec {
 		rows[k] = &w.sink
@@ -333,7 +335,7 @@ func (w *Warp) vectorAccess(o *Op, regs []uint64, loop func(rows *[4]*lanes, reg
 // alignment), element k of lane i into row o.vec[k] (a sink element, -1,
 // is skipped).
 func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
-	if load := simdVectorLoad(len(o.vec), o.size, t); load != nil && w.vectorAccess(o, regs, load) {
+	if load := simdVectorLoad(len(o.vec), o.size, t); load != nil && w.vectorAccess(o, regs, false, load) {
 		return true
 	}
 	data := w.warpWindow(o)
@@ -356,7 +358,7 @@ func (w *Warp) loadVectorWarp(o *Op, regs []uint64, t string) bool {
 
 // storeVectorWarp is st.v2/.v4's full-mask fast path (see loadVectorWarp).
 func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
-	if store := simdVectorStore(len(o.vec), o.size); store != nil && w.vectorAccess(o, regs, store) {
+	if store := simdVectorStore(len(o.vec), o.size); store != nil && w.vectorAccess(o, regs, true, store) {
 		return true
 	}
 	data := w.warpWindow(o)
@@ -382,6 +384,7 @@ func (w *Warp) storeWarp(o *Op, src *lanes) bool {
 		if data, base := w.windowOf(o); len(data) >= o.size && base&7 == 0 {
 			regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
 			limit := uint64(len(data) - o.size)
+			w.noteStride(o, regs, data, base, uint64(o.size), true)
 			if o.size == 4 && simdStore32(src, regs, &data[0], o.addrConst-base, limit) ||
 				o.size == 8 && simdStore64(src, regs, &data[0], o.addrConst-base, limit) {
 				return true

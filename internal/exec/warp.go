@@ -53,7 +53,9 @@ type Warp struct {
 	gData []byte
 	gGen  uint64
 	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
-	sink  lanes            // where a vector load's sink elements go
+	// per load op, the last row and step of its addresses (stride.go)
+	strides [strideSlots]strideState
+	sink    lanes // where a vector load's sink elements go
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
