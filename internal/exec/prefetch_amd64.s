@@ -17,10 +17,10 @@ loop:
 	JB   loop
 	RET
 
-// func prefetchLinesW(p uintptr, n uintptr)
+// func prefetchLinesWrite(p uintptr, n uintptr)
 // PREFETCHW for each 64-byte line of [p, p+n); n > 0: the lines arrive
 // ready to be written.
-TEXT ·prefetchLinesW(SB), NOSPLIT, $0-16
+TEXT ·prefetchLinesWrite(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
 	ADDQ AX, CX
