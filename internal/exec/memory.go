@@ -5,6 +5,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -141,6 +142,12 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 				return nil, 0
 			}
 			w.gBase, w.gData, w.gGen = b, d, gen
+		}
+		if o.traceWin != 0 {
+			// the op's trace window follows the allocation it uses
+			if t := &w.tw[o.traceWin/traceWindowSize]; t.data == 0 || t.base != w.gBase || w.twGen != gen {
+				w.noteWindow(o, w.gData, w.gBase, gen)
+			}
 		}
 		return w.gData, w.gBase
 	case mem.SpaceShared:
@@ -564,6 +571,7 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 		return err
 	}
 	o.vec, o.size = d, n
+	o.memTrace = memTraceKind(in, o, true, t)
 	total := uint64(n * len(d))
 	// an address that is the same in every lane (no register, or a register
 	// holding one value in all of them: uniform.go) means one access
@@ -661,6 +669,7 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 		return err
 	}
 	o.vec, o.size = s, n
+	o.memTrace = memTraceKind(in, o, false, t)
 	total := uint64(n * len(s))
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -703,6 +712,30 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+// memTraceKind names the trace body (trace.go) of a warp-wide ld (load)
+// or st of type t by op o, or "" when the op stays out of traces: a vector,
+// a strong form, a space other than global or shared, an address without
+// a register, or an element size without a body.
+func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
+	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr || o.addrBase < 0 ||
+		o.space != mem.SpaceGlobal && o.space != mem.SpaceShared {
+		return ""
+	}
+	switch {
+	case load && o.size == 8:
+		return "ld64"
+	case load && (o.size == 1 || o.size == 2 || o.size == 4):
+		ext := "Z"
+		if t[1] == 's' {
+			ext = "S"
+		}
+		return fmt.Sprintf("ld%s%d", ext, 8*o.size)
+	case !load && (o.size == 4 || o.size == 8):
+		return fmt.Sprintf("st%d", 8*o.size)
+	}
+	return ""
 }
 
 // strong reports whether an ld/st is one of the strong forms (.relaxed,

@@ -149,8 +149,14 @@ type Op struct {
 	vt    func(d, a, b, c *lanes)
 	// trace: this op and the AVX2 loops after it, run in one call by the
 	// converged loop (trace.go)
-	trace      []traceOp
-	k          uint64
+	trace []traceOp
+	k     uint64
+	// memTrace names the trace body of a warp-wide ld/st that traces may
+	// include (trace.go; "" for none), traceWin the byte offset of its
+	// window in Warp.tw; traceMem: this op's trace has memory bodies
+	memTrace   string
+	traceWin   uint64
+	traceMem   bool
 	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
 	collective bool // a warp collective: runs even when every guard is false (collective.go)
 }

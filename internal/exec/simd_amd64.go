@@ -172,21 +172,32 @@ func simdCompare(key string) func(a, b *lanes) uint32 {
 	return nil
 }
 
-// simdBodyIndex: the position in simdTrace's table of each loop's body,
-// by the loop's code address.
+// simdBodyIndex: the code address of each loop's body (what simdTrace
+// calls), by the loop's code address.
 var simdBodyIndex = func() map[uintptr]uint64 {
 	m := map[uintptr]uint64{}
 	for i, f := range simdBodies {
-		m[reflect.ValueOf(f).Pointer()] = uint64(i)
+		m[reflect.ValueOf(f).Pointer()] = simdBodyAddr(i)
 	}
 	return m
 }()
 
-// simdBodyOf returns the trace table index of an AVX2 whole-warp loop.
+// simdBodyOf returns the code address of an AVX2 whole-warp loop's body,
+// for a trace entry.
 func simdBodyOf(f any) (uint64, bool) {
 	if !simdEnabled {
 		return 0, false
 	}
-	i, ok := simdBodyIndex[reflect.ValueOf(f).Pointer()]
-	return i, ok
+	a, ok := simdBodyIndex[reflect.ValueOf(f).Pointer()]
+	return a, ok
+}
+
+// simdMemBody returns the code address of a trace's memory body by kind
+// (simdMemBodies).
+func simdMemBody(kind string) (uint64, bool) {
+	i, ok := simdMemBodies[kind]
+	if !ok || !simdEnabled {
+		return 0, false
+	}
+	return simdBodyAddr(int(i)), true
 }

@@ -48,7 +48,12 @@ func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit in
 func simdBodyOf(any) (uint64, bool) { return 0, false }
 
 // simdTrace is only called for traces, which need simdBodyOf.
-func simdTrace(rows unsafe.Pointer, ops *traceOp, n int) { panic("exec: simdTrace without AVX2") }
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int {
+	panic("exec: simdTrace without AVX2")
+}
+
+// simdMemBody: no memory bodies either.
+func simdMemBody(string) (uint64, bool) { return 0, false }
 
 func simdLoadV2Z32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }
 func simdLoadV2S32(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool  { return false }

@@ -514,6 +514,24 @@ func simdSub64M(d, a, b *lanes, mask uint32)
 func simdSub64KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMul64(d, a, b *lanes)
+
+//go:noescape
+func simdMul64_b()
+
+//go:noescape
+func simdMul64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMul64K_b()
+
+//go:noescape
+func simdMul64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMul64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMulWideS32(d, a, b *lanes)
 
 //go:noescape
@@ -1114,7 +1132,64 @@ func simdCmpF32Neu(a, b *lanes) uint32
 func simdCmpF32Num(a, b *lanes) uint32
 
 //go:noescape
-func simdTrace(rows unsafe.Pointer, ops *traceOp, n int)
+func simdTraceLdZ8_b()
+
+//go:noescape
+func simdTraceLdZ8P_b()
+
+//go:noescape
+func simdTraceLdS8_b()
+
+//go:noescape
+func simdTraceLdS8P_b()
+
+//go:noescape
+func simdTraceLdZ16_b()
+
+//go:noescape
+func simdTraceLdZ16P_b()
+
+//go:noescape
+func simdTraceLdS16_b()
+
+//go:noescape
+func simdTraceLdS16P_b()
+
+//go:noescape
+func simdTraceLdZ32_b()
+
+//go:noescape
+func simdTraceLdZ32P_b()
+
+//go:noescape
+func simdTraceLdS32_b()
+
+//go:noescape
+func simdTraceLdS32P_b()
+
+//go:noescape
+func simdTraceLd64_b()
+
+//go:noescape
+func simdTraceLd64P_b()
+
+//go:noescape
+func simdTraceSt32_b()
+
+//go:noescape
+func simdTraceSt32P_b()
+
+//go:noescape
+func simdTraceSt64_b()
+
+//go:noescape
+func simdTraceSt64P_b()
+
+//go:noescape
+func simdBodyAddr(i int) uint64
+
+//go:noescape
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int
 
 //go:noescape
 func simdLoadZ8(row, regs *lanes, data *byte, adj, limit uint64) bool
@@ -1213,6 +1288,7 @@ var simdBinaryLoops = map[string]vecBin{
 	"min.s64":     {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
 	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
 	"min.z32":     {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
+	"mul.64":      {simdMul64, simdMul64K, simdMul64M, simdMul64KM},
 	"mul.f32":     {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
 	"mul.f64":     {simdMulF64, simdMulF64K, simdMulF64M, simdMulF64KM},
 	"mul.ftz.f32": {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
@@ -1299,6 +1375,8 @@ var simdBodies = []any{
 	simdAdd64K,
 	simdSub64,
 	simdSub64K,
+	simdMul64,
+	simdMul64K,
 	simdMulWideS32,
 	simdMulWideS32K,
 	simdMulWideU32,
@@ -1361,6 +1439,46 @@ var simdBodies = []any{
 	simdShfRClamp,
 	simdMadZ32,
 	simdMadS32,
+	simdTraceLdZ8_b,
+	simdTraceLdZ8P_b,
+	simdTraceLdS8_b,
+	simdTraceLdS8P_b,
+	simdTraceLdZ16_b,
+	simdTraceLdZ16P_b,
+	simdTraceLdS16_b,
+	simdTraceLdS16P_b,
+	simdTraceLdZ32_b,
+	simdTraceLdZ32P_b,
+	simdTraceLdS32_b,
+	simdTraceLdS32P_b,
+	simdTraceLd64_b,
+	simdTraceLd64P_b,
+	simdTraceSt32_b,
+	simdTraceSt32P_b,
+	simdTraceSt64_b,
+	simdTraceSt64P_b,
+}
+
+// simdMemBodies: the trace's memory-access bodies by kind.
+var simdMemBodies = map[string]uint64{
+	"ld64":   132,
+	"ld64P":  133,
+	"ldS16":  126,
+	"ldS16P": 127,
+	"ldS32":  130,
+	"ldS32P": 131,
+	"ldS8":   122,
+	"ldS8P":  123,
+	"ldZ16":  124,
+	"ldZ16P": 125,
+	"ldZ32":  128,
+	"ldZ32P": 129,
+	"ldZ8":   120,
+	"ldZ8P":  121,
+	"st32":   134,
+	"st32P":  135,
+	"st64":   136,
+	"st64P":  137,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

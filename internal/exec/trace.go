@@ -10,17 +10,48 @@ package exec
 // of the run (a branch target, the end of a time slice), the ops run one
 // by one, to the same effect. Runs break at branch targets, so that a
 // loop's body has a trace of its own.
+//
+// Warp-wide ld and st of global and shared memory join traces too (unguarded,
+// one element of 1, 2, 4 or 8 bytes for ld, 4 or 8 for st, an address
+// register, not a strong form): their bodies access memory through the
+// warp's windows (Warp.tw: the CTA's shared memory, and per traced global
+// op the allocation it last used), checking every lane first. A body that
+// refuses its access (a lane outside the window or misaligned, or no
+// window yet) stops the trace before the op, which then runs on the Go
+// path: that path installs the op's window or raises the fault.
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
 
 // traceOp is one entry of simdTrace's list (the assembly reads this
-// layout): the loop body's index in its table, the byte offsets of the
+// layout): the loop body's code address, the byte offsets of the
 // operand rows in the frame's registers, and the immediate.
 type traceOp struct {
 	body       uint64
 	d, a, b, c uint64
 	k          uint64
 }
+
+// traceWindow is memory a trace's memory bodies access (the assembly reads
+// this layout): the address of its first byte in the host (data), its
+// length, its first byte's address in the kernel's space (base), and lane
+// 0's last offset and step for prefetching (stride.go's rule).
+type traceWindow struct {
+	data       uintptr
+	n          uint64
+	base       uint64
+	last, step uint64
+}
+
+// traceWindows: the shared window and up to 31 global ones per warp (2 KB
+// with twData); global ld/st beyond the 31st of a function stay out of
+// traces.
+const traceWindows = 32
+
+const traceWindowSize = uint64(unsafe.Sizeof(traceWindow{}))
 
 // tracesEnabled lets tests compare runs with and without traces.
 var tracesEnabled = true
@@ -46,7 +77,11 @@ func buildTraces(f *Func) {
 			target[t] = true
 		}
 	}
+	globals := uint64(0) // global windows handed out
 	entry := func(o *Op) (traceOp, bool) {
+		if o.memTrace != "" && o.guard == 0 {
+			return memEntry(f, o, &globals)
+		}
 		if !o.plain || o.guard != 0 || o.vkind == vecNone {
 			return traceOp{}, false
 		}
@@ -73,12 +108,97 @@ func buildTraces(f *Func) {
 		}
 		if len(run) >= minTrace {
 			f.Ops[i].trace = run
+			for k := i; k < i+len(run); k++ {
+				f.Ops[i].traceMem = f.Ops[i].traceMem || f.Ops[k].memTrace != ""
+			}
 		}
 		i = max(j, i+1)
 	}
 }
 
-// runTrace runs op o's trace on the frame's registers.
-func runTrace(rows unsafe.Pointer, o *Op) {
-	simdTrace(rows, &o.trace[0], len(o.trace))
+// memEntry is the trace entry of a warp-wide ld/st (o.memTrace), with its
+// window: shared memory's, or the next of the global ones.
+func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
+	kind := o.memTrace
+	win := uint64(0)
+	if o.space == mem.SpaceGlobal {
+		if *globals+1 >= traceWindows {
+			return traceOp{}, false
+		}
+		// loads of global memory prefetch strided rows, stores take
+		// consecutive rows only
+		kind += "P"
+		win = *globals + 1
+	}
+	body, ok := simdMemBody(kind)
+	if !ok {
+		return traceOp{}, false
+	}
+	for _, s := range []int32{o.addrBase, o.vec[0]} {
+		if s < 0 || int(s) >= f.numSlots {
+			return traceOp{}, false
+		}
+	}
+	if o.space == mem.SpaceGlobal {
+		*globals++
+	}
+	o.traceWin = win * traceWindowSize
+	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
+	t := traceOp{body: body, a: row(o.addrBase), c: o.traceWin, k: o.addrConst}
+	if kind[:2] == "ld" {
+		t.d = row(o.vec[0])
+	} else {
+		t.b = row(o.vec[0])
+	}
+	return t, true
+}
+
+// prepareWindows readies the windows for a trace with memory bodies (the
+// converged loop runs traces: simdTrace returns how many of a trace's ops
+// ran, fewer than all when a memory body refused): the CTA's shared
+// memory, and no global window of a freed allocation.
+//
+//go:noinline
+func (w *Warp) prepareWindows() {
+	w.sharedWindow()
+	if gen := w.cta.l.prog.global.Gen(); gen != w.twGen {
+		w.clearGlobalWindows(gen)
+	}
+}
+
+// sharedWindow points window 0 at the CTA's shared memory.
+func (w *Warp) sharedWindow() {
+	d := w.cta.shared.Data
+	t := &w.tw[0]
+	if len(d) == 0 {
+		t.n = 0
+		return
+	}
+	w.twData[0] = d
+	t.data, t.n, t.base = uintptr(unsafe.Pointer(&d[0])), uint64(len(d)), 0
+}
+
+// clearGlobalWindows empties the global windows, which belong to another
+// generation of the allocations than gen (one was freed since).
+func (w *Warp) clearGlobalWindows(gen uint64) {
+	for i := 1; i < traceWindows; i++ {
+		w.tw[i] = traceWindow{}
+		w.twData[i] = nil
+	}
+	w.twGen = gen
+}
+
+// noteWindow installs the allocation a global ld/st took on the Go path
+// (data at address base, of generation gen) as its trace window.
+func (w *Warp) noteWindow(o *Op, data []byte, base, gen uint64) {
+	if o.traceWin == 0 || len(data) == 0 || base&7 != 0 {
+		return
+	}
+	if gen != w.twGen {
+		w.clearGlobalWindows(gen)
+	}
+	i := o.traceWin / traceWindowSize
+	t := &w.tw[i]
+	t.data, t.n, t.base = uintptr(unsafe.Pointer(&data[0])), uint64(len(data)), base
+	w.twData[i] = data
 }

@@ -55,7 +55,13 @@ type Warp struct {
 	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// per load op, the last row and step of its addresses (stride.go)
 	strides [strideSlots]strideState
-	sink    lanes // where a vector load's sink elements go
+	// the memory traces access (trace.go): the CTA's shared memory, then
+	// one global allocation per traced global ld/st; twData keeps their
+	// bytes reachable, twGen is the allocations' generation
+	tw     [traceWindows]traceWindow
+	twData [traceWindows][]byte
+	twGen  uint64
+	sink   lanes // where a vector load's sink elements go
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -332,25 +338,45 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	upc := f.upc
 	steps := w.steps
 	var nWarp, nThread uint64
-	stop := false
+	stop, refused := false, false
+	var tail []traceOp // the rest of a trace after a refused op
 	// the rows of the whole-warp loops' operands, addressed without bounds
 	// checks: lowering gave every slot a row of this frame (numSlots rows)
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
-		if o.trace != nil && active == ^uint32(0) && steps+len(o.trace) <= slice {
-			n := uint64(len(o.trace))
-			runTrace(rows, o)
-			upc += int32(n)
-			nWarp += n
-			nThread += full * n
-			steps += int(n)
-			if steps >= slice {
-				stop = true
-				break
+		if (o.trace != nil || tail != nil) && active == ^uint32(0) && !refused {
+			tr, mem := o.trace, o.traceMem
+			if tail != nil { // right after the refused op (see below)
+				tr, mem, tail = tail, true, nil
 			}
-			continue
+			if steps+len(tr) <= slice {
+				if mem {
+					w.prepareWindows()
+				}
+				// (trace.go; written out here: a call costs the short traces)
+				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), &w.tw[0])
+				upc += int32(n)
+				nWarp += uint64(n)
+				nThread += full * uint64(n)
+				steps += n
+				if n < len(tr) {
+					// a memory body refused its access: the op runs on
+					// the Go path next, which takes it or faults, then the
+					// rest of the trace
+					refused = true
+					if n+1 < len(tr) {
+						tail = tr[n+1:]
+					}
+				}
+				if steps >= slice {
+					stop = true
+					break
+				}
+				continue
+			}
 		}
+		refused = false
 		if o.plain {
 			exec := active
 			if o.guard != 0 {

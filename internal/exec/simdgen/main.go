@@ -125,6 +125,19 @@ func intOps() []intOp {
 	ops = append(ops,
 		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ},
 		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ},
+		// mul.lo of 64-bit lanes (AVX2 multiplies 32-bit halves only): the
+		// low product plus the two cross products shifted up; the high
+		// halves' product falls outside the low 64 bits
+		intOp{"mul.64", "mul64", func(w *writer, ya, yt, y3, mb string, _ int) {
+			w.f("VPSRLQ $32, %s, %s", ya, yt)
+			w.f("VPMULUDQ %s, %s, %s", mb, yt, yt)
+			w.f("VPSRLQ $32, %s, %s", mb, y3)
+			w.f("VPMULUDQ %s, %s, %s", ya, y3, y3)
+			w.f("VPADDQ %s, %s, %s", y3, yt, yt)
+			w.f("VPSLLQ $32, %s, %s", yt, yt)
+			w.f("VPMULUDQ %s, %s, %s", mb, ya, ya)
+			w.f("VPADDQ %s, %s, %s", yt, ya, ya)
+		}, kQ},
 		// mul.wide: the low 32 bits of each lane multiplied into 64
 		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ},
 		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ},
@@ -396,6 +409,9 @@ type gen struct {
 	decls  []decl
 	table  map[string][4]string // key -> rr, rk, mrr, mrk
 	bodies []string             // the loops with a body (g.body), by index
+	// memBodies: the trace's memory-access bodies (traceMemory), by
+	// access kind, with their index among bodies
+	memBodies map[string]int
 }
 
 // body ends the function begun (its operands loaded: DI = d, SI = a,
@@ -411,23 +427,35 @@ func (g *gen) body(name string) {
 }
 
 // trace writes simdTrace, which runs a list of loops' bodies: each entry
-// is the body's index, the byte offsets of the rows d, a, b and c from
-// rows, and the immediate.
+// is the body's code address (simdBodyAddr reads them from the table),
+// the byte offsets of the rows d, a, b and c from rows, and the immediate.
+// Memory bodies (traceMemory) also read the entry (R13) and the warp's
+// windows (R8); one that refuses its access moves the count of entries
+// left, itself included, from R11 to BX and sets R11 to 1, which ends the
+// loop: the trace returns how many entries ran. The other bodies leave BX,
+// R8 and R11-R13 alone.
 func (g *gen) trace() {
 	w := &g.s
 	for i, b := range g.bodies {
 		fmt.Fprintf(&w.b, "DATA simdbodies<>+%d(SB)/8, $·%s_b(SB)\n", 8*i, b)
 	}
 	fmt.Fprintf(&w.b, "GLOBL simdbodies<>(SB), RODATA, $%d\n", 8*len(g.bodies))
-	g.decls = append(g.decls, decl{"simdTrace", "(rows unsafe.Pointer, ops *traceOp, n int)"})
-	g.text("simdTrace", 24)
+	g.decls = append(g.decls, decl{"simdBodyAddr", "(i int) uint64"})
+	g.text("simdBodyAddr", 16)
+	w.f("MOVQ i+0(FP), AX")
+	w.f("LEAQ simdbodies<>(SB), CX")
+	w.f("MOVQ (CX)(AX*8), AX")
+	w.f("MOVQ AX, ret+8(FP)")
+	w.f("RET")
+	g.decls = append(g.decls, decl{"simdTrace", "(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int"})
+	g.text("simdTrace", 40)
 	w.f("MOVQ rows+0(FP), R12")
 	w.f("MOVQ ops+8(FP), R13")
 	w.f("MOVQ n+16(FP), R11")
-	w.f("LEAQ simdbodies<>(SB), R9")
+	w.f("MOVQ win+24(FP), R8")
+	w.f("XORL BX, BX")
 	g.s.b.WriteString("next:\n")
 	w.f("MOVQ 0(R13), R10")
-	w.f("MOVQ (R9)(R10*8), R10")
 	w.f("MOVQ 8(R13), DI")
 	w.f("ADDQ R12, DI")
 	w.f("MOVQ 16(R13), SI")
@@ -441,6 +469,226 @@ func (g *gen) trace() {
 	w.f("ADDQ $48, R13")
 	w.f("DECQ R11")
 	w.f("JNZ next")
+	w.f("MOVQ n+16(FP), AX")
+	w.f("SUBQ BX, AX")
+	w.f("MOVQ AX, ret+32(FP)")
+	w.f("RET")
+}
+
+// traceMemory writes the memory-access bodies of traces: a warp-wide ld
+// (1-, 2-, 4-, 8-byte elements, zero- or sign-extended) or st (4, 8 bytes)
+// through one of the warp's windows (a traceWindow: data pointer, length,
+// address of the first byte, and for prefetching the last row and step),
+// picked by the entry's c field (a byte offset from R8). Every lane's
+// bounds and alignment are checked before anything is read or written, as
+// in memory(); a refused access (a lane outside the window, misaligned, or
+// an empty window) ends the trace (see trace) and leaves every row and
+// byte as it was, so the op runs again on the Go path, which faults where
+// it must. Loads of
+// global memory (the P variants) also prefetch the row two steps ahead
+// when lane 0's step repeats (stride.go's rule, on offsets); stores to
+// global memory (also P) take consecutive rows only.
+func (g *gen) traceMemory() {
+	for _, m := range []struct {
+		name     string
+		size     int
+		load     bool
+		widen    string
+		prefetch bool
+	}{{"ldZ8", 1, true, "VPMOVZXBQ", false}, {"ldS8", 1, true, "VPMOVSXBQ", false},
+		{"ldZ16", 2, true, "VPMOVZXWQ", false}, {"ldS16", 2, true, "VPMOVSXWQ", false},
+		{"ldZ32", 4, true, "VPMOVZXDQ", false}, {"ldS32", 4, true, "VPMOVSXDQ", false}, {"ld64", 8, true, "", false},
+		{"st32", 4, false, "", false}, {"st64", 8, false, "", false}} {
+		for _, pf := range []bool{false, true} {
+			key := m.name
+			if pf {
+				key += "P"
+			}
+			name := "simdTrace" + strings.ToUpper(key[:1]) + key[1:]
+			g.memBodies[key] = len(g.bodies)
+			g.bodies = append(g.bodies, name)
+			g.decls = append(g.decls, decl{name + "_b", "()"})
+			fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
+			g.traceAccess(m.size, m.load, m.widen, pf)
+		}
+	}
+}
+
+// traceAccess writes one memory body (traceMemory). Entry: DI = the
+// destination row (ld), DX = the source row (st), SI = the address row,
+// AX = the constant part of the address, R13 = the entry, R8 = the
+// windows, R11 = the entries left. It uses AX, BX (zero again on return
+// unless refusing), CX, DX, R9, R10 and the vector registers.
+func (g *gen) traceAccess(size int, load bool, widen string, prefetch bool) {
+	w := &g.s
+	w.f("MOVQ 32(R13), CX")
+	w.f("ADDQ R8, CX") // CX: the window
+	w.f("MOVQ 8(CX), R10")
+	w.f("CMPQ R10, $%d", size)
+	w.f("JCS fail")            // shorter than one element (an empty window)
+	w.f("SUBQ $%d, R10", size) // the highest offset of an element
+	w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
+	w.f("MOVQ 0(CX), R9")      // the data
+	// the lanes' offsets in Y0-Y7; Y11: any lane out of bounds or misaligned
+	w.f("MOVQ AX, X15")
+	w.f("VPBROADCASTQ X15, Y15")
+	w.f("VPBROADCASTQ bias64<>(SB), Y13")
+	w.f("MOVQ R10, X14")
+	w.f("VPBROADCASTQ X14, Y14")
+	w.f("VPXOR Y13, Y14, Y14")
+	w.f("MOVQ $%d, BX", size-1)
+	w.f("MOVQ BX, X12")
+	w.f("VPBROADCASTQ X12, Y12")
+	w.f("VPXOR Y11, Y11, Y11")
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j)
+		w.f("VPADDQ %d(SI), Y15, %s", 32*j, y)
+		w.f("VPXOR Y13, %s, Y8", y)
+		w.f("VPCMPGTQ Y14, Y8, Y8")
+		w.f("VPAND Y12, %s, Y9", y)
+		w.f("VPOR Y8, Y11, Y11")
+		w.f("VPOR Y9, Y11, Y11")
+	}
+	w.f("VPTEST Y11, Y11")
+	w.f("JNZ fail")
+	if prefetch && load {
+		// step = lane 0's offset - the last one; a repeated step of at
+		// least 256 bytes either way, a row of at most 512 bytes, and the
+		// row two steps ahead inside the window: prefetch it
+		w.f("VMOVQ X0, AX")
+		w.f("MOVQ AX, R10")
+		w.f("SUBQ 24(CX), R10")
+		w.f("MOVQ AX, 24(CX)")
+		w.f("CMPQ R10, 32(CX)")
+		w.f("JEQ pf_same")
+		w.f("MOVQ R10, 32(CX)")
+		w.f("JMP pf_done")
+		g.s.b.WriteString("pf_same:\n")
+		w.f("LEAQ 255(R10), BX")
+		w.f("CMPQ BX, $511")
+		w.f("JCS pf_done")
+		w.f("VEXTRACTI128 $1, Y7, X8")
+		w.f("VPEXTRQ $1, X8, BX")
+		w.f("SUBQ AX, BX")
+		w.f("ADDQ $%d, BX", size) // the row's span
+		w.f("CMPQ BX, $512")
+		w.f("JHI pf_done")
+		w.f("LEAQ (AX)(R10*2), AX") // the row two steps ahead
+		w.f("MOVQ 8(CX), R10")
+		w.f("CMPQ AX, R10")
+		w.f("JCC pf_done")
+		w.f("SUBQ AX, R10")
+		w.f("CMPQ BX, R10")
+		w.f("JHI pf_done")
+		w.f("ADDQ R9, AX")
+		w.f("ADDQ AX, BX")
+		w.f("ANDQ $-64, AX")
+		g.s.b.WriteString("pf_loop:\n")
+		w.f("PREFETCHT0 (AX)")
+		w.f("ADDQ $64, AX")
+		w.f("CMPQ AX, BX")
+		w.f("JCS pf_loop")
+		g.s.b.WriteString("pf_done:\n")
+	}
+	// Y10: all ones while lane i is at lane 0's offset + i*size; Y11
+	// (loads): while lane i is at lane 0's offset
+	w.f("VPBROADCASTQ X0, Y9")
+	w.f("VPCMPEQQ Y10, Y10, Y10")
+	if load {
+		w.f("VPCMPEQQ Y11, Y11, Y11")
+	}
+	for j := 0; j < 8; j++ {
+		w.f("VPADDQ stride%d<>+%d(SB), Y9, Y8", size, 32*j)
+		w.f("VPCMPEQQ Y%d, Y8, Y8", j)
+		w.f("VPAND Y8, Y10, Y10")
+		if load {
+			w.f("VPCMPEQQ Y%d, Y9, Y8", j)
+			w.f("VPAND Y8, Y11, Y11")
+		}
+	}
+	w.f("VMOVQ X0, AX")
+	w.f("ADDQ R9, AX") // lane 0's element
+	w.f("VPMOVMSKB Y10, BX")
+	w.f("CMPL BX, $0xffffffff")
+	if load {
+		w.f("JEQ consecutive")
+		// one element for the whole warp (a loop over an array that every
+		// thread reads alike): read once, written to every lane
+		w.f("VPMOVMSKB Y11, BX")
+		w.f("CMPL BX, $0xffffffff")
+		w.f("JNE scattered")
+		broadcast := map[int]string{1: "VPBROADCASTB", 2: "VPBROADCASTW", 4: "VPBROADCASTD"}[size]
+		if size < 8 {
+			w.f("%s (AX), X9", broadcast)
+			w.f("%s X9, Y9", widen)
+		} else {
+			w.f("VPBROADCASTQ (AX), Y9")
+		}
+		for j := 0; j < 8; j++ {
+			w.f("VMOVDQU Y9, %d(DI)", 32*j)
+		}
+		w.f("XORL BX, BX")
+		w.f("VZEROUPPER")
+		w.f("RET")
+		g.s.b.WriteString("consecutive:\n")
+	} else {
+		w.f("JNE scattered")
+	}
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j)
+		switch {
+		case load && size < 8:
+			w.f("%s %d(AX), %s", widen, 4*size*j, y)
+			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+		case load:
+			w.f("VMOVDQU %d(AX), %s", 32*j, y)
+			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+		case size == 4:
+			w.f("VMOVDQU evens<>(SB), Y8")
+			w.f("VPERMD %d(DX), Y8, %s", 32*j, y)
+			w.f("VMOVDQU X%d, %d(AX)", j, 16*j)
+		default:
+			w.f("VMOVDQU %d(DX), %s", 32*j, y)
+			w.f("VMOVDQU %s, %d(AX)", y, 32*j)
+		}
+	}
+	w.f("XORL BX, BX")
+	w.f("VZEROUPPER")
+	w.f("RET")
+	g.s.b.WriteString("scattered:\n")
+	if !load && prefetch {
+		// a global row that is not consecutive goes to the Go loop, which
+		// measured faster on a strided row (transpose: 54 against 62 ms)
+		w.f("JMP fail")
+	} else if load {
+		// DX (the unused b row) takes the data pointer
+		w.f("MOVQ R9, DX")
+		g.scattered(size, widen, "DX", [4]string{"AX", "BX", "CX", "R10"})
+	} else {
+		// lane by lane in lane order: of lanes writing one element, the
+		// highest lane's value stays, as in the Go loop
+		move := map[int]string{4: "MOVL", 8: "MOVQ"}[size]
+		for j := 0; j < 8; j++ {
+			x, y := fmt.Sprintf("X%d", j), fmt.Sprintf("Y%d", j)
+			w.f("VEXTRACTI128 $1, %s, X9", y)
+			for l, src := range []string{x, x, "X9", "X9"} {
+				if l%2 == 0 {
+					w.f("VMOVQ %s, CX", src)
+				} else {
+					w.f("VPEXTRQ $1, %s, CX", src)
+				}
+				w.f("%s %d(DX), BX", move, 8*(4*j+l))
+				w.f("%s BX, (R9)(CX*1)", move)
+			}
+		}
+	}
+	w.f("XORL BX, BX")
+	w.f("VZEROUPPER")
+	w.f("RET")
+	g.s.b.WriteString("fail:\n")
+	w.f("MOVQ R11, BX")
+	w.f("MOVQ $1, R11")
+	w.f("VZEROUPPER")
 	w.f("RET")
 }
 
@@ -759,46 +1007,52 @@ func (g *gen) vectorLoads() {
 // consecutive elements read together, one element for all four read once,
 // others lane by lane.
 func (g *gen) scatteredLoad(size int, widen string) {
+	g.scattered(size, widen, "DX", [4]string{"R8", "R9", "R10", "R11"})
+}
+
+// scattered is scatteredLoad with the data pointer in register data and
+// four scratch registers t (t[1] also takes the chunk's comparison mask).
+func (g *gen) scattered(size int, widen, data string, t [4]string) {
 	w := &g.s
 	move := map[string]string{"": "MOVQ", "VPMOVZXDQ": "MOVL", "VPMOVSXDQ": "MOVLQSX", "VPMOVZXWQ": "MOVWQZX",
 		"VPMOVSXWQ": "MOVWQSX", "VPMOVZXBQ": "MOVBQZX", "VPMOVSXBQ": "MOVBQSX"}[widen]
 	broadcast := map[int]string{1: "VPBROADCASTB", 2: "VPBROADCASTW", 4: "VPBROADCASTD"}[size]
 	for j := 0; j < 8; j++ {
 		y, x := fmt.Sprintf("Y%d", j), fmt.Sprintf("X%d", j)
-		w.f("VMOVQ %s, R8", x)
+		w.f("VMOVQ %s, %s", x, t[0])
 		w.f("VPBROADCASTQ %s, Y8", x)
 		w.f("VPADDQ stride%d<>(SB), Y8, Y9", size)
 		w.f("VPCMPEQQ %s, Y9, Y9", y)
-		w.f("VPMOVMSKB Y9, R9")
-		w.f("CMPL R9, $0xffffffff")
+		w.f("VPMOVMSKB Y9, %s", t[1])
+		w.f("CMPL %s, $0xffffffff", t[1])
 		w.f("JNE c%d_apart", j)
 		if size < 8 {
-			w.f("%s (DX)(R8*1), Y9", widen)
+			w.f("%s (%s)(%s*1), Y9", widen, data, t[0])
 		} else {
-			w.f("VMOVDQU (DX)(R8*1), Y9")
+			w.f("VMOVDQU (%s)(%s*1), Y9", data, t[0])
 		}
 		w.f("VMOVDQU Y9, %d(DI)", 32*j)
 		w.f("JMP c%d_done", j)
 		fmt.Fprintf(&g.s.b, "c%d_apart:\n", j)
 		w.f("VPCMPEQQ %s, Y8, Y9", y)
-		w.f("VPMOVMSKB Y9, R9")
-		w.f("CMPL R9, $0xffffffff")
+		w.f("VPMOVMSKB Y9, %s", t[1])
+		w.f("CMPL %s, $0xffffffff", t[1])
 		w.f("JNE c%d_lanes", j)
 		if size < 8 {
-			w.f("%s (DX)(R8*1), X9", broadcast)
+			w.f("%s (%s)(%s*1), X9", broadcast, data, t[0])
 			w.f("%s X9, Y9", widen)
 		} else {
-			w.f("VPBROADCASTQ (DX)(R8*1), Y9")
+			w.f("VPBROADCASTQ (%s)(%s*1), Y9", data, t[0])
 		}
 		w.f("VMOVDQU Y9, %d(DI)", 32*j)
 		w.f("JMP c%d_done", j)
 		fmt.Fprintf(&g.s.b, "c%d_lanes:\n", j)
-		w.f("VPEXTRQ $1, %s, R9", x)
+		w.f("VPEXTRQ $1, %s, %s", x, t[1])
 		w.f("VEXTRACTI128 $1, %s, X9", y)
-		w.f("VMOVQ X9, R10")
-		w.f("VPEXTRQ $1, X9, R11")
-		for l, r := range []string{"R8", "R9", "R10", "R11"} {
-			w.f("%s (DX)(%s*1), %s", move, r, r)
+		w.f("VMOVQ X9, %s", t[2])
+		w.f("VPEXTRQ $1, X9, %s", t[3])
+		for l, r := range t {
+			w.f("%s (%s)(%s*1), %s", move, data, r, r)
 			w.f("MOVQ %s, %d(DI)", r, 32*j+8*l)
 		}
 		fmt.Fprintf(&g.s.b, "c%d_done:\n", j)
@@ -1025,7 +1279,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: simdgen -s FILE.s -go FILE.go")
 		os.Exit(2)
 	}
-	g := &gen{table: map[string][4]string{}}
+	g := &gen{table: map[string][4]string{}, memBodies: map[string]int{}}
 	g.s.b.WriteString(`// Code generated by simdgen; DO NOT EDIT.
 
 //go:build amd64 && !purego
@@ -1289,6 +1543,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		})
 	}
 
+	g.traceMemory()
 	g.trace()
 	g.memory()
 	g.vectorLoads()
@@ -1317,7 +1572,19 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 	gb.WriteString("}\n\n// simdBodies: the loops simdTrace can run, in its table's order.\nvar simdBodies = []any{\n")
 	for _, b := range g.bodies {
+		if strings.HasPrefix(b, "simdTrace") {
+			b += "_b" // a memory body: no loop outside traces
+		}
 		fmt.Fprintf(&gb, "%s,\n", b)
+	}
+	gb.WriteString("}\n\n// simdMemBodies: the trace's memory-access bodies by kind.\nvar simdMemBodies = map[string]uint64{\n")
+	var mkeys []string
+	for k := range g.memBodies {
+		mkeys = append(mkeys, k)
+	}
+	sort.Strings(mkeys)
+	for _, k := range mkeys {
+		fmt.Fprintf(&gb, "%q: %d,\n", k, g.memBodies[k])
 	}
 	gb.WriteString("}\n\n// simdF32Compares: setp.f32's comparisons by operator.\nvar simdF32Compares = map[string]func(a, b *lanes) uint32{\n")
 	for _, p := range preds {

@@ -1,0 +1,192 @@
+//go:build amd64 && !purego
+
+package exec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// TestSIMDTraceMemoryBodies runs each memory body of traces alone and
+// before another body (simdTrace) on random rows against the lane rule:
+// when every lane's element lies, aligned, in the window, a load writes
+// each lane's element, zero- or sign-extended, and a store writes each
+// lane's value in lane order (global stores: consecutive rows only);
+// otherwise the body refuses, the trace reports the ops before it, and no
+// row or byte changes. A P load also records lane 0's offset and step.
+func TestSIMDTraceMemoryBodies(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	const window = 4096
+	const base = uint64(0x20000)
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	taken, refused := map[string]int{}, map[string]int{}
+	for round := 0; round < 3000; round++ {
+		kinds := []string{"ldZ8", "ldS8", "ldZ16", "ldS16", "ldZ32", "ldS32", "ld64", "st32", "st64"}
+		kind := kinds[round%len(kinds)]
+		global := round/len(kinds)%2 == 1
+		key := kind
+		if global {
+			key += "P"
+		}
+		body, ok := simdMemBody(key)
+		if !ok {
+			t.Fatalf("no body %s", key)
+		}
+		load := kind[:2] == "ld"
+		size := map[string]uint64{"8": 1, "16": 2, "32": 4, "64": 8}[kind[len(kind)-2:]]
+		if kind[len(kind)-1] == '8' && kind[len(kind)-2] != '6' {
+			size = 1
+		}
+		signed := kind[2] == 'S'
+		data := make([]byte, window)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		n := uint64(window)
+		if round%37 == 36 {
+			n = size - 1 // a window too short for one element (0: none yet)
+		}
+		k := uint64(r.IntN(4)) * size // the op's constant offset
+		start := uint64(r.IntN(window/int(size)-40)) * size
+		pattern := round / 18 % 6
+		// rows: 0 destination, 1 addresses, 2 source, 3 and 4: a following
+		// op (xor with 0: a copy of row 3 into row 4)
+		rows := make([]uint64, 5*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64()
+		}
+		addr := (*lanes)(rows[rowOff(1)/8:])
+		for i := range addr {
+			off := start + uint64(i)*size
+			switch pattern {
+			case 1:
+				off = start // uniform
+			case 2:
+				off = start + uint64(31-i)*size
+			case 3:
+				off = uint64(r.IntN(window/int(size)-1)) * size
+			case 4:
+				off = start + uint64(i/2)*size // two lanes per element
+			}
+			addr[i] = base + off - k
+		}
+		if round%5 == 4 {
+			bad := r.IntN(warpSize)
+			if r.IntN(2) == 0 {
+				addr[bad] = base + window - size + 1 - k + uint64(r.IntN(64))*size
+			} else {
+				addr[bad]++
+			}
+		}
+		dst := 0
+		if load && round%11 == 10 {
+			dst = 1 // the destination is the address row
+		}
+		offs := make([]uint64, warpSize)
+		take := n >= size
+		consecutive := true
+		for i := range addr {
+			offs[i] = addr[i] + k - base
+			if offs[i] > n-size || offs[i]%size != 0 || n < size {
+				take = false
+			}
+			if offs[i] != offs[0]+uint64(i)*size {
+				consecutive = false
+			}
+		}
+		if !load && global && !consecutive {
+			take = false
+		}
+		// the expected outcome
+		wantRows := append([]uint64(nil), rows...)
+		wantData := append([]byte(nil), data...)
+		if take {
+			for i := range addr {
+				o := offs[i]
+				if load {
+					var v uint64
+					switch size {
+					case 1:
+						v = uint64(data[o])
+						if signed {
+							v = uint64(int64(int8(v)))
+						}
+					case 2:
+						v = uint64(binary.LittleEndian.Uint16(data[o:]))
+						if signed {
+							v = uint64(int64(int16(v)))
+						}
+					case 4:
+						v = uint64(binary.LittleEndian.Uint32(data[o:]))
+						if signed {
+							v = uint64(int64(int32(v)))
+						}
+					default:
+						v = binary.LittleEndian.Uint64(data[o:])
+					}
+					wantRows[int(rowOff(dst)/8)+i] = v
+				} else {
+					src := rows[int(rowOff(2)/8)+i]
+					if size == 4 {
+						binary.LittleEndian.PutUint32(wantData[o:], uint32(src))
+					} else {
+						binary.LittleEndian.PutUint64(wantData[o:], src)
+					}
+				}
+			}
+			copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+		}
+		var win [2]traceWindow
+		win[1] = traceWindow{data: uintptr(unsafe.Pointer(&data[0])), n: n, base: base, last: uint64(r.IntN(window)), step: 0}
+		if r.IntN(2) == 0 {
+			win[1].step = offs[0] - win[1].last // the step repeats: a prefetch
+		}
+		before := win[1]
+		op := traceOp{body: body, a: rowOff(1), c: traceWindowSize, k: k}
+		if load {
+			op.d = rowOff(dst)
+		} else {
+			op.b = rowOff(2)
+		}
+		xorBody, ok := simdBodyOf(simdXor64K)
+		if !ok {
+			t.Fatal("no body for xor.b64")
+		}
+		ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3), k: 0}} // a copy
+		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &win[0])
+		if want := map[bool]int{true: 2, false: 0}[take]; done != want {
+			t.Fatalf("round %d %s pattern %d: %d ops ran, want %d", round, key, pattern, done, want)
+		}
+		for i := range rows {
+			if rows[i] != wantRows[i] {
+				t.Fatalf("round %d %s pattern %d: row %d lane %d: %#x, want %#x", round, key, pattern, i/warpSize, i%warpSize, rows[i], wantRows[i])
+			}
+		}
+		if take {
+			taken[key]++
+		} else {
+			refused[key]++
+		}
+		if !bytes.Equal(data, wantData) {
+			t.Fatalf("round %d %s pattern %d: memory differs", round, key, pattern)
+		}
+		wantWin := before
+		if take && global && load {
+			wantWin.last, wantWin.step = offs[0], offs[0]-before.last
+		}
+		if win[1] != wantWin || win[0] != (traceWindow{}) {
+			t.Fatalf("round %d %s: window %+v, want %+v", round, key, win[1], wantWin)
+		}
+	}
+	for key := range simdMemBodies {
+		if taken[key] < 10 || refused[key] < 10 {
+			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
+		}
+	}
+}

@@ -1,0 +1,342 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// memTraceKernel exercises the accesses traces take (trace.go): global
+// loads of every width and extension, consecutive, scattered and uniform,
+// and from a pointer that alternates between two allocations; a pointer chase
+// (the destination is the address register); shared stores, consecutive
+// and with two lanes per element (the higher lane's value stays), and
+// shared loads, uniform and scattered; global stores, consecutive and
+// strided. Each warp has its own shared region, so warps do not race. The
+// loads whose allocation changes every iteration are refused by their
+// trace bodies every time: the Go path takes them, and the rest of the
+// trace runs after them.
+const memTraceKernel = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 out, .param .u64 outs, .param .u64 chain, .param .u32 nt)
+{
+	.reg .pred %p;
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<40>;
+	.shared .align 8 .b8 sh[2048];
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [out];
+	ld.param.u64 %rd4, [outs];
+	ld.param.u64 %rd30, [chain];
+	ld.param.u32 %r30, [nt];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r4, %r2, %r3, %r1;      // the thread's global index
+	mov.u32 %r5, 0;
+	mov.u32 %r6, 0;
+	mov.u64 %rd20, 0;
+	mov.u64 %rd5, sh;
+	shr.u32 %r20, %r1, 5;
+	mul.wide.u32 %rd6, %r20, 512;
+	add.s64 %rd5, %rd5, %rd6;           // the warp's shared region
+	and.b32 %r21, %r1, 31;              // lane
+	and.b32 %r22, %r4, 63;
+	mul.wide.u32 %rd31, %r22, 8;
+	add.s64 %rd31, %rd30, %rd31;        // the chase starts at chain[gid % 64]
+LOOP:
+	and.b32 %r31, %r5, 1;
+	setp.ne.u32 %p, %r31, 0;
+	selp.b64 %rd32, %rd1, %rd2, %p;     // B on even iterations, A on odd
+	mad.lo.u32 %r32, %r5, 4, %r21;
+	mul.wide.u32 %rd33, %r32, 4;
+	add.s64 %rd33, %rd32, %rd33;
+	ld.global.u32 %r33, [%rd33];        // refused every time: the trace goes on after it
+	xor.b32 %r6, %r6, %r33;
+	mad.lo.u32 %r10, %r1, 37, %r5;
+	and.b32 %r10, %r10, 4095;
+	cvt.u64.u32 %rd9, %r10;
+	add.s64 %rd9, %rd1, %rd9;
+	ld.global.s8 %r11, [%rd9];
+	add.u32 %r6, %r6, %r11;
+	ld.global.u8 %r12, [%rd9];
+	xor.b32 %r6, %r6, %r12;
+	mul.wide.u32 %rd10, %r5, 2;
+	add.s64 %rd10, %rd2, %rd10;
+	ld.global.s16 %r13, [%rd10];        // uniform
+	add.u32 %r6, %r6, %r13;
+	ld.global.u16 %r14, [%rd10+2];
+	xor.b32 %r6, %r6, %r14;
+	mul.wide.u32 %rd11, %r21, 8;
+	add.s64 %rd12, %rd1, %rd11;
+	ld.global.s32 %r15, [%rd12+4];
+	add.u32 %r6, %r6, %r15;
+	ld.global.u64 %rd13, [%rd12+64];
+	add.s64 %rd20, %rd20, %rd13;
+	ld.global.u64 %rd31, [%rd31];       // chase: the address register is the destination
+	add.s64 %rd20, %rd20, %rd31;
+	mul.wide.u32 %rd14, %r21, 4;
+	add.s64 %rd14, %rd5, %rd14;
+	st.shared.u32 [%rd14], %r6;
+	shr.u32 %r16, %r21, 1;
+	mul.wide.u32 %rd15, %r16, 8;
+	add.s64 %rd15, %rd5, %rd15;
+	st.shared.u64 [%rd15+256], %rd20;   // lanes 2k and 2k+1: one element
+	ld.shared.u32 %r17, [%rd5+12];      // uniform
+	add.u32 %r6, %r6, %r17;
+	xor.b32 %r18, %r21, 5;
+	mul.wide.u32 %rd16, %r18, 4;
+	add.s64 %rd16, %rd5, %rd16;
+	ld.shared.s32 %r19, [%rd16];
+	xor.b32 %r6, %r6, %r19;
+	ld.shared.u64 %rd17, [%rd15+256];
+	xor.b64 %rd20, %rd20, %rd17;
+	mad.lo.u32 %r23, %r5, %r30, %r4;
+	mul.wide.u32 %rd18, %r23, 4;
+	add.s64 %rd18, %rd3, %rd18;
+	st.global.u32 [%rd18], %r6;         // consecutive
+	mul.wide.u32 %rd19, %r4, 80;
+	add.s64 %rd19, %rd4, %rd19;
+	mul.wide.u32 %rd21, %r5, 4;
+	add.s64 %rd19, %rd19, %rd21;
+	st.global.u32 [%rd19], %r6;         // strided: 80 bytes between lanes
+	and.b32 %r7, %r5, 1;
+	setp.eq.u32 %p, %r7, 0;
+	selp.b64 %rd7, %rd1, %rd2, %p;      // (last: its window changes every time) A on even iterations, B on odd
+	mad.lo.u32 %r8, %r5, 7, %r1;
+	and.b32 %r8, %r8, 1023;
+	mul.wide.u32 %rd8, %r8, 4;
+	add.s64 %rd8, %rd7, %rd8;
+	ld.global.u32 %r9, [%rd8];
+	add.u32 %r6, %r6, %r9;
+	add.u32 %r5, %r5, 1;
+	setp.lt.u32 %p, %r5, 20;
+	@%p bra LOOP;
+	mul.wide.u32 %rd22, %r4, 8;
+	add.s64 %rd22, %rd4, %rd22;
+	st.global.u64 [%rd22+16384], %rd20;
+	ret;
+}
+`
+
+// TestMemoryTracesMatchOps runs memTraceKernel with traces and op by op
+// (the Go paths) and compares every byte it writes and the instruction
+// counts; 2 CTAs of 80 threads, so the third warp of each (16 lanes) runs
+// op by op either way.
+func TestMemoryTracesMatchOps(t *testing.T) {
+	const nt = 160
+	run := func() ([]byte, LaunchStats, int) {
+		p, g := load(t, memTraceKernel)
+		traced := 0
+		for _, o := range p.Kernels["k"].Ops {
+			for _, e := range o.trace {
+				for _, k := range memTraceKinds {
+					for _, v := range []string{k, k + "P"} {
+						if b, ok := simdMemBody(v); ok && e.body == b {
+							traced++
+						}
+					}
+				}
+			}
+		}
+		alloc := func(n uint64, fill func(i int) byte) uint64 {
+			a, err := g.Alloc(n, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := g.Bytes(a, n)
+			for i := range b {
+				b[i] = fill(i)
+			}
+			return a
+		}
+		pa := alloc(8192, func(i int) byte { return byte(i*131 + i>>8) })
+		pb := alloc(8192, func(i int) byte { return byte(i*29 + 0x80) })
+		out := alloc(20*nt*4, func(int) byte { return 0 })
+		outs := alloc(16384+nt*8, func(int) byte { return 0 })
+		chain := alloc(64*8, func(int) byte { return 0 })
+		cb, _ := g.Bytes(chain, 64*8)
+		for i := 0; i < 64; i++ {
+			binary.LittleEndian.PutUint64(cb[8*i:], chain+uint64((i*5+3)%64)*8)
+		}
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{80, 1, 1},
+			Params: params(p.Kernels["k"], pa, pb, out, outs, chain, nt), Workers: 1, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		st.Duration = 0
+		b1, _ := g.Bytes(out, 20*nt*4)
+		b2, _ := g.Bytes(outs, 16384+nt*8)
+		return append(append([]byte(nil), b1...), b2...), st, traced
+	}
+	got, gotStats, traced := run()
+	tracesEnabled = false
+	want, wantStats, untraced := run()
+	tracesEnabled = true
+	if simdEnabled && traced < 15 {
+		t.Fatalf("only %d memory ops in traces", traced)
+	}
+	if untraced != 0 {
+		t.Fatal("traces built while turned off")
+	}
+	if gotStats != wantStats {
+		t.Errorf("stats %+v, op by op %+v", gotStats, wantStats)
+	}
+	if i := firstDiff(got, want); i >= 0 {
+		t.Fatalf("byte %d: %#x, op by op %#x", i, got[i], want[i])
+	}
+}
+
+// memTraceKinds: the kinds memTraceKind names (each also with P, global).
+var memTraceKinds = []string{"ldZ8", "ldS8", "ldZ16", "ldS16", "ldZ32", "ldS32", "ld64", "st32", "st64"}
+
+func firstDiff(a, b []byte) int {
+	if bytes.Equal(a, b) {
+		return -1
+	}
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return len(a)
+}
+
+// TestMemoryTraceFaults: an access a trace refuses runs on the Go path,
+// which faults as op by op does: same fault (thread, op, address), same
+// memory written before it. Lane 13 of the second warp steps out of its
+// buffer in the fifth iteration (a load, then in another launch a store),
+// and in a third launch a lane's address is misaligned.
+func TestMemoryTraceFaults(t *testing.T) {
+	src := `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 buf, .param .u64 out, .param .u32 mode)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [buf];
+	ld.param.u64 %rd2, [out];
+	ld.param.u32 %r9, [mode];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r5, 0;
+LOOP:
+	mad.lo.u32 %r2, %r5, 64, %r1;
+	setp.eq.u32 %p1, %r1, 45;
+	setp.eq.u32 %p2, %r5, 4;
+	and.pred %p1, %p1, %p2;
+	selp.u32 %r3, 100000, 0, %p1;       // lane 13 of warp 1, iteration 4: far out
+	setp.eq.u32 %p2, %r9, 2;
+	and.pred %p2, %p1, %p2;
+	selp.u32 %r10, 2, 0, %p2;           // mode 2: misaligned instead
+	selp.u32 %r3, 0, %r3, %p2;
+	add.u32 %r2, %r2, %r3;
+	mul.wide.u32 %rd3, %r2, 4;
+	cvt.u64.u32 %rd9, %r10;
+	add.s64 %rd3, %rd3, %rd9;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	setp.eq.u32 %p2, %r9, 1;
+	@%p2 bra STORE;
+	ld.global.u32 %r4, [%rd4];
+	add.u32 %r4, %r4, %r5;
+	xor.b32 %r4, %r4, 0x55;
+	bra NEXT;
+STORE:
+	mov.u32 %r4, %r5;
+	xor.b32 %r4, %r4, 0x55;
+	st.global.u32 [%rd5], %r4;
+NEXT:
+	mad.lo.u32 %r6, %r5, 64, %r1;
+	mul.wide.u32 %rd6, %r6, 4;
+	add.s64 %rd7, %rd2, %rd6;
+	st.global.u32 [%rd7+4096], %r4;
+	add.u32 %r5, %r5, 1;
+	setp.lt.u32 %p1, %r5, 8;
+	@%p1 bra LOOP;
+	ret;
+}
+`
+	for mode := uint64(0); mode < 3; mode++ {
+		run := func() ([]byte, string) {
+			p, g := load(t, src)
+			buf, _ := g.Alloc(4096, 0)
+			out, _ := g.Alloc(8192, 0)
+			b, _ := g.Bytes(buf, 4096)
+			for i := range b {
+				b[i] = byte(i * 7)
+			}
+			err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+				Params: params(p.Kernels["k"], buf, out, mode), Workers: 1})
+			var f *Fault
+			if !errors.As(err, &f) {
+				t.Fatalf("mode %d: error %v, want a fault", mode, err)
+			}
+			o, _ := g.Bytes(out, 8192)
+			return append([]byte(nil), o...), fmt.Sprintf("%v", err)
+		}
+		got, gotErr := run()
+		tracesEnabled = false
+		want, wantErr := run()
+		tracesEnabled = true
+		if gotErr != wantErr {
+			t.Errorf("mode %d: fault %q, op by op %q", mode, gotErr, wantErr)
+		}
+		if i := firstDiff(got, want); i >= 0 {
+			t.Errorf("mode %d: byte %d: %#x, op by op %#x", mode, i, got[i], want[i])
+		}
+	}
+}
+
+// TestTraceWindowsFollowFrees: a trace window names an allocation; after
+// it is freed and another takes its place, the next launch reads the new
+// one (the windows' generation changed).
+func TestTraceWindowsFollowFrees(t *testing.T) {
+	src := `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r2, [%rd4];
+	add.s64 %rd5, %rd2, %rd3;
+	add.u32 %r2, %r2, 1;
+	st.global.u32 [%rd5], %r2;
+	ret;
+}
+`
+	p, g := load(t, src)
+	out, _ := g.Alloc(128, 0)
+	for round := 0; round < 3; round++ {
+		in, _ := g.Alloc(128, 0)
+		b, _ := g.Bytes(in, 128)
+		for i := 0; i < 32; i++ {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(round*1000+i))
+		}
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], in, out), Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		o, _ := g.Bytes(out, 128)
+		for i := 0; i < 32; i++ {
+			if v := binary.LittleEndian.Uint32(o[4*i:]); v != uint32(round*1000+i+1) {
+				t.Fatalf("round %d thread %d: %d, want %d", round, i, v, round*1000+i+1)
+			}
+		}
+		if err := g.Free(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
