@@ -115,7 +115,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 				return it.norm(1 << uint(it.bits-1))
 			}
 			return it.norm(floatToInt(roundInt(irnd, x), it))
-		}, cvtF32ToInt32Vec(af, it, irnd))
+		}, cvtF32ToInt32Vec(af, it, irnd, ftzIn))
 	case dFloat:
 		it, ok := parseInt(at)
 		if !ok {
@@ -369,9 +369,17 @@ func lowerCvtStochastic(l *lowering, in *ir.Inst, o *Op, dt, at string) error {
 // integer, or nil: Go's conversions round to nearest even (exact for f64),
 // and an integer result is never subnormal, so .ftz changes nothing.
 func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
-	switch {
-	case it.bits != 32:
+	if it.bits != 32 || df != fp.F32 && df != fp.F64 {
 		return nil
+	}
+	key := "cvt.f64."
+	if df == fp.F32 {
+		key = "cvt.f32."
+	}
+	if v := simdUnary(key + int32Name(it)); v != nil {
+		return v
+	}
+	switch {
 	case df == fp.F32 && it.signed:
 		return func(d, a *lanes) {
 			for i := range d {
@@ -384,33 +392,49 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 				d[i] = uint64(math.Float32bits(float32(uint32(a[i]))))
 			}
 		}
-	case df == fp.F64 && it.signed:
+	case it.signed:
 		return func(d, a *lanes) {
 			for i := range d {
 				d[i] = math.Float64bits(float64(int32(a[i])))
 			}
 		}
-	case df == fp.F64:
+	default:
 		return func(d, a *lanes) {
 			for i := range d {
 				d[i] = math.Float64bits(float64(uint32(a[i])))
 			}
 		}
 	}
-	return nil
 }
 
-// cvtF32ToInt32Vec returns the warp loop of cvt.rzi.s32/u32.f32, or nil:
-// truncation toward zero, saturating, NaN to 0 (the Integer Notes of
-// 9.7.9.21); a subnormal input truncates to 0 with or without .ftz.
-func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string) func(d, a *lanes) {
-	if af != fp.F32 || it.bits != 32 || irnd != ".rzi" {
+// cvtF32ToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32.f32,
+// or nil: rounding to an integer (toward zero, to nearest even, down, up),
+// saturating, NaN to 0 (the Integer Notes of 9.7.9.21). A subnormal input
+// rounds to 0 toward zero or to nearest with or without .ftz; rounded down
+// or up it gives -1 or 1 without .ftz, so .rmi/.rpi with .ftz (ftzIn) take
+// the lane path.
+func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d, a *lanes) {
+	var round func(float64) float64
+	switch irnd {
+	case ".rzi":
+		round = math.Trunc
+	case ".rni":
+		round = math.RoundToEven
+	case ".rmi":
+		round = math.Floor
+	case ".rpi":
+		round = math.Ceil
+	}
+	if af != fp.F32 || it.bits != 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
 		return nil
+	}
+	if v := simdUnary("cvt" + irnd + "." + int32Name(it) + ".f32"); v != nil {
+		return v
 	}
 	if it.signed {
 		return func(d, a *lanes) {
 			for i := range d {
-				x := f32of(a[i])
+				x := round(float64(f32of(a[i])))
 				var r int32
 				switch {
 				case x != x:
@@ -427,7 +451,7 @@ func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string) func(d, a *lanes) {
 	}
 	return func(d, a *lanes) {
 		for i := range d {
-			x := f32of(a[i])
+			x := round(float64(f32of(a[i])))
 			var r uint32
 			switch {
 			case x != x, x <= 0:
@@ -439,4 +463,12 @@ func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string) func(d, a *lanes) {
 			d[i] = uint64(r)
 		}
 	}
+}
+
+// int32Name is a 32-bit integer type's name in the AVX2 loops' keys.
+func int32Name(it intType) string {
+	if it.signed {
+		return "s32"
+	}
+	return "u32"
 }

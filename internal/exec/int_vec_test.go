@@ -448,16 +448,23 @@ J:
 }
 
 // TestCvtVecMatchesLanes: the cvt warp loops (32-bit integers to f32/f64,
-// f32 to 32-bit integers with .rzi) give what the per-lane conversions
+// f32 to 32-bit integers with .rzi, .rni, .rmi, .rpi; AVX2 where the host
+// has it) give what the per-lane conversions
 // give, on special values (zeros, subnormals, infinities, NaN, the
 // integer limits and just past them) and hashed bits: converged runs the
 // loop, the divergent halves the per-lane path.
 func TestCvtVecMatchesLanes(t *testing.T) {
 	special := []string{"0x00000000", "0x80000000", "0x00000001", "0x807fffff", "0x7f800000", "0xff800000",
 		"0x7fc00000", "0x4f000000", "0xcf000000", "0x4f800000", "0xcf000001", "0x3f7fffff", "0xbf7fffff",
-		"0x7fffffff", "0xffffffff", "0x4effffff"}
-	for _, op := range []string{"cvt.rn.f32.s32", "cvt.rn.f32.u32", "cvt.rn.f64.s32", "cvt.rn.f64.u32",
-		"cvt.rzi.s32.f32", "cvt.rzi.u32.f32", "cvt.rzi.ftz.s32.f32", "cvt.rzi.ftz.u32.f32"} {
+		"0x7fffffff", "0xffffffff", "0x4effffff", "0x3f000000", "0xbf000000", "0x3fc00000", "0x40200000",
+		"0xc0200000", "0x4f7fffff", "0x80000001", "0xbf7fffff"}
+	ops := []string{"cvt.rn.f32.s32", "cvt.rn.f32.u32", "cvt.rn.f64.s32", "cvt.rn.f64.u32"}
+	for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
+		for _, ty := range []string{".s32", ".u32"} {
+			ops = append(ops, "cvt"+rnd+ty+".f32", "cvt"+rnd+".ftz"+ty+".f32")
+		}
+	}
+	for _, op := range ops {
 		dt := ".b32"
 		if strings.Contains(op, ".f64.") {
 			dt = ".b64"

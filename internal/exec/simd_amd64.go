@@ -89,6 +89,30 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
+	case "cvt.f32.s32":
+		return simdCvtF32S32
+	case "cvt.f32.u32":
+		return simdCvtF32U32
+	case "cvt.f64.s32":
+		return simdCvtF64S32
+	case "cvt.f64.u32":
+		return simdCvtF64U32
+	case "cvt.rzi.s32.f32":
+		return simdCvtS32F32Rzi
+	case "cvt.rni.s32.f32":
+		return simdCvtS32F32Rni
+	case "cvt.rmi.s32.f32":
+		return simdCvtS32F32Rmi
+	case "cvt.rpi.s32.f32":
+		return simdCvtS32F32Rpi
+	case "cvt.rzi.u32.f32":
+		return simdCvtU32F32Rzi
+	case "cvt.rni.u32.f32":
+		return simdCvtU32F32Rni
+	case "cvt.rmi.u32.f32":
+		return simdCvtU32F32Rmi
+	case "cvt.rpi.u32.f32":
+		return simdCvtU32F32Rpi
 	case "rcp.f32":
 		return simdRcpF32
 	case "copy.64":

@@ -982,6 +982,78 @@ func simdSqrtApproxFtzF32(d, a *lanes)
 func simdSqrtApproxFtzF32_b()
 
 //go:noescape
+func simdCvtF32S32(d, a *lanes)
+
+//go:noescape
+func simdCvtF32S32_b()
+
+//go:noescape
+func simdCvtF32U32(d, a *lanes)
+
+//go:noescape
+func simdCvtF32U32_b()
+
+//go:noescape
+func simdCvtF64S32(d, a *lanes)
+
+//go:noescape
+func simdCvtF64S32_b()
+
+//go:noescape
+func simdCvtF64U32(d, a *lanes)
+
+//go:noescape
+func simdCvtF64U32_b()
+
+//go:noescape
+func simdCvtS32F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F32Rzi_b()
+
+//go:noescape
+func simdCvtU32F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F32Rzi_b()
+
+//go:noescape
+func simdCvtS32F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F32Rni_b()
+
+//go:noescape
+func simdCvtU32F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F32Rni_b()
+
+//go:noescape
+func simdCvtS32F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F32Rmi_b()
+
+//go:noescape
+func simdCvtU32F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F32Rmi_b()
+
+//go:noescape
+func simdCvtS32F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F32Rpi_b()
+
+//go:noescape
+func simdCvtU32F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F32Rpi_b()
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
@@ -1431,6 +1503,18 @@ var simdBodies = []any{
 	simdRcpApproxFtzF32,
 	simdSqrtApproxF32,
 	simdSqrtApproxFtzF32,
+	simdCvtF32S32,
+	simdCvtF32U32,
+	simdCvtF64S32,
+	simdCvtF64U32,
+	simdCvtS32F32Rzi,
+	simdCvtU32F32Rzi,
+	simdCvtS32F32Rni,
+	simdCvtU32F32Rni,
+	simdCvtS32F32Rmi,
+	simdCvtU32F32Rmi,
+	simdCvtS32F32Rpi,
+	simdCvtU32F32Rpi,
 	simdRcpF32,
 	simdFmaF32,
 	simdShfLWrap,
@@ -1461,24 +1545,24 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"ld64":   132,
-	"ld64P":  133,
-	"ldS16":  126,
-	"ldS16P": 127,
-	"ldS32":  130,
-	"ldS32P": 131,
-	"ldS8":   122,
-	"ldS8P":  123,
-	"ldZ16":  124,
-	"ldZ16P": 125,
-	"ldZ32":  128,
-	"ldZ32P": 129,
-	"ldZ8":   120,
-	"ldZ8P":  121,
-	"st32":   134,
-	"st32P":  135,
-	"st64":   136,
-	"st64P":  137,
+	"ld64":   144,
+	"ld64P":  145,
+	"ldS16":  138,
+	"ldS16P": 139,
+	"ldS32":  142,
+	"ldS32P": 143,
+	"ldS8":   134,
+	"ldS8P":  135,
+	"ldZ16":  136,
+	"ldZ16P": 137,
+	"ldZ32":  140,
+	"ldZ32P": 141,
+	"ldZ8":   132,
+	"ldZ8P":  133,
+	"st32":   146,
+	"st32P":  147,
+	"st64":   148,
+	"st64P":  149,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

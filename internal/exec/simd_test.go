@@ -4,12 +4,13 @@ package exec
 
 import (
 	"bytes"
-
 	"encoding/binary"
-	"github.com/ptxvm/ptxvm/internal/fp"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
 )
 
 // The AVX2 loops against the Go loops they replace, on random rows mixed
@@ -1009,6 +1010,64 @@ func TestSIMDNormMatchesGo(t *testing.T) {
 			want(&w, &a)
 			if d != w {
 				t.Fatalf("%v -> %v: a=%x\ngot  %x\nwant %x", c.from, c.to, a, d, w)
+			}
+		}
+	}
+}
+
+// TestSIMDCvtMatchesGo: the AVX2 cvt loops between 32-bit integers and
+// floats against the Go loops they replace, on random rows (with garbage
+// above the 32-bit values), float edges, integer limits, halves (ties of
+// .rni) and values just inside and past 2^31 and 2^32.
+func TestSIMDCvtMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	extra := []uint32{0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000, 0x4effffff,
+		0x4f000000, 0xcf000000, 0xcf000001, 0x4f7fffff, 0x4f800000, 0x00000001, 0x80000001, 0x3effffff,
+		0xbf7fffff, 0x7fffffff, 0x80000000, 0xffffffff, 0x7fffff80, 0x7fffffc0, 0xffffff80, 0x01000001}
+	r := rand.New(rand.NewPCG(21, 22))
+	type cvt struct {
+		key string
+		ref func() func(d, a *lanes)
+	}
+	var cases []cvt
+	for _, it := range []intType{{32, true}, {32, false}} {
+		for _, df := range []fp.Format{fp.F32, fp.F64} {
+			cases = append(cases, cvt{"int to " + df.String() + " " + int32Name(it), func() func(d, a *lanes) { return cvtInt32ToFloatVec(df, it) }})
+		}
+		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
+			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F32, it, rnd, false) }})
+		}
+	}
+	for _, c := range cases {
+		got := c.ref()
+		var ref func(d, a *lanes)
+		withoutSIMD(t, func() { ref = c.ref() })
+		if got == nil || ref == nil || reflect.ValueOf(got).Pointer() == reflect.ValueOf(ref).Pointer() {
+			t.Fatalf("%s: no AVX2 loop, or no Go loop", c.key)
+		}
+		for round := 0; round < 400; round++ {
+			a := simdRow(r, true)
+			for i := range a {
+				if r.IntN(3) == 0 {
+					a[i] = uint64(extra[r.IntN(len(extra))]) | uint64(r.Uint32())<<32*uint64(r.IntN(2)) // (garbage above, or not)
+				}
+			}
+			var want, d lanes
+			ref(&want, &a)
+			got(&d, &a)
+			if d != want {
+				for i := range d {
+					if d[i] != want[i] {
+						t.Fatalf("%s lane %d: a %#x: got %#x, want %#x", c.key, i, a[i], d[i], want[i])
+					}
+				}
+			}
+			alias := a // the destination is the operand
+			got(&alias, &alias)
+			if alias != want {
+				t.Fatalf("%s: in place differs", c.key)
 			}
 		}
 	}

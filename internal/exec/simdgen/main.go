@@ -1332,6 +1332,12 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	}
 	g.s.b.WriteString("GLOBL two31v<>(SB), RODATA|NOPTR, $32\n")
 	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&g.s.b, "DATA two52v<>+%d(SB)/8, $0x4330000000000000\n", 8*i)
+		fmt.Fprintf(&g.s.b, "DATA maxu32v<>+%d(SB)/8, $0x41efffffffe00000\n", 8*i)
+	}
+	g.s.b.WriteString("GLOBL two52v<>(SB), RODATA|NOPTR, $32\nGLOBL maxu32v<>(SB), RODATA|NOPTR, $32\n")
+	g.s.b.WriteString("DATA two31f<>+0(SB)/4, $0x4f000000\nGLOBL two31f<>(SB), RODATA|NOPTR, $4\n")
+	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
 		fmt.Fprintf(&g.s.b, "DATA canon64v<>+%d(SB)/8, $0x7fffffffffffffff\n", 8*i)
 	}
@@ -1437,6 +1443,75 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 				}
 			})
 		}
+	}
+	// cvt between 32-bit integers and floats (cvt.go's warp loops): .rn
+	// from integers (u32 through f64, exact there, then rounded once);
+	// to integers rounded by .rzi/.rni/.rmi/.rpi (VROUNDPS, exact), then
+	// saturated, NaN to 0: s32 from the truncating conversion's
+	// 0x80000000, flipped to 0x7fffffff at or above 2^31 and cleared for
+	// NaN; u32 in f64, clamped to [0, 2^32-1] (NaN to 0 by VMAXPD's
+	// operand order) and truncated, its integer read from the mantissa
+	// after adding 2^52
+	g.unary("simdCvtF32S32", func(w *writer, ya, yt string) {
+		xa := "X" + ya[1:]
+		w.f("VMOVDQU evens<>(SB), %s", yt)
+		w.f("VPERMD %s, %s, %s", ya, yt, ya)
+		w.f("VCVTDQ2PS %s, %s", xa, xa)
+		w.f("VPMOVZXDQ %s, %s", xa, ya)
+	})
+	g.unary("simdCvtF32U32", func(w *writer, ya, yt string) {
+		xa := "X" + ya[1:]
+		w.f("VPAND Y15, %s, %s", ya, ya)
+		w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
+		w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
+		w.f("VCVTPD2PSY %s, %s", ya, xa)
+		w.f("VPMOVZXDQ %s, %s", xa, ya)
+	})
+	g.unary("simdCvtF64S32", func(w *writer, ya, yt string) {
+		xa := "X" + ya[1:]
+		w.f("VMOVDQU evens<>(SB), %s", yt)
+		w.f("VPERMD %s, %s, %s", ya, yt, ya)
+		w.f("VCVTDQ2PD %s, %s", xa, ya)
+	})
+	g.unary("simdCvtF64U32", func(w *writer, ya, yt string) {
+		w.f("VPAND Y15, %s, %s", ya, ya)
+		w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
+		w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
+	})
+	for _, rnd := range []struct {
+		name string
+		imm  int // VROUNDPS's mode; -1: none (truncation)
+	}{{"Rzi", -1}, {"Rni", 0}, {"Rmi", 1}, {"Rpi", 2}} {
+		g.unary("simdCvtS32F32"+rnd.name, func(w *writer, ya, yt string) {
+			xa, xt := "X"+ya[1:], "X"+yt[1:]
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			if rnd.imm >= 0 {
+				w.f("VROUNDPS $%d, %s, %s", rnd.imm, xa, xa)
+			}
+			w.f("VCVTTPS2DQ %s, %s", xa, xt)
+			w.f("VBROADCASTSS two31f<>(SB), X12")
+			w.f("VCMPPS $13, X12, %s, X13", xa) // x >= 2^31
+			w.f("VPXOR X13, %s, %s", xt, xt)
+			w.f("VCMPPS $3, %s, %s, X13", xa, xa) // NaN
+			w.f("VPANDN %s, X13, %s", xt, xt)
+			w.f("VPMOVSXDQ %s, %s", xt, ya)
+		})
+		g.unary("simdCvtU32F32"+rnd.name, func(w *writer, ya, yt string) {
+			xa := "X" + ya[1:]
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			if rnd.imm >= 0 {
+				w.f("VROUNDPS $%d, %s, %s", rnd.imm, xa, xa)
+			}
+			w.f("VCVTPS2PD %s, %s", xa, ya)
+			w.f("VXORPD %s, %s, %s", yt, yt, yt)
+			w.f("VMAXPD %s, %s, %s", yt, ya, ya)
+			w.f("VMINPD maxu32v<>(SB), %s, %s", ya, ya)
+			w.f("VROUNDPD $3, %s, %s", ya, ya)
+			w.f("VADDPD two52v<>(SB), %s, %s", ya, ya)
+			w.f("VPAND Y15, %s, %s", ya, ya)
+		})
 	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
