@@ -182,7 +182,8 @@ func lowerMov(l *lowering, in *ir.Inst, o *Op) error {
 	vec := vecNorm(it, it)
 	if s.Kind == ir.OpSreg && (n == 64 || !isClock(s.Sreg) && s.Sreg != "%globaltimer") {
 		// a special register's row is already normalised (fillSreg): copy it
-		vec = func(d, a *lanes) { *d = *a }
+		// (the 64-bit copy, AVX2 where there is one, so traces take it)
+		vec = vecNorm(intType{bits: 64}, intType{bits: 64})
 	}
 	return l.unaryVec(in, o, func(a uint64) uint64 { return it.norm(a) }, vec)
 }

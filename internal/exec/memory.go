@@ -145,7 +145,7 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 		}
 		if o.traceWin != 0 {
 			// the op's trace window follows the allocation it uses
-			if t := &w.tw[o.traceWin/traceWindowSize]; t.data == 0 || t.base != w.gBase || w.twGen != gen {
+			if t := &w.tc.win[o.traceWin/traceWindowOffset(1)]; t.data == 0 || t.base != w.gBase || w.twGen != gen {
 				w.noteWindow(o, w.gData, w.gBase, gen)
 			}
 		}
@@ -716,11 +716,24 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 
 // memTraceKind names the trace body (trace.go) of a warp-wide ld (load)
 // or st of type t by op o, or "" when the op stays out of traces: a vector,
-// a strong form, a space other than global or shared, an address without
-// a register, or an element size without a body.
+// a strong form, a space other than global or shared (or, for ld, a kernel
+// parameter by name), an address without a register, or an element size
+// without a body.
 func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
-	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr || o.addrBase < 0 ||
-		o.space != mem.SpaceGlobal && o.space != mem.SpaceShared {
+	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr {
+		return ""
+	}
+	if load && o.space == spaceKernelParam && o.addrBase < 0 {
+		// a kernel parameter by name
+		switch {
+		case o.size == 8:
+			return "ldParam64"
+		case t[1] == 's':
+			return fmt.Sprintf("ldParamS%d", 8*o.size)
+		}
+		return fmt.Sprintf("ldParamZ%d", 8*o.size)
+	}
+	if o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared {
 		return ""
 	}
 	switch {
@@ -790,6 +803,9 @@ func lowerCvta(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.d, o.a = d, a
 	o.vkind, o.vu = vecUnary, whole
+	if toSpace && space == mem.SpaceGlobal {
+		o.memTrace = "cvtaToGlobal" // traces copy a row of global addresses
+	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if mask == ^uint32(0) {

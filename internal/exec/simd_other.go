@@ -48,7 +48,7 @@ func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit in
 func simdBodyOf(any) (uint64, bool) { return 0, false }
 
 // simdTrace is only called for traces, which need simdBodyOf.
-func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int {
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int {
 	panic("exec: simdTrace without AVX2")
 }
 

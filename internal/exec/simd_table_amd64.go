@@ -1258,10 +1258,34 @@ func simdTraceSt64_b()
 func simdTraceSt64P_b()
 
 //go:noescape
+func simdTraceLdParamZ8_b()
+
+//go:noescape
+func simdTraceLdParamS8_b()
+
+//go:noescape
+func simdTraceLdParamZ16_b()
+
+//go:noescape
+func simdTraceLdParamS16_b()
+
+//go:noescape
+func simdTraceLdParamZ32_b()
+
+//go:noescape
+func simdTraceLdParamS32_b()
+
+//go:noescape
+func simdTraceLdParam64_b()
+
+//go:noescape
+func simdTraceCvtaToGlobal_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
-func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int
+func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int
 
 //go:noescape
 func simdLoadZ8(row, regs *lanes, data *byte, adj, limit uint64) bool
@@ -1541,28 +1565,44 @@ var simdBodies = []any{
 	simdTraceSt32P_b,
 	simdTraceSt64_b,
 	simdTraceSt64P_b,
+	simdTraceLdParamZ8_b,
+	simdTraceLdParamS8_b,
+	simdTraceLdParamZ16_b,
+	simdTraceLdParamS16_b,
+	simdTraceLdParamZ32_b,
+	simdTraceLdParamS32_b,
+	simdTraceLdParam64_b,
+	simdTraceCvtaToGlobal_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"ld64":   144,
-	"ld64P":  145,
-	"ldS16":  138,
-	"ldS16P": 139,
-	"ldS32":  142,
-	"ldS32P": 143,
-	"ldS8":   134,
-	"ldS8P":  135,
-	"ldZ16":  136,
-	"ldZ16P": 137,
-	"ldZ32":  140,
-	"ldZ32P": 141,
-	"ldZ8":   132,
-	"ldZ8P":  133,
-	"st32":   146,
-	"st32P":  147,
-	"st64":   148,
-	"st64P":  149,
+	"cvtaToGlobal": 157,
+	"ld64":         144,
+	"ld64P":        145,
+	"ldParam64":    156,
+	"ldParamS16":   153,
+	"ldParamS32":   155,
+	"ldParamS8":    151,
+	"ldParamZ16":   152,
+	"ldParamZ32":   154,
+	"ldParamZ8":    150,
+	"ldS16":        138,
+	"ldS16P":       139,
+	"ldS32":        142,
+	"ldS32P":       143,
+	"ldS8":         134,
+	"ldS8P":        135,
+	"ldZ16":        136,
+	"ldZ16P":       137,
+	"ldZ32":        140,
+	"ldZ32P":       141,
+	"ldZ8":         132,
+	"ldZ8P":        133,
+	"st32":         146,
+	"st32P":        147,
+	"st64":         148,
+	"st64P":        149,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -13,12 +13,14 @@ package exec
 //
 // Warp-wide ld and st of global and shared memory join traces too (unguarded,
 // one element of 1, 2, 4 or 8 bytes for ld, 4 or 8 for st, an address
-// register, not a strong form): their bodies access memory through the
-// warp's windows (Warp.tw: the CTA's shared memory, and per traced global
-// op the allocation it last used), checking every lane first. A body that
-// refuses its access (a lane outside the window or misaligned, or no
-// window yet) stops the trace before the op, which then runs on the Go
-// path: that path installs the op's window or raises the fault.
+// register, not a strong form), and so do ld.param of a kernel parameter
+// by name and cvta.to.global: their bodies access memory through the
+// warp's windows (Warp.tc: the CTA's shared memory, the launch's
+// parameters, and per traced global op the allocation it last used),
+// checking every lane first. A body that refuses its access (a lane
+// outside the window or misaligned, no window yet, a generic address
+// that is not a global one) stops the trace before the op, which then runs
+// on the Go path: that path installs the op's window or raises the fault.
 
 import (
 	"unsafe"
@@ -46,12 +48,25 @@ type traceWindow struct {
 	last, step uint64
 }
 
-// traceWindows: the shared window and up to 31 global ones per warp (2 KB
-// with twData); global ld/st beyond the 31st of a function stay out of
-// traces.
-const traceWindows = 32
+// traceCtx is what simdTrace's bodies reach through R8 (the assembly reads
+// this layout): the windows, by index: the CTA's shared memory, the
+// launch's parameters, then up to 30 global ones per warp (global ld/st
+// beyond the 30th of a function stay out of traces).
+type traceCtx struct {
+	win [traceWindows]traceWindow
+}
 
-const traceWindowSize = uint64(unsafe.Sizeof(traceWindow{}))
+const (
+	traceWindows      = 32
+	sharedWindow      = 0
+	paramWindow       = 1
+	firstGlobalWindow = 2
+)
+
+// traceWindowOffset is window i's byte offset in a traceCtx.
+func traceWindowOffset(i uint64) uint64 {
+	return i * uint64(unsafe.Sizeof(traceWindow{}))
+}
 
 // tracesEnabled lets tests compare runs with and without traces.
 var tracesEnabled = true
@@ -116,35 +131,52 @@ func buildTraces(f *Func) {
 	}
 }
 
-// memEntry is the trace entry of a warp-wide ld/st (o.memTrace), with its
-// window: shared memory's, or the next of the global ones.
+// memEntry is the trace entry of an op with a trace-only body (o.memTrace):
+// a warp-wide ld/st with its window (shared memory's, the parameters', or
+// the next of the global ones), or cvta.to.global.
 func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 	kind := o.memTrace
+	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
+	inFrame := func(slots ...int32) bool {
+		for _, s := range slots {
+			if s < 0 || int(s) >= f.numSlots {
+				return false
+			}
+		}
+		return true
+	}
+	if kind == "cvtaToGlobal" {
+		body, ok := simdMemBody(kind)
+		if !ok || !inFrame(o.d, o.a) {
+			return traceOp{}, false
+		}
+		return traceOp{body: body, d: row(o.d), a: row(o.a)}, true
+	}
 	win := uint64(0)
-	if o.space == mem.SpaceGlobal {
-		if *globals+1 >= traceWindows {
+	switch {
+	case o.space == spaceKernelParam:
+		win = paramWindow
+	case o.space == mem.SpaceGlobal:
+		if *globals+firstGlobalWindow >= traceWindows {
 			return traceOp{}, false
 		}
 		// loads of global memory prefetch strided rows, stores take
 		// consecutive rows only
 		kind += "P"
-		win = *globals + 1
+		win = *globals + firstGlobalWindow
 	}
 	body, ok := simdMemBody(kind)
-	if !ok {
+	if !ok || !inFrame(o.vec[0]) || o.space != spaceKernelParam && !inFrame(o.addrBase) {
 		return traceOp{}, false
-	}
-	for _, s := range []int32{o.addrBase, o.vec[0]} {
-		if s < 0 || int(s) >= f.numSlots {
-			return traceOp{}, false
-		}
 	}
 	if o.space == mem.SpaceGlobal {
 		*globals++
 	}
-	o.traceWin = win * traceWindowSize
-	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
-	t := traceOp{body: body, a: row(o.addrBase), c: o.traceWin, k: o.addrConst}
+	o.traceWin = traceWindowOffset(win)
+	t := traceOp{body: body, c: o.traceWin, k: o.addrConst}
+	if o.addrBase >= 0 {
+		t.a = row(o.addrBase)
+	}
 	if kind[:2] == "ld" {
 		t.d = row(o.vec[0])
 	} else {
@@ -156,33 +188,35 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 // prepareWindows readies the windows for a trace with memory bodies (the
 // converged loop runs traces: simdTrace returns how many of a trace's ops
 // ran, fewer than all when a memory body refused): the CTA's shared
-// memory, and no global window of a freed allocation.
+// memory, the launch's parameters, and no global window of a freed
+// allocation.
 //
 //go:noinline
 func (w *Warp) prepareWindows() {
-	w.sharedWindow()
+	w.setWindow(sharedWindow, w.cta.shared.Data, 0)
+	w.setWindow(paramWindow, w.cta.l.params, 0)
 	if gen := w.cta.l.prog.global.Gen(); gen != w.twGen {
 		w.clearGlobalWindows(gen)
 	}
 }
 
-// sharedWindow points window 0 at the CTA's shared memory.
-func (w *Warp) sharedWindow() {
-	d := w.cta.shared.Data
-	t := &w.tw[0]
-	if len(d) == 0 {
-		t.n = 0
+// setWindow points window i at data, whose first byte has address base
+// (an empty window when data is).
+func (w *Warp) setWindow(i int, data []byte, base uint64) {
+	t := &w.tc.win[i]
+	w.twData[i] = data
+	if len(data) == 0 {
+		t.data, t.n = 0, 0
 		return
 	}
-	w.twData[0] = d
-	t.data, t.n, t.base = uintptr(unsafe.Pointer(&d[0])), uint64(len(d)), 0
+	t.data, t.n, t.base = uintptr(unsafe.Pointer(&data[0])), uint64(len(data)), base
 }
 
 // clearGlobalWindows empties the global windows, which belong to another
 // generation of the allocations than gen (one was freed since).
 func (w *Warp) clearGlobalWindows(gen uint64) {
-	for i := 1; i < traceWindows; i++ {
-		w.tw[i] = traceWindow{}
+	for i := firstGlobalWindow; i < traceWindows; i++ {
+		w.tc.win[i] = traceWindow{}
 		w.twData[i] = nil
 	}
 	w.twGen = gen
@@ -197,8 +231,8 @@ func (w *Warp) noteWindow(o *Op, data []byte, base, gen uint64) {
 	if gen != w.twGen {
 		w.clearGlobalWindows(gen)
 	}
-	i := o.traceWin / traceWindowSize
-	t := &w.tw[i]
+	i := o.traceWin / traceWindowOffset(1)
+	t := &w.tc.win[i]
 	t.data, t.n, t.base = uintptr(unsafe.Pointer(&data[0])), uint64(len(data)), base
 	w.twData[i] = data
 }

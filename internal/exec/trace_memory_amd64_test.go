@@ -6,8 +6,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // TestSIMDTraceMemoryBodies runs each memory body of traces alone and
@@ -142,13 +146,14 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 			}
 			copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
 		}
-		var win [2]traceWindow
+		var ctx traceCtx
+		win := ctx.win[:2]
 		win[1] = traceWindow{data: uintptr(unsafe.Pointer(&data[0])), n: n, base: base, last: uint64(r.IntN(window)), step: 0}
 		if r.IntN(2) == 0 {
 			win[1].step = offs[0] - win[1].last // the step repeats: a prefetch
 		}
 		before := win[1]
-		op := traceOp{body: body, a: rowOff(1), c: traceWindowSize, k: k}
+		op := traceOp{body: body, a: rowOff(1), c: traceWindowOffset(1), k: k}
 		if load {
 			op.d = rowOff(dst)
 		} else {
@@ -159,7 +164,7 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 			t.Fatal("no body for xor.b64")
 		}
 		ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3), k: 0}} // a copy
-		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &win[0])
+		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx)
 		if want := map[bool]int{true: 2, false: 0}[take]; done != want {
 			t.Fatalf("round %d %s pattern %d: %d ops ran, want %d", round, key, pattern, done, want)
 		}
@@ -185,7 +190,125 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 		}
 	}
 	for key := range simdMemBodies {
+		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" {
+			continue // TestSIMDTraceParamAndCvta
+		}
 		if taken[key] < 10 || refused[key] < 10 {
+			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
+		}
+	}
+}
+
+// TestSIMDTraceParamAndCvta: the bodies of ld.param by name (an element
+// at the entry's offset in the parameter window, extended, in every lane;
+// refused past the end or misaligned, or in an empty window) and of
+// cvta.to.global (a copy when every lane is below mem.SharedBase, else
+// refused), each followed by another op: both run, or neither.
+func TestSIMDTraceParamAndCvta(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(31, 32))
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	xorBody, _ := simdBodyOf(simdXor64K)
+	taken, refused := map[string]int{}, map[string]int{}
+	for round := 0; round < 2000; round++ {
+		rows := make([]uint64, 5*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64()
+		}
+		wantRows := append([]uint64(nil), rows...)
+		var ctx traceCtx
+		var key string
+		var op traceOp
+		var keep []byte // the parameters, alive until the trace has run
+		take := false
+		if round%3 == 0 {
+			key = "cvtaToGlobal"
+			a := (*lanes)(rows[rowOff(1)/8:])
+			for i := range a {
+				a[i] = r.Uint64N(mem.SharedBase)
+				if r.IntN(4) == 0 {
+					a[i] = mem.SharedBase - 1 - uint64(r.IntN(3))
+				}
+			}
+			if round%2 == 0 {
+				a[r.IntN(warpSize)] = mem.SharedBase + uint64(r.IntN(3))*0x1000_0000_0000 + uint64(r.IntN(9))
+			}
+			copy(wantRows[rowOff(1)/8:rowOff(2)/8], a[:])
+			take = true
+			for i := range a {
+				take = take && a[i] < mem.SharedBase
+			}
+			dst := 0
+			if round%4 == 3 {
+				dst = 1 // in place
+			}
+			if take {
+				copy(wantRows[rowOff(dst)/8:rowOff(dst+1)/8], a[:])
+			}
+			op = traceOp{d: rowOff(dst), a: rowOff(1)}
+		} else {
+			kinds := []struct {
+				key    string
+				size   int
+				signed bool
+			}{{"ldParamZ8", 1, false}, {"ldParamS8", 1, true}, {"ldParamZ16", 2, false}, {"ldParamS16", 2, true},
+				{"ldParamZ32", 4, false}, {"ldParamS32", 4, true}, {"ldParam64", 8, false}}
+			m := kinds[r.IntN(len(kinds))]
+			key = m.key
+			params := make([]byte, r.IntN(48))
+			for i := range params {
+				params[i] = byte(r.Uint32())
+			}
+			k := uint64(r.IntN(len(params) + 9))
+			if r.IntN(2) == 0 {
+				k &^= uint64(m.size - 1)
+			}
+			take = len(params) >= m.size && k <= uint64(len(params)-m.size) && k%uint64(m.size) == 0
+			if take {
+				var v uint64
+				for b := m.size - 1; b >= 0; b-- {
+					v = v<<8 | uint64(params[k+uint64(b)])
+				}
+				if m.signed {
+					v = uint64(int64(v<<(64-8*m.size)) >> (64 - 8*m.size))
+				}
+				for i := 0; i < warpSize; i++ {
+					wantRows[int(rowOff(0)/8)+i] = v
+				}
+			}
+			if len(params) > 0 {
+				ctx.win[paramWindow] = traceWindow{data: uintptr(unsafe.Pointer(&params[0])), n: uint64(len(params))}
+			}
+			op = traceOp{d: rowOff(0), c: traceWindowOffset(paramWindow), k: k}
+			keep = params
+		}
+		body, ok := simdMemBody(key)
+		if !ok {
+			t.Fatalf("no body %s", key)
+		}
+		op.body = body
+		if take {
+			copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+			taken[key]++
+		} else {
+			refused[key]++
+		}
+		ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3)}}
+		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx)
+		runtime.KeepAlive(keep)
+		if want := map[bool]int{true: 2, false: 0}[take]; done != want {
+			t.Fatalf("round %d %s: %d ops ran, want %d", round, key, done, want)
+		}
+		for i := range rows {
+			if rows[i] != wantRows[i] {
+				t.Fatalf("round %d %s: row %d lane %d: %#x, want %#x", round, key, i/warpSize, i%warpSize, rows[i], wantRows[i])
+			}
+		}
+	}
+	for key := range simdMemBodies {
+		if (strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal") && (taken[key] < 10 || refused[key] < 10) {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
 		}
 	}

@@ -55,10 +55,11 @@ type Warp struct {
 	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// per load op, the last row and step of its addresses (stride.go)
 	strides [strideSlots]strideState
-	// the memory traces access (trace.go): the CTA's shared memory, then
-	// one global allocation per traced global ld/st; twData keeps their
-	// bytes reachable, twGen is the allocations' generation
-	tw     [traceWindows]traceWindow
+	// the memory traces access (trace.go): the CTA's shared memory, the
+	// parameters, then one global allocation per traced global ld/st;
+	// twData keeps their bytes reachable, twGen is the allocations'
+	// generation
+	tc     traceCtx
 	twData [traceWindows][]byte
 	twGen  uint64
 	sink   lanes // where a vector load's sink elements go
@@ -355,7 +356,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 					w.prepareWindows()
 				}
 				// (trace.go; written out here: a call costs the short traces)
-				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), &w.tw[0])
+				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), &w.tc)
 				upc += int32(n)
 				nWarp += uint64(n)
 				nThread += full * uint64(n)

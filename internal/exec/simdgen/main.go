@@ -447,12 +447,12 @@ func (g *gen) trace() {
 	w.f("MOVQ (CX)(AX*8), AX")
 	w.f("MOVQ AX, ret+8(FP)")
 	w.f("RET")
-	g.decls = append(g.decls, decl{"simdTrace", "(rows unsafe.Pointer, ops *traceOp, n int, win *traceWindow) int"})
+	g.decls = append(g.decls, decl{"simdTrace", "(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int"})
 	g.text("simdTrace", 40)
 	w.f("MOVQ rows+0(FP), R12")
 	w.f("MOVQ ops+8(FP), R13")
 	w.f("MOVQ n+16(FP), R11")
-	w.f("MOVQ win+24(FP), R8")
+	w.f("MOVQ ctx+24(FP), R8")
 	w.f("XORL BX, BX")
 	g.s.b.WriteString("next:\n")
 	w.f("MOVQ 0(R13), R10")
@@ -512,6 +512,80 @@ func (g *gen) traceMemory() {
 			g.traceAccess(m.size, m.load, m.widen, pf)
 		}
 	}
+	// ld.param of a kernel parameter by name: one element at the entry's
+	// constant offset in the parameter window, in every lane
+	for _, m := range []struct {
+		name, move string
+		size       int
+	}{{"ldParamZ8", "MOVBQZX", 1}, {"ldParamS8", "MOVBQSX", 1}, {"ldParamZ16", "MOVWQZX", 2},
+		{"ldParamS16", "MOVWQSX", 2}, {"ldParamZ32", "MOVL", 4}, {"ldParamS32", "MOVLQSX", 4}, {"ldParam64", "MOVQ", 8}} {
+		g.traceBody(m.name, func(w *writer) {
+			w.f("MOVQ 32(R13), CX")
+			w.f("ADDQ R8, CX")
+			w.f("MOVQ 8(CX), R10")
+			w.f("CMPQ R10, $%d", m.size)
+			w.f("JCS fail")
+			w.f("SUBQ $%d, R10", m.size)
+			w.f("CMPQ AX, R10")
+			w.f("JHI fail") // past the end
+			if m.size > 1 {
+				w.f("TESTQ $%d, AX", m.size-1)
+				w.f("JNZ fail") // misaligned
+			}
+			w.f("MOVQ 0(CX), R9")
+			w.f("%s (R9)(AX*1), R10", m.move)
+			w.f("MOVQ R10, X0")
+			w.f("VPBROADCASTQ X0, Y0")
+			for j := 0; j < 8; j++ {
+				w.f("VMOVDQU Y0, %d(DI)", 32*j)
+			}
+		})
+	}
+	// cvta.to.global of generic addresses that are all global ones (below
+	// the windows: unchanged, a copy); any other lane is refused
+	g.traceBody("cvtaToGlobal", func(w *writer) {
+		w.f("MOVQ $%#x, AX", sharedBase-1)
+		w.f("MOVQ AX, X12")
+		w.f("VPBROADCASTQ X12, Y12")
+		w.f("VPBROADCASTQ bias64<>(SB), Y13")
+		w.f("VPXOR Y13, Y12, Y12")
+		w.f("VPXOR Y11, Y11, Y11")
+		for j := 0; j < 8; j++ {
+			w.f("VMOVDQU %d(SI), Y%d", 32*j, j)
+			w.f("VPXOR Y13, Y%d, Y8", j)
+			w.f("VPCMPGTQ Y12, Y8, Y9")
+			w.f("VPOR Y9, Y11, Y11")
+		}
+		w.f("VPTEST Y11, Y11")
+		w.f("JNZ fail")
+		for j := 0; j < 8; j++ {
+			w.f("VMOVDQU Y%d, %d(DI)", j, 32*j)
+		}
+	})
+}
+
+// sharedBase is internal/mem's SharedBase: generic addresses below it are
+// global ones.
+const sharedBase = 0x0000_7000_0000_0000
+
+// traceBody writes a trace-only body (traceMemory's conventions) named
+// simdTrace + key: code, then a successful return, and the refusal at
+// fail.
+func (g *gen) traceBody(key string, code func(w *writer)) {
+	name := "simdTrace" + strings.ToUpper(key[:1]) + key[1:]
+	g.memBodies[key] = len(g.bodies)
+	g.bodies = append(g.bodies, name)
+	g.decls = append(g.decls, decl{name + "_b", "()"})
+	fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
+	w := &g.s
+	code(w)
+	w.f("VZEROUPPER")
+	w.f("RET")
+	g.s.b.WriteString("fail:\n")
+	w.f("MOVQ R11, BX")
+	w.f("MOVQ $1, R11")
+	w.f("VZEROUPPER")
+	w.f("RET")
 }
 
 // traceAccess writes one memory body (traceMemory). Entry: DI = the
