@@ -627,6 +627,14 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 	if vec == nil {
 		vec = vecFloatCompare(t, cmp, hasMod(in, ".ftz"))
 	}
+	if key, swap, ok := setpTrace(t, cmp, hasMod(in, ".ftz")); ok && boolOp == "" && q < 0 && p >= 0 {
+		// traces run it (trace.go): rows o.a and o.b compared, the mask
+		// stored to predicate o.d
+		o.memTrace, o.a, o.b, o.d = key, a, b, p
+		if swap {
+			o.a, o.b = b, a
+		}
+	}
 	masked := f32CompareMasked(t, cmp, hasMod(in, ".ftz"))
 	if simdEnabled && vec != nil {
 		// the AVX2 comparison of every lane costs less than a loop over a

@@ -9,7 +9,9 @@ package exec
 
 import (
 	"math/bits"
+	"strings"
 
+	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
 
@@ -277,6 +279,71 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 		return func(a, b *lanes) uint32 { return ^lt(b, a) }
 	}
 	return nil
+}
+
+// setpTrace names the trace body of setp on type t with operator cmp
+// (see vecCompare and vecFloatCompare, whose AVX2 comparisons the bodies
+// are): setp:NAME, or setp:NAMEN for the complemented mask, and whether
+// the operands swap; ok is false where no AVX2 comparison serves.
+func setpTrace(t, cmp string, ftz bool) (key string, swap, ok bool) {
+	if !simdEnabled {
+		return "", false, false
+	}
+	if f, _, isFloat := floatType(t); isFloat {
+		if t != ".f32" && t != ".f64" || ftz && t == ".f32" || len(cmp) < 3 {
+			return "", false, false
+		}
+		name := "simdCmpF32"
+		if f == fp.F64 {
+			name = "simdCmpF64"
+		}
+		name += strings.ToUpper(cmp[1:2]) + cmp[2:]
+		if _, ok := simdMemBody("setp:" + name); !ok {
+			return "", false, false
+		}
+		return "setp:" + name, false, true
+	}
+	it, isInt := parseInt(t)
+	if !isInt || it.bits != 32 && it.bits != 64 {
+		return "", false, false
+	}
+	signed := it.signed
+	switch cmp {
+	case ".lo", ".ls", ".hi", ".hs":
+		signed = false
+	}
+	size := map[bool]string{true: "64", false: "32"}[it.bits == 64]
+	lt := "simdLtU" + size
+	if signed {
+		lt = "simdLtS" + size
+	}
+	eq := "simdEq" + size
+	var name string
+	neg := false
+	switch cmp {
+	case ".eq":
+		name = eq
+	case ".ne":
+		name, neg = eq, true
+	case ".lt", ".lo":
+		name = lt
+	case ".ge", ".hs":
+		name, neg = lt, true
+	case ".gt", ".hi":
+		name, swap = lt, true
+	case ".le", ".ls":
+		name, swap, neg = lt, true, true
+	default:
+		return "", false, false
+	}
+	key = "setp:" + name
+	if neg {
+		key += "N"
+	}
+	if _, ok := simdMemBody(key); !ok {
+		return "", false, false
+	}
+	return key, swap, true
 }
 
 func ltU32(a, b *lanes) uint32 {

@@ -1282,6 +1282,126 @@ func simdTraceLdParam64_b()
 func simdTraceCvtaToGlobal_b()
 
 //go:noescape
+func simdTraceSetpEq32_b()
+
+//go:noescape
+func simdTraceSetpEq32N_b()
+
+//go:noescape
+func simdTraceSetpLtS32_b()
+
+//go:noescape
+func simdTraceSetpLtS32N_b()
+
+//go:noescape
+func simdTraceSetpLtU32_b()
+
+//go:noescape
+func simdTraceSetpLtU32N_b()
+
+//go:noescape
+func simdTraceSetpEq64_b()
+
+//go:noescape
+func simdTraceSetpEq64N_b()
+
+//go:noescape
+func simdTraceSetpLtS64_b()
+
+//go:noescape
+func simdTraceSetpLtS64N_b()
+
+//go:noescape
+func simdTraceSetpLtU64_b()
+
+//go:noescape
+func simdTraceSetpLtU64N_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Eq_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Equ_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Ge_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Geu_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Gt_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Gtu_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Le_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Leu_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Lt_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Ltu_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Nan_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Ne_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Neu_b()
+
+//go:noescape
+func simdTraceSetpCmpF64Num_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Eq_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Equ_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Ge_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Geu_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Gt_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Gtu_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Le_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Leu_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Lt_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Ltu_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Nan_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Ne_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Neu_b()
+
+//go:noescape
+func simdTraceSetpCmpF32Num_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
@@ -1573,36 +1693,116 @@ var simdBodies = []any{
 	simdTraceLdParamS32_b,
 	simdTraceLdParam64_b,
 	simdTraceCvtaToGlobal_b,
+	simdTraceSetpEq32_b,
+	simdTraceSetpEq32N_b,
+	simdTraceSetpLtS32_b,
+	simdTraceSetpLtS32N_b,
+	simdTraceSetpLtU32_b,
+	simdTraceSetpLtU32N_b,
+	simdTraceSetpEq64_b,
+	simdTraceSetpEq64N_b,
+	simdTraceSetpLtS64_b,
+	simdTraceSetpLtS64N_b,
+	simdTraceSetpLtU64_b,
+	simdTraceSetpLtU64N_b,
+	simdTraceSetpCmpF64Eq_b,
+	simdTraceSetpCmpF64Equ_b,
+	simdTraceSetpCmpF64Ge_b,
+	simdTraceSetpCmpF64Geu_b,
+	simdTraceSetpCmpF64Gt_b,
+	simdTraceSetpCmpF64Gtu_b,
+	simdTraceSetpCmpF64Le_b,
+	simdTraceSetpCmpF64Leu_b,
+	simdTraceSetpCmpF64Lt_b,
+	simdTraceSetpCmpF64Ltu_b,
+	simdTraceSetpCmpF64Nan_b,
+	simdTraceSetpCmpF64Ne_b,
+	simdTraceSetpCmpF64Neu_b,
+	simdTraceSetpCmpF64Num_b,
+	simdTraceSetpCmpF32Eq_b,
+	simdTraceSetpCmpF32Equ_b,
+	simdTraceSetpCmpF32Ge_b,
+	simdTraceSetpCmpF32Geu_b,
+	simdTraceSetpCmpF32Gt_b,
+	simdTraceSetpCmpF32Gtu_b,
+	simdTraceSetpCmpF32Le_b,
+	simdTraceSetpCmpF32Leu_b,
+	simdTraceSetpCmpF32Lt_b,
+	simdTraceSetpCmpF32Ltu_b,
+	simdTraceSetpCmpF32Nan_b,
+	simdTraceSetpCmpF32Ne_b,
+	simdTraceSetpCmpF32Neu_b,
+	simdTraceSetpCmpF32Num_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal": 157,
-	"ld64":         144,
-	"ld64P":        145,
-	"ldParam64":    156,
-	"ldParamS16":   153,
-	"ldParamS32":   155,
-	"ldParamS8":    151,
-	"ldParamZ16":   152,
-	"ldParamZ32":   154,
-	"ldParamZ8":    150,
-	"ldS16":        138,
-	"ldS16P":       139,
-	"ldS32":        142,
-	"ldS32P":       143,
-	"ldS8":         134,
-	"ldS8P":        135,
-	"ldZ16":        136,
-	"ldZ16P":       137,
-	"ldZ32":        140,
-	"ldZ32P":       141,
-	"ldZ8":         132,
-	"ldZ8P":        133,
-	"st32":         146,
-	"st32P":        147,
-	"st64":         148,
-	"st64P":        149,
+	"cvtaToGlobal":       157,
+	"ld64":               144,
+	"ld64P":              145,
+	"ldParam64":          156,
+	"ldParamS16":         153,
+	"ldParamS32":         155,
+	"ldParamS8":          151,
+	"ldParamZ16":         152,
+	"ldParamZ32":         154,
+	"ldParamZ8":          150,
+	"ldS16":              138,
+	"ldS16P":             139,
+	"ldS32":              142,
+	"ldS32P":             143,
+	"ldS8":               134,
+	"ldS8P":              135,
+	"ldZ16":              136,
+	"ldZ16P":             137,
+	"ldZ32":              140,
+	"ldZ32P":             141,
+	"ldZ8":               132,
+	"ldZ8P":              133,
+	"setp:simdCmpF32Eq":  184,
+	"setp:simdCmpF32Equ": 185,
+	"setp:simdCmpF32Ge":  186,
+	"setp:simdCmpF32Geu": 187,
+	"setp:simdCmpF32Gt":  188,
+	"setp:simdCmpF32Gtu": 189,
+	"setp:simdCmpF32Le":  190,
+	"setp:simdCmpF32Leu": 191,
+	"setp:simdCmpF32Lt":  192,
+	"setp:simdCmpF32Ltu": 193,
+	"setp:simdCmpF32Nan": 194,
+	"setp:simdCmpF32Ne":  195,
+	"setp:simdCmpF32Neu": 196,
+	"setp:simdCmpF32Num": 197,
+	"setp:simdCmpF64Eq":  170,
+	"setp:simdCmpF64Equ": 171,
+	"setp:simdCmpF64Ge":  172,
+	"setp:simdCmpF64Geu": 173,
+	"setp:simdCmpF64Gt":  174,
+	"setp:simdCmpF64Gtu": 175,
+	"setp:simdCmpF64Le":  176,
+	"setp:simdCmpF64Leu": 177,
+	"setp:simdCmpF64Lt":  178,
+	"setp:simdCmpF64Ltu": 179,
+	"setp:simdCmpF64Nan": 180,
+	"setp:simdCmpF64Ne":  181,
+	"setp:simdCmpF64Neu": 182,
+	"setp:simdCmpF64Num": 183,
+	"setp:simdEq32":      158,
+	"setp:simdEq32N":     159,
+	"setp:simdEq64":      164,
+	"setp:simdEq64N":     165,
+	"setp:simdLtS32":     160,
+	"setp:simdLtS32N":    161,
+	"setp:simdLtS64":     166,
+	"setp:simdLtS64N":    167,
+	"setp:simdLtU32":     162,
+	"setp:simdLtU32N":    163,
+	"setp:simdLtU64":     168,
+	"setp:simdLtU64N":    169,
+	"st32":               146,
+	"st32P":              147,
+	"st64":               148,
+	"st64P":              149,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -23,6 +23,7 @@ package exec
 // on the Go path: that path installs the op's window or raises the fault.
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -54,6 +55,8 @@ type traceWindow struct {
 // beyond the 30th of a function stay out of traces).
 type traceCtx struct {
 	win [traceWindows]traceWindow
+	// the predicates of the frame running the trace (setp's bodies)
+	preds uintptr
 }
 
 const (
@@ -145,6 +148,15 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		}
 		return true
 	}
+	if strings.HasPrefix(kind, "setp:") {
+		// o.a and o.b are the compared rows (swapped by setpTrace), o.d
+		// the predicate
+		body, ok := simdMemBody(kind)
+		if !ok || !inFrame(o.a, o.b) || o.d < 0 {
+			return traceOp{}, false
+		}
+		return traceOp{body: body, d: uint64(o.d) * 4, a: row(o.a), b: row(o.b)}, true
+	}
 	if kind == "cvtaToGlobal" {
 		body, ok := simdMemBody(kind)
 		if !ok || !inFrame(o.d, o.a) {
@@ -188,11 +200,12 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 // prepareWindows readies the windows for a trace with memory bodies (the
 // converged loop runs traces: simdTrace returns how many of a trace's ops
 // ran, fewer than all when a memory body refused): the CTA's shared
-// memory, the launch's parameters, and no global window of a freed
-// allocation.
+// memory, the launch's parameters, frame f's predicates, and no global
+// window of a freed allocation.
 //
 //go:noinline
-func (w *Warp) prepareWindows() {
+func (w *Warp) prepareWindows(f *frame) {
+	w.tc.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
 	w.setWindow(sharedWindow, w.cta.shared.Data, 0)
 	w.setWindow(paramWindow, w.cta.l.params, 0)
 	if gen := w.cta.l.prog.global.Gen(); gen != w.twGen {

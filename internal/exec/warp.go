@@ -353,7 +353,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			}
 			if steps+len(tr) <= slice {
 				if mem {
-					w.prepareWindows()
+					w.prepareWindows(f)
 				}
 				// (trace.go; written out here: a call costs the short traces)
 				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), &w.tc)

@@ -412,6 +412,12 @@ type gen struct {
 	// memBodies: the trace's memory-access bodies (traceMemory), by
 	// access kind, with their index among bodies
 	memBodies map[string]int
+	compares  []compareBody // the comparisons (g.compare), for setp in traces
+}
+
+type compareBody struct {
+	name string
+	body func(w *writer, ya, yt string, off int)
 }
 
 // body ends the function begun (its operands loaded: DI = d, SI = a,
@@ -563,6 +569,57 @@ func (g *gen) traceMemory() {
 		}
 	})
 }
+
+// traceSetp writes the bodies of setp in traces: a comparison (one of
+// g.compare's, on the rows a and b: SI, DX), its mask complemented or not
+// (key setp:NAME or, for the integer ones, setp:NAMEN), stored to the predicate at byte offset d
+// (the entry's field) from the frame's predicates, whose address the
+// context holds after the windows (traceCtx.preds).
+func (g *gen) traceSetp() {
+	for _, c := range g.compares {
+		for _, neg := range []bool{false, true} {
+			if neg && strings.HasPrefix(c.name, "simdCmp") {
+				continue // float operators come in complementary pairs
+			}
+			key := "setp:" + c.name
+			if neg {
+				key += "N"
+			}
+			name := "simdTraceSetp" + strings.TrimPrefix(c.name, "simd")
+			if neg {
+				name += "N"
+			}
+			g.memBodies[key] = len(g.bodies)
+			g.bodies = append(g.bodies, name)
+			g.decls = append(g.decls, decl{name + "_b", "()"})
+			fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
+			w := &g.s
+			prologue(w)
+			w.f("VPXOR Y11, Y11, Y11")
+			w.f("XORQ R9, R9")
+			for j := 0; j < 8; j++ {
+				ya, yt := chunkRegs(j)
+				c.body(w, ya, yt, 32*j)
+				w.f("VMOVMSKPD %s, AX", yt)
+				if j > 0 {
+					w.f("SHLQ $%d, AX", 4*j)
+				}
+				w.f("ORQ AX, R9")
+			}
+			if neg {
+				w.f("NOTL R9")
+			}
+			w.f("MOVQ %d(R8), R10", ctxPreds)
+			w.f("MOVQ 8(R13), AX")
+			w.f("MOVL R9, (R10)(AX*1)")
+			w.f("VZEROUPPER")
+			w.f("RET")
+		}
+	}
+}
+
+// ctxPreds is traceCtx.preds' offset: after 32 windows of 40 bytes.
+const ctxPreds = 32 * 40
 
 // sharedBase is internal/mem's SharedBase: generic addresses below it are
 // global ones.
@@ -870,6 +927,7 @@ func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int
 // test holds. body leaves each lane's result in the sign bit of yt's
 // 64-bit lanes.
 func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int)) {
+	g.compares = append(g.compares, compareBody{name, body})
 	g.decls = append(g.decls, decl{name, "(a, b *lanes) uint32"})
 	g.text(name, 20)
 	w := &g.s
@@ -1693,6 +1751,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 
 	g.traceMemory()
+	g.traceSetp()
 	g.trace()
 	g.memory()
 	g.vectorLoads()
