@@ -76,8 +76,11 @@ func (w *Warp) reset() {
 		}
 	}
 	w.exited, w.stack = 0, 0
-	for l := range w.sp {
-		w.sp[l] = allocaTop // pushFrame's start, without its test
+	if w.spMoved { // (else every lane's pointer is still at the top)
+		for l := range w.sp {
+			w.sp[l] = allocaTop // pushFrame's start, without its test
+		}
+		w.spMoved = false
 	}
 	w.frames = w.frames[:0]
 	w.steps, w.fault, w.status, w.issued = 0, nil, warpRunnable, 0

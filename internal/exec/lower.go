@@ -144,6 +144,11 @@ func (p *Program) lower(f *Func) error {
 		return err
 	}
 	buildTraces(f)
+	for _, c := range f.consts {
+		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {
+			f.reuseConsts = append(f.reuseConsts, c)
+		}
+	}
 	return nil
 }
 

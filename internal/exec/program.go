@@ -40,7 +40,11 @@ type Func struct {
 	numPreds int     // predicate registers
 	slot     []int32 // IR register ID -> slot, or predicate index for .pred registers
 	consts   []constSlot
-	ipdom    []int32 // per op: the reconvergence point of a branch (-1: none / function exit)
+	// reuseConsts: the consts a reused frame fills again (predicates,
+	// which the reuse clears, and special registers that differ between
+	// CTAs)
+	reuseConsts []constSlot
+	ipdom       []int32 // per op: the reconvergence point of a branch (-1: none / function exit)
 
 	frameSize uint64             // per-thread bytes of .local and .param variables declared in the body and params
 	frameOff  map[*ir.Var]uint64 // offsets in the frame

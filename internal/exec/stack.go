@@ -60,6 +60,7 @@ func lowerAlloca(l *lowering, in *ir.Inst, o *Op) error {
 				return
 			}
 			w.sp[lane] = (w.sp[lane] - size) &^ (al - 1)
+			w.spMoved = true
 			if need := allocaTop - w.sp[lane]; uint64(len(w.dyn[lane])) < need {
 				grown := make([]byte, max(need, 2*uint64(len(w.dyn[lane]))))
 				copy(grown[uint64(len(grown))-uint64(len(w.dyn[lane])):], w.dyn[lane])
@@ -100,6 +101,7 @@ func lowerStackrestore(l *lowering, in *ir.Inst, o *Op) error {
 			// only within the current function's allocations
 			if v := f.regs[int(o.a)*warpSize+lane]; v <= f.sp[lane] && v >= w.sp[lane] {
 				w.sp[lane] = v
+				w.spMoved = true
 			}
 		}
 	}

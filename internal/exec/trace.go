@@ -205,9 +205,12 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 //
 //go:noinline
 func (w *Warp) prepareWindows(f *frame) {
-	w.tc.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
-	w.setWindow(sharedWindow, w.cta.shared.Data, 0)
-	w.setWindow(paramWindow, w.cta.l.params, 0)
+	if w.tcFrame != f || w.tcCTA != w.cta { // (else they are set)
+		w.tc.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
+		w.setWindow(sharedWindow, w.cta.shared.Data, 0)
+		w.setWindow(paramWindow, w.cta.l.params, 0)
+		w.tcFrame, w.tcCTA = f, w.cta
+	}
 	if gen := w.cta.l.prog.global.Gen(); gen != w.twGen {
 		w.clearGlobalWindows(gen)
 	}

@@ -38,6 +38,7 @@ type Warp struct {
 	stack    uint64           // top of the local frame stack (same for every lane)
 	dyn      [warpSize][]byte // per-thread alloca stack, ending at allocaTop
 	sp       [warpSize]uint64 // per-thread alloca stack pointers
+	spMoved  bool             // some lane's sp left allocaTop since reset
 	frames   []*frame
 	// spare is the kernel frame of the CTA this warp ran last, kept so the
 	// next CTA on the worker reuses its register file and predicates
@@ -62,7 +63,11 @@ type Warp struct {
 	tc     traceCtx
 	twData [traceWindows][]byte
 	twGen  uint64
-	sink   lanes // where a vector load's sink elements go
+	// the frame and CTA whose predicates, shared memory and parameters
+	// tc holds
+	tcFrame *frame
+	tcCTA   *cta
+	sink    lanes // where a vector load's sink elements go
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -130,8 +135,10 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		// and the kept slices); the registers start at zero again and the
 		// immediates' rows still hold them (only special registers and
 		// frame addresses change)
+		// (s.sp stays: a kernel frame starts with every lane's stack
+		// pointer at allocaTop, and reset put them back there)
 		s.active, s.returned, s.blocked, s.syncWait, s.arr = mask, 0, 0, 0, nil
-		s.base, s.sp, s.backs, s.spinners, s.favor, s.callOp = w.stack, w.sp, 0, 0, 0, nil
+		s.base, s.backs, s.spinners, s.favor, s.callOp = w.stack, 0, 0, 0, nil
 		if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 			s.rtop = [warpSize]int32{}
 			for l := range s.rstack {
@@ -175,7 +182,11 @@ func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 			w.local[l], w.hasLocal = grown, true
 		}
 	}
-	for _, c := range fn.consts {
+	consts := fn.consts
+	if reused {
+		consts = fn.reuseConsts // the rows an earlier CTA left are the rest
+	}
+	for _, c := range consts {
 		if c.slot < 0 { // a predicate constant
 			if c.bits == sregMarker { // %is_explicit_cluster
 				if w.cta.l.explicit {
