@@ -343,6 +343,48 @@ func TestAlloca(t *testing.T) {
 	}
 }
 
+// TestAllocaStartsAtTheTopInEveryCTA: a thread's first allocation has the
+// same address in every CTA, although the CTAs before it left their stack
+// pointers moved (no stackrestore) and one worker reuses its warps.
+func TestAllocaStartsAtTheTopInEveryCTA(t *testing.T) {
+	p, g := load(t, `.version 7.3
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.u32 %r2, %r2, %r3, %r1;
+	add.u32 %r3, %r1, 4;
+	cvt.u64.u32 %rd1, %r3;
+	alloca.u64 %rd2, %rd1, 8;
+	ld.param.u64 %rd4, [out];
+	mul.wide.u32 %rd5, %r2, 8;
+	add.s64 %rd4, %rd4, %rd5;
+	st.global.u64 [%rd4], %rd2;
+	ret;
+}
+`)
+	const ctas, threads = 6, 40
+	out, _ := g.Alloc(8*ctas*threads, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{threads, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 8*ctas*threads)
+	for c := 1; c < ctas; c++ {
+		for i := 0; i < threads; i++ {
+			first := binary.LittleEndian.Uint64(ob[8*i:])
+			if got := binary.LittleEndian.Uint64(ob[8*(c*threads+i):]); got != first {
+				t.Fatalf("CTA %d thread %d: alloca at %#x, in CTA 0 at %#x", c, i, got, first)
+			}
+		}
+	}
+}
+
 func TestProgress(t *testing.T) {
 	p, _ := load(t, ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n")
 	var last, total int
