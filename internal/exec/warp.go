@@ -623,6 +623,13 @@ func (f *frame) waitsAt(mask uint32, pc int32) bool {
 // enterConv switches to the fast path if every lane of mask is at one PC.
 func (f *frame) enterConv(mask uint32) {
 	pc := f.pc[bits.TrailingZeros32(mask)]
+	if simdEnabled && bits.OnesCount32(mask) >= 8 {
+		// one AVX2 scan (it runs after every op of the general path)
+		if at, low := lowestPC(f, mask); at == mask {
+			f.conv, f.upc, f.backs = true, low, 0
+		}
+		return
+	}
 	for m := mask; m != 0; m &= m - 1 {
 		if f.pc[bits.TrailingZeros32(m)] != pc {
 			return
