@@ -143,11 +143,8 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 			}
 			w.gBase, w.gData, w.gGen = b, d, gen
 		}
-		if o.traceWin != 0 {
-			// the op's trace window follows the allocation it uses
-			if t := &w.tc.win[o.traceWin/traceWindowOffset(1)]; t.data == 0 || t.base != w.gBase || w.twGen != gen {
-				w.noteWindow(o, w.gData, w.gBase, gen)
-			}
+		if o.traceWin != 0 { // the op's trace window follows the allocation it uses
+			w.noteWindow(o, w.gData, w.gBase, gen)
 		}
 		return w.gData, w.gBase
 	case mem.SpaceShared:

@@ -59,6 +59,19 @@ type traceCtx struct {
 	preds uintptr
 }
 
+// traceState is a warp's context for traces with memory bodies: the
+// windows and predicates (ctx), their memory kept reachable for the
+// garbage collector (data), the allocations' generation the global
+// windows belong to, and the frame and CTA that ctx's predicates, shared
+// memory and parameters are those of.
+type traceState struct {
+	ctx   traceCtx
+	data  [traceWindows][]byte
+	gen   uint64
+	frame *frame
+	cta   *cta
+}
+
 const (
 	traceWindows      = 32
 	sharedWindow      = 0
@@ -199,28 +212,38 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 
 // prepareWindows readies the windows for a trace with memory bodies (the
 // converged loop runs traces: simdTrace returns how many of a trace's ops
-// ran, fewer than all when a memory body refused): the CTA's shared
-// memory, the launch's parameters, frame f's predicates, and no global
-// window of a freed allocation.
+// ran, fewer than all when a memory body refused) and returns the trace's
+// context: the CTA's shared memory, the launch's parameters, frame f's
+// predicates, and no global window of a freed allocation.
 //
 //go:noinline
-func (w *Warp) prepareWindows(f *frame) {
-	if w.tcFrame != f || w.tcCTA != w.cta { // (else they are set)
-		w.tc.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
-		w.setWindow(sharedWindow, w.cta.shared.Data, 0)
-		w.setWindow(paramWindow, w.cta.l.params, 0)
-		w.tcFrame, w.tcCTA = f, w.cta
+func (w *Warp) prepareWindows(f *frame) *traceCtx {
+	ts := w.traceState()
+	if ts.frame != f || ts.cta != w.cta { // (else they are set)
+		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
+		ts.setWindow(sharedWindow, w.cta.shared.Data, 0)
+		ts.setWindow(paramWindow, w.cta.l.params, 0)
+		ts.frame, ts.cta = f, w.cta
 	}
-	if gen := w.cta.l.prog.global.Gen(); gen != w.twGen {
-		w.clearGlobalWindows(gen)
+	if gen := w.cta.l.prog.global.Gen(); gen != ts.gen {
+		ts.clearGlobalWindows(gen)
 	}
+	return &ts.ctx
+}
+
+// traceState returns the warp's trace state, allocated on first use.
+func (w *Warp) traceState() *traceState {
+	if w.ts == nil {
+		w.ts = new(traceState)
+	}
+	return w.ts
 }
 
 // setWindow points window i at data, whose first byte has address base
 // (an empty window when data is).
-func (w *Warp) setWindow(i int, data []byte, base uint64) {
-	t := &w.tc.win[i]
-	w.twData[i] = data
+func (ts *traceState) setWindow(i int, data []byte, base uint64) {
+	t := &ts.ctx.win[i]
+	ts.data[i] = data
 	if len(data) == 0 {
 		t.data, t.n = 0, 0
 		return
@@ -230,25 +253,29 @@ func (w *Warp) setWindow(i int, data []byte, base uint64) {
 
 // clearGlobalWindows empties the global windows, which belong to another
 // generation of the allocations than gen (one was freed since).
-func (w *Warp) clearGlobalWindows(gen uint64) {
+func (ts *traceState) clearGlobalWindows(gen uint64) {
 	for i := firstGlobalWindow; i < traceWindows; i++ {
-		w.tc.win[i] = traceWindow{}
-		w.twData[i] = nil
+		ts.ctx.win[i] = traceWindow{}
+		ts.data[i] = nil
 	}
-	w.twGen = gen
+	ts.gen = gen
 }
 
-// noteWindow installs the allocation a global ld/st took on the Go path
-// (data at address base, of generation gen) as its trace window.
+// noteWindow makes the allocation a global ld/st took on the Go path (data
+// at address base, of generation gen) its trace window, unless it is
+// already.
 func (w *Warp) noteWindow(o *Op, data []byte, base, gen uint64) {
-	if o.traceWin == 0 || len(data) == 0 || base&7 != 0 {
+	if len(data) == 0 || base&7 != 0 {
 		return
 	}
-	if gen != w.twGen {
-		w.clearGlobalWindows(gen)
-	}
+	ts := w.traceState()
 	i := o.traceWin / traceWindowOffset(1)
-	t := &w.tc.win[i]
-	t.data, t.n, t.base = uintptr(unsafe.Pointer(&data[0])), uint64(len(data)), base
-	w.twData[i] = data
+	t := &ts.ctx.win[i]
+	if t.data != 0 && t.base == base && ts.gen == gen {
+		return
+	}
+	if gen != ts.gen {
+		ts.clearGlobalWindows(gen)
+	}
+	ts.setWindow(int(i), data, base)
 }

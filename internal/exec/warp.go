@@ -56,18 +56,10 @@ type Warp struct {
 	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// per load op, the last row and step of its addresses (stride.go)
 	strides [strideSlots]strideState
-	// the memory traces access (trace.go): the CTA's shared memory, the
-	// parameters, then one global allocation per traced global ld/st;
-	// twData keeps their bytes reachable, twGen is the allocations'
-	// generation
-	tc     traceCtx
-	twData [traceWindows][]byte
-	twGen  uint64
-	// the frame and CTA whose predicates, shared memory and parameters
-	// tc holds
-	tcFrame *frame
-	tcCTA   *cta
-	sink    lanes // where a vector load's sink elements go
+	// the memory traces access (trace.go), allocated with the first
+	// trace that needs it
+	ts   *traceState
+	sink lanes // where a vector load's sink elements go
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -363,11 +355,12 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 				tr, mem, tail = tail, true, nil
 			}
 			if steps+len(tr) <= slice {
+				var ctx *traceCtx // (no body of a trace without mem uses it)
 				if mem {
-					w.prepareWindows(f)
+					ctx = w.prepareWindows(f)
 				}
 				// (trace.go; written out here: a call costs the short traces)
-				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), &w.tc)
+				n := simdTrace(rows, unsafe.SliceData(tr), len(tr), ctx)
 				upc += int32(n)
 				nWarp += uint64(n)
 				nThread += full * uint64(n)
