@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"testing"
+	"unsafe"
 )
 
 // TestTracesMatchOps: kernels whose converged code runs through traces
@@ -86,5 +87,32 @@ LOOP:
 		if g, w := binary.LittleEndian.Uint32(got[4*i:]), binary.LittleEndian.Uint32(want[4*i:]); g != w {
 			t.Fatalf("thread %d: %#x, op by op %#x", i, g, w)
 		}
+	}
+}
+
+// TestTraceLayouts: the assembly (simdgen) reads traceOp, traceWindow and
+// traceCtx at fixed offsets: an entry is 48 bytes (body, d, a, b, c, k), a
+// window 40 (data, n, base, last, step), and the predicates' address
+// follows 32 windows.
+func TestTraceLayouts(t *testing.T) {
+	var op traceOp
+	var win traceWindow
+	var ctx traceCtx
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"traceOp", unsafe.Sizeof(op), 48}, {"traceOp.c", unsafe.Offsetof(op.c), 32}, {"traceOp.k", unsafe.Offsetof(op.k), 40},
+		{"traceWindow", unsafe.Sizeof(win), 40}, {"traceWindow.n", unsafe.Offsetof(win.n), 8},
+		{"traceWindow.base", unsafe.Offsetof(win.base), 16}, {"traceWindow.last", unsafe.Offsetof(win.last), 24},
+		{"traceWindow.step", unsafe.Offsetof(win.step), 32},
+		{"traceCtx.preds", unsafe.Offsetof(ctx.preds), 32 * 40}, {"paramWindow", uintptr(traceWindowOffset(paramWindow)), 40},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, the assembly expects %d", c.name, c.got, c.want)
+		}
+	}
+	if traceWindows != 32 {
+		t.Errorf("traceWindows = %d, the assembly expects 32", traceWindows)
 	}
 }

@@ -490,32 +490,17 @@ func (g *gen) trace() {
 // in memory(); a refused access (a lane outside the window, misaligned, or
 // an empty window) ends the trace (see trace) and leaves every row and
 // byte as it was, so the op runs again on the Go path, which faults where
-// it must. Loads of
-// global memory (the P variants) also prefetch the row two steps ahead
-// when lane 0's step repeats (stride.go's rule, on offsets); stores to
-// global memory (also P) take consecutive rows only.
+// it must. Loads of global memory (the P variants) also prefetch the row
+// two steps ahead when lane 0's step repeats (stride.go's rule, on
+// offsets); stores to global memory (also P) take consecutive rows only.
 func (g *gen) traceMemory() {
-	for _, m := range []struct {
-		name     string
-		size     int
-		load     bool
-		widen    string
-		prefetch bool
-	}{{"ldZ8", 1, true, "VPMOVZXBQ", false}, {"ldS8", 1, true, "VPMOVSXBQ", false},
-		{"ldZ16", 2, true, "VPMOVZXWQ", false}, {"ldS16", 2, true, "VPMOVSXWQ", false},
-		{"ldZ32", 4, true, "VPMOVZXDQ", false}, {"ldS32", 4, true, "VPMOVSXDQ", false}, {"ld64", 8, true, "", false},
-		{"st32", 4, false, "", false}, {"st64", 8, false, "", false}} {
+	for _, m := range accessKinds {
 		for _, pf := range []bool{false, true} {
-			key := m.name
+			key := m.key
 			if pf {
 				key += "P"
 			}
-			name := "simdTrace" + strings.ToUpper(key[:1]) + key[1:]
-			g.memBodies[key] = len(g.bodies)
-			g.bodies = append(g.bodies, name)
-			g.decls = append(g.decls, decl{name + "_b", "()"})
-			fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
-			g.traceAccess(m.size, m.load, m.widen, pf)
+			g.traceBody(key, func(w *writer) { g.traceAccess(m.size, m.load, m.widen, pf) })
 		}
 	}
 	// ld.param of a kernel parameter by name: one element at the entry's
@@ -572,9 +557,10 @@ func (g *gen) traceMemory() {
 
 // traceSetp writes the bodies of setp in traces: a comparison (one of
 // g.compare's, on the rows a and b: SI, DX), its mask complemented or not
-// (key setp:NAME or, for the integer ones, setp:NAMEN), stored to the predicate at byte offset d
-// (the entry's field) from the frame's predicates, whose address the
-// context holds after the windows (traceCtx.preds).
+// (key setp:NAME or, for the integer ones, setp:NAMEN), stored to the
+// predicate at byte offset d (the entry's field) from the frame's
+// predicates, whose address the context holds after the windows
+// (traceCtx.preds).
 func (g *gen) traceSetp() {
 	for _, c := range g.compares {
 		for _, neg := range []bool{false, true} {
@@ -589,23 +575,12 @@ func (g *gen) traceSetp() {
 			if neg {
 				name += "N"
 			}
-			g.memBodies[key] = len(g.bodies)
-			g.bodies = append(g.bodies, name)
-			g.decls = append(g.decls, decl{name + "_b", "()"})
-			fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
+			g.beginTraceBody(key, name)
 			w := &g.s
 			prologue(w)
 			w.f("VPXOR Y11, Y11, Y11")
 			w.f("XORQ R9, R9")
-			for j := 0; j < 8; j++ {
-				ya, yt := chunkRegs(j)
-				c.body(w, ya, yt, 32*j)
-				w.f("VMOVMSKPD %s, AX", yt)
-				if j > 0 {
-					w.f("SHLQ $%d, AX", 4*j)
-				}
-				w.f("ORQ AX, R9")
-			}
+			compareMask(w, c.body, "R9")
 			if neg {
 				w.f("NOTL R9")
 			}
@@ -629,11 +604,7 @@ const sharedBase = 0x0000_7000_0000_0000
 // simdTrace + key: code, then a successful return, and the refusal at
 // fail.
 func (g *gen) traceBody(key string, code func(w *writer)) {
-	name := "simdTrace" + strings.ToUpper(key[:1]) + key[1:]
-	g.memBodies[key] = len(g.bodies)
-	g.bodies = append(g.bodies, name)
-	g.decls = append(g.decls, decl{name + "_b", "()"})
-	fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
+	g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
 	w := &g.s
 	code(w)
 	w.f("VZEROUPPER")
@@ -643,6 +614,15 @@ func (g *gen) traceBody(key string, code func(w *writer)) {
 	w.f("MOVQ $1, R11")
 	w.f("VZEROUPPER")
 	w.f("RET")
+}
+
+// beginTraceBody starts the trace-only body name (NAME_b), which traces
+// find by key (simdMemBodies).
+func (g *gen) beginTraceBody(key, name string) {
+	g.memBodies[key] = len(g.bodies)
+	g.bodies = append(g.bodies, name)
+	g.decls = append(g.decls, decl{name + "_b", "()"})
+	fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
 }
 
 // traceAccess writes one memory body (traceMemory). Entry: DI = the
@@ -660,88 +640,21 @@ func (g *gen) traceAccess(size int, load bool, widen string, prefetch bool) {
 	w.f("SUBQ $%d, R10", size) // the highest offset of an element
 	w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
 	w.f("MOVQ 0(CX), R9")      // the data
-	// the lanes' offsets in Y0-Y7; Y11: any lane out of bounds or misaligned
+	// the lanes' offsets in Y0-Y7, checked
 	w.f("MOVQ AX, X15")
 	w.f("VPBROADCASTQ X15, Y15")
 	w.f("VPBROADCASTQ bias64<>(SB), Y13")
 	w.f("MOVQ R10, X14")
 	w.f("VPBROADCASTQ X14, Y14")
 	w.f("VPXOR Y13, Y14, Y14")
-	w.f("MOVQ $%d, BX", size-1)
-	w.f("MOVQ BX, X12")
-	w.f("VPBROADCASTQ X12, Y12")
-	w.f("VPXOR Y11, Y11, Y11")
-	for j := 0; j < 8; j++ {
-		y := fmt.Sprintf("Y%d", j)
-		w.f("VPADDQ %d(SI), Y15, %s", 32*j, y)
-		w.f("VPXOR Y13, %s, Y8", y)
-		w.f("VPCMPGTQ Y14, Y8, Y8")
-		w.f("VPAND Y12, %s, Y9", y)
-		w.f("VPOR Y8, Y11, Y11")
-		w.f("VPOR Y9, Y11, Y11")
-	}
-	w.f("VPTEST Y11, Y11")
-	w.f("JNZ fail")
+	checkOffsets(w, size)
 	if prefetch && load {
-		// step = lane 0's offset - the last one; a repeated step of at
-		// least 256 bytes either way, a row of at most 512 bytes, and the
-		// row two steps ahead inside the window: prefetch it
-		w.f("VMOVQ X0, AX")
-		w.f("MOVQ AX, R10")
-		w.f("SUBQ 24(CX), R10")
-		w.f("MOVQ AX, 24(CX)")
-		w.f("CMPQ R10, 32(CX)")
-		w.f("JEQ pf_same")
-		w.f("MOVQ R10, 32(CX)")
-		w.f("JMP pf_done")
-		g.s.b.WriteString("pf_same:\n")
-		w.f("LEAQ 255(R10), BX")
-		w.f("CMPQ BX, $511")
-		w.f("JCS pf_done")
-		w.f("VEXTRACTI128 $1, Y7, X8")
-		w.f("VPEXTRQ $1, X8, BX")
-		w.f("SUBQ AX, BX")
-		w.f("ADDQ $%d, BX", size) // the row's span
-		w.f("CMPQ BX, $512")
-		w.f("JHI pf_done")
-		w.f("LEAQ (AX)(R10*2), AX") // the row two steps ahead
-		w.f("MOVQ 8(CX), R10")
-		w.f("CMPQ AX, R10")
-		w.f("JCC pf_done")
-		w.f("SUBQ AX, R10")
-		w.f("CMPQ BX, R10")
-		w.f("JHI pf_done")
-		w.f("ADDQ R9, AX")
-		w.f("ADDQ AX, BX")
-		w.f("ANDQ $-64, AX")
-		g.s.b.WriteString("pf_loop:\n")
-		w.f("PREFETCHT0 (AX)")
-		w.f("ADDQ $64, AX")
-		w.f("CMPQ AX, BX")
-		w.f("JCS pf_loop")
-		g.s.b.WriteString("pf_done:\n")
+		g.stridePrefetch(size)
 	}
-	// Y10: all ones while lane i is at lane 0's offset + i*size; Y11
-	// (loads): while lane i is at lane 0's offset
-	w.f("VPBROADCASTQ X0, Y9")
-	w.f("VPCMPEQQ Y10, Y10, Y10")
-	if load {
-		w.f("VPCMPEQQ Y11, Y11, Y11")
-	}
-	for j := 0; j < 8; j++ {
-		w.f("VPADDQ stride%d<>+%d(SB), Y9, Y8", size, 32*j)
-		w.f("VPCMPEQQ Y%d, Y8, Y8", j)
-		w.f("VPAND Y8, Y10, Y10")
-		if load {
-			w.f("VPCMPEQQ Y%d, Y9, Y8", j)
-			w.f("VPAND Y8, Y11, Y11")
-		}
-	}
-	w.f("VMOVQ X0, AX")
-	w.f("ADDQ R9, AX") // lane 0's element
-	w.f("VPMOVMSKB Y10, BX")
+	consecutiveTest(w, size, "R9", load)
 	w.f("CMPL BX, $0xffffffff")
-	if load {
+	switch {
+	case load:
 		w.f("JEQ consecutive")
 		// one element for the whole warp (a loop over an array that every
 		// thread reads alike): read once, written to every lane
@@ -762,40 +675,26 @@ func (g *gen) traceAccess(size int, load bool, widen string, prefetch bool) {
 		w.f("VZEROUPPER")
 		w.f("RET")
 		g.s.b.WriteString("consecutive:\n")
-	} else {
-		w.f("JNE scattered")
-	}
-	for j := 0; j < 8; j++ {
-		y := fmt.Sprintf("Y%d", j)
-		switch {
-		case load && size < 8:
-			w.f("%s %d(AX), %s", widen, 4*size*j, y)
-			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
-		case load:
-			w.f("VMOVDQU %d(AX), %s", 32*j, y)
-			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
-		case size == 4:
-			w.f("VMOVDQU evens<>(SB), Y8")
-			w.f("VPERMD %d(DX), Y8, %s", 32*j, y)
-			w.f("VMOVDQU X%d, %d(AX)", j, 16*j)
-		default:
-			w.f("VMOVDQU %d(DX), %s", 32*j, y)
-			w.f("VMOVDQU %s, %d(AX)", y, 32*j)
-		}
-	}
-	w.f("XORL BX, BX")
-	w.f("VZEROUPPER")
-	w.f("RET")
-	g.s.b.WriteString("scattered:\n")
-	if !load && prefetch {
+	case prefetch:
 		// a global row that is not consecutive goes to the Go loop, which
 		// measured faster on a strided row (transpose: 54 against 62 ms)
-		w.f("JMP fail")
-	} else if load {
+		w.f("JNE fail")
+	default:
+		w.f("JNE scattered")
+	}
+	moveConsecutive(w, size, load, widen, "DI", "DX")
+	w.f("XORL BX, BX")
+	if load || !prefetch {
+		w.f("VZEROUPPER")
+		w.f("RET")
+		g.s.b.WriteString("scattered:\n")
+	}
+	if load {
 		// DX (the unused b row) takes the data pointer
 		w.f("MOVQ R9, DX")
 		g.scattered(size, widen, "DX", [4]string{"AX", "BX", "CX", "R10"})
-	} else {
+		w.f("XORL BX, BX")
+	} else if !prefetch {
 		// lane by lane in lane order: of lanes writing one element, the
 		// highest lane's value stays, as in the Go loop
 		move := map[int]string{4: "MOVL", 8: "MOVQ"}[size]
@@ -812,15 +711,52 @@ func (g *gen) traceAccess(size int, load bool, widen string, prefetch bool) {
 				w.f("%s BX, (R9)(CX*1)", move)
 			}
 		}
+		w.f("XORL BX, BX")
 	}
-	w.f("XORL BX, BX")
-	w.f("VZEROUPPER")
-	w.f("RET")
-	g.s.b.WriteString("fail:\n")
-	w.f("MOVQ R11, BX")
-	w.f("MOVQ $1, R11")
-	w.f("VZEROUPPER")
-	w.f("RET")
+}
+
+// stridePrefetch writes a global load body's prefetch (lane offsets in
+// Y0-Y7, the window in CX, its data in R9): step = lane 0's offset less
+// the last one; a repeated step of at least 256 bytes either way, a row of
+// at most 512 bytes, and the row two steps ahead inside the window: its
+// lines are prefetched (stride.go's rule, on offsets). It uses AX, BX, R10
+// and X8.
+func (g *gen) stridePrefetch(size int) {
+	w := &g.s
+	w.f("VMOVQ X0, AX")
+	w.f("MOVQ AX, R10")
+	w.f("SUBQ 24(CX), R10")
+	w.f("MOVQ AX, 24(CX)")
+	w.f("CMPQ R10, 32(CX)")
+	w.f("JEQ pf_same")
+	w.f("MOVQ R10, 32(CX)")
+	w.f("JMP pf_done")
+	g.s.b.WriteString("pf_same:\n")
+	w.f("LEAQ 255(R10), BX")
+	w.f("CMPQ BX, $511")
+	w.f("JCS pf_done")
+	w.f("VEXTRACTI128 $1, Y7, X8")
+	w.f("VPEXTRQ $1, X8, BX")
+	w.f("SUBQ AX, BX")
+	w.f("ADDQ $%d, BX", size) // the row's span
+	w.f("CMPQ BX, $512")
+	w.f("JHI pf_done")
+	w.f("LEAQ (AX)(R10*2), AX") // the row two steps ahead
+	w.f("MOVQ 8(CX), R10")
+	w.f("CMPQ AX, R10")
+	w.f("JCC pf_done")
+	w.f("SUBQ AX, R10")
+	w.f("CMPQ BX, R10")
+	w.f("JHI pf_done")
+	w.f("ADDQ R9, AX")
+	w.f("ADDQ AX, BX")
+	w.f("ANDQ $-64, AX")
+	g.s.b.WriteString("pf_loop:\n")
+	w.f("PREFETCHT0 (AX)")
+	w.f("ADDQ $64, AX")
+	w.f("CMPQ AX, BX")
+	w.f("JCS pf_loop")
+	g.s.b.WriteString("pf_done:\n")
 }
 
 func (g *gen) text(name string, frame int) {
@@ -936,6 +872,16 @@ func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int))
 	prologue(w)
 	w.f("VPXOR Y11, Y11, Y11")
 	w.f("XORQ BX, BX")
+	compareMask(w, body, "BX")
+	w.f("MOVL BX, ret+16(FP)")
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
+// compareMask ORs into acc (zero) the lanes' bits of a comparison's
+// results: body leaves all ones in yt for the true lanes of chunk j, whose
+// bits are 4j to 4j+3. It uses AX.
+func compareMask(w *writer, body func(w *writer, ya, yt string, off int), acc string) {
 	for j := 0; j < 8; j++ {
 		ya, yt := chunkRegs(j)
 		body(w, ya, yt, 32*j)
@@ -943,11 +889,8 @@ func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int))
 		if j > 0 {
 			w.f("SHLQ $%d, AX", 4*j)
 		}
-		w.f("ORQ AX, BX")
+		w.f("ORQ AX, %s", acc)
 	}
-	w.f("MOVL BX, ret+16(FP)")
-	w.f("VZEROUPPER")
-	w.f("RET")
 }
 
 // memory writes the warp-wide ld/st loops for 4- and 8-byte elements
@@ -958,33 +901,18 @@ func (g *gen) compare(name string, body func(w *writer, ya, yt string, off int))
 // other loads go four lanes at a time (scatteredLoad); other stores report
 // false, and the Go loop stores them.
 func (g *gen) memory() {
-	for _, m := range []struct {
-		name  string
-		size  int
-		load  bool
-		widen string // a narrower element's extension to 64 bits
-	}{{"simdLoadZ8", 1, true, "VPMOVZXBQ"}, {"simdLoadS8", 1, true, "VPMOVSXBQ"},
-		{"simdLoadZ16", 2, true, "VPMOVZXWQ"}, {"simdLoadS16", 2, true, "VPMOVSXWQ"},
-		{"simdLoadZ32", 4, true, "VPMOVZXDQ"}, {"simdLoadS32", 4, true, "VPMOVSXDQ"}, {"simdLoad64", 8, true, ""},
-		{"simdStore32", 4, false, ""}, {"simdStore64", 8, false, ""}} {
-		g.decls = append(g.decls, decl{m.name, "(row, regs *lanes, data *byte, adj, limit uint64) bool"})
-		g.text(m.name, 41)
+	for _, m := range accessKinds {
+		name := map[string]string{"ldZ8": "simdLoadZ8", "ldS8": "simdLoadS8", "ldZ16": "simdLoadZ16",
+			"ldS16": "simdLoadS16", "ldZ32": "simdLoadZ32", "ldS32": "simdLoadS32", "ld64": "simdLoad64",
+			"st32": "simdStore32", "st64": "simdStore64"}[m.key]
+		g.decls = append(g.decls, decl{name, "(row, regs *lanes, data *byte, adj, limit uint64) bool"})
+		g.text(name, 41)
 		w := &g.s
 		w.f("MOVQ row+0(FP), DI")
 		w.f("MOVQ regs+8(FP), SI")
 		w.f("MOVQ data+16(FP), DX")
 		checkLanes(w, m.size)
-		// Y10: all ones while lane i is at lane 0's offset + i*size
-		w.f("VPBROADCASTQ X0, Y9")
-		w.f("VPCMPEQQ Y10, Y10, Y10")
-		for j := 0; j < 8; j++ {
-			w.f("VPADDQ stride%d<>+%d(SB), Y9, Y8", m.size, 32*j)
-			w.f("VPCMPEQQ Y%d, Y8, Y8", j)
-			w.f("VPAND Y8, Y10, Y10")
-		}
-		w.f("VMOVQ X0, AX")
-		w.f("ADDQ DX, AX") // lane 0's element
-		w.f("VPMOVMSKB Y10, BX")
+		consecutiveTest(w, m.size, "DX", false)
 		w.f("CMPL BX, $0xffffffff")
 		if m.load {
 			w.f("JNE scattered")
@@ -994,24 +922,7 @@ func (g *gen) memory() {
 			// on a strided row: transpose about 5%)
 			w.f("JNE fail")
 		}
-		for j := 0; j < 8; j++ {
-			y := fmt.Sprintf("Y%d", j)
-			switch {
-			case m.load && m.size < 8: // four elements widened to a register
-				w.f("%s %d(AX), %s", m.widen, 4*m.size*j, y)
-				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
-			case m.load:
-				w.f("VMOVDQU %d(AX), %s", 32*j, y)
-				w.f("VMOVDQU %s, %d(DI)", y, 32*j)
-			case m.size == 4:
-				w.f("VMOVDQU evens<>(SB), Y8")
-				w.f("VPERMD %d(DI), Y8, %s", 32*j, y)
-				w.f("VMOVDQU X%d, %d(AX)", j, 16*j)
-			default:
-				w.f("VMOVDQU %d(DI), %s", 32*j, y)
-				w.f("VMOVDQU %s, %d(AX)", y, 32*j)
-			}
-		}
+		moveConsecutive(w, m.size, m.load, m.widen, "DI", "DI")
 		w.f("VZEROUPPER")
 		w.f("MOVB $1, ret+40(FP)")
 		w.f("RET")
@@ -1038,6 +949,12 @@ func checkLanes(w *writer, align int) {
 	w.f("VPBROADCASTQ bias64<>(SB), Y13")
 	w.f("VPBROADCASTQ limit+32(FP), Y14")
 	w.f("VPXOR Y13, Y14, Y14")
+	checkOffsets(w, align)
+}
+
+// checkOffsets is checkLanes once adj is in every lane of Y15, the bias
+// (bias64) in Y13 and the limit, biased, in Y14; it uses AX.
+func checkOffsets(w *writer, align int) {
 	w.f("MOVQ $%d, AX", align-1)
 	w.f("MOVQ AX, X12")
 	w.f("VPBROADCASTQ X12, Y12")
@@ -1054,6 +971,66 @@ func checkLanes(w *writer, align int) {
 	}
 	w.f("VPTEST Y11, Y11")
 	w.f("JNZ fail")
+}
+
+// accessKinds are the warp-wide ld/st the AVX2 routines move: the
+// element size, load or store, and for narrower loads the extension to 64
+// bits; key names them (memory() and traceMemory()).
+var accessKinds = []struct {
+	key   string
+	size  int
+	load  bool
+	widen string
+}{{"ldZ8", 1, true, "VPMOVZXBQ"}, {"ldS8", 1, true, "VPMOVSXBQ"},
+	{"ldZ16", 2, true, "VPMOVZXWQ"}, {"ldS16", 2, true, "VPMOVSXWQ"},
+	{"ldZ32", 4, true, "VPMOVZXDQ"}, {"ldS32", 4, true, "VPMOVSXDQ"}, {"ld64", 8, true, ""},
+	{"st32", 4, false, ""}, {"st64", 8, false, ""}}
+
+// consecutiveTest leaves in BX the byte mask of the lanes whose offset
+// (Y0-Y7) is lane 0's plus i*size (all ones: a consecutive row), and in
+// AX lane 0's element (data + its offset); with uniform, Y11 holds all
+// ones in the lanes at lane 0's offset. It uses Y8-Y10.
+func consecutiveTest(w *writer, size int, data string, uniform bool) {
+	w.f("VPBROADCASTQ X0, Y9")
+	w.f("VPCMPEQQ Y10, Y10, Y10")
+	if uniform {
+		w.f("VPCMPEQQ Y11, Y11, Y11")
+	}
+	for j := 0; j < 8; j++ {
+		w.f("VPADDQ stride%d<>+%d(SB), Y9, Y8", size, 32*j)
+		w.f("VPCMPEQQ Y%d, Y8, Y8", j)
+		w.f("VPAND Y8, Y10, Y10")
+		if uniform {
+			w.f("VPCMPEQQ Y%d, Y9, Y8", j)
+			w.f("VPAND Y8, Y11, Y11")
+		}
+	}
+	w.f("VMOVQ X0, AX")
+	w.f("ADDQ %s, AX", data) // lane 0's element
+	w.f("VPMOVMSKB Y10, BX")
+}
+
+// moveConsecutive moves a consecutive row between memory at AX and the row
+// at dst (a load) or src (a store).
+func moveConsecutive(w *writer, size int, load bool, widen, dst, src string) {
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j)
+		switch {
+		case load && size < 8: // four elements widened to a register
+			w.f("%s %d(AX), %s", widen, 4*size*j, y)
+			w.f("VMOVDQU %s, %d(%s)", y, 32*j, dst)
+		case load:
+			w.f("VMOVDQU %d(AX), %s", 32*j, y)
+			w.f("VMOVDQU %s, %d(%s)", y, 32*j, dst)
+		case size == 4:
+			w.f("VMOVDQU evens<>(SB), Y8")
+			w.f("VPERMD %d(%s), Y8, %s", 32*j, src, y)
+			w.f("VMOVDQU X%d, %d(AX)", j, 16*j)
+		default:
+			w.f("VMOVDQU %d(%s), %s", 32*j, src, y)
+			w.f("VMOVDQU %s, %d(AX)", y, 32*j)
+		}
+	}
 }
 
 // vectorLoads writes the warp-wide ld.v2/.v4 of 4- and 8-byte elements:
