@@ -55,6 +55,12 @@ type collOp struct {
 	// finish computes the results of a complete group; contrib are the
 	// lanes of the group whose guard was true
 	finish func(w *Warp, f *frame, o *Op, group, contrib uint32)
+	// whole, where the collective has one, computes finish's results for
+	// a group of all 32 lanes, every one contributing, from the registers
+	// (wholeWarp)
+	whole func(f *frame)
+	// fullMask: the membermask is the immediate 0xffffffff
+	fullMask bool
 }
 
 // arrival is what a lane brought to a collective.
@@ -80,6 +86,9 @@ func (l *lowering) lowerCollective(in *ir.Inst, o *Op, c *collOp, maskIdx int) e
 		}
 		c.mask = s
 	}
+	if m := in.Operands[min(maskIdx, len(in.Operands)-1)]; c.sync && m.Kind == ir.OpImm && uint32(m.Imm.Uint64()) == ^uint32(0) {
+		c.fullMask = true
+	}
 	o.aux, o.collective = c, true
 	o.exec = execCollective
 	return nil
@@ -103,6 +112,9 @@ func execCollective(w *Warp, o *Op, mask uint32) {
 		c.finish(w, f, o, lanes, mask)
 		return
 	}
+	if c.wholeWarp(w, f, lanes, mask) {
+		return
+	}
 	for m := lanes; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		mm := uint32(r[int(c.mask)*warpSize+l])
@@ -117,6 +129,41 @@ func execCollective(w *Warp, o *Op, mask uint32) {
 		f.syncWait |= 1 << l
 	}
 	w.completeSync(f)
+}
+
+// wholeCollectives lets tests compare the fast path with the general one.
+var wholeCollectives = true
+
+// wholeWarp is a .sync collective's fast path: when every lane of a full
+// warp executes it with its guard true, none waits at another collective,
+// and every membermask is 0xffffffff, the group is complete at once and
+// has every lane contributing, so the results are finish's for that group
+// (no lane can be missing or disagree), computed by whole straight from the
+// registers. It reports whether it ran.
+func (c *collOp) wholeWarp(w *Warp, f *frame, issued, mask uint32) bool {
+	if issued != ^uint32(0) || mask != issued {
+		return false
+	}
+	return c.runWhole(w, f)
+}
+
+// runWhole runs whole for warp w's frame f, all of whose lanes execute the
+// collective with their guards true, when the rest of wholeWarp's
+// conditions hold; it reports whether it ran. (The converged loop calls it
+// too.)
+func (c *collOp) runWhole(w *Warp, f *frame) bool {
+	if !wholeCollectives || c.whole == nil || !c.sync || f.syncWait != 0 || w.alive != ^uint32(0) || w.exited != 0 {
+		return false
+	}
+	if !c.fullMask {
+		for _, m := range (*lanes)(f.regs[int(c.mask)*warpSize:]) {
+			if uint32(m) != ^uint32(0) {
+				return false
+			}
+		}
+	}
+	c.whole(f)
+	return true
 }
 
 func (c *collOp) record(w *Warp, f *frame, o *Op, l int, mm uint32, contrib bool) arrival {
@@ -268,6 +315,82 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 			setPred(f, lane, pval)
 		}
 	}
+	kind := map[string]int{".up": 0, ".down": 1, ".bfly": 2}[mode]
+	if mode != ".up" && mode != ".down" && mode != ".bfly" {
+		kind = 3 // .idx
+	}
+	// source lane and predicate of each lane (finish's rule)
+	source := func(lane int, b, cc uint64) (int, bool) {
+		bval, cval := int(b&31), int(cc&31)
+		segmask := int(cc >> 8 & 31)
+		maxLane := lane&segmask | cval&^segmask
+		var j int
+		var pval bool
+		switch kind {
+		case 0: // .up
+			j = lane - bval
+			pval = j >= maxLane
+		case 1: // .down
+			j = lane + bval
+			pval = j <= maxLane
+		case 2: // .bfly
+			j = lane ^ bval
+			pval = j <= maxLane
+		default: // .idx
+			j = lane&segmask | bval&^segmask
+			pval = j <= maxLane
+		}
+		if !pval {
+			j = lane
+		}
+		return j, pval
+	}
+	if b, cc := in.Operands[2], in.Operands[3]; b.Kind == ir.OpImm && cc.Kind == ir.OpImm {
+		// b and c are immediates: every lane's source is known now
+		var perm [warpSize]uint8
+		var pvals uint32
+		for lane := range perm {
+			j, p := source(lane, b.Imm.Uint64(), cc.Imm.Uint64())
+			perm[lane] = uint8(j)
+			if p {
+				pvals |= 1 << lane
+			}
+		}
+		c.whole = func(f *frame) {
+			a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
+			var out lanes
+			for lane, j := range perm {
+				out[lane] = a[j] & 0xffffffff
+			}
+			if c.dst >= 0 {
+				*(*lanes)(f.regs[int(c.dst)*warpSize:]) = out
+			}
+			if c.pdst >= 0 {
+				f.preds[c.pdst] = pvals
+			}
+		}
+		return l.lowerCollective(in, o, c, 4)
+	}
+	c.whole = func(f *frame) {
+		a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
+		b := (*lanes)(f.regs[int(c.ins[1])*warpSize:])
+		cc := (*lanes)(f.regs[int(c.ins[2])*warpSize:])
+		var out lanes
+		var pvals uint32
+		for lane := range out {
+			j, p := source(lane, b[lane], cc[lane])
+			if p {
+				pvals |= 1 << lane
+			}
+			out[lane] = a[j] & 0xffffffff
+		}
+		if c.dst >= 0 {
+			*(*lanes)(f.regs[int(c.dst)*warpSize:]) = out
+		}
+		if c.pdst >= 0 {
+			f.preds[c.pdst] = pvals
+		}
+	}
 	return l.lowerCollective(in, o, c, 4)
 }
 
@@ -321,6 +444,30 @@ func lowerVote(l *lowering, in *ir.Inst, o *Op) error {
 				setValue(f, j, uint64(ballot))
 			} else {
 				setPred(f, j, res)
+			}
+		}
+	}
+	c.whole = func(f *frame) {
+		ballot := f.preds[c.predIn]
+		if c.predNeg {
+			ballot = ^ballot
+		}
+		var res bool
+		switch mode { // (finish's rule, contrib all lanes)
+		case ".all":
+			res = ballot == ^uint32(0)
+		case ".any":
+			res = ballot != 0
+		case ".uni":
+			res = ballot == 0 || ballot == ^uint32(0)
+		}
+		switch {
+		case mode == ".ballot" && c.dst >= 0:
+			fillRow((*lanes)(f.regs[int(c.dst)*warpSize:]), uint64(ballot))
+		case mode != ".ballot" && c.pdst >= 0:
+			f.preds[c.pdst] = 0
+			if res {
+				f.preds[c.pdst] = ^uint32(0)
 			}
 		}
 	}
@@ -431,6 +578,20 @@ func lowerRedux(l *lowering, in *ir.Inst, o *Op) error {
 		for m := contrib; m != 0; m &= m - 1 {
 			setValue(f, bits.TrailingZeros32(m), acc)
 		}
+	}
+	c.whole = func(f *frame) { // (finish's fold, over every lane in order)
+		a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
+		acc := a[0] & 0xffffffff
+		if abs && t == ".f32" {
+			acc &^= 1 << 31
+		}
+		for _, v := range a[1:] {
+			acc = combine(acc, v&0xffffffff)
+		}
+		if t == ".s32" {
+			acc = uint64(int64(int32(acc)))
+		}
+		fillRow((*lanes)(f.regs[int(c.dst)*warpSize:]), acc)
 	}
 	return l.lowerCollective(in, o, c, 2)
 }

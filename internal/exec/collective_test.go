@@ -11,7 +11,19 @@ import (
 	"testing"
 )
 
-func TestShflSync(t *testing.T) {
+// bothCollectivePaths runs a test with the whole-warp fast path of
+// collectives and without it (the general path the expected values hold
+// for too).
+func bothCollectivePaths(t *testing.T, test func(t *testing.T)) {
+	t.Run("whole", test)
+	wholeCollectives = false
+	defer func() { wholeCollectives = true }()
+	t.Run("general", test)
+}
+
+func TestShflSync(t *testing.T) { bothCollectivePaths(t, testShflSync) }
+
+func testShflSync(t *testing.T) {
 	for _, c := range []struct {
 		name, body string
 		want       func(lane int) uint64
@@ -86,6 +98,30 @@ J:
 			}
 			return uint64(l ^ 1)
 		}},
+		// b and c in registers, b different in every lane: idx with c = 31
+		// (no segments) reads lane b; then down by a lane's own count, in
+		// segments of 16 (c = 0x100f: segmask 0b10000, clamp 15)
+		{"b and c from registers", `
+	mul.lo.u32 %s, %t, 7;
+	and.b32 %s, %s, 31;
+	mov.u32 %r, 31;
+	mul.lo.u32 %q, %t, 3;
+	shfl.sync.idx.b32 %r, %q, %s, %r, 0xffffffff;
+	and.b32 %s, %t, 3;
+	mov.u32 %q, 0x100f;
+	shfl.sync.down.b32 %s|%p, %r, %s, %q, 0xffffffff;
+	selp.u32 %q, 0x10000, 0, %p;
+	or.b32 %r, %s, %q;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			first := func(k int) uint64 { return uint64((k * 7 & 31) * 3) } // %r of lane k after idx
+			// down by l&3 within the lane's 16-lane segment: lane j = l+(l&3)
+			// if it stays at or below the segment's last lane (l|15)
+			j := l + l&3
+			if j <= l|15 {
+				return first(j) | 0x10000
+			}
+			return first(l)
+		}},
 		// the deprecated form acts on the lanes executing together
 		{"deprecated shfl", `
 	shfl.down.b32 %r, %t, 4, 31;
@@ -101,7 +137,7 @@ J:
 			if strings.Contains(c.body, "shfl.down") {
 				target = "sm_60"
 			}
-			res := runLanesOnVersion(t, "6.4", target, ".reg .b32 %r, %s; .reg .pred %p;", c.body)
+			res := runLanesOnVersion(t, "6.4", target, ".reg .b32 %r, %s, %q; .reg .pred %p;", c.body)
 			for l, v := range res {
 				if v != c.want(l) {
 					t.Errorf("lane %d: got %#x, want %#x", l, v, c.want(l))
@@ -111,7 +147,9 @@ J:
 	}
 }
 
-func TestVoteMatchReduxElect(t *testing.T) {
+func TestVoteMatchReduxElect(t *testing.T) { bothCollectivePaths(t, testVoteMatchReduxElect) }
+
+func testVoteMatchReduxElect(t *testing.T) {
 	for _, c := range []struct {
 		name, target, body string
 		want               func(lane int) uint64

@@ -129,7 +129,9 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		// frame addresses change)
 		// (s.sp stays: a kernel frame starts with every lane's stack
 		// pointer at allocaTop, and reset put them back there)
-		s.active, s.returned, s.blocked, s.syncWait, s.arr = mask, 0, 0, 0, nil
+		// (s.arr stays: collectives read only the records of waiting
+		// lanes, which syncWait, cleared here, names)
+		s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
 		s.base, s.backs, s.spinners, s.favor, s.callOp = w.stack, 0, 0, 0, nil
 		if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 			s.rtop = [warpSize]int32{}
@@ -424,6 +426,32 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 				break
 			}
 			continue
+		}
+		if o.collective && active == ^uint32(0) {
+			// a collective the whole warp completes at once (collective.go)
+			// leaves it converged at the next op
+			exec := active
+			if o.guard != 0 {
+				g := f.preds[o.guard-1]
+				if o.neg {
+					g = ^g
+				}
+				exec &= g
+			}
+			if c, ok := o.aux.(*collOp); ok && exec == ^uint32(0) {
+				f.upc = upc
+				if c.runWhole(w, f) {
+					upc++
+					nWarp++
+					nThread += full
+					steps++
+					if steps >= slice {
+						stop = true
+						break
+					}
+					continue
+				}
+			}
 		}
 		if !o.bra {
 			break
