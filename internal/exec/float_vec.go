@@ -377,5 +377,15 @@ func approxVecF32(op string, ftz bool) func(d, a *lanes) {
 			}
 		}
 	}
-	return nil
+	// the transcendental ones (floatElem's functions)
+	fn := map[string]func(float64) float64{"ex2": math.Exp2, "lg2": math.Log2, "sin": math.Sin,
+		"cos": math.Cos, "tanh": math.Tanh}[op]
+	if fn == nil {
+		return nil
+	}
+	return func(d, a *lanes) {
+		for i := range d {
+			d[i] = out(fn(in(a[i])))
+		}
+	}
 }
