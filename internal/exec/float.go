@@ -266,12 +266,24 @@ func floatElem(in *ir.Inst, f fp.Format, mode fp.Mode, approx bool) (func(a, b, 
 	case "rsqrt":
 		return approxFn(f, func(x, _ float64) float64 { return 1 / math.Sqrt(x) }), 1
 	case "ex2":
+		if f == fp.F32 { // (approx_math.go)
+			return approxFn(f, func(x, _ float64) float64 { return exp2Approx(x) }), 1
+		}
 		return approxFn(f, func(x, _ float64) float64 { return math.Exp2(x) }), 1
 	case "lg2":
+		if f == fp.F32 {
+			return approxFn(f, func(x, _ float64) float64 { return log2Approx(x) }), 1
+		}
 		return approxFn(f, func(x, _ float64) float64 { return math.Log2(x) }), 1
 	case "sin":
+		if f == fp.F32 {
+			return approxFn(f, func(x, _ float64) float64 { return sinApprox(x) }), 1
+		}
 		return approxFn(f, func(x, _ float64) float64 { return math.Sin(x) }), 1
 	case "cos":
+		if f == fp.F32 {
+			return approxFn(f, func(x, _ float64) float64 { return cosApprox(x) }), 1
+		}
 		return approxFn(f, func(x, _ float64) float64 { return math.Cos(x) }), 1
 	case "tanh":
 		return approxFn(f, func(x, _ float64) float64 { return math.Tanh(x) }), 1

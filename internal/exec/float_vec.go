@@ -378,8 +378,8 @@ func approxVecF32(op string, ftz bool) func(d, a *lanes) {
 		}
 	}
 	// the transcendental ones (floatElem's functions)
-	fn := map[string]func(float64) float64{"ex2": math.Exp2, "lg2": math.Log2, "sin": math.Sin,
-		"cos": math.Cos, "tanh": math.Tanh}[op]
+	fn := map[string]func(float64) float64{"ex2": exp2Approx, "lg2": log2Approx, "sin": sinApprox,
+		"cos": cosApprox, "tanh": math.Tanh}[op]
 	if fn == nil {
 		return nil
 	}

@@ -89,6 +89,22 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
+	case "ex2.approx.f32":
+		return simdEx2ApproxF32
+	case "ex2.approx.ftz.f32":
+		return simdEx2ApproxFtzF32
+	case "lg2.approx.f32":
+		return simdLg2ApproxF32
+	case "lg2.approx.ftz.f32":
+		return simdLg2ApproxFtzF32
+	case "sin.approx.f32":
+		return simdSinApproxF32
+	case "sin.approx.ftz.f32":
+		return simdSinApproxFtzF32
+	case "cos.approx.f32":
+		return simdCosApproxF32
+	case "cos.approx.ftz.f32":
+		return simdCosApproxFtzF32
 	case "cvt.f32.s32":
 		return simdCvtF32S32
 	case "cvt.f32.u32":
@@ -137,25 +153,13 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 	return nil
 }
 
-// simdLoopPCs: the code addresses of the AVX2 loops (isSIMDLoop).
+// simdLoopPCs: the code addresses of the AVX2 loops (isSIMDLoop): every
+// loop with a body that traces can call is one.
 var simdLoopPCs = func() map[uintptr]bool {
 	m := map[uintptr]bool{}
-	add := func(f any) { m[reflect.ValueOf(f).Pointer()] = true }
-	for _, v := range simdBinaryLoops {
-		add(v.rr)
-		add(v.rk)
+	for _, f := range simdBodies {
+		m[reflect.ValueOf(f).Pointer()] = true
 	}
-	for _, k := range []string{"copy.64", "zext.32", "sext.32", "sqrt.f32", "rcp.f32", "rsqrt.approx.f32", "rsqrt.approx.ftz.f32",
-		"rcp.approx.f32", "rcp.approx.ftz.f32", "sqrt.approx.f32", "sqrt.approx.ftz.f32"} {
-		add(simdUnaryLoop(k))
-	}
-	add(simdFmaF32)
-	add(simdFmaFtzF32)
-	add(simdFmaF64)
-	add(simdShfLWrap)
-	add(simdShfRWrap)
-	add(simdShfLClamp)
-	add(simdShfRClamp)
 	return m
 }()
 

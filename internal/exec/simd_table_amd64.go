@@ -1054,6 +1054,54 @@ func simdCvtU32F32Rpi(d, a *lanes)
 func simdCvtU32F32Rpi_b()
 
 //go:noescape
+func simdEx2ApproxF32(d, a *lanes)
+
+//go:noescape
+func simdEx2ApproxF32_b()
+
+//go:noescape
+func simdEx2ApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdEx2ApproxFtzF32_b()
+
+//go:noescape
+func simdSinApproxF32(d, a *lanes)
+
+//go:noescape
+func simdSinApproxF32_b()
+
+//go:noescape
+func simdSinApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdSinApproxFtzF32_b()
+
+//go:noescape
+func simdCosApproxF32(d, a *lanes)
+
+//go:noescape
+func simdCosApproxF32_b()
+
+//go:noescape
+func simdCosApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdCosApproxFtzF32_b()
+
+//go:noescape
+func simdLg2ApproxF32(d, a *lanes)
+
+//go:noescape
+func simdLg2ApproxF32_b()
+
+//go:noescape
+func simdLg2ApproxFtzF32(d, a *lanes)
+
+//go:noescape
+func simdLg2ApproxFtzF32_b()
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
@@ -1659,6 +1707,14 @@ var simdBodies = []any{
 	simdCvtU32F32Rmi,
 	simdCvtS32F32Rpi,
 	simdCvtU32F32Rpi,
+	simdEx2ApproxF32,
+	simdEx2ApproxFtzF32,
+	simdSinApproxF32,
+	simdSinApproxFtzF32,
+	simdCosApproxF32,
+	simdCosApproxFtzF32,
+	simdLg2ApproxF32,
+	simdLg2ApproxFtzF32,
 	simdRcpF32,
 	simdFmaF32,
 	simdShfLWrap,
@@ -1737,72 +1793,72 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       157,
-	"ld64":               144,
-	"ld64P":              145,
-	"ldParam64":          156,
-	"ldParamS16":         153,
-	"ldParamS32":         155,
-	"ldParamS8":          151,
-	"ldParamZ16":         152,
-	"ldParamZ32":         154,
-	"ldParamZ8":          150,
-	"ldS16":              138,
-	"ldS16P":             139,
-	"ldS32":              142,
-	"ldS32P":             143,
-	"ldS8":               134,
-	"ldS8P":              135,
-	"ldZ16":              136,
-	"ldZ16P":             137,
-	"ldZ32":              140,
-	"ldZ32P":             141,
-	"ldZ8":               132,
-	"ldZ8P":              133,
-	"setp:simdCmpF32Eq":  184,
-	"setp:simdCmpF32Equ": 185,
-	"setp:simdCmpF32Ge":  186,
-	"setp:simdCmpF32Geu": 187,
-	"setp:simdCmpF32Gt":  188,
-	"setp:simdCmpF32Gtu": 189,
-	"setp:simdCmpF32Le":  190,
-	"setp:simdCmpF32Leu": 191,
-	"setp:simdCmpF32Lt":  192,
-	"setp:simdCmpF32Ltu": 193,
-	"setp:simdCmpF32Nan": 194,
-	"setp:simdCmpF32Ne":  195,
-	"setp:simdCmpF32Neu": 196,
-	"setp:simdCmpF32Num": 197,
-	"setp:simdCmpF64Eq":  170,
-	"setp:simdCmpF64Equ": 171,
-	"setp:simdCmpF64Ge":  172,
-	"setp:simdCmpF64Geu": 173,
-	"setp:simdCmpF64Gt":  174,
-	"setp:simdCmpF64Gtu": 175,
-	"setp:simdCmpF64Le":  176,
-	"setp:simdCmpF64Leu": 177,
-	"setp:simdCmpF64Lt":  178,
-	"setp:simdCmpF64Ltu": 179,
-	"setp:simdCmpF64Nan": 180,
-	"setp:simdCmpF64Ne":  181,
-	"setp:simdCmpF64Neu": 182,
-	"setp:simdCmpF64Num": 183,
-	"setp:simdEq32":      158,
-	"setp:simdEq32N":     159,
-	"setp:simdEq64":      164,
-	"setp:simdEq64N":     165,
-	"setp:simdLtS32":     160,
-	"setp:simdLtS32N":    161,
-	"setp:simdLtS64":     166,
-	"setp:simdLtS64N":    167,
-	"setp:simdLtU32":     162,
-	"setp:simdLtU32N":    163,
-	"setp:simdLtU64":     168,
-	"setp:simdLtU64N":    169,
-	"st32":               146,
-	"st32P":              147,
-	"st64":               148,
-	"st64P":              149,
+	"cvtaToGlobal":       165,
+	"ld64":               152,
+	"ld64P":              153,
+	"ldParam64":          164,
+	"ldParamS16":         161,
+	"ldParamS32":         163,
+	"ldParamS8":          159,
+	"ldParamZ16":         160,
+	"ldParamZ32":         162,
+	"ldParamZ8":          158,
+	"ldS16":              146,
+	"ldS16P":             147,
+	"ldS32":              150,
+	"ldS32P":             151,
+	"ldS8":               142,
+	"ldS8P":              143,
+	"ldZ16":              144,
+	"ldZ16P":             145,
+	"ldZ32":              148,
+	"ldZ32P":             149,
+	"ldZ8":               140,
+	"ldZ8P":              141,
+	"setp:simdCmpF32Eq":  192,
+	"setp:simdCmpF32Equ": 193,
+	"setp:simdCmpF32Ge":  194,
+	"setp:simdCmpF32Geu": 195,
+	"setp:simdCmpF32Gt":  196,
+	"setp:simdCmpF32Gtu": 197,
+	"setp:simdCmpF32Le":  198,
+	"setp:simdCmpF32Leu": 199,
+	"setp:simdCmpF32Lt":  200,
+	"setp:simdCmpF32Ltu": 201,
+	"setp:simdCmpF32Nan": 202,
+	"setp:simdCmpF32Ne":  203,
+	"setp:simdCmpF32Neu": 204,
+	"setp:simdCmpF32Num": 205,
+	"setp:simdCmpF64Eq":  178,
+	"setp:simdCmpF64Equ": 179,
+	"setp:simdCmpF64Ge":  180,
+	"setp:simdCmpF64Geu": 181,
+	"setp:simdCmpF64Gt":  182,
+	"setp:simdCmpF64Gtu": 183,
+	"setp:simdCmpF64Le":  184,
+	"setp:simdCmpF64Leu": 185,
+	"setp:simdCmpF64Lt":  186,
+	"setp:simdCmpF64Ltu": 187,
+	"setp:simdCmpF64Nan": 188,
+	"setp:simdCmpF64Ne":  189,
+	"setp:simdCmpF64Neu": 190,
+	"setp:simdCmpF64Num": 191,
+	"setp:simdEq32":      166,
+	"setp:simdEq32N":     167,
+	"setp:simdEq64":      172,
+	"setp:simdEq64N":     173,
+	"setp:simdLtS32":     168,
+	"setp:simdLtS32N":    169,
+	"setp:simdLtS64":     174,
+	"setp:simdLtS64N":    175,
+	"setp:simdLtU32":     170,
+	"setp:simdLtU32N":    171,
+	"setp:simdLtU64":     176,
+	"setp:simdLtU64N":    177,
+	"st32":               154,
+	"st32P":              155,
+	"st64":               156,
+	"st64P":              157,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

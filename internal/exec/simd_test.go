@@ -526,12 +526,14 @@ func TestSIMDFtzAndUnaryMatchFP(t *testing.T) {
 
 // TestSIMDApproxMatchesGo: rsqrt/rcp/sqrt.approx.f32 (with and without
 // .ftz) against approxVecF32's Go loops, which compute in f64 and round.
+// (ex2: the AVX2 loop repeats exp2Approx's operations; rounds alternate
+// between simdRow's bits and values across its range.)
 func TestSIMDApproxMatchesGo(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
 	}
 	r := rand.New(rand.NewPCG(12, 13))
-	for _, op := range []string{"rsqrt", "rcp", "sqrt"} {
+	for _, op := range []string{"rsqrt", "rcp", "sqrt", "ex2", "sin", "cos", "lg2"} {
 		for _, ftz := range []bool{false, true} {
 			key := op + ".approx.f32"
 			if ftz {
@@ -546,8 +548,15 @@ func TestSIMDApproxMatchesGo(t *testing.T) {
 			if !isSIMDLoop(got) || isSIMDLoop(want) {
 				t.Fatalf("%s: isSIMDLoop does not tell the loops apart", key)
 			}
-			for round := 0; round < 500; round++ {
+			for round := 0; round < 2000; round++ {
 				a := simdRow(r, true)
+				if round%2 == 1 { // (ex2's range: around -150..128, and its edges; sin and cos: multiples of pi/4, huge)
+					for i := range a {
+						a[i] = uint64(math.Float32bits(float32(r.Float64()*300 - 160)))
+					}
+					a[round/2%warpSize] = uint64(math.Float32bits([]float32{128, -150, -149.5, 127.99999, -126, 0.5, -0.5, 1.5,
+						math.Pi / 4, 3 * math.Pi / 4, -math.Pi / 2, 1e7, 3e7, -1e20, 3e38, 2.5}[round/2%16]))
+				}
 				var d, w lanes
 				got(&d, &a)
 				want(&w, &a)

@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -1446,6 +1447,63 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	}
 	g.s.b.WriteString("GLOBL two52v<>(SB), RODATA|NOPTR, $32\nGLOBL maxu32v<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString("DATA two31f<>+0(SB)/4, $0x4f000000\nGLOBL two31f<>(SB), RODATA|NOPTR, $4\n")
+	// exp2Approx's constants (approx_math.go), four of each
+	exp2Coef := []float64{0x1.0000000000000p+0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5,
+		0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
+		0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32,
+		0x1.c3bd650fc2986p-36, 0x1.816193166d0f9p-40}
+	vec64 := func(name string, bits uint64) {
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(&g.s.b, "DATA %s<>+%d(SB)/8, $%#x\n", name, 8*i, bits)
+		}
+		fmt.Fprintf(&g.s.b, "GLOBL %s<>(SB), RODATA|NOPTR, $32\n", name)
+	}
+	for k, c := range exp2Coef {
+		vec64(fmt.Sprintf("exp2c%d", k), math.Float64bits(c))
+	}
+	vec64("m200v", math.Float64bits(-200))
+	vec64("p200v", math.Float64bits(200))
+	vec64("bias1023v", 1023)
+	// sinCosApprox's constants (approx_math.go)
+	sinCoef := []float64{0x1.0000000000000p+0, -0x1.5555555555555p-3, 0x1.1111111111111p-7,
+		-0x1.a01a01a01a01ap-13, 0x1.71de3a556c734p-19, -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33,
+		-0x1.ae7f3e733b81fp-41}
+	cosCoef := []float64{0x1.0000000000000p+0, -0x1.0000000000000p-1, 0x1.5555555555555p-5,
+		-0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16, -0x1.27e4fb7789f5cp-22, 0x1.1eed8eff8d898p-29,
+		-0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45}
+	for k, c := range sinCoef {
+		vec64(fmt.Sprintf("sinc%d", k), math.Float64bits(c))
+	}
+	for k, c := range cosCoef {
+		vec64(fmt.Sprintf("cosc%d", k), math.Float64bits(c))
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"pio2av", 0x1.921fb54000000p+0}, {"pio2bv", 0x1.10b4611000000p-30}, {"pio2cv", 0x1.4c4c6628b80dcp-59},
+		{"twooverpiv", 0x1.45f306dc9c883p-1}, {"m1v", -1}, {"p1v", 1}, {"quarterv", 0.25}, {"fourv", 4},
+		{"onev64", 1}, {"twov64", 2}, {"threev64", 3}, {"inf64v", math.Inf(1)}} {
+		vec64(c.name, math.Float64bits(c.v))
+	}
+	// log2Approx's constants (approx_math.go)
+	lg2Coef := []float64{0x1.0000000000000p+0, 0x1.5555555555555p-2, 0x1.999999999999ap-3,
+		0x1.2492492492492p-3, 0x1.c71c71c71c71cp-4, 0x1.745d1745d1746p-4, 0x1.3b13b13b13b14p-4,
+		0x1.1111111111111p-4, 0x1.e1e1e1e1e1e1ep-5, 0x1.af286bca1af28p-5, 0x1.8618618618618p-5,
+		0x1.642c8590b2164p-5}
+	for k, c := range lg2Coef {
+		vec64(fmt.Sprintf("lg2c%d", k), math.Float64bits(c))
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"twooverln2v", 0x1.71547652b82fep+1}, {"sqrt2v", 0x1.6a09e667f3bcdp+0}, {"halfv64", 0.5},
+		{"bias1023fv", 1023}, {"neginf64v", math.Inf(-1)}} {
+		vec64(c.name, math.Float64bits(c.v))
+	}
+	vec64("expfield64v", 0x7ff)
+	vec64("mant64v", 1<<52-1)
+	vec64("abs64v", 1<<63-1)
+	vec64("sign64v", 1<<63)
 	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
 		fmt.Fprintf(&g.s.b, "DATA canon64v<>+%d(SB)/8, $0x7fffffffffffffff\n", 8*i)
@@ -1620,6 +1678,174 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VROUNDPD $3, %s, %s", ya, ya)
 			w.f("VADDPD two52v<>(SB), %s, %s", ya, ya)
 			w.f("VPAND Y15, %s, %s", ya, ya)
+		})
+	}
+	// ex2.approx.f32 (with .ftz: inputs and results flushed): exp2Approx
+	// in approx_math.go, operation for operation, in f64, rounded to f32;
+	// NaN inputs give the canonical NaN
+	for _, ftz := range []bool{false, true} {
+		name := "simdEx2ApproxF32"
+		if ftz {
+			name = "simdEx2ApproxFtzF32"
+		}
+		g.unary(name, func(w *writer, ya, yt string) {
+			xa, xt := "X"+ya[1:], "X"+yt[1:]
+			if ftz {
+				flushF32(w, ya, yt)
+			}
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTPS2PD %s, %s", xa, ya)
+			w.f("VCMPPD $3, %s, %s, Y8", ya, ya) // NaN lanes
+			w.f("VMAXPD m200v<>(SB), %s, %s", ya, ya)
+			w.f("VMINPD p200v<>(SB), %s, %s", ya, ya)
+			w.f("VROUNDPD $0, %s, %s", ya, yt)   // n
+			w.f("VSUBPD %s, %s, %s", yt, ya, ya) // f
+			w.f("VMOVDQU exp2c13<>(SB), Y9")
+			for k := 12; k >= 0; k-- {
+				w.f("VMULPD %s, Y9, Y9", ya)
+				w.f("VADDPD exp2c%d<>(SB), Y9, Y9", k)
+			}
+			w.f("VCVTPD2DQY %s, %s", yt, xt)
+			w.f("VPMOVSXDQ %s, %s", xt, yt)
+			w.f("VPADDQ bias1023v<>(SB), %s, %s", yt, yt)
+			w.f("VPSLLQ $52, %s, %s", yt, yt) // 2^n
+			w.f("VMULPD %s, Y9, %s", yt, ya)
+			w.f("VCVTPD2PSY %s, %s", ya, xa)
+			w.f("VMOVDQU evens<>(SB), Y10")
+			w.f("VPERMD Y8, Y10, Y8")
+			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
+			w.f("VPMOVZXDQ %s, %s", xa, ya)
+			if ftz {
+				flushF32(w, ya, yt)
+			}
+		})
+	}
+	// sin/cos.approx.f32 (with .ftz: inputs and results flushed):
+	// sinCosApprox in approx_math.go, operation for operation, in f64,
+	// rounded to f32; NaN and infinite inputs give the canonical NaN
+	for _, v := range []struct {
+		name     string
+		cos, ftz bool
+	}{{"simdSinApproxF32", false, false}, {"simdSinApproxFtzF32", false, true},
+		{"simdCosApproxF32", true, false}, {"simdCosApproxFtzF32", true, true}} {
+		g.unary(v.name, func(w *writer, ya, yt string) {
+			xa := "X" + ya[1:]
+			if v.ftz {
+				flushF32(w, ya, yt)
+			}
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTPS2PD %s, %s", xa, ya) // x
+			w.f("VANDPD abs64v<>(SB), %s, Y8", ya)
+			w.f("VCMPPD $5, inf64v<>(SB), Y8, Y8") // not |x| < Inf: NaN or infinite
+			w.f("VMULPD twooverpiv<>(SB), %s, %s", ya, yt)
+			w.f("VROUNDPD $0, %s, %s", yt, yt) // k
+			for _, p := range []string{"pio2av", "pio2bv", "pio2cv"} {
+				w.f("VMULPD %s<>(SB), %s, Y9", p, yt)
+				w.f("VSUBPD Y9, %s, %s", ya, ya)
+			}
+			w.f("VMAXPD m1v<>(SB), %s, %s", ya, ya)
+			w.f("VMINPD p1v<>(SB), %s, %s", ya, ya) // r
+			w.f("VMULPD quarterv<>(SB), %s, Y9", yt)
+			w.f("VROUNDPD $1, Y9, Y9")
+			w.f("VMULPD fourv<>(SB), Y9, Y9")
+			w.f("VSUBPD Y9, %s, %s", yt, yt)  // q = k mod 4
+			w.f("VMULPD %s, %s, Y10", ya, ya) // r2
+			w.f("VMOVDQU sinc7<>(SB), Y9")
+			for k := 6; k >= 0; k-- {
+				w.f("VMULPD Y10, Y9, Y9")
+				w.f("VADDPD sinc%d<>(SB), Y9, Y9", k)
+			}
+			w.f("VMULPD %s, Y9, Y9", ya) // sin r
+			w.f("VMOVDQU cosc8<>(SB), Y11")
+			for k := 7; k >= 0; k-- {
+				w.f("VMULPD Y10, Y11, Y11")
+				w.f("VADDPD cosc%d<>(SB), Y11, Y11", k)
+			}
+			// q odd: the other function; the sign flips for q >= 2 (sin)
+			// or q of 1 and 2 (cos)
+			w.f("VCMPPD $0, onev64<>(SB), %s, Y12", yt)
+			w.f("VCMPPD $0, threev64<>(SB), %s, Y13", yt)
+			w.f("VORPD Y13, Y12, Y12")
+			if v.cos {
+				w.f("VBLENDVPD Y12, Y9, Y11, %s", ya)
+				w.f("VCMPPD $0, onev64<>(SB), %s, Y13", yt)
+				w.f("VCMPPD $0, twov64<>(SB), %s, Y12", yt)
+				w.f("VORPD Y12, Y13, Y13")
+			} else {
+				w.f("VBLENDVPD Y12, Y11, Y9, %s", ya)
+				w.f("VCMPPD $13, twov64<>(SB), %s, Y13", yt)
+			}
+			w.f("VANDPD sign64v<>(SB), Y13, Y13")
+			w.f("VXORPD Y13, %s, %s", ya, ya)
+			w.f("VCVTPD2PSY %s, %s", ya, xa)
+			w.f("VMOVDQU evens<>(SB), Y10")
+			w.f("VPERMD Y8, Y10, Y8")
+			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
+			w.f("VPMOVZXDQ %s, %s", xa, ya)
+			if v.ftz {
+				flushF32(w, ya, yt)
+			}
+		})
+	}
+	// lg2.approx.f32 (with .ftz: inputs and results flushed):
+	// log2Approx in approx_math.go, operation for operation, in f64,
+	// rounded to f32; zeros give -Inf, +Inf +Inf, NaN and negative inputs
+	// the canonical NaN
+	for _, ftz := range []bool{false, true} {
+		name := "simdLg2ApproxF32"
+		if ftz {
+			name = "simdLg2ApproxFtzF32"
+		}
+		g.unary(name, func(w *writer, ya, yt string) {
+			xa := "X" + ya[1:]
+			if ftz {
+				flushF32(w, ya, yt)
+			}
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTPS2PD %s, %s", xa, ya) // x
+			w.f("VXORPD Y12, Y12, Y12")
+			w.f("VCMPPD $3, %s, %s, Y8", ya, ya)
+			w.f("VCMPPD $1, Y12, %s, Y13", ya) // x < 0
+			w.f("VORPD Y13, Y8, Y8")           // NaN results
+			w.f("VCMPPD $0, Y12, %s, Y13", ya) // zeros
+			w.f("VCMPPD $0, inf64v<>(SB), %s, Y12", ya)
+			w.f("VPSRLQ $52, %s, %s", ya, yt)
+			w.f("VPAND expfield64v<>(SB), %s, %s", yt, yt)
+			w.f("VPOR two52v<>(SB), %s, %s", yt, yt)
+			w.f("VSUBPD two52v<>(SB), %s, %s", yt, yt)
+			w.f("VSUBPD bias1023fv<>(SB), %s, %s", yt, yt) // e
+			w.f("VPAND mant64v<>(SB), %s, Y9", ya)
+			w.f("VPOR onev64<>(SB), Y9, Y9") // m in [1, 2)
+			w.f("VCMPPD $14, sqrt2v<>(SB), Y9, Y10")
+			w.f("VMULPD halfv64<>(SB), Y9, Y11")
+			w.f("VBLENDVPD Y10, Y11, Y9, Y9")
+			w.f("VANDPD onev64<>(SB), Y10, Y11")
+			w.f("VADDPD Y11, %s, %s", yt, yt)
+			w.f("VSUBPD onev64<>(SB), Y9, Y10")
+			w.f("VADDPD onev64<>(SB), Y9, Y11")
+			w.f("VDIVPD Y11, Y10, Y10") // s
+			w.f("VMULPD Y10, Y10, Y11") // s2
+			w.f("VMOVDQU lg2c11<>(SB), Y9")
+			for k := 10; k >= 0; k-- {
+				w.f("VMULPD Y11, Y9, Y9")
+				w.f("VADDPD lg2c%d<>(SB), Y9, Y9", k)
+			}
+			w.f("VMULPD Y10, Y9, Y9")
+			w.f("VMULPD twooverln2v<>(SB), Y9, Y9")
+			w.f("VADDPD Y9, %s, %s", yt, ya)
+			w.f("VBLENDVPD Y13, neginf64v<>(SB), %s, %s", ya, ya)
+			w.f("VBLENDVPD Y12, inf64v<>(SB), %s, %s", ya, ya)
+			w.f("VCVTPD2PSY %s, %s", ya, xa)
+			w.f("VMOVDQU evens<>(SB), Y10")
+			w.f("VPERMD Y8, Y10, Y8")
+			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
+			w.f("VPMOVZXDQ %s, %s", xa, ya)
+			if ftz {
+				flushF32(w, ya, yt)
+			}
 		})
 	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
