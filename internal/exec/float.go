@@ -182,6 +182,11 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
 			}
 		}
+		if (in.Opcode == "neg" || in.Opcode == "abs") && n == 1 && !md.sat && !md.relu {
+			if vec := negAbsVec(in.Opcode, f, md.ftz); vec != nil {
+				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
+			}
+		}
 		if f == fp.F32 && n == 1 && approx && !md.sat && !md.relu && hasMod(in, ".approx") {
 			if vec := approxVecF32(in.Opcode, md.ftz); vec != nil {
 				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)

@@ -389,3 +389,38 @@ func approxVecF32(op string, ftz bool) func(d, a *lanes) {
 		}
 	}
 }
+
+// negAbsVec returns the warp loop of neg or abs on f32 (with or without
+// .ftz, which flushes a subnormal input to a zero of its sign first) or
+// f64, or nil: the sign bit flipped or cleared, NaNs included (fp.Neg,
+// fp.Abs), f32 results zero-extended.
+func negAbsVec(op string, f fp.Format, ftz bool) func(d, a *lanes) {
+	if f != fp.F32 && (f != fp.F64 || ftz) {
+		return nil
+	}
+	key := op + "." + f.String()
+	if ftz {
+		key = op + ".ftz." + f.String()
+	}
+	if v := simdUnary(key); v != nil {
+		return v
+	}
+	sign, width := uint64(1)<<63, ^uint64(0)
+	if f == fp.F32 {
+		sign, width = 1<<31, 0xffffffff
+	}
+	abs := op == "abs"
+	return func(d, a *lanes) {
+		for i, v := range a {
+			v &= width
+			if ftz && v&0x7f800000 == 0 {
+				v &= 0x80000000
+			}
+			if abs {
+				d[i] = v &^ sign
+			} else {
+				d[i] = v ^ sign
+			}
+		}
+	}
+}

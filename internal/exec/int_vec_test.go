@@ -538,6 +538,50 @@ J:
 	}
 }
 
+// TestNegAbsVecMatchesLanes: the warp loops of neg and abs (f32 with and
+// without .ftz, f64) give what the per-lane path gives (fp.Neg, fp.Abs
+// under floatMods), NaNs, zeros, subnormals and infinities included.
+func TestNegAbsVecMatchesLanes(t *testing.T) {
+	special := []string{"0x00000000", "0x80000000", "0x00000001", "0x807fffff", "0x7f800000", "0xff800000",
+		"0x7fc00000", "0xffc12345", "0x7f800001", "0x3f800000", "0x00800000", "0x80800000"}
+	for _, inst := range []string{"neg.f32", "neg.ftz.f32", "abs.f32", "abs.ftz.f32", "neg.f64", "abs.f64"} {
+		wide := strings.HasSuffix(inst, "f64")
+		body := `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+`
+		for i, v := range special {
+			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+		}
+		src, dst := "%x", "%d1"
+		if wide { // the bits twice: f64 NaNs, subnormals, infinities
+			body += "\tmov.b64 %w, {%x, %x};\n\tsetp.eq.u32 %p, %t, 20;\n\t@%p mov.b64 %w, 0x000fffffffffffff;\n"
+			src, dst = "%w", "%e1"
+		}
+		d2 := strings.Replace(dst, "1", "2", 1)
+		body += inst + " " + dst + ", " + src + `;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + inst + " " + d2 + ", " + src + `;
+	bra J;
+A:
+	` + inst + " " + d2 + ", " + src + `;
+J:
+`
+		if wide {
+			body += "\txor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
+		} else {
+			body += "\txor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
+		}
+		res := runLanes(t, ".reg .b32 %x, %d1, %d2; .reg .b64 %w, %e1, %e2; .reg .pred %p;", body)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", inst, l, v)
+			}
+		}
+	}
+}
+
 // TestMovSregMatchesLanes: mov from a special register gives the same
 // values converged (the row copy) as in divergent halves (lane by lane).
 func TestMovSregMatchesLanes(t *testing.T) {

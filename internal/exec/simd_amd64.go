@@ -93,6 +93,18 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdEx2ApproxF32
 	case "ex2.approx.ftz.f32":
 		return simdEx2ApproxFtzF32
+	case "neg.f32":
+		return simdNegF32
+	case "neg.ftz.f32":
+		return simdNegFtzF32
+	case "abs.f32":
+		return simdAbsF32
+	case "abs.ftz.f32":
+		return simdAbsFtzF32
+	case "neg.f64":
+		return simdNegF64
+	case "abs.f64":
+		return simdAbsF64
 	case "lg2.approx.f32":
 		return simdLg2ApproxF32
 	case "lg2.approx.ftz.f32":

@@ -25911,6 +25911,312 @@ TEXT ·simdLg2ApproxFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdNegF32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNegF32_b(SB)
+
+TEXT ·simdNegF32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPXOR bias32v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPXOR bias32v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPXOR bias32v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPXOR bias32v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPXOR bias32v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPXOR bias32v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPXOR bias32v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPXOR bias32v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdNegFtzF32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNegFtzF32_b(SB)
+
+TEXT ·simdNegFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VPXOR bias32v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VPXOR bias32v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VPXOR bias32v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VPXOR bias32v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VPXOR bias32v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VPXOR bias32v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VPXOR bias32v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VPXOR bias32v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdAbsF32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdAbsF32_b(SB)
+
+TEXT ·simdAbsF32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND absmask32<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND absmask32<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND absmask32<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND absmask32<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND absmask32<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND absmask32<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND absmask32<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND absmask32<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdAbsFtzF32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdAbsFtzF32_b(SB)
+
+TEXT ·simdAbsFtzF32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VPAND absmask32<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VPAND absmask32<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VPAND absmask32<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VPAND absmask32<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VPAND absmask32<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VPAND absmask32<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VPAND absmask32<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VPAND absmask32<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdNegF64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNegF64_b(SB)
+
+TEXT ·simdNegF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPXOR sign64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPXOR sign64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPXOR sign64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPXOR sign64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPXOR sign64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPXOR sign64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPXOR sign64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPXOR sign64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdAbsF64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdAbsF64_b(SB)
+
+TEXT ·simdAbsF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND abs64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND abs64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND abs64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND abs64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND abs64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND abs64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND abs64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND abs64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdRcpF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -38024,81 +38330,87 @@ DATA simdbodies<>+1024(SB)/8, $·simdCosApproxF32_b(SB)
 DATA simdbodies<>+1032(SB)/8, $·simdCosApproxFtzF32_b(SB)
 DATA simdbodies<>+1040(SB)/8, $·simdLg2ApproxF32_b(SB)
 DATA simdbodies<>+1048(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
-DATA simdbodies<>+1056(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1064(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1072(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1080(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1088(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1096(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1104(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1112(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1120(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1128(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1136(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1144(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1152(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1160(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1168(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1176(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1184(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1192(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1200(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1208(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1216(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1224(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1232(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1240(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1648
+DATA simdbodies<>+1056(SB)/8, $·simdNegF32_b(SB)
+DATA simdbodies<>+1064(SB)/8, $·simdNegFtzF32_b(SB)
+DATA simdbodies<>+1072(SB)/8, $·simdAbsF32_b(SB)
+DATA simdbodies<>+1080(SB)/8, $·simdAbsFtzF32_b(SB)
+DATA simdbodies<>+1088(SB)/8, $·simdNegF64_b(SB)
+DATA simdbodies<>+1096(SB)/8, $·simdAbsF64_b(SB)
+DATA simdbodies<>+1104(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1112(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1120(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1128(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1136(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1144(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1152(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1160(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1168(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1176(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1184(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1192(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1200(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1208(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1216(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1224(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1232(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1240(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1248(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $1696
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -1102,6 +1102,42 @@ func simdLg2ApproxFtzF32(d, a *lanes)
 func simdLg2ApproxFtzF32_b()
 
 //go:noescape
+func simdNegF32(d, a *lanes)
+
+//go:noescape
+func simdNegF32_b()
+
+//go:noescape
+func simdNegFtzF32(d, a *lanes)
+
+//go:noescape
+func simdNegFtzF32_b()
+
+//go:noescape
+func simdAbsF32(d, a *lanes)
+
+//go:noescape
+func simdAbsF32_b()
+
+//go:noescape
+func simdAbsFtzF32(d, a *lanes)
+
+//go:noescape
+func simdAbsFtzF32_b()
+
+//go:noescape
+func simdNegF64(d, a *lanes)
+
+//go:noescape
+func simdNegF64_b()
+
+//go:noescape
+func simdAbsF64(d, a *lanes)
+
+//go:noescape
+func simdAbsF64_b()
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
@@ -1715,6 +1751,12 @@ var simdBodies = []any{
 	simdCosApproxFtzF32,
 	simdLg2ApproxF32,
 	simdLg2ApproxFtzF32,
+	simdNegF32,
+	simdNegFtzF32,
+	simdAbsF32,
+	simdAbsFtzF32,
+	simdNegF64,
+	simdAbsF64,
 	simdRcpF32,
 	simdFmaF32,
 	simdShfLWrap,
@@ -1793,72 +1835,72 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       165,
-	"ld64":               152,
-	"ld64P":              153,
-	"ldParam64":          164,
-	"ldParamS16":         161,
-	"ldParamS32":         163,
-	"ldParamS8":          159,
-	"ldParamZ16":         160,
-	"ldParamZ32":         162,
-	"ldParamZ8":          158,
-	"ldS16":              146,
-	"ldS16P":             147,
-	"ldS32":              150,
-	"ldS32P":             151,
-	"ldS8":               142,
-	"ldS8P":              143,
-	"ldZ16":              144,
-	"ldZ16P":             145,
-	"ldZ32":              148,
-	"ldZ32P":             149,
-	"ldZ8":               140,
-	"ldZ8P":              141,
-	"setp:simdCmpF32Eq":  192,
-	"setp:simdCmpF32Equ": 193,
-	"setp:simdCmpF32Ge":  194,
-	"setp:simdCmpF32Geu": 195,
-	"setp:simdCmpF32Gt":  196,
-	"setp:simdCmpF32Gtu": 197,
-	"setp:simdCmpF32Le":  198,
-	"setp:simdCmpF32Leu": 199,
-	"setp:simdCmpF32Lt":  200,
-	"setp:simdCmpF32Ltu": 201,
-	"setp:simdCmpF32Nan": 202,
-	"setp:simdCmpF32Ne":  203,
-	"setp:simdCmpF32Neu": 204,
-	"setp:simdCmpF32Num": 205,
-	"setp:simdCmpF64Eq":  178,
-	"setp:simdCmpF64Equ": 179,
-	"setp:simdCmpF64Ge":  180,
-	"setp:simdCmpF64Geu": 181,
-	"setp:simdCmpF64Gt":  182,
-	"setp:simdCmpF64Gtu": 183,
-	"setp:simdCmpF64Le":  184,
-	"setp:simdCmpF64Leu": 185,
-	"setp:simdCmpF64Lt":  186,
-	"setp:simdCmpF64Ltu": 187,
-	"setp:simdCmpF64Nan": 188,
-	"setp:simdCmpF64Ne":  189,
-	"setp:simdCmpF64Neu": 190,
-	"setp:simdCmpF64Num": 191,
-	"setp:simdEq32":      166,
-	"setp:simdEq32N":     167,
-	"setp:simdEq64":      172,
-	"setp:simdEq64N":     173,
-	"setp:simdLtS32":     168,
-	"setp:simdLtS32N":    169,
-	"setp:simdLtS64":     174,
-	"setp:simdLtS64N":    175,
-	"setp:simdLtU32":     170,
-	"setp:simdLtU32N":    171,
-	"setp:simdLtU64":     176,
-	"setp:simdLtU64N":    177,
-	"st32":               154,
-	"st32P":              155,
-	"st64":               156,
-	"st64P":              157,
+	"cvtaToGlobal":       171,
+	"ld64":               158,
+	"ld64P":              159,
+	"ldParam64":          170,
+	"ldParamS16":         167,
+	"ldParamS32":         169,
+	"ldParamS8":          165,
+	"ldParamZ16":         166,
+	"ldParamZ32":         168,
+	"ldParamZ8":          164,
+	"ldS16":              152,
+	"ldS16P":             153,
+	"ldS32":              156,
+	"ldS32P":             157,
+	"ldS8":               148,
+	"ldS8P":              149,
+	"ldZ16":              150,
+	"ldZ16P":             151,
+	"ldZ32":              154,
+	"ldZ32P":             155,
+	"ldZ8":               146,
+	"ldZ8P":              147,
+	"setp:simdCmpF32Eq":  198,
+	"setp:simdCmpF32Equ": 199,
+	"setp:simdCmpF32Ge":  200,
+	"setp:simdCmpF32Geu": 201,
+	"setp:simdCmpF32Gt":  202,
+	"setp:simdCmpF32Gtu": 203,
+	"setp:simdCmpF32Le":  204,
+	"setp:simdCmpF32Leu": 205,
+	"setp:simdCmpF32Lt":  206,
+	"setp:simdCmpF32Ltu": 207,
+	"setp:simdCmpF32Nan": 208,
+	"setp:simdCmpF32Ne":  209,
+	"setp:simdCmpF32Neu": 210,
+	"setp:simdCmpF32Num": 211,
+	"setp:simdCmpF64Eq":  184,
+	"setp:simdCmpF64Equ": 185,
+	"setp:simdCmpF64Ge":  186,
+	"setp:simdCmpF64Geu": 187,
+	"setp:simdCmpF64Gt":  188,
+	"setp:simdCmpF64Gtu": 189,
+	"setp:simdCmpF64Le":  190,
+	"setp:simdCmpF64Leu": 191,
+	"setp:simdCmpF64Lt":  192,
+	"setp:simdCmpF64Ltu": 193,
+	"setp:simdCmpF64Nan": 194,
+	"setp:simdCmpF64Ne":  195,
+	"setp:simdCmpF64Neu": 196,
+	"setp:simdCmpF64Num": 197,
+	"setp:simdEq32":      172,
+	"setp:simdEq32N":     173,
+	"setp:simdEq64":      178,
+	"setp:simdEq64N":     179,
+	"setp:simdLtS32":     174,
+	"setp:simdLtS32N":    175,
+	"setp:simdLtS64":     180,
+	"setp:simdLtS64N":    181,
+	"setp:simdLtU32":     176,
+	"setp:simdLtU32N":    177,
+	"setp:simdLtU64":     182,
+	"setp:simdLtU64N":    183,
+	"st32":               160,
+	"st32P":              161,
+	"st64":               162,
+	"st64P":              163,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -1081,3 +1081,34 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDNegAbsMatchesGo: the AVX2 neg and abs loops against negAbsVec's
+// Go loops, on random rows (garbage above the f32 values included).
+func TestSIMDNegAbsMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, c := range []struct {
+		op  string
+		f   fp.Format
+		ftz bool
+	}{{"neg", fp.F32, false}, {"neg", fp.F32, true}, {"abs", fp.F32, false}, {"abs", fp.F32, true},
+		{"neg", fp.F64, false}, {"abs", fp.F64, false}} {
+		got := negAbsVec(c.op, c.f, c.ftz)
+		var want func(d, a *lanes)
+		withoutSIMD(t, func() { want = negAbsVec(c.op, c.f, c.ftz) })
+		if !isSIMDLoop(got) || isSIMDLoop(want) {
+			t.Fatalf("%s %v ftz=%v: not an AVX2 loop and a Go one", c.op, c.f, c.ftz)
+		}
+		for round := 0; round < 300; round++ {
+			a := simdRow(r, c.f == fp.F32)
+			var d, w lanes
+			got(&d, &a)
+			want(&w, &a)
+			if d != w {
+				t.Fatalf("%s %v ftz=%v: a=%x\ngot  %x\nwant %x", c.op, c.f, c.ftz, a, d, w)
+			}
+		}
+	}
+}

@@ -1848,6 +1848,24 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 		})
 	}
+	// neg and abs: the sign bit flipped or cleared (f32: of the low half,
+	// zero-extended; .ftz flushes a subnormal input first)
+	for _, v := range []struct {
+		name, op, mask string
+		ftz, f64       bool
+	}{{"simdNegF32", "VPXOR", "bias32v", false, false}, {"simdNegFtzF32", "VPXOR", "bias32v", true, false},
+		{"simdAbsF32", "VPAND", "absmask32", false, false}, {"simdAbsFtzF32", "VPAND", "absmask32", true, false},
+		{"simdNegF64", "VPXOR", "sign64v", false, true}, {"simdAbsF64", "VPAND", "abs64v", false, true}} {
+		g.unary(v.name, func(w *writer, ya, yt string) {
+			if v.ftz {
+				flushF32(w, ya, yt)
+			}
+			w.f("%s %s<>(SB), %s, %s", v.op, v.mask, ya, ya)
+			if !v.f64 {
+				zext32(w, ya)
+			}
+		})
+	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)

@@ -43,6 +43,8 @@ typedef unsigned long long u64;
 #define L(name) name
 
 DEVFN float rsqrt_approx(float x) { return __nvvm_rsqrt_approx_f(x); }
+DEVFN float ex2_approx(float x) { return __nvvm_ex2_approx_f(x); }
+DEVFN float sin_approx(float x) { return __nvvm_sin_approx_f(x); }
 DEVFN u32 atomic_add(u32 *p, u32 v) {
   return (u32)__nvvm_atom_add_gen_i((int *)p, (int)v);
 }
@@ -128,6 +130,10 @@ DEVFN u32 atomic_add(u32 *p, u32 v) {
 // rsqrt.approx on the device; the correctly rounded quotient on the host
 // (the results differ in the last bits: n-body is checked with a tolerance).
 DEVFN float rsqrt_approx(float x) { return 1.0f / sqrtf(x); }
+// ex2.approx and sin.approx on the device; libm's on the host (checked
+// with a tolerance)
+DEVFN float ex2_approx(float x) { return exp2f(x); }
+DEVFN float sin_approx(float x) { return sinf(x); }
 #endif
 
 #ifdef BENCH_HOST
