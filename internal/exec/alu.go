@@ -422,14 +422,14 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			return t.norm(r)
 		}, vec)
 	case "abs":
-		return l.unary(in, o, func(a uint64) uint64 {
+		return l.unaryVec(in, o, func(a uint64) uint64 {
 			if t.signedVal(a) < 0 {
 				return t.norm(-a)
 			}
 			return t.norm(a)
-		})
+		}, intUnaryVec("abs", t))
 	case "neg":
-		return l.unary(in, o, func(a uint64) uint64 { return t.norm(-a) })
+		return l.unaryVec(in, o, func(a uint64) uint64 { return t.norm(-a) }, intUnaryVec("neg", t))
 	case "popc":
 		return l.unary(in, o, func(a uint64) uint64 { return uint64(bits.OnesCount64(a & t.mask())) })
 	case "clz":
@@ -443,7 +443,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	case "xor":
 		return l.binaryVec(in, o, func(a, b uint64) uint64 { return (a ^ b) & t.mask() }, vecBinary("xor", "", t))
 	case "not":
-		return l.unary(in, o, func(a uint64) uint64 { return ^a & t.mask() })
+		return l.unaryVec(in, o, func(a uint64) uint64 { return ^a & t.mask() }, intUnaryVec("not", t))
 	case "cnot":
 		return l.unary(in, o, func(a uint64) uint64 {
 			if a&t.mask() == 0 {
@@ -790,6 +790,12 @@ func lowerSelp(l *lowering, in *ir.Inst, o *Op) error {
 	c, neg, err := l.pred(in, 3)
 	if err != nil {
 		return err
+	}
+	// traces run it (trace.go): rows o.d, o.a, o.b, predicate o.c,
+	// complemented by XOR with o.k
+	o.memTrace, o.d, o.a, o.b, o.c = "selp", d, a, b, c
+	if neg {
+		o.k = 0xffffffff
 	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()

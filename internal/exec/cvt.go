@@ -199,7 +199,66 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 		w := uint(df.Width())
 		return l.binary(in, o, func(a, b uint64) uint64 { return one(a)<<w | one(b) })
 	}
+	if irnd == "" && mode == fp.RN && !md.sat && !md.relu && !md.satfinite {
+		if vec := cvtF32F64Vec(df, af, ftzIn, ftzOut); vec != nil {
+			return l.unaryVec(in, o, one, vec)
+		}
+	}
 	return l.unary(in, o, one)
+}
+
+// cvtF32F64Vec returns the warp loop of cvt.f64.f32 (exact: a NaN is
+// quieted and keeps its payload, fp.Convert as the hardware does) or
+// cvt.rn.f32.f64 (NaN results the canonical NaN), .ftz flushing the f32
+// input or result, or nil.
+func cvtF32F64Vec(df, af fp.Format, ftzIn, ftzOut bool) func(d, a *lanes) {
+	flush := func(v uint64) uint64 {
+		if v&0x7f800000 == 0 {
+			v &= 0x80000000
+		}
+		return v
+	}
+	switch {
+	case df == fp.F64 && af == fp.F32:
+		key := "cvt.f64.f32"
+		if ftzIn {
+			key = "cvt.ftz.f64.f32"
+		}
+		if v := simdUnary(key); v != nil {
+			return v
+		}
+		return func(d, a *lanes) {
+			for i, v := range a {
+				v &= 0xffffffff
+				if ftzIn {
+					v = flush(v)
+				}
+				d[i] = math.Float64bits(float64(math.Float32frombits(uint32(v))))
+			}
+		}
+	case df == fp.F32 && af == fp.F64:
+		key := "cvt.rn.f32.f64"
+		if ftzOut {
+			key = "cvt.rn.ftz.f32.f64"
+		}
+		if v := simdUnary(key); v != nil {
+			return v
+		}
+		return func(d, a *lanes) {
+			for i, v := range a {
+				x := math.Float64frombits(v)
+				r := uint64(math.Float32bits(float32(x)))
+				if x != x {
+					r = 0x7fffffff
+				}
+				if ftzOut {
+					r = flush(r)
+				}
+				d[i] = r
+			}
+		}
+	}
+	return nil
 }
 
 // lowerCvtNarrow converts to and from the packed 8/6/4-bit formats

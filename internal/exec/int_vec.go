@@ -409,6 +409,9 @@ func eq64(a, b *lanes) uint32 {
 // vecMad returns the warp loop of mad.lo (a*b+c in the type's width), or
 // nil.
 func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
+	if mode == ".wide" && !sat && t.bits == 32 {
+		return vecMadWide(t.signed)
+	}
 	if sat || mode != "" && mode != ".lo" || t.bits != 32 && t.bits != 64 {
 		return nil
 	}
@@ -430,6 +433,66 @@ func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
 		return v
 	}
 	return func(d, a, b, c *lanes) { body(d, a, b, c); vecZext32(d) }
+}
+
+// vecMadWide is mad.wide.s32/u32's warp loop: the 64-bit product of the
+// low halves (sign- or zero-extended) plus c.
+func vecMadWide(signed bool) func(d, a, b, c *lanes) {
+	if signed {
+		if v := simdTernary("madwide.s32"); v != nil {
+			return v
+		}
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				d[i] = uint64(int64(int32(a[i]))*int64(int32(b[i]))) + c[i]
+			}
+		}
+	}
+	if v := simdTernary("madwide.u32"); v != nil {
+		return v
+	}
+	return func(d, a, b, c *lanes) {
+		for i := range d {
+			d[i] = uint64(uint32(a[i]))*uint64(uint32(b[i])) + c[i]
+		}
+	}
+}
+
+// intUnaryVec is the warp loop of neg (signed types), not and abs (signed)
+// on 32- or 64-bit integers, or nil: the lane functions' results, 32-bit
+// ones normalised as they leave them (neg and abs sign-extended, not
+// zero-extended whatever the type).
+func intUnaryVec(op string, t intType) func(d, a *lanes) {
+	if t.bits != 32 && t.bits != 64 || op != "not" && !t.signed {
+		return nil
+	}
+	key := op + ".64"
+	switch {
+	case t.bits == 32 && op == "not":
+		key = "not.32"
+	case t.bits == 32:
+		key = op + ".s32"
+	case op == "abs":
+		key = "abs.s64"
+	}
+	if v := simdUnary(key); v != nil {
+		return v
+	}
+	return func(d, a *lanes) {
+		for i, v := range a {
+			switch op {
+			case "neg":
+				d[i] = t.norm(-v)
+			case "not": // (zero-extended, as the lane function leaves it)
+				d[i] = ^v & t.mask()
+			default: // abs
+				if t.signedVal(v) < 0 {
+					v = -v
+				}
+				d[i] = t.norm(v)
+			}
+		}
+	}
 }
 
 // ternaryVec is ternary with a whole-warp loop for full masks.

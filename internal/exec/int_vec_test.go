@@ -582,6 +582,66 @@ J:
 	}
 }
 
+// TestMoreVecMatchesLanes: the warp loops of integer neg, not and abs,
+// mad.wide, cvt between f32 and f64 (.ftz too) and selp give what the
+// per-lane paths give, on special values (integer limits, float zeros,
+// subnormals, infinities, NaNs with payloads) and hashed bits.
+func TestMoreVecMatchesLanes(t *testing.T) {
+	special := []string{"0x00000000", "0x80000000", "0x7fffffff", "0xffffffff", "0x00000001", "0x807fffff",
+		"0x7f800000", "0xff800000", "0x7fc00000", "0x7f800001", "0xffc12345", "0x3f800000", "0x00800000"}
+	for _, c := range []struct{ inst, dt, at string }{
+		{"neg.s32", "b32", "b32"}, {"not.b32", "b32", "b32"}, {"abs.s32", "b32", "b32"},
+		{"neg.s64", "b64", "b64"}, {"not.b64", "b64", "b64"}, {"abs.s64", "b64", "b64"},
+		{"cvt.f64.f32", "b64", "b32"}, {"cvt.ftz.f64.f32", "b64", "b32"},
+		{"cvt.rn.f32.f64", "b32", "b64"}, {"cvt.rn.ftz.f32.f64", "b32", "b64"},
+		{"mad.wide.u32", "b64", "b32"}, {"mad.wide.s32", "b64", "b32"}, {"selp.b64", "b64", "b64"},
+	} {
+		body := `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+`
+		for i, v := range special {
+			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+		}
+		// 64-bit operands: the bits next to a hashed word (f64 NaNs,
+		// subnormals, infinities where the word is one of the specials)
+		body += "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%y, %x};\n"
+		src := map[string]string{"b32": "%x", "b64": "%w"}[c.at]
+		d1, d2 := "%d1", "%d2"
+		if c.dt == "b64" {
+			d1, d2 = "%e1", "%e2"
+		}
+		args := src
+		switch {
+		case strings.HasPrefix(c.inst, "mad.wide"):
+			args = "%x, %y, %w"
+		case strings.HasPrefix(c.inst, "selp"):
+			args = "%w, %v, %q"
+			body += "\tmov.b64 %v, {%x, %y};\n\tand.b32 %z, %x, 5;\n\tsetp.ne.u32 %q, %z, 0;\n"
+		}
+		body += c.inst + " " + d1 + ", " + args + `;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + c.inst + " " + d2 + ", " + args + `;
+	bra J;
+A:
+	` + c.inst + " " + d2 + ", " + args + `;
+J:
+`
+		if c.dt == "b64" {
+			body += "\txor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
+		} else {
+			body += "\txor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
+		}
+		res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %e1, %e2; .reg .pred %p, %q;", body)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", c.inst, l, v)
+			}
+		}
+	}
+}
+
 // TestMovSregMatchesLanes: mov from a special register gives the same
 // values converged (the row copy) as in divergent halves (lane by lane).
 func TestMovSregMatchesLanes(t *testing.T) {

@@ -59,6 +59,10 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 		return simdMadZ32
 	case "mad.s32":
 		return simdMadS32
+	case "madwide.u32":
+		return simdMadWideU32
+	case "madwide.s32":
+		return simdMadWideS32
 	case "fma.ftz.f32":
 		return simdFmaFtzF32
 	case "fma.f64":
@@ -93,6 +97,26 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdEx2ApproxF32
 	case "ex2.approx.ftz.f32":
 		return simdEx2ApproxFtzF32
+	case "neg.s32":
+		return simdNegS32
+	case "neg.64":
+		return simdNeg64
+	case "not.32":
+		return simdNot32
+	case "not.64":
+		return simdNot64
+	case "abs.s32":
+		return simdAbsS32
+	case "abs.s64":
+		return simdAbsS64
+	case "cvt.f64.f32":
+		return simdCvtF64F32
+	case "cvt.ftz.f64.f32":
+		return simdCvtF64F32Ftz
+	case "cvt.rn.f32.f64":
+		return simdCvtF32F64
+	case "cvt.rn.ftz.f32.f64":
+		return simdCvtF32F64Ftz
 	case "neg.f32":
 		return simdNegF32
 	case "neg.ftz.f32":

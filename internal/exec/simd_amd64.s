@@ -26217,6 +26217,612 @@ TEXT ·simdAbsF64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdNegS32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNegS32_b(SB)
+
+TEXT ·simdNegS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBD Y0, Y4, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBD Y1, Y5, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBD Y2, Y6, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBD Y3, Y7, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBD Y0, Y4, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBD Y1, Y5, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBD Y2, Y6, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBD Y3, Y7, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdNeg64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNeg64_b(SB)
+
+TEXT ·simdNeg64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBQ Y1, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBQ Y2, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBQ Y3, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBQ Y0, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBQ Y1, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBQ Y2, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBQ Y3, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdNot32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNot32_b(SB)
+
+TEXT ·simdNot32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPANDN Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPANDN Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPANDN Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPANDN Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPANDN Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPANDN Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPANDN Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdNot64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdNot64_b(SB)
+
+TEXT ·simdNot64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPCMPEQQ Y4, Y4, Y4
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPCMPEQQ Y5, Y5, Y5
+	VPXOR Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPCMPEQQ Y6, Y6, Y6
+	VPXOR Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPCMPEQQ Y7, Y7, Y7
+	VPXOR Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPCMPEQQ Y4, Y4, Y4
+	VPXOR Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPCMPEQQ Y5, Y5, Y5
+	VPXOR Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPCMPEQQ Y6, Y6, Y6
+	VPXOR Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPCMPEQQ Y7, Y7, Y7
+	VPXOR Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdAbsS32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdAbsS32_b(SB)
+
+TEXT ·simdAbsS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPABSD Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPABSD Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPABSD Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPABSD Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPABSD Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPABSD Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPABSD Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPABSD Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdAbsS64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdAbsS64_b(SB)
+
+TEXT ·simdAbsS64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBQ Y0, Y4, Y8
+	VPCMPGTQ Y0, Y4, Y4
+	VBLENDVPD Y4, Y8, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBQ Y1, Y5, Y8
+	VPCMPGTQ Y1, Y5, Y5
+	VBLENDVPD Y5, Y8, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBQ Y2, Y6, Y8
+	VPCMPGTQ Y2, Y6, Y6
+	VBLENDVPD Y6, Y8, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBQ Y3, Y7, Y8
+	VPCMPGTQ Y3, Y7, Y7
+	VBLENDVPD Y7, Y8, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPXOR Y4, Y4, Y4
+	VPSUBQ Y0, Y4, Y8
+	VPCMPGTQ Y0, Y4, Y4
+	VBLENDVPD Y4, Y8, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPXOR Y5, Y5, Y5
+	VPSUBQ Y1, Y5, Y8
+	VPCMPGTQ Y1, Y5, Y5
+	VBLENDVPD Y5, Y8, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPXOR Y6, Y6, Y6
+	VPSUBQ Y2, Y6, Y8
+	VPCMPGTQ Y2, Y6, Y6
+	VBLENDVPD Y6, Y8, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPXOR Y7, Y7, Y7
+	VPSUBQ Y3, Y7, Y8
+	VPCMPGTQ Y3, Y7, Y7
+	VBLENDVPD Y7, Y8, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtF64F32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtF64F32_b(SB)
+
+TEXT ·simdCvtF64F32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU evens<>(SB), Y4
+	VPERMD Y0, Y4, Y0
+	VCVTPS2PD X0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU evens<>(SB), Y5
+	VPERMD Y1, Y5, Y1
+	VCVTPS2PD X1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU evens<>(SB), Y6
+	VPERMD Y2, Y6, Y2
+	VCVTPS2PD X2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU evens<>(SB), Y7
+	VPERMD Y3, Y7, Y3
+	VCVTPS2PD X3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU evens<>(SB), Y4
+	VPERMD Y0, Y4, Y0
+	VCVTPS2PD X0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU evens<>(SB), Y5
+	VPERMD Y1, Y5, Y1
+	VCVTPS2PD X1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU evens<>(SB), Y6
+	VPERMD Y2, Y6, Y2
+	VCVTPS2PD X2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU evens<>(SB), Y7
+	VPERMD Y3, Y7, Y3
+	VCVTPS2PD X3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtF32F64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtF32F64_b(SB)
+
+TEXT ·simdCvtF32F64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VCVTPD2PSY Y0, X0
+	VPMOVZXDQ X0, Y0
+	VCMPPS $3, Y0, Y0, Y4
+	VBLENDVPS Y4, Y14, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VCVTPD2PSY Y1, X1
+	VPMOVZXDQ X1, Y1
+	VCMPPS $3, Y1, Y1, Y5
+	VBLENDVPS Y5, Y14, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VCVTPD2PSY Y2, X2
+	VPMOVZXDQ X2, Y2
+	VCMPPS $3, Y2, Y2, Y6
+	VBLENDVPS Y6, Y14, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VCVTPD2PSY Y3, X3
+	VPMOVZXDQ X3, Y3
+	VCMPPS $3, Y3, Y3, Y7
+	VBLENDVPS Y7, Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VCVTPD2PSY Y0, X0
+	VPMOVZXDQ X0, Y0
+	VCMPPS $3, Y0, Y0, Y4
+	VBLENDVPS Y4, Y14, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VCVTPD2PSY Y1, X1
+	VPMOVZXDQ X1, Y1
+	VCMPPS $3, Y1, Y1, Y5
+	VBLENDVPS Y5, Y14, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VCVTPD2PSY Y2, X2
+	VPMOVZXDQ X2, Y2
+	VCMPPS $3, Y2, Y2, Y6
+	VBLENDVPS Y6, Y14, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VCVTPD2PSY Y3, X3
+	VPMOVZXDQ X3, Y3
+	VCMPPS $3, Y3, Y3, Y7
+	VBLENDVPS Y7, Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtF64F32Ftz(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtF64F32Ftz_b(SB)
+
+TEXT ·simdCvtF64F32Ftz_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VMOVDQU evens<>(SB), Y4
+	VPERMD Y0, Y4, Y0
+	VCVTPS2PD X0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VMOVDQU evens<>(SB), Y5
+	VPERMD Y1, Y5, Y1
+	VCVTPS2PD X1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VMOVDQU evens<>(SB), Y6
+	VPERMD Y2, Y6, Y2
+	VCVTPS2PD X2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VMOVDQU evens<>(SB), Y7
+	VPERMD Y3, Y7, Y3
+	VCVTPS2PD X3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VMOVDQU evens<>(SB), Y4
+	VPERMD Y0, Y4, Y0
+	VCVTPS2PD X0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VMOVDQU evens<>(SB), Y5
+	VPERMD Y1, Y5, Y1
+	VCVTPS2PD X1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VMOVDQU evens<>(SB), Y6
+	VPERMD Y2, Y6, Y2
+	VCVTPS2PD X2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VMOVDQU evens<>(SB), Y7
+	VPERMD Y3, Y7, Y3
+	VCVTPS2PD X3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtF32F64Ftz(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtF32F64Ftz_b(SB)
+
+TEXT ·simdCvtF32F64Ftz_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VCVTPD2PSY Y0, X0
+	VPMOVZXDQ X0, Y0
+	VCMPPS $3, Y0, Y0, Y4
+	VBLENDVPS Y4, Y14, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VCVTPD2PSY Y1, X1
+	VPMOVZXDQ X1, Y1
+	VCMPPS $3, Y1, Y1, Y5
+	VBLENDVPS Y5, Y14, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VCVTPD2PSY Y2, X2
+	VPMOVZXDQ X2, Y2
+	VCMPPS $3, Y2, Y2, Y6
+	VBLENDVPS Y6, Y14, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VCVTPD2PSY Y3, X3
+	VPMOVZXDQ X3, Y3
+	VCMPPS $3, Y3, Y3, Y7
+	VBLENDVPS Y7, Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VCVTPD2PSY Y0, X0
+	VPMOVZXDQ X0, Y0
+	VCMPPS $3, Y0, Y0, Y4
+	VBLENDVPS Y4, Y14, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPAND expmask32<>(SB), Y0, Y4
+	VPCMPEQD zero32<>(SB), Y4, Y4
+	VPAND absmask32<>(SB), Y4, Y4
+	VPANDN Y0, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VCVTPD2PSY Y1, X1
+	VPMOVZXDQ X1, Y1
+	VCMPPS $3, Y1, Y1, Y5
+	VBLENDVPS Y5, Y14, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPAND expmask32<>(SB), Y1, Y5
+	VPCMPEQD zero32<>(SB), Y5, Y5
+	VPAND absmask32<>(SB), Y5, Y5
+	VPANDN Y1, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VCVTPD2PSY Y2, X2
+	VPMOVZXDQ X2, Y2
+	VCMPPS $3, Y2, Y2, Y6
+	VBLENDVPS Y6, Y14, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPAND expmask32<>(SB), Y2, Y6
+	VPCMPEQD zero32<>(SB), Y6, Y6
+	VPAND absmask32<>(SB), Y6, Y6
+	VPANDN Y2, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VCVTPD2PSY Y3, X3
+	VPMOVZXDQ X3, Y3
+	VCMPPS $3, Y3, Y3, Y7
+	VBLENDVPS Y7, Y14, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPAND expmask32<>(SB), Y3, Y7
+	VPCMPEQD zero32<>(SB), Y7, Y7
+	VPAND absmask32<>(SB), Y7, Y7
+	VPANDN Y3, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdRcpF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -26859,6 +27465,112 @@ TEXT ·simdMadS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPSLLQ $32, Y3, Y7
 	VPSRAD $31, Y7, Y7
 	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMadWideU32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdMadWideU32_b(SB)
+
+TEXT ·simdMadWideU32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VPMULUDQ Y8, Y0, Y0
+	VPADDQ 0(CX), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VPMULUDQ Y9, Y1, Y1
+	VPADDQ 32(CX), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VPMULUDQ Y10, Y2, Y2
+	VPADDQ 64(CX), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VPMULUDQ Y11, Y3, Y3
+	VPADDQ 96(CX), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VPMULUDQ Y8, Y0, Y0
+	VPADDQ 128(CX), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VPMULUDQ Y9, Y1, Y1
+	VPADDQ 160(CX), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VPMULUDQ Y10, Y2, Y2
+	VPADDQ 192(CX), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VPMULUDQ Y11, Y3, Y3
+	VPADDQ 224(CX), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMadWideS32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdMadWideS32_b(SB)
+
+TEXT ·simdMadWideS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VPMULDQ Y8, Y0, Y0
+	VPADDQ 0(CX), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VPMULDQ Y9, Y1, Y1
+	VPADDQ 32(CX), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VPMULDQ Y10, Y2, Y2
+	VPADDQ 64(CX), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VPMULDQ Y11, Y3, Y3
+	VPADDQ 96(CX), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VPMULDQ Y8, Y0, Y0
+	VPADDQ 128(CX), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VPMULDQ Y9, Y1, Y1
+	VPADDQ 160(CX), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VPMULDQ Y10, Y2, Y2
+	VPADDQ 192(CX), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VPMULDQ Y11, Y3, Y3
+	VPADDQ 224(CX), Y3, Y3
 	VMOVDQU Y3, 224(DI)
 	VZEROUPPER
 	RET
@@ -38198,6 +38910,48 @@ TEXT ·simdTraceSetpCmpF32Num_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVL R9, (R10)(AX*1)
 	VZEROUPPER
 	RET
+
+TEXT ·simdTraceSelp_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 1280(R8), R10
+	MOVQ 32(R13), R9
+	MOVL (R10)(R9*1), R9
+	XORQ AX, R9
+	MOVQ R9, X13
+	VPBROADCASTQ X13, Y13
+	VMOVDQU 0(DX), Y0
+	VPSLLVQ lanesign<>+0(SB), Y13, Y4
+	VBLENDVPD Y4, 0(SI), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(DX), Y1
+	VPSLLVQ lanesign<>+32(SB), Y13, Y5
+	VBLENDVPD Y5, 32(SI), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(DX), Y2
+	VPSLLVQ lanesign<>+64(SB), Y13, Y6
+	VBLENDVPD Y6, 64(SI), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(DX), Y3
+	VPSLLVQ lanesign<>+96(SB), Y13, Y7
+	VBLENDVPD Y7, 96(SI), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(DX), Y0
+	VPSLLVQ lanesign<>+128(SB), Y13, Y4
+	VBLENDVPD Y4, 128(SI), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(DX), Y1
+	VPSLLVQ lanesign<>+160(SB), Y13, Y5
+	VBLENDVPD Y5, 160(SI), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(DX), Y2
+	VPSLLVQ lanesign<>+192(SB), Y13, Y6
+	VBLENDVPD Y6, 192(SI), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(DX), Y3
+	VPSLLVQ lanesign<>+224(SB), Y13, Y7
+	VBLENDVPD Y7, 224(SI), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
 DATA simdbodies<>+0(SB)/8, $·simdAddZ32_b(SB)
 DATA simdbodies<>+8(SB)/8, $·simdAddZ32K_b(SB)
 DATA simdbodies<>+16(SB)/8, $·simdSubZ32_b(SB)
@@ -38336,81 +39090,94 @@ DATA simdbodies<>+1072(SB)/8, $·simdAbsF32_b(SB)
 DATA simdbodies<>+1080(SB)/8, $·simdAbsFtzF32_b(SB)
 DATA simdbodies<>+1088(SB)/8, $·simdNegF64_b(SB)
 DATA simdbodies<>+1096(SB)/8, $·simdAbsF64_b(SB)
-DATA simdbodies<>+1104(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1112(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1120(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1128(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1136(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1144(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1152(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1160(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1168(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1176(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1184(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1192(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1200(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1208(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1216(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1224(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1232(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1240(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1696
+DATA simdbodies<>+1104(SB)/8, $·simdNegS32_b(SB)
+DATA simdbodies<>+1112(SB)/8, $·simdNeg64_b(SB)
+DATA simdbodies<>+1120(SB)/8, $·simdNot32_b(SB)
+DATA simdbodies<>+1128(SB)/8, $·simdNot64_b(SB)
+DATA simdbodies<>+1136(SB)/8, $·simdAbsS32_b(SB)
+DATA simdbodies<>+1144(SB)/8, $·simdAbsS64_b(SB)
+DATA simdbodies<>+1152(SB)/8, $·simdCvtF64F32_b(SB)
+DATA simdbodies<>+1160(SB)/8, $·simdCvtF32F64_b(SB)
+DATA simdbodies<>+1168(SB)/8, $·simdCvtF64F32Ftz_b(SB)
+DATA simdbodies<>+1176(SB)/8, $·simdCvtF32F64Ftz_b(SB)
+DATA simdbodies<>+1184(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1192(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1200(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1208(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1216(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1224(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1232(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1240(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1248(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+1792(SB)/8, $·simdTraceSelp_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $1800
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

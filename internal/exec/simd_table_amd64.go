@@ -1138,6 +1138,66 @@ func simdAbsF64(d, a *lanes)
 func simdAbsF64_b()
 
 //go:noescape
+func simdNegS32(d, a *lanes)
+
+//go:noescape
+func simdNegS32_b()
+
+//go:noescape
+func simdNeg64(d, a *lanes)
+
+//go:noescape
+func simdNeg64_b()
+
+//go:noescape
+func simdNot32(d, a *lanes)
+
+//go:noescape
+func simdNot32_b()
+
+//go:noescape
+func simdNot64(d, a *lanes)
+
+//go:noescape
+func simdNot64_b()
+
+//go:noescape
+func simdAbsS32(d, a *lanes)
+
+//go:noescape
+func simdAbsS32_b()
+
+//go:noescape
+func simdAbsS64(d, a *lanes)
+
+//go:noescape
+func simdAbsS64_b()
+
+//go:noescape
+func simdCvtF64F32(d, a *lanes)
+
+//go:noescape
+func simdCvtF64F32_b()
+
+//go:noescape
+func simdCvtF32F64(d, a *lanes)
+
+//go:noescape
+func simdCvtF32F64_b()
+
+//go:noescape
+func simdCvtF64F32Ftz(d, a *lanes)
+
+//go:noescape
+func simdCvtF64F32Ftz_b()
+
+//go:noescape
+func simdCvtF32F64Ftz(d, a *lanes)
+
+//go:noescape
+func simdCvtF32F64Ftz_b()
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
@@ -1184,6 +1244,18 @@ func simdMadS32(d, a, b, c *lanes)
 
 //go:noescape
 func simdMadS32_b()
+
+//go:noescape
+func simdMadWideU32(d, a, b, c *lanes)
+
+//go:noescape
+func simdMadWideU32_b()
+
+//go:noescape
+func simdMadWideS32(d, a, b, c *lanes)
+
+//go:noescape
+func simdMadWideS32_b()
 
 //go:noescape
 func simdEq32(a, b *lanes) uint32
@@ -1486,6 +1558,9 @@ func simdTraceSetpCmpF32Neu_b()
 func simdTraceSetpCmpF32Num_b()
 
 //go:noescape
+func simdTraceSelp_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
@@ -1757,6 +1832,16 @@ var simdBodies = []any{
 	simdAbsFtzF32,
 	simdNegF64,
 	simdAbsF64,
+	simdNegS32,
+	simdNeg64,
+	simdNot32,
+	simdNot64,
+	simdAbsS32,
+	simdAbsS64,
+	simdCvtF64F32,
+	simdCvtF32F64,
+	simdCvtF64F32Ftz,
+	simdCvtF32F64Ftz,
 	simdRcpF32,
 	simdFmaF32,
 	simdShfLWrap,
@@ -1765,6 +1850,8 @@ var simdBodies = []any{
 	simdShfRClamp,
 	simdMadZ32,
 	simdMadS32,
+	simdMadWideU32,
+	simdMadWideS32,
 	simdTraceLdZ8_b,
 	simdTraceLdZ8P_b,
 	simdTraceLdS8_b,
@@ -1831,76 +1918,78 @@ var simdBodies = []any{
 	simdTraceSetpCmpF32Ne_b,
 	simdTraceSetpCmpF32Neu_b,
 	simdTraceSetpCmpF32Num_b,
+	simdTraceSelp_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       171,
-	"ld64":               158,
-	"ld64P":              159,
-	"ldParam64":          170,
-	"ldParamS16":         167,
-	"ldParamS32":         169,
-	"ldParamS8":          165,
-	"ldParamZ16":         166,
-	"ldParamZ32":         168,
-	"ldParamZ8":          164,
-	"ldS16":              152,
-	"ldS16P":             153,
-	"ldS32":              156,
-	"ldS32P":             157,
-	"ldS8":               148,
-	"ldS8P":              149,
-	"ldZ16":              150,
-	"ldZ16P":             151,
-	"ldZ32":              154,
-	"ldZ32P":             155,
-	"ldZ8":               146,
-	"ldZ8P":              147,
-	"setp:simdCmpF32Eq":  198,
-	"setp:simdCmpF32Equ": 199,
-	"setp:simdCmpF32Ge":  200,
-	"setp:simdCmpF32Geu": 201,
-	"setp:simdCmpF32Gt":  202,
-	"setp:simdCmpF32Gtu": 203,
-	"setp:simdCmpF32Le":  204,
-	"setp:simdCmpF32Leu": 205,
-	"setp:simdCmpF32Lt":  206,
-	"setp:simdCmpF32Ltu": 207,
-	"setp:simdCmpF32Nan": 208,
-	"setp:simdCmpF32Ne":  209,
-	"setp:simdCmpF32Neu": 210,
-	"setp:simdCmpF32Num": 211,
-	"setp:simdCmpF64Eq":  184,
-	"setp:simdCmpF64Equ": 185,
-	"setp:simdCmpF64Ge":  186,
-	"setp:simdCmpF64Geu": 187,
-	"setp:simdCmpF64Gt":  188,
-	"setp:simdCmpF64Gtu": 189,
-	"setp:simdCmpF64Le":  190,
-	"setp:simdCmpF64Leu": 191,
-	"setp:simdCmpF64Lt":  192,
-	"setp:simdCmpF64Ltu": 193,
-	"setp:simdCmpF64Nan": 194,
-	"setp:simdCmpF64Ne":  195,
-	"setp:simdCmpF64Neu": 196,
-	"setp:simdCmpF64Num": 197,
-	"setp:simdEq32":      172,
-	"setp:simdEq32N":     173,
-	"setp:simdEq64":      178,
-	"setp:simdEq64N":     179,
-	"setp:simdLtS32":     174,
-	"setp:simdLtS32N":    175,
-	"setp:simdLtS64":     180,
-	"setp:simdLtS64N":    181,
-	"setp:simdLtU32":     176,
-	"setp:simdLtU32N":    177,
-	"setp:simdLtU64":     182,
-	"setp:simdLtU64N":    183,
-	"st32":               160,
-	"st32P":              161,
-	"st64":               162,
-	"st64P":              163,
+	"cvtaToGlobal":       183,
+	"ld64":               170,
+	"ld64P":              171,
+	"ldParam64":          182,
+	"ldParamS16":         179,
+	"ldParamS32":         181,
+	"ldParamS8":          177,
+	"ldParamZ16":         178,
+	"ldParamZ32":         180,
+	"ldParamZ8":          176,
+	"ldS16":              164,
+	"ldS16P":             165,
+	"ldS32":              168,
+	"ldS32P":             169,
+	"ldS8":               160,
+	"ldS8P":              161,
+	"ldZ16":              162,
+	"ldZ16P":             163,
+	"ldZ32":              166,
+	"ldZ32P":             167,
+	"ldZ8":               158,
+	"ldZ8P":              159,
+	"selp":               224,
+	"setp:simdCmpF32Eq":  210,
+	"setp:simdCmpF32Equ": 211,
+	"setp:simdCmpF32Ge":  212,
+	"setp:simdCmpF32Geu": 213,
+	"setp:simdCmpF32Gt":  214,
+	"setp:simdCmpF32Gtu": 215,
+	"setp:simdCmpF32Le":  216,
+	"setp:simdCmpF32Leu": 217,
+	"setp:simdCmpF32Lt":  218,
+	"setp:simdCmpF32Ltu": 219,
+	"setp:simdCmpF32Nan": 220,
+	"setp:simdCmpF32Ne":  221,
+	"setp:simdCmpF32Neu": 222,
+	"setp:simdCmpF32Num": 223,
+	"setp:simdCmpF64Eq":  196,
+	"setp:simdCmpF64Equ": 197,
+	"setp:simdCmpF64Ge":  198,
+	"setp:simdCmpF64Geu": 199,
+	"setp:simdCmpF64Gt":  200,
+	"setp:simdCmpF64Gtu": 201,
+	"setp:simdCmpF64Le":  202,
+	"setp:simdCmpF64Leu": 203,
+	"setp:simdCmpF64Lt":  204,
+	"setp:simdCmpF64Ltu": 205,
+	"setp:simdCmpF64Nan": 206,
+	"setp:simdCmpF64Ne":  207,
+	"setp:simdCmpF64Neu": 208,
+	"setp:simdCmpF64Num": 209,
+	"setp:simdEq32":      184,
+	"setp:simdEq32N":     185,
+	"setp:simdEq64":      190,
+	"setp:simdEq64N":     191,
+	"setp:simdLtS32":     186,
+	"setp:simdLtS32N":    187,
+	"setp:simdLtS64":     192,
+	"setp:simdLtS64N":    193,
+	"setp:simdLtU32":     188,
+	"setp:simdLtU32N":    189,
+	"setp:simdLtU64":     194,
+	"setp:simdLtU64N":    195,
+	"st32":               172,
+	"st32P":              173,
+	"st64":               174,
+	"st64P":              175,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

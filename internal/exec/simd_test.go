@@ -5,6 +5,7 @@ package exec
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -1108,6 +1109,68 @@ func TestSIMDNegAbsMatchesGo(t *testing.T) {
 			want(&w, &a)
 			if d != w {
 				t.Fatalf("%s %v ftz=%v: a=%x\ngot  %x\nwant %x", c.op, c.f, c.ftz, a, d, w)
+			}
+		}
+	}
+}
+
+// TestSIMDMoreUnaryMatchesGo: the AVX2 loops of integer neg, not and abs,
+// cvt between f32 and f64 and mad.wide against the Go loops they replace.
+func TestSIMDMoreUnaryMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(71, 72))
+	type unaryCase struct {
+		name string
+		get  func() func(d, a *lanes)
+		f32  bool
+	}
+	var cases []unaryCase
+	for _, op := range []string{"neg", "not", "abs"} {
+		for _, ty := range []intType{{32, true}, {64, true}, {32, false}, {64, false}} {
+			if op != "not" && !ty.signed {
+				continue
+			}
+			cases = append(cases, unaryCase{fmt.Sprintf("%s %v", op, ty), func() func(d, a *lanes) { return intUnaryVec(op, ty) }, false})
+		}
+	}
+	for _, ftz := range []bool{false, true} {
+		cases = append(cases,
+			unaryCase{fmt.Sprintf("cvt.f64.f32 ftz=%v", ftz), func() func(d, a *lanes) { return cvtF32F64Vec(fp.F64, fp.F32, ftz, false) }, true},
+			unaryCase{fmt.Sprintf("cvt.rn.f32.f64 ftz=%v", ftz), func() func(d, a *lanes) { return cvtF32F64Vec(fp.F32, fp.F64, false, ftz) }, false})
+	}
+	for _, c := range cases {
+		got := c.get()
+		var want func(d, a *lanes)
+		withoutSIMD(t, func() { want = c.get() })
+		if !isSIMDLoop(got) || want == nil || isSIMDLoop(want) {
+			t.Fatalf("%s: not an AVX2 loop and a Go one", c.name)
+		}
+		for round := 0; round < 400; round++ {
+			a := simdRow(r, c.f32)
+			if !c.f32 && round%2 == 1 {
+				a = simdRow64(r)
+			}
+			var d, w lanes
+			got(&d, &a)
+			want(&w, &a)
+			if d != w {
+				t.Fatalf("%s: a=%x\ngot  %x\nwant %x", c.name, a, d, w)
+			}
+		}
+	}
+	for _, signed := range []bool{false, true} {
+		got := vecMadWide(signed)
+		var want func(d, a, b, c *lanes)
+		withoutSIMD(t, func() { want = vecMadWide(signed) })
+		for round := 0; round < 300; round++ {
+			a, b, c := simdRow(r, false), simdRow(r, false), simdRow64(r)
+			var d, w lanes
+			got(&d, &a, &b, &c)
+			want(&w, &a, &b, &c)
+			if d != w {
+				t.Fatalf("mad.wide signed=%v: got %x, want %x", signed, d, w)
 			}
 		}
 	}

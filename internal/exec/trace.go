@@ -170,6 +170,13 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		}
 		return traceOp{body: body, d: uint64(o.d) * 4, a: row(o.a), b: row(o.b)}, true
 	}
+	if kind == "selp" {
+		body, ok := simdMemBody(kind)
+		if !ok || !inFrame(o.d, o.a, o.b) || o.c < 0 {
+			return traceOp{}, false
+		}
+		return traceOp{body: body, d: row(o.d), a: row(o.a), b: row(o.b), c: uint64(o.c) * 4, k: o.k}, true
+	}
 	if kind == "cvtaToGlobal" {
 		body, ok := simdMemBody(kind)
 		if !ok || !inFrame(o.d, o.a) {

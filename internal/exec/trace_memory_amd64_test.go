@@ -190,8 +190,8 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 		}
 	}
 	for key := range simdMemBodies {
-		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp
+		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -400,6 +400,60 @@ func TestSIMDTraceSetp(t *testing.T) {
 	for key := range simdMemBodies {
 		if strings.HasPrefix(key, "setp:") && !used[key] {
 			t.Errorf("%s: no setp uses it", key)
+		}
+	}
+}
+
+// TestSIMDTraceSelp: selp's trace body writes a where the predicate (its
+// complement when the entry's k is all ones) has the lane's bit, b
+// elsewhere, in every lane, and the op after it runs.
+func TestSIMDTraceSelp(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(61, 62))
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	body, ok := simdMemBody("selp")
+	if !ok {
+		t.Fatal("no selp body")
+	}
+	xorBody, _ := simdBodyOf(simdXor64K)
+	for round := 0; round < 500; round++ {
+		rows := make([]uint64, 5*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64()
+		}
+		preds := []uint32{r.Uint32(), r.Uint32(), r.Uint32()}
+		neg := uint64(0)
+		if round%2 == 1 {
+			neg = 0xffffffff
+		}
+		dst := 0
+		if round%3 == 2 {
+			dst = 1 // d is a
+		}
+		want := append([]uint64(nil), rows...)
+		sel := preds[1] ^ uint32(neg)
+		for i := 0; i < warpSize; i++ {
+			v := rows[int(rowOff(2)/8)+i]
+			if sel&(1<<i) != 0 {
+				v = rows[int(rowOff(1)/8)+i]
+			}
+			want[int(rowOff(dst)/8)+i] = v
+		}
+		copy(want[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+		var ctx traceCtx
+		ctx.preds = uintptr(unsafe.Pointer(&preds[0]))
+		ops := []traceOp{{body: body, d: rowOff(dst), a: rowOff(1), b: rowOff(2), c: 1 * 4, k: neg},
+			{body: xorBody, d: rowOff(4), a: rowOff(3)}}
+		if done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx); done != 2 {
+			t.Fatalf("round %d: %d ops ran", round, done)
+		}
+		runtime.KeepAlive(preds)
+		for i := range rows {
+			if rows[i] != want[i] {
+				t.Fatalf("round %d: row %d lane %d: %#x, want %#x", round, i/warpSize, i%warpSize, rows[i], want[i])
+			}
 		}
 	}
 }

@@ -594,6 +594,29 @@ func (g *gen) traceSetp() {
 	}
 }
 
+// traceSelp writes the body of selp in traces: d = a where the predicate
+// (at byte offset c from the frame's predicates, complemented by XOR with
+// the entry's k) is set, else b; every lane (a trace runs whole warps).
+func (g *gen) traceSelp() {
+	g.beginTraceBody("selp", "simdTraceSelp")
+	w := &g.s
+	w.f("MOVQ %d(R8), R10", ctxPreds)
+	w.f("MOVQ 32(R13), R9")
+	w.f("MOVL (R10)(R9*1), R9")
+	w.f("XORQ AX, R9") // AX: the entry's k
+	w.f("MOVQ R9, X13")
+	w.f("VPBROADCASTQ X13, Y13")
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		w.f("VMOVDQU %d(DX), %s", 32*j, ya)
+		w.f("VPSLLVQ lanesign<>+%d(SB), Y13, %s", 32*j, yt)
+		w.f("VBLENDVPD %s, %d(SI), %s, %s", yt, 32*j, ya, ya)
+		w.f("VMOVDQU %s, %d(DI)", ya, 32*j)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // ctxPreds is traceCtx.preds' offset: after 32 windows of 40 bytes.
 const ctxPreds = 32 * 40
 
@@ -1866,6 +1889,57 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 		})
 	}
+	// integer neg, not and abs (32-bit results normalised: neg and abs
+	// sign-extended, not zero-extended)
+	g.unary("simdNegS32", func(w *writer, ya, yt string) {
+		w.f("VPXOR %s, %s, %s", yt, yt, yt)
+		w.f("VPSUBD %s, %s, %s", ya, yt, ya)
+		sext32(w, ya, yt)
+	})
+	g.unary("simdNeg64", func(w *writer, ya, yt string) {
+		w.f("VPXOR %s, %s, %s", yt, yt, yt)
+		w.f("VPSUBQ %s, %s, %s", ya, yt, ya)
+	})
+	g.unary("simdNot32", func(w *writer, ya, yt string) { w.f("VPANDN Y15, %s, %s", ya, ya) })
+	g.unary("simdNot64", func(w *writer, ya, yt string) {
+		w.f("VPCMPEQQ %s, %s, %s", yt, yt, yt)
+		w.f("VPXOR %s, %s, %s", yt, ya, ya)
+	})
+	g.unary("simdAbsS32", func(w *writer, ya, yt string) {
+		w.f("VPABSD %s, %s", ya, ya)
+		sext32(w, ya, yt)
+	})
+	g.unary("simdAbsS64", func(w *writer, ya, yt string) {
+		w.f("VPXOR %s, %s, %s", yt, yt, yt)
+		w.f("VPSUBQ %s, %s, Y8", ya, yt)       // -a
+		w.f("VPCMPGTQ %s, %s, %s", ya, yt, yt) // a < 0
+		w.f("VBLENDVPD %s, Y8, %s, %s", yt, ya, ya)
+	})
+	// cvt.f64.f32 (exact; NaNs quieted, their payload kept) and
+	// cvt.rn.f32.f64 (rounded to nearest, NaN results the canonical NaN),
+	// with .ftz flushing the f32 input or result
+	for _, ftz := range []bool{false, true} {
+		suffix := ""
+		if ftz {
+			suffix = "Ftz"
+		}
+		g.unary("simdCvtF64F32"+suffix, func(w *writer, ya, yt string) {
+			if ftz {
+				flushF32(w, ya, yt)
+			}
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTPS2PD X%s, %s", ya[1:], ya)
+		})
+		g.unary("simdCvtF32F64"+suffix, func(w *writer, ya, yt string) {
+			w.f("VCVTPD2PSY %s, X%s", ya, ya[1:])
+			w.f("VPMOVZXDQ X%s, %s", ya[1:], ya)
+			canonF32(w, ya, yt)
+			if ftz {
+				flushF32(w, ya, yt)
+			}
+		})
+	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
@@ -1911,6 +1985,15 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPMULLD %s, %s, %s", yb, ya, ya)
 		w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
 		sext32(w, ya, yt)
+	})
+	// mad.wide.u32/s32: the 64-bit product of the low halves plus c
+	g.ternary("simdMadWideU32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPMULUDQ %s, %s, %s", yb, ya, ya)
+		w.f("VPADDQ %d(CX), %s, %s", 32*j, ya, ya)
+	})
+	g.ternary("simdMadWideS32", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPMULDQ %s, %s, %s", yb, ya, ya)
+		w.f("VPADDQ %d(CX), %s, %s", 32*j, ya, ya)
 	})
 	// integer compares: a 32-bit result in a lane's low half is moved to
 	// its sign bit; unsigned order is signed order after flipping the sign
@@ -1973,6 +2056,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 
 	g.traceMemory()
 	g.traceSetp()
+	g.traceSelp()
 	g.trace()
 	g.memory()
 	g.vectorLoads()
