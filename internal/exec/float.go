@@ -170,10 +170,10 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if plainFtz32 && arity == 2 {
 		vec, _ = simdBinary(in.Opcode + ".ftz.f32")
 	}
-	if (in.Opcode == "min" || in.Opcode == "max") && f == fp.F32 && n == 1 && arity == 2 && !md.ftz && !md.relu &&
+	if (in.Opcode == "min" || in.Opcode == "max") && (f == fp.F32 || f == fp.F64) && n == 1 && arity == 2 && !md.ftz && !md.relu &&
 		!hasMod(in, ".NaN") && !hasMod(in, ".abs") && !hasMod(in, ".xorsign") {
-		// min/max.f32 without modifiers (.ftz, .NaN, .abs, .xorsign)
-		vec, _ = simdBinary(in.Opcode + ".f32")
+		// min/max.f32 and .f64 without modifiers (.ftz, .NaN, .abs, .xorsign)
+		vec, _ = simdBinary(in.Opcode + "." + f.String())
 	}
 	switch arity {
 	case 1:

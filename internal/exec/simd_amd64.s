@@ -19195,6 +19195,910 @@ TEXT ·simdMaxF32KM(SB), NOSPLIT, $0-28
 	VZEROUPPER
 	RET
 
+TEXT ·simdMinF64(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	JMP ·simdMinF64_b(SB)
+
+TEXT ·simdMinF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMinF64K(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ k+16(FP), AX
+	JMP ·simdMinF64K_b(SB)
+
+TEXT ·simdMinF64K_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU Y13, Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y13, Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU Y13, Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU Y13, Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU Y13, Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU Y13, Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU Y13, Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU Y13, Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMinF64M(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVL mask+24(FP), AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+0(SB), Y12, Y4
+	VMOVDQU 0(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+32(SB), Y12, Y5
+	VMOVDQU 32(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+64(SB), Y12, Y6
+	VMOVDQU 64(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+96(SB), Y12, Y7
+	VMOVDQU 96(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+128(SB), Y12, Y4
+	VMOVDQU 128(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+160(SB), Y12, Y5
+	VMOVDQU 160(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+192(SB), Y12, Y6
+	VMOVDQU 192(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+224(SB), Y12, Y7
+	VMOVDQU 224(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMinF64KM(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ k+16(FP), AX
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVL mask+24(FP), AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12
+	VMOVDQU 0(SI), Y0
+	VMOVDQU Y13, Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+0(SB), Y12, Y4
+	VMOVDQU 0(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y13, Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+32(SB), Y12, Y5
+	VMOVDQU 32(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU Y13, Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+64(SB), Y12, Y6
+	VMOVDQU 64(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU Y13, Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+96(SB), Y12, Y7
+	VMOVDQU 96(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU Y13, Y8
+	VMINPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPOR Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+128(SB), Y12, Y4
+	VMOVDQU 128(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU Y13, Y9
+	VMINPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPOR Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+160(SB), Y12, Y5
+	VMOVDQU 160(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU Y13, Y10
+	VMINPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPOR Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+192(SB), Y12, Y6
+	VMOVDQU 192(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU Y13, Y11
+	VMINPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPOR Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+224(SB), Y12, Y7
+	VMOVDQU 224(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMaxF64(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	JMP ·simdMaxF64_b(SB)
+
+TEXT ·simdMaxF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMaxF64K(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ k+16(FP), AX
+	JMP ·simdMaxF64K_b(SB)
+
+TEXT ·simdMaxF64K_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU Y13, Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y13, Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU Y13, Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU Y13, Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU Y13, Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU Y13, Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU Y13, Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU Y13, Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMaxF64M(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVL mask+24(FP), AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+0(SB), Y12, Y4
+	VMOVDQU 0(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+32(SB), Y12, Y5
+	VMOVDQU 32(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+64(SB), Y12, Y6
+	VMOVDQU 64(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+96(SB), Y12, Y7
+	VMOVDQU 96(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+128(SB), Y12, Y4
+	VMOVDQU 128(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+160(SB), Y12, Y5
+	VMOVDQU 160(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+192(SB), Y12, Y6
+	VMOVDQU 192(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+224(SB), Y12, Y7
+	VMOVDQU 224(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdMaxF64KM(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ k+16(FP), AX
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVL mask+24(FP), AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12
+	VMOVDQU 0(SI), Y0
+	VMOVDQU Y13, Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+0(SB), Y12, Y4
+	VMOVDQU 0(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y13, Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+32(SB), Y12, Y5
+	VMOVDQU 32(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU Y13, Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+64(SB), Y12, Y6
+	VMOVDQU 64(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU Y13, Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+96(SB), Y12, Y7
+	VMOVDQU 96(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU Y13, Y8
+	VMAXPD Y8, Y0, Y4
+	VCMPPD $3, Y8, Y8, Y14
+	VBLENDVPD Y14, Y0, Y4, Y4
+	VCMPPD $0, Y8, Y0, Y14
+	VPAND Y0, Y8, Y8
+	VBLENDVPD Y14, Y8, Y4, Y0
+	VCMPPD $3, Y0, Y0, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VPSLLVQ lanesign<>+128(SB), Y12, Y4
+	VMOVDQU 128(DI), Y8
+	VBLENDVPD Y4, Y0, Y8, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU Y13, Y9
+	VMAXPD Y9, Y1, Y5
+	VCMPPD $3, Y9, Y9, Y14
+	VBLENDVPD Y14, Y1, Y5, Y5
+	VCMPPD $0, Y9, Y1, Y14
+	VPAND Y1, Y9, Y9
+	VBLENDVPD Y14, Y9, Y5, Y1
+	VCMPPD $3, Y1, Y1, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VPSLLVQ lanesign<>+160(SB), Y12, Y5
+	VMOVDQU 160(DI), Y9
+	VBLENDVPD Y5, Y1, Y9, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU Y13, Y10
+	VMAXPD Y10, Y2, Y6
+	VCMPPD $3, Y10, Y10, Y14
+	VBLENDVPD Y14, Y2, Y6, Y6
+	VCMPPD $0, Y10, Y2, Y14
+	VPAND Y2, Y10, Y10
+	VBLENDVPD Y14, Y10, Y6, Y2
+	VCMPPD $3, Y2, Y2, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VPSLLVQ lanesign<>+192(SB), Y12, Y6
+	VMOVDQU 192(DI), Y10
+	VBLENDVPD Y6, Y2, Y10, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU Y13, Y11
+	VMAXPD Y11, Y3, Y7
+	VCMPPD $3, Y11, Y11, Y14
+	VBLENDVPD Y14, Y3, Y7, Y7
+	VCMPPD $0, Y11, Y3, Y14
+	VPAND Y3, Y11, Y11
+	VBLENDVPD Y14, Y11, Y7, Y3
+	VCMPPD $3, Y3, Y3, Y14
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VPSLLVQ lanesign<>+224(SB), Y12, Y7
+	VMOVDQU 224(DI), Y11
+	VBLENDVPD Y7, Y3, Y11, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdFmaF64(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -39052,132 +39956,136 @@ DATA simdbodies<>+768(SB)/8, $·simdMinF32_b(SB)
 DATA simdbodies<>+776(SB)/8, $·simdMinF32K_b(SB)
 DATA simdbodies<>+784(SB)/8, $·simdMaxF32_b(SB)
 DATA simdbodies<>+792(SB)/8, $·simdMaxF32K_b(SB)
-DATA simdbodies<>+800(SB)/8, $·simdFmaF64_b(SB)
-DATA simdbodies<>+808(SB)/8, $·simdFmaFtzF32_b(SB)
-DATA simdbodies<>+816(SB)/8, $·simdCopy64_b(SB)
-DATA simdbodies<>+824(SB)/8, $·simdZext32_b(SB)
-DATA simdbodies<>+832(SB)/8, $·simdSext32_b(SB)
-DATA simdbodies<>+840(SB)/8, $·simdSqrtF32_b(SB)
-DATA simdbodies<>+848(SB)/8, $·simdRsqrtApproxF32_b(SB)
-DATA simdbodies<>+856(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+864(SB)/8, $·simdRcpApproxF32_b(SB)
-DATA simdbodies<>+872(SB)/8, $·simdRcpApproxFtzF32_b(SB)
-DATA simdbodies<>+880(SB)/8, $·simdSqrtApproxF32_b(SB)
-DATA simdbodies<>+888(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+896(SB)/8, $·simdCvtF32S32_b(SB)
-DATA simdbodies<>+904(SB)/8, $·simdCvtF32U32_b(SB)
-DATA simdbodies<>+912(SB)/8, $·simdCvtF64S32_b(SB)
-DATA simdbodies<>+920(SB)/8, $·simdCvtF64U32_b(SB)
-DATA simdbodies<>+928(SB)/8, $·simdCvtS32F32Rzi_b(SB)
-DATA simdbodies<>+936(SB)/8, $·simdCvtU32F32Rzi_b(SB)
-DATA simdbodies<>+944(SB)/8, $·simdCvtS32F32Rni_b(SB)
-DATA simdbodies<>+952(SB)/8, $·simdCvtU32F32Rni_b(SB)
-DATA simdbodies<>+960(SB)/8, $·simdCvtS32F32Rmi_b(SB)
-DATA simdbodies<>+968(SB)/8, $·simdCvtU32F32Rmi_b(SB)
-DATA simdbodies<>+976(SB)/8, $·simdCvtS32F32Rpi_b(SB)
-DATA simdbodies<>+984(SB)/8, $·simdCvtU32F32Rpi_b(SB)
-DATA simdbodies<>+992(SB)/8, $·simdEx2ApproxF32_b(SB)
-DATA simdbodies<>+1000(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
-DATA simdbodies<>+1008(SB)/8, $·simdSinApproxF32_b(SB)
-DATA simdbodies<>+1016(SB)/8, $·simdSinApproxFtzF32_b(SB)
-DATA simdbodies<>+1024(SB)/8, $·simdCosApproxF32_b(SB)
-DATA simdbodies<>+1032(SB)/8, $·simdCosApproxFtzF32_b(SB)
-DATA simdbodies<>+1040(SB)/8, $·simdLg2ApproxF32_b(SB)
-DATA simdbodies<>+1048(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
-DATA simdbodies<>+1056(SB)/8, $·simdNegF32_b(SB)
-DATA simdbodies<>+1064(SB)/8, $·simdNegFtzF32_b(SB)
-DATA simdbodies<>+1072(SB)/8, $·simdAbsF32_b(SB)
-DATA simdbodies<>+1080(SB)/8, $·simdAbsFtzF32_b(SB)
-DATA simdbodies<>+1088(SB)/8, $·simdNegF64_b(SB)
-DATA simdbodies<>+1096(SB)/8, $·simdAbsF64_b(SB)
-DATA simdbodies<>+1104(SB)/8, $·simdNegS32_b(SB)
-DATA simdbodies<>+1112(SB)/8, $·simdNeg64_b(SB)
-DATA simdbodies<>+1120(SB)/8, $·simdNot32_b(SB)
-DATA simdbodies<>+1128(SB)/8, $·simdNot64_b(SB)
-DATA simdbodies<>+1136(SB)/8, $·simdAbsS32_b(SB)
-DATA simdbodies<>+1144(SB)/8, $·simdAbsS64_b(SB)
-DATA simdbodies<>+1152(SB)/8, $·simdCvtF64F32_b(SB)
-DATA simdbodies<>+1160(SB)/8, $·simdCvtF32F64_b(SB)
-DATA simdbodies<>+1168(SB)/8, $·simdCvtF64F32Ftz_b(SB)
-DATA simdbodies<>+1176(SB)/8, $·simdCvtF32F64Ftz_b(SB)
-DATA simdbodies<>+1184(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1192(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1200(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1208(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1216(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1224(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1232(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1240(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+1792(SB)/8, $·simdTraceSelp_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1800
+DATA simdbodies<>+800(SB)/8, $·simdMinF64_b(SB)
+DATA simdbodies<>+808(SB)/8, $·simdMinF64K_b(SB)
+DATA simdbodies<>+816(SB)/8, $·simdMaxF64_b(SB)
+DATA simdbodies<>+824(SB)/8, $·simdMaxF64K_b(SB)
+DATA simdbodies<>+832(SB)/8, $·simdFmaF64_b(SB)
+DATA simdbodies<>+840(SB)/8, $·simdFmaFtzF32_b(SB)
+DATA simdbodies<>+848(SB)/8, $·simdCopy64_b(SB)
+DATA simdbodies<>+856(SB)/8, $·simdZext32_b(SB)
+DATA simdbodies<>+864(SB)/8, $·simdSext32_b(SB)
+DATA simdbodies<>+872(SB)/8, $·simdSqrtF32_b(SB)
+DATA simdbodies<>+880(SB)/8, $·simdRsqrtApproxF32_b(SB)
+DATA simdbodies<>+888(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+896(SB)/8, $·simdRcpApproxF32_b(SB)
+DATA simdbodies<>+904(SB)/8, $·simdRcpApproxFtzF32_b(SB)
+DATA simdbodies<>+912(SB)/8, $·simdSqrtApproxF32_b(SB)
+DATA simdbodies<>+920(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+928(SB)/8, $·simdCvtF32S32_b(SB)
+DATA simdbodies<>+936(SB)/8, $·simdCvtF32U32_b(SB)
+DATA simdbodies<>+944(SB)/8, $·simdCvtF64S32_b(SB)
+DATA simdbodies<>+952(SB)/8, $·simdCvtF64U32_b(SB)
+DATA simdbodies<>+960(SB)/8, $·simdCvtS32F32Rzi_b(SB)
+DATA simdbodies<>+968(SB)/8, $·simdCvtU32F32Rzi_b(SB)
+DATA simdbodies<>+976(SB)/8, $·simdCvtS32F32Rni_b(SB)
+DATA simdbodies<>+984(SB)/8, $·simdCvtU32F32Rni_b(SB)
+DATA simdbodies<>+992(SB)/8, $·simdCvtS32F32Rmi_b(SB)
+DATA simdbodies<>+1000(SB)/8, $·simdCvtU32F32Rmi_b(SB)
+DATA simdbodies<>+1008(SB)/8, $·simdCvtS32F32Rpi_b(SB)
+DATA simdbodies<>+1016(SB)/8, $·simdCvtU32F32Rpi_b(SB)
+DATA simdbodies<>+1024(SB)/8, $·simdEx2ApproxF32_b(SB)
+DATA simdbodies<>+1032(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
+DATA simdbodies<>+1040(SB)/8, $·simdSinApproxF32_b(SB)
+DATA simdbodies<>+1048(SB)/8, $·simdSinApproxFtzF32_b(SB)
+DATA simdbodies<>+1056(SB)/8, $·simdCosApproxF32_b(SB)
+DATA simdbodies<>+1064(SB)/8, $·simdCosApproxFtzF32_b(SB)
+DATA simdbodies<>+1072(SB)/8, $·simdLg2ApproxF32_b(SB)
+DATA simdbodies<>+1080(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
+DATA simdbodies<>+1088(SB)/8, $·simdNegF32_b(SB)
+DATA simdbodies<>+1096(SB)/8, $·simdNegFtzF32_b(SB)
+DATA simdbodies<>+1104(SB)/8, $·simdAbsF32_b(SB)
+DATA simdbodies<>+1112(SB)/8, $·simdAbsFtzF32_b(SB)
+DATA simdbodies<>+1120(SB)/8, $·simdNegF64_b(SB)
+DATA simdbodies<>+1128(SB)/8, $·simdAbsF64_b(SB)
+DATA simdbodies<>+1136(SB)/8, $·simdNegS32_b(SB)
+DATA simdbodies<>+1144(SB)/8, $·simdNeg64_b(SB)
+DATA simdbodies<>+1152(SB)/8, $·simdNot32_b(SB)
+DATA simdbodies<>+1160(SB)/8, $·simdNot64_b(SB)
+DATA simdbodies<>+1168(SB)/8, $·simdAbsS32_b(SB)
+DATA simdbodies<>+1176(SB)/8, $·simdAbsS64_b(SB)
+DATA simdbodies<>+1184(SB)/8, $·simdCvtF64F32_b(SB)
+DATA simdbodies<>+1192(SB)/8, $·simdCvtF32F64_b(SB)
+DATA simdbodies<>+1200(SB)/8, $·simdCvtF64F32Ftz_b(SB)
+DATA simdbodies<>+1208(SB)/8, $·simdCvtF32F64Ftz_b(SB)
+DATA simdbodies<>+1216(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1224(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1232(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1240(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1248(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+1824(SB)/8, $·simdTraceSelp_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $1832
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

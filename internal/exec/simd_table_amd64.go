@@ -910,6 +910,42 @@ func simdMaxF32M(d, a, b *lanes, mask uint32)
 func simdMaxF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMinF64(d, a, b *lanes)
+
+//go:noescape
+func simdMinF64_b()
+
+//go:noescape
+func simdMinF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinF64K_b()
+
+//go:noescape
+func simdMinF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxF64(d, a, b *lanes)
+
+//go:noescape
+func simdMaxF64_b()
+
+//go:noescape
+func simdMaxF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxF64K_b()
+
+//go:noescape
+func simdMaxF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdFmaF64(d, a, b, c *lanes)
 
 //go:noescape
@@ -1654,11 +1690,13 @@ var simdBinaryLoops = map[string]vecBin{
 	"div.s32":     {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
 	"div.u32":     {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
 	"max.f32":     {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
+	"max.f64":     {simdMaxF64, simdMaxF64K, simdMaxF64M, simdMaxF64KM},
 	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
 	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
 	"max.z32":     {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
 	"min.f32":     {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
+	"min.f64":     {simdMinF64, simdMinF64K, simdMinF64M, simdMinF64KM},
 	"min.s32":     {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
 	"min.s64":     {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
 	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
@@ -1794,6 +1832,10 @@ var simdBodies = []any{
 	simdMinF32K,
 	simdMaxF32,
 	simdMaxF32K,
+	simdMinF64,
+	simdMinF64K,
+	simdMaxF64,
+	simdMaxF64K,
 	simdFmaF64,
 	simdFmaFtzF32,
 	simdCopy64,
@@ -1923,73 +1965,73 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       183,
-	"ld64":               170,
-	"ld64P":              171,
-	"ldParam64":          182,
-	"ldParamS16":         179,
-	"ldParamS32":         181,
-	"ldParamS8":          177,
-	"ldParamZ16":         178,
-	"ldParamZ32":         180,
-	"ldParamZ8":          176,
-	"ldS16":              164,
-	"ldS16P":             165,
-	"ldS32":              168,
-	"ldS32P":             169,
-	"ldS8":               160,
-	"ldS8P":              161,
-	"ldZ16":              162,
-	"ldZ16P":             163,
-	"ldZ32":              166,
-	"ldZ32P":             167,
-	"ldZ8":               158,
-	"ldZ8P":              159,
-	"selp":               224,
-	"setp:simdCmpF32Eq":  210,
-	"setp:simdCmpF32Equ": 211,
-	"setp:simdCmpF32Ge":  212,
-	"setp:simdCmpF32Geu": 213,
-	"setp:simdCmpF32Gt":  214,
-	"setp:simdCmpF32Gtu": 215,
-	"setp:simdCmpF32Le":  216,
-	"setp:simdCmpF32Leu": 217,
-	"setp:simdCmpF32Lt":  218,
-	"setp:simdCmpF32Ltu": 219,
-	"setp:simdCmpF32Nan": 220,
-	"setp:simdCmpF32Ne":  221,
-	"setp:simdCmpF32Neu": 222,
-	"setp:simdCmpF32Num": 223,
-	"setp:simdCmpF64Eq":  196,
-	"setp:simdCmpF64Equ": 197,
-	"setp:simdCmpF64Ge":  198,
-	"setp:simdCmpF64Geu": 199,
-	"setp:simdCmpF64Gt":  200,
-	"setp:simdCmpF64Gtu": 201,
-	"setp:simdCmpF64Le":  202,
-	"setp:simdCmpF64Leu": 203,
-	"setp:simdCmpF64Lt":  204,
-	"setp:simdCmpF64Ltu": 205,
-	"setp:simdCmpF64Nan": 206,
-	"setp:simdCmpF64Ne":  207,
-	"setp:simdCmpF64Neu": 208,
-	"setp:simdCmpF64Num": 209,
-	"setp:simdEq32":      184,
-	"setp:simdEq32N":     185,
-	"setp:simdEq64":      190,
-	"setp:simdEq64N":     191,
-	"setp:simdLtS32":     186,
-	"setp:simdLtS32N":    187,
-	"setp:simdLtS64":     192,
-	"setp:simdLtS64N":    193,
-	"setp:simdLtU32":     188,
-	"setp:simdLtU32N":    189,
-	"setp:simdLtU64":     194,
-	"setp:simdLtU64N":    195,
-	"st32":               172,
-	"st32P":              173,
-	"st64":               174,
-	"st64P":              175,
+	"cvtaToGlobal":       187,
+	"ld64":               174,
+	"ld64P":              175,
+	"ldParam64":          186,
+	"ldParamS16":         183,
+	"ldParamS32":         185,
+	"ldParamS8":          181,
+	"ldParamZ16":         182,
+	"ldParamZ32":         184,
+	"ldParamZ8":          180,
+	"ldS16":              168,
+	"ldS16P":             169,
+	"ldS32":              172,
+	"ldS32P":             173,
+	"ldS8":               164,
+	"ldS8P":              165,
+	"ldZ16":              166,
+	"ldZ16P":             167,
+	"ldZ32":              170,
+	"ldZ32P":             171,
+	"ldZ8":               162,
+	"ldZ8P":              163,
+	"selp":               228,
+	"setp:simdCmpF32Eq":  214,
+	"setp:simdCmpF32Equ": 215,
+	"setp:simdCmpF32Ge":  216,
+	"setp:simdCmpF32Geu": 217,
+	"setp:simdCmpF32Gt":  218,
+	"setp:simdCmpF32Gtu": 219,
+	"setp:simdCmpF32Le":  220,
+	"setp:simdCmpF32Leu": 221,
+	"setp:simdCmpF32Lt":  222,
+	"setp:simdCmpF32Ltu": 223,
+	"setp:simdCmpF32Nan": 224,
+	"setp:simdCmpF32Ne":  225,
+	"setp:simdCmpF32Neu": 226,
+	"setp:simdCmpF32Num": 227,
+	"setp:simdCmpF64Eq":  200,
+	"setp:simdCmpF64Equ": 201,
+	"setp:simdCmpF64Ge":  202,
+	"setp:simdCmpF64Geu": 203,
+	"setp:simdCmpF64Gt":  204,
+	"setp:simdCmpF64Gtu": 205,
+	"setp:simdCmpF64Le":  206,
+	"setp:simdCmpF64Leu": 207,
+	"setp:simdCmpF64Lt":  208,
+	"setp:simdCmpF64Ltu": 209,
+	"setp:simdCmpF64Nan": 210,
+	"setp:simdCmpF64Ne":  211,
+	"setp:simdCmpF64Neu": 212,
+	"setp:simdCmpF64Num": 213,
+	"setp:simdEq32":      188,
+	"setp:simdEq32N":     189,
+	"setp:simdEq64":      194,
+	"setp:simdEq64N":     195,
+	"setp:simdLtS32":     190,
+	"setp:simdLtS32N":    191,
+	"setp:simdLtS64":     196,
+	"setp:simdLtS64N":    197,
+	"setp:simdLtU32":     192,
+	"setp:simdLtU32N":    193,
+	"setp:simdLtU64":     198,
+	"setp:simdLtU64N":    199,
+	"st32":               176,
+	"st32P":              177,
+	"st64":               178,
+	"st64P":              179,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -855,23 +855,32 @@ func TestSIMDVectorLoads(t *testing.T) {
 
 // TestSIMDF32MinMax: min/max.f32 against pickMinMax, lane by lane, on
 // NaNs, signed zeros and equal values.
-func TestSIMDF32MinMax(t *testing.T) {
+func TestSIMDFloatMinMax(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
 	}
-	for _, isMax := range []bool{false, true} {
-		key := "min.f32"
+	for _, c := range []struct {
+		isMax bool
+		f     fp.Format
+	}{{false, fp.F32}, {true, fp.F32}, {false, fp.F64}, {true, fp.F64}} {
+		isMax := c.isMax
+		key := "min." + c.f.String()
 		if isMax {
-			key = "max.f32"
+			key = "max." + c.f.String()
 		}
 		got, ok := simdBinary(key)
 		if !ok {
 			t.Fatalf("no AVX2 loop for %s", key)
 		}
-		fn := func(a, b uint64) uint64 { return pickMinMax(fp.F32, isMax, a&0xffffffff, b&0xffffffff) }
+		width := uint64(0xffffffff)
 		// every pair of +0, -0, 1, -1, a quiet and a signalling NaN, in
 		// every lane position
 		special := []uint64{0, 0x80000000, 0x3f800000, 0xbf800000, 0x7fc00000, 0xff800001}
+		if c.f == fp.F64 {
+			width = ^uint64(0)
+			special = []uint64{0, 1 << 63, 0x3ff0000000000000, 0xbff0000000000000, 0x7ff8000000000000, 0xfff0000000000001}
+		}
+		fn := func(a, b uint64) uint64 { return pickMinMax(c.f, isMax, a&width, b&width) }
 		for x := range special {
 			for y := range special {
 				var a, b, d lanes
@@ -896,7 +905,7 @@ func TestSIMDF32MinMax(t *testing.T) {
 				for i := range d {
 					d[i] = fn(a[i], k)
 				}
-			}, true)
+			}, c.f == fp.F32)
 	}
 }
 

@@ -210,6 +210,26 @@ func f64Body(insn string) bodyFunc {
 // GPU ignores a NaN operand and orders -0 below +0. So: where b is NaN, a;
 // where a equals b, a|b for min (-0 over +0) and a&b for max; a NaN left
 // (both were NaN) becomes the canonical NaN. Y14 is scratch, reloaded.
+func f64MinMax(isMax bool) bodyFunc {
+	// (f32MinMax's steps on f64 lanes; a NaN result, both operands NaN,
+	// becomes the canonical f64 NaN)
+	return func(w *writer, ya, yt, yu, mb string, j int) {
+		insn, join := "VMINPD", "VPOR"
+		if isMax {
+			insn, join = "VMAXPD", "VPAND"
+		}
+		w.f("VMOVDQU %s, %s", mb, yu)
+		w.f("%s %s, %s, %s", insn, yu, ya, yt)
+		w.f("VCMPPD $3, %s, %s, Y14", yu, yu)
+		w.f("VBLENDVPD Y14, %s, %s, %s", ya, yt, yt)
+		w.f("VCMPPD $0, %s, %s, Y14", yu, ya)
+		w.f("%s %s, %s, %s", join, ya, yu, yu)
+		w.f("VBLENDVPD Y14, %s, %s, %s", yu, yt, ya)
+		w.f("VCMPPD $3, %s, %s, Y14", ya, ya)
+		w.f("VBLENDVPD Y14, canon64v<>(SB), %s, %s", ya, ya)
+	}
+}
+
 func f32MinMax(isMax bool) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
 		insn, join := "VMINPS", "VPOR"
@@ -1574,6 +1594,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
 	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: f32MinMax(false)})
 	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: f32MinMax(true)})
+	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: f64MinMax(false)})
+	g.binary(intOp{name: "max.f64", fn: "maxF64", kprep: kQ, body: f64MinMax(true)})
 	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
 	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
 	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
