@@ -431,11 +431,11 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	case "neg":
 		return l.unaryVec(in, o, func(a uint64) uint64 { return t.norm(-a) }, intUnaryVec("neg", t))
 	case "popc":
-		return l.unary(in, o, func(a uint64) uint64 { return uint64(bits.OnesCount64(a & t.mask())) })
+		return l.unaryVec(in, o, func(a uint64) uint64 { return uint64(bits.OnesCount64(a & t.mask())) }, bitCountVec("popc", t))
 	case "clz":
-		return l.unary(in, o, func(a uint64) uint64 { return uint64(bits.LeadingZeros64(a&t.mask()) - (64 - t.bits)) })
+		return l.unaryVec(in, o, func(a uint64) uint64 { return uint64(bits.LeadingZeros64(a&t.mask()) - (64 - t.bits)) }, bitCountVec("clz", t))
 	case "brev":
-		return l.unary(in, o, func(a uint64) uint64 { return bits.Reverse64(a) >> (64 - uint(t.bits)) })
+		return l.unaryVec(in, o, func(a uint64) uint64 { return bits.Reverse64(a) >> (64 - uint(t.bits)) }, bitCountVec("brev", t))
 	case "and":
 		return l.binaryVec(in, o, func(a, b uint64) uint64 { return (a & b) & t.mask() }, vecBinary("and", "", t))
 	case "or":

@@ -8,6 +8,7 @@ package exec
 // results are the same (TestVecMatchesScalar).
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 
@@ -493,6 +494,40 @@ func intUnaryVec(op string, t intType) func(d, a *lanes) {
 			}
 		}
 	}
+}
+
+// bitCountVec is the warp loop of popc, clz or brev on 32- or 64-bit
+// values (AVX2 for popc on both, clz and brev on 32 bits), or nil: the
+// lane functions' results.
+func bitCountVec(op string, t intType) func(d, a *lanes) {
+	if t.bits != 32 && t.bits != 64 {
+		return nil
+	}
+	if v := simdUnary(fmt.Sprintf("%s.%d", op, t.bits)); v != nil {
+		return v
+	}
+	mask, shift := t.mask(), uint(64-t.bits)
+	switch op {
+	case "popc":
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = uint64(bits.OnesCount64(v & mask))
+			}
+		}
+	case "clz":
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = uint64(bits.LeadingZeros64(v&mask) - int(shift))
+			}
+		}
+	case "brev":
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = bits.Reverse64(v) >> shift
+			}
+		}
+	}
+	return nil
 }
 
 // ternaryVec is ternary with a whole-warp loop for full masks.

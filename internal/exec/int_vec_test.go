@@ -583,7 +583,8 @@ J:
 }
 
 // TestMoreVecMatchesLanes: the warp loops of integer neg, not and abs,
-// mad.wide, cvt between f32 and f64 (.ftz too) and selp give what the
+// popc, clz, brev, mad.wide, cvt between f32 and f64 (.ftz too) and selp
+// give what the
 // per-lane paths give, on special values (integer limits, float zeros,
 // subnormals, infinities, NaNs with payloads) and hashed bits.
 func TestMoreVecMatchesLanes(t *testing.T) {
@@ -595,6 +596,8 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		{"cvt.f64.f32", "b64", "b32"}, {"cvt.ftz.f64.f32", "b64", "b32"},
 		{"cvt.rn.f32.f64", "b32", "b64"}, {"cvt.rn.ftz.f32.f64", "b32", "b64"},
 		{"mad.wide.u32", "b64", "b32"}, {"mad.wide.s32", "b64", "b32"}, {"selp.b64", "b64", "b64"},
+		{"popc.b32", "b32", "b32"}, {"popc.b64", "b32", "b64"}, {"clz.b32", "b32", "b32"}, {"clz.b64", "b32", "b64"},
+		{"brev.b32", "b32", "b32"}, {"brev.b64", "b64", "b64"},
 	} {
 		body := `
 	mul.lo.u32 %x, %t, 0x9e3779b9;

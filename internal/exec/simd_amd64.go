@@ -97,6 +97,14 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdEx2ApproxF32
 	case "ex2.approx.ftz.f32":
 		return simdEx2ApproxFtzF32
+	case "popc.32":
+		return simdPopc32
+	case "popc.64":
+		return simdPopc64
+	case "clz.32":
+		return simdClz32
+	case "brev.32":
+		return simdBrev32
 	case "neg.s32":
 		return simdNegS32
 	case "neg.64":

@@ -604,6 +604,181 @@ DATA abs64v<>+8(SB)/8, $0x7fffffffffffffff
 DATA abs64v<>+16(SB)/8, $0x7fffffffffffffff
 DATA abs64v<>+24(SB)/8, $0x7fffffffffffffff
 GLOBL abs64v<>(SB), RODATA|NOPTR, $32
+DATA clzbase<>+0(SB)/8, $0x41e
+DATA clzbase<>+8(SB)/8, $0x41e
+DATA clzbase<>+16(SB)/8, $0x41e
+DATA clzbase<>+24(SB)/8, $0x41e
+GLOBL clzbase<>(SB), RODATA|NOPTR, $32
+DATA thirtytwo<>+0(SB)/8, $0x20
+DATA thirtytwo<>+8(SB)/8, $0x20
+DATA thirtytwo<>+16(SB)/8, $0x20
+DATA thirtytwo<>+24(SB)/8, $0x20
+GLOBL thirtytwo<>(SB), RODATA|NOPTR, $32
+DATA popcnib<>+0(SB)/1, $0
+DATA popcnib<>+1(SB)/1, $1
+DATA popcnib<>+2(SB)/1, $1
+DATA popcnib<>+3(SB)/1, $2
+DATA popcnib<>+4(SB)/1, $1
+DATA popcnib<>+5(SB)/1, $2
+DATA popcnib<>+6(SB)/1, $2
+DATA popcnib<>+7(SB)/1, $3
+DATA popcnib<>+8(SB)/1, $1
+DATA popcnib<>+9(SB)/1, $2
+DATA popcnib<>+10(SB)/1, $2
+DATA popcnib<>+11(SB)/1, $3
+DATA popcnib<>+12(SB)/1, $2
+DATA popcnib<>+13(SB)/1, $3
+DATA popcnib<>+14(SB)/1, $3
+DATA popcnib<>+15(SB)/1, $4
+DATA popcnib<>+16(SB)/1, $0
+DATA popcnib<>+17(SB)/1, $1
+DATA popcnib<>+18(SB)/1, $1
+DATA popcnib<>+19(SB)/1, $2
+DATA popcnib<>+20(SB)/1, $1
+DATA popcnib<>+21(SB)/1, $2
+DATA popcnib<>+22(SB)/1, $2
+DATA popcnib<>+23(SB)/1, $3
+DATA popcnib<>+24(SB)/1, $1
+DATA popcnib<>+25(SB)/1, $2
+DATA popcnib<>+26(SB)/1, $2
+DATA popcnib<>+27(SB)/1, $3
+DATA popcnib<>+28(SB)/1, $2
+DATA popcnib<>+29(SB)/1, $3
+DATA popcnib<>+30(SB)/1, $3
+DATA popcnib<>+31(SB)/1, $4
+GLOBL popcnib<>(SB), RODATA|NOPTR, $32
+DATA lownib<>+0(SB)/1, $15
+DATA lownib<>+1(SB)/1, $15
+DATA lownib<>+2(SB)/1, $15
+DATA lownib<>+3(SB)/1, $15
+DATA lownib<>+4(SB)/1, $15
+DATA lownib<>+5(SB)/1, $15
+DATA lownib<>+6(SB)/1, $15
+DATA lownib<>+7(SB)/1, $15
+DATA lownib<>+8(SB)/1, $15
+DATA lownib<>+9(SB)/1, $15
+DATA lownib<>+10(SB)/1, $15
+DATA lownib<>+11(SB)/1, $15
+DATA lownib<>+12(SB)/1, $15
+DATA lownib<>+13(SB)/1, $15
+DATA lownib<>+14(SB)/1, $15
+DATA lownib<>+15(SB)/1, $15
+DATA lownib<>+16(SB)/1, $15
+DATA lownib<>+17(SB)/1, $15
+DATA lownib<>+18(SB)/1, $15
+DATA lownib<>+19(SB)/1, $15
+DATA lownib<>+20(SB)/1, $15
+DATA lownib<>+21(SB)/1, $15
+DATA lownib<>+22(SB)/1, $15
+DATA lownib<>+23(SB)/1, $15
+DATA lownib<>+24(SB)/1, $15
+DATA lownib<>+25(SB)/1, $15
+DATA lownib<>+26(SB)/1, $15
+DATA lownib<>+27(SB)/1, $15
+DATA lownib<>+28(SB)/1, $15
+DATA lownib<>+29(SB)/1, $15
+DATA lownib<>+30(SB)/1, $15
+DATA lownib<>+31(SB)/1, $15
+GLOBL lownib<>(SB), RODATA|NOPTR, $32
+DATA hinib<>+0(SB)/1, $240
+DATA hinib<>+1(SB)/1, $240
+DATA hinib<>+2(SB)/1, $240
+DATA hinib<>+3(SB)/1, $240
+DATA hinib<>+4(SB)/1, $240
+DATA hinib<>+5(SB)/1, $240
+DATA hinib<>+6(SB)/1, $240
+DATA hinib<>+7(SB)/1, $240
+DATA hinib<>+8(SB)/1, $240
+DATA hinib<>+9(SB)/1, $240
+DATA hinib<>+10(SB)/1, $240
+DATA hinib<>+11(SB)/1, $240
+DATA hinib<>+12(SB)/1, $240
+DATA hinib<>+13(SB)/1, $240
+DATA hinib<>+14(SB)/1, $240
+DATA hinib<>+15(SB)/1, $240
+DATA hinib<>+16(SB)/1, $240
+DATA hinib<>+17(SB)/1, $240
+DATA hinib<>+18(SB)/1, $240
+DATA hinib<>+19(SB)/1, $240
+DATA hinib<>+20(SB)/1, $240
+DATA hinib<>+21(SB)/1, $240
+DATA hinib<>+22(SB)/1, $240
+DATA hinib<>+23(SB)/1, $240
+DATA hinib<>+24(SB)/1, $240
+DATA hinib<>+25(SB)/1, $240
+DATA hinib<>+26(SB)/1, $240
+DATA hinib<>+27(SB)/1, $240
+DATA hinib<>+28(SB)/1, $240
+DATA hinib<>+29(SB)/1, $240
+DATA hinib<>+30(SB)/1, $240
+DATA hinib<>+31(SB)/1, $240
+GLOBL hinib<>(SB), RODATA|NOPTR, $32
+DATA revnib<>+0(SB)/1, $0
+DATA revnib<>+1(SB)/1, $8
+DATA revnib<>+2(SB)/1, $4
+DATA revnib<>+3(SB)/1, $12
+DATA revnib<>+4(SB)/1, $2
+DATA revnib<>+5(SB)/1, $10
+DATA revnib<>+6(SB)/1, $6
+DATA revnib<>+7(SB)/1, $14
+DATA revnib<>+8(SB)/1, $1
+DATA revnib<>+9(SB)/1, $9
+DATA revnib<>+10(SB)/1, $5
+DATA revnib<>+11(SB)/1, $13
+DATA revnib<>+12(SB)/1, $3
+DATA revnib<>+13(SB)/1, $11
+DATA revnib<>+14(SB)/1, $7
+DATA revnib<>+15(SB)/1, $15
+DATA revnib<>+16(SB)/1, $0
+DATA revnib<>+17(SB)/1, $8
+DATA revnib<>+18(SB)/1, $4
+DATA revnib<>+19(SB)/1, $12
+DATA revnib<>+20(SB)/1, $2
+DATA revnib<>+21(SB)/1, $10
+DATA revnib<>+22(SB)/1, $6
+DATA revnib<>+23(SB)/1, $14
+DATA revnib<>+24(SB)/1, $1
+DATA revnib<>+25(SB)/1, $9
+DATA revnib<>+26(SB)/1, $5
+DATA revnib<>+27(SB)/1, $13
+DATA revnib<>+28(SB)/1, $3
+DATA revnib<>+29(SB)/1, $11
+DATA revnib<>+30(SB)/1, $7
+DATA revnib<>+31(SB)/1, $15
+GLOBL revnib<>(SB), RODATA|NOPTR, $32
+DATA brevbytes<>+0(SB)/1, $3
+DATA brevbytes<>+1(SB)/1, $2
+DATA brevbytes<>+2(SB)/1, $1
+DATA brevbytes<>+3(SB)/1, $0
+DATA brevbytes<>+4(SB)/1, $128
+DATA brevbytes<>+5(SB)/1, $128
+DATA brevbytes<>+6(SB)/1, $128
+DATA brevbytes<>+7(SB)/1, $128
+DATA brevbytes<>+8(SB)/1, $11
+DATA brevbytes<>+9(SB)/1, $10
+DATA brevbytes<>+10(SB)/1, $9
+DATA brevbytes<>+11(SB)/1, $8
+DATA brevbytes<>+12(SB)/1, $128
+DATA brevbytes<>+13(SB)/1, $128
+DATA brevbytes<>+14(SB)/1, $128
+DATA brevbytes<>+15(SB)/1, $128
+DATA brevbytes<>+16(SB)/1, $19
+DATA brevbytes<>+17(SB)/1, $18
+DATA brevbytes<>+18(SB)/1, $17
+DATA brevbytes<>+19(SB)/1, $16
+DATA brevbytes<>+20(SB)/1, $128
+DATA brevbytes<>+21(SB)/1, $128
+DATA brevbytes<>+22(SB)/1, $128
+DATA brevbytes<>+23(SB)/1, $128
+DATA brevbytes<>+24(SB)/1, $27
+DATA brevbytes<>+25(SB)/1, $26
+DATA brevbytes<>+26(SB)/1, $25
+DATA brevbytes<>+27(SB)/1, $24
+DATA brevbytes<>+28(SB)/1, $128
+DATA brevbytes<>+29(SB)/1, $128
+DATA brevbytes<>+30(SB)/1, $128
+DATA brevbytes<>+31(SB)/1, $128
+GLOBL brevbytes<>(SB), RODATA|NOPTR, $32
 DATA sign64v<>+0(SB)/8, $0x8000000000000000
 DATA sign64v<>+8(SB)/8, $0x8000000000000000
 DATA sign64v<>+16(SB)/8, $0x8000000000000000
@@ -27727,6 +27902,442 @@ TEXT ·simdCvtF32F64Ftz_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdPopc32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdPopc32_b(SB)
+
+TEXT ·simdPopc32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPADDB Y4, Y0, Y0
+	VPXOR Y4, Y4, Y4
+	VPSADBW Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VPSHUFB Y1, Y8, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPADDB Y5, Y1, Y1
+	VPXOR Y5, Y5, Y5
+	VPSADBW Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VPSHUFB Y2, Y8, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPADDB Y6, Y2, Y2
+	VPXOR Y6, Y6, Y6
+	VPSADBW Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VPSHUFB Y3, Y8, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPADDB Y7, Y3, Y3
+	VPXOR Y7, Y7, Y7
+	VPSADBW Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPADDB Y4, Y0, Y0
+	VPXOR Y4, Y4, Y4
+	VPSADBW Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VPSHUFB Y1, Y8, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPADDB Y5, Y1, Y1
+	VPXOR Y5, Y5, Y5
+	VPSADBW Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VPSHUFB Y2, Y8, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPADDB Y6, Y2, Y2
+	VPXOR Y6, Y6, Y6
+	VPSADBW Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VPSHUFB Y3, Y8, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPADDB Y7, Y3, Y3
+	VPXOR Y7, Y7, Y7
+	VPSADBW Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdPopc64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdPopc64_b(SB)
+
+TEXT ·simdPopc64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPADDB Y4, Y0, Y0
+	VPXOR Y4, Y4, Y4
+	VPSADBW Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VPSHUFB Y1, Y8, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPADDB Y5, Y1, Y1
+	VPXOR Y5, Y5, Y5
+	VPSADBW Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VPSHUFB Y2, Y8, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPADDB Y6, Y2, Y2
+	VPXOR Y6, Y6, Y6
+	VPSADBW Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VPSHUFB Y3, Y8, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPADDB Y7, Y3, Y3
+	VPXOR Y7, Y7, Y7
+	VPSADBW Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPADDB Y4, Y0, Y0
+	VPXOR Y4, Y4, Y4
+	VPSADBW Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VPSHUFB Y1, Y8, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPADDB Y5, Y1, Y1
+	VPXOR Y5, Y5, Y5
+	VPSADBW Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VPSHUFB Y2, Y8, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPADDB Y6, Y2, Y2
+	VPXOR Y6, Y6, Y6
+	VPSADBW Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU popcnib<>(SB), Y8
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VPSHUFB Y3, Y8, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPADDB Y7, Y3, Y3
+	VPXOR Y7, Y7, Y7
+	VPSADBW Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdClz32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdClz32_b(SB)
+
+TEXT ·simdClz32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VBLENDVPD Y8, thirtytwo<>(SB), Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdBrev32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdBrev32_b(SB)
+
+TEXT ·simdBrev32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y0, Y8, Y0
+	VPSLLW $4, Y0, Y0
+	VPAND hinib<>(SB), Y0, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPOR Y4, Y0, Y0
+	VPSHUFB brevbytes<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y1, Y8, Y1
+	VPSLLW $4, Y1, Y1
+	VPAND hinib<>(SB), Y1, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPOR Y5, Y1, Y1
+	VPSHUFB brevbytes<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y2, Y8, Y2
+	VPSLLW $4, Y2, Y2
+	VPAND hinib<>(SB), Y2, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPOR Y6, Y2, Y2
+	VPSHUFB brevbytes<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y3, Y8, Y3
+	VPSLLW $4, Y3, Y3
+	VPAND hinib<>(SB), Y3, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPOR Y7, Y3, Y3
+	VPSHUFB brevbytes<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y0, Y4
+	VPAND Y9, Y4, Y4
+	VPAND Y9, Y0, Y0
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y0, Y8, Y0
+	VPSLLW $4, Y0, Y0
+	VPAND hinib<>(SB), Y0, Y0
+	VPSHUFB Y4, Y8, Y4
+	VPOR Y4, Y0, Y0
+	VPSHUFB brevbytes<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y1, Y5
+	VPAND Y9, Y5, Y5
+	VPAND Y9, Y1, Y1
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y1, Y8, Y1
+	VPSLLW $4, Y1, Y1
+	VPAND hinib<>(SB), Y1, Y1
+	VPSHUFB Y5, Y8, Y5
+	VPOR Y5, Y1, Y1
+	VPSHUFB brevbytes<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y2, Y6
+	VPAND Y9, Y6, Y6
+	VPAND Y9, Y2, Y2
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y2, Y8, Y2
+	VPSLLW $4, Y2, Y2
+	VPAND hinib<>(SB), Y2, Y2
+	VPSHUFB Y6, Y8, Y6
+	VPOR Y6, Y2, Y2
+	VPSHUFB brevbytes<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU lownib<>(SB), Y9
+	VPSRLW $4, Y3, Y7
+	VPAND Y9, Y7, Y7
+	VPAND Y9, Y3, Y3
+	VMOVDQU revnib<>(SB), Y8
+	VPSHUFB Y3, Y8, Y3
+	VPSLLW $4, Y3, Y3
+	VPAND hinib<>(SB), Y3, Y3
+	VPSHUFB Y7, Y8, Y7
+	VPOR Y7, Y3, Y3
+	VPSHUFB brevbytes<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdRcpF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -40008,84 +40619,88 @@ DATA simdbodies<>+1184(SB)/8, $·simdCvtF64F32_b(SB)
 DATA simdbodies<>+1192(SB)/8, $·simdCvtF32F64_b(SB)
 DATA simdbodies<>+1200(SB)/8, $·simdCvtF64F32Ftz_b(SB)
 DATA simdbodies<>+1208(SB)/8, $·simdCvtF32F64Ftz_b(SB)
-DATA simdbodies<>+1216(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1224(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1232(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1240(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+1824(SB)/8, $·simdTraceSelp_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1832
+DATA simdbodies<>+1216(SB)/8, $·simdPopc32_b(SB)
+DATA simdbodies<>+1224(SB)/8, $·simdPopc64_b(SB)
+DATA simdbodies<>+1232(SB)/8, $·simdClz32_b(SB)
+DATA simdbodies<>+1240(SB)/8, $·simdBrev32_b(SB)
+DATA simdbodies<>+1248(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1824(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1832(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1840(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1848(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+1856(SB)/8, $·simdTraceSelp_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $1864
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

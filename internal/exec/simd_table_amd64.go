@@ -1234,6 +1234,30 @@ func simdCvtF32F64Ftz(d, a *lanes)
 func simdCvtF32F64Ftz_b()
 
 //go:noescape
+func simdPopc32(d, a *lanes)
+
+//go:noescape
+func simdPopc32_b()
+
+//go:noescape
+func simdPopc64(d, a *lanes)
+
+//go:noescape
+func simdPopc64_b()
+
+//go:noescape
+func simdClz32(d, a *lanes)
+
+//go:noescape
+func simdClz32_b()
+
+//go:noescape
+func simdBrev32(d, a *lanes)
+
+//go:noescape
+func simdBrev32_b()
+
+//go:noescape
 func simdRcpF32(d, a *lanes)
 
 //go:noescape
@@ -1884,6 +1908,10 @@ var simdBodies = []any{
 	simdCvtF32F64,
 	simdCvtF64F32Ftz,
 	simdCvtF32F64Ftz,
+	simdPopc32,
+	simdPopc64,
+	simdClz32,
+	simdBrev32,
 	simdRcpF32,
 	simdFmaF32,
 	simdShfLWrap,
@@ -1965,73 +1993,73 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       187,
-	"ld64":               174,
-	"ld64P":              175,
-	"ldParam64":          186,
-	"ldParamS16":         183,
-	"ldParamS32":         185,
-	"ldParamS8":          181,
-	"ldParamZ16":         182,
-	"ldParamZ32":         184,
-	"ldParamZ8":          180,
-	"ldS16":              168,
-	"ldS16P":             169,
-	"ldS32":              172,
-	"ldS32P":             173,
-	"ldS8":               164,
-	"ldS8P":              165,
-	"ldZ16":              166,
-	"ldZ16P":             167,
-	"ldZ32":              170,
-	"ldZ32P":             171,
-	"ldZ8":               162,
-	"ldZ8P":              163,
-	"selp":               228,
-	"setp:simdCmpF32Eq":  214,
-	"setp:simdCmpF32Equ": 215,
-	"setp:simdCmpF32Ge":  216,
-	"setp:simdCmpF32Geu": 217,
-	"setp:simdCmpF32Gt":  218,
-	"setp:simdCmpF32Gtu": 219,
-	"setp:simdCmpF32Le":  220,
-	"setp:simdCmpF32Leu": 221,
-	"setp:simdCmpF32Lt":  222,
-	"setp:simdCmpF32Ltu": 223,
-	"setp:simdCmpF32Nan": 224,
-	"setp:simdCmpF32Ne":  225,
-	"setp:simdCmpF32Neu": 226,
-	"setp:simdCmpF32Num": 227,
-	"setp:simdCmpF64Eq":  200,
-	"setp:simdCmpF64Equ": 201,
-	"setp:simdCmpF64Ge":  202,
-	"setp:simdCmpF64Geu": 203,
-	"setp:simdCmpF64Gt":  204,
-	"setp:simdCmpF64Gtu": 205,
-	"setp:simdCmpF64Le":  206,
-	"setp:simdCmpF64Leu": 207,
-	"setp:simdCmpF64Lt":  208,
-	"setp:simdCmpF64Ltu": 209,
-	"setp:simdCmpF64Nan": 210,
-	"setp:simdCmpF64Ne":  211,
-	"setp:simdCmpF64Neu": 212,
-	"setp:simdCmpF64Num": 213,
-	"setp:simdEq32":      188,
-	"setp:simdEq32N":     189,
-	"setp:simdEq64":      194,
-	"setp:simdEq64N":     195,
-	"setp:simdLtS32":     190,
-	"setp:simdLtS32N":    191,
-	"setp:simdLtS64":     196,
-	"setp:simdLtS64N":    197,
-	"setp:simdLtU32":     192,
-	"setp:simdLtU32N":    193,
-	"setp:simdLtU64":     198,
-	"setp:simdLtU64N":    199,
-	"st32":               176,
-	"st32P":              177,
-	"st64":               178,
-	"st64P":              179,
+	"cvtaToGlobal":       191,
+	"ld64":               178,
+	"ld64P":              179,
+	"ldParam64":          190,
+	"ldParamS16":         187,
+	"ldParamS32":         189,
+	"ldParamS8":          185,
+	"ldParamZ16":         186,
+	"ldParamZ32":         188,
+	"ldParamZ8":          184,
+	"ldS16":              172,
+	"ldS16P":             173,
+	"ldS32":              176,
+	"ldS32P":             177,
+	"ldS8":               168,
+	"ldS8P":              169,
+	"ldZ16":              170,
+	"ldZ16P":             171,
+	"ldZ32":              174,
+	"ldZ32P":             175,
+	"ldZ8":               166,
+	"ldZ8P":              167,
+	"selp":               232,
+	"setp:simdCmpF32Eq":  218,
+	"setp:simdCmpF32Equ": 219,
+	"setp:simdCmpF32Ge":  220,
+	"setp:simdCmpF32Geu": 221,
+	"setp:simdCmpF32Gt":  222,
+	"setp:simdCmpF32Gtu": 223,
+	"setp:simdCmpF32Le":  224,
+	"setp:simdCmpF32Leu": 225,
+	"setp:simdCmpF32Lt":  226,
+	"setp:simdCmpF32Ltu": 227,
+	"setp:simdCmpF32Nan": 228,
+	"setp:simdCmpF32Ne":  229,
+	"setp:simdCmpF32Neu": 230,
+	"setp:simdCmpF32Num": 231,
+	"setp:simdCmpF64Eq":  204,
+	"setp:simdCmpF64Equ": 205,
+	"setp:simdCmpF64Ge":  206,
+	"setp:simdCmpF64Geu": 207,
+	"setp:simdCmpF64Gt":  208,
+	"setp:simdCmpF64Gtu": 209,
+	"setp:simdCmpF64Le":  210,
+	"setp:simdCmpF64Leu": 211,
+	"setp:simdCmpF64Lt":  212,
+	"setp:simdCmpF64Ltu": 213,
+	"setp:simdCmpF64Nan": 214,
+	"setp:simdCmpF64Ne":  215,
+	"setp:simdCmpF64Neu": 216,
+	"setp:simdCmpF64Num": 217,
+	"setp:simdEq32":      192,
+	"setp:simdEq32N":     193,
+	"setp:simdEq64":      198,
+	"setp:simdEq64N":     199,
+	"setp:simdLtS32":     194,
+	"setp:simdLtS32N":    195,
+	"setp:simdLtS64":     200,
+	"setp:simdLtS64N":    201,
+	"setp:simdLtU32":     196,
+	"setp:simdLtU32N":    197,
+	"setp:simdLtU64":     202,
+	"setp:simdLtU64N":    203,
+	"st32":               180,
+	"st32P":              181,
+	"st64":               182,
+	"st64P":              183,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -1124,7 +1124,8 @@ func TestSIMDNegAbsMatchesGo(t *testing.T) {
 }
 
 // TestSIMDMoreUnaryMatchesGo: the AVX2 loops of integer neg, not and abs,
-// cvt between f32 and f64 and mad.wide against the Go loops they replace.
+// popc, clz, brev, cvt between f32 and f64 and mad.wide against the Go
+// loops they replace.
 func TestSIMDMoreUnaryMatchesGo(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
@@ -1143,6 +1144,14 @@ func TestSIMDMoreUnaryMatchesGo(t *testing.T) {
 			}
 			cases = append(cases, unaryCase{fmt.Sprintf("%s %v", op, ty), func() func(d, a *lanes) { return intUnaryVec(op, ty) }, false})
 		}
+	}
+	for _, k := range []struct {
+		op   string
+		bits int
+	}{{"popc", 32}, {"popc", 64}, {"clz", 32}, {"brev", 32}} {
+		cases = append(cases, unaryCase{fmt.Sprintf("%s.b%d", k.op, k.bits), func() func(d, a *lanes) {
+			return bitCountVec(k.op, intType{bits: k.bits})
+		}, false})
 	}
 	for _, ftz := range []bool{false, true} {
 		cases = append(cases,

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"go/format"
 	"math"
+	"math/bits"
 	"os"
 	"sort"
 	"strings"
@@ -1546,6 +1547,26 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	vec64("expfield64v", 0x7ff)
 	vec64("mant64v", 1<<52-1)
 	vec64("abs64v", 1<<63-1)
+	vec64("clzbase", 1054)
+	vec64("thirtytwo", 32)
+	bytes32 := func(name string, b func(i int) byte) {
+		for i := 0; i < 32; i++ {
+			fmt.Fprintf(&g.s.b, "DATA %s<>+%d(SB)/1, $%d\n", name, i, b(i))
+		}
+		fmt.Fprintf(&g.s.b, "GLOBL %s<>(SB), RODATA|NOPTR, $32\n", name)
+	}
+	bytes32("popcnib", func(i int) byte { return byte(bits.OnesCount8(uint8(i % 16))) })
+	bytes32("lownib", func(int) byte { return 0x0f })
+	bytes32("hinib", func(int) byte { return 0xf0 })
+	bytes32("revnib", func(i int) byte { return bits.Reverse8(uint8(i%16)) >> 4 })
+	// the low four bytes of each 8-byte lane in reverse order, the upper
+	// four zero (VPSHUFB: an index with its top bit set gives 0)
+	bytes32("brevbytes", func(i int) byte {
+		if i%8 >= 4 {
+			return 0x80
+		}
+		return byte(i/8*8 + 3 - i%8)
+	})
 	vec64("sign64v", 1<<63)
 	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
@@ -1962,6 +1983,57 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 		})
 	}
+	// popc: per byte from a table of nibble counts (VPSHUFB), summed per
+	// lane (VPSADBW); .b32 counts the low half only
+	for _, wide := range []bool{false, true} {
+		name := "simdPopc32"
+		if wide {
+			name = "simdPopc64"
+		}
+		g.unary(name, func(w *writer, ya, yt string) {
+			if !wide {
+				w.f("VPAND Y15, %s, %s", ya, ya)
+			}
+			w.f("VMOVDQU popcnib<>(SB), Y8")
+			w.f("VMOVDQU lownib<>(SB), Y9")
+			w.f("VPSRLW $4, %s, %s", ya, yt)
+			w.f("VPAND Y9, %s, %s", yt, yt)
+			w.f("VPAND Y9, %s, %s", ya, ya)
+			w.f("VPSHUFB %s, Y8, %s", ya, ya)
+			w.f("VPSHUFB %s, Y8, %s", yt, yt)
+			w.f("VPADDB %s, %s, %s", yt, ya, ya)
+			w.f("VPXOR %s, %s, %s", yt, yt, yt)
+			w.f("VPSADBW %s, %s, %s", yt, ya, ya)
+		})
+	}
+	// clz.b32: 31 less the exponent of the low half as an f64 (exact:
+	// 2^52 + x less 2^52), 32 for zero
+	g.unary("simdClz32", func(w *writer, ya, yt string) {
+		w.f("VPAND Y15, %s, %s", ya, ya)
+		w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
+		w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
+		w.f("VPSRLQ $52, %s, %s", ya, ya) // 1023 + e, or 0 for zero
+		w.f("VMOVDQU clzbase<>(SB), %s", yt)
+		w.f("VPSUBQ %s, %s, %s", ya, yt, yt) // 1054 - (1023 + e) = 31 - e
+		w.f("VPXOR Y8, Y8, Y8")
+		w.f("VPCMPEQQ Y8, %s, Y8", ya)
+		w.f("VBLENDVPD Y8, thirtytwo<>(SB), %s, %s", yt, ya)
+	})
+	// brev.b32: each byte's bits reversed (two nibble tables), the four
+	// bytes of the low half in reverse order, the upper half zero
+	g.unary("simdBrev32", func(w *writer, ya, yt string) {
+		w.f("VMOVDQU lownib<>(SB), Y9")
+		w.f("VPSRLW $4, %s, %s", ya, yt)
+		w.f("VPAND Y9, %s, %s", yt, yt)
+		w.f("VPAND Y9, %s, %s", ya, ya)
+		w.f("VMOVDQU revnib<>(SB), Y8")
+		w.f("VPSHUFB %s, Y8, %s", ya, ya) // low nibble reversed, to the high nibble
+		w.f("VPSLLW $4, %s, %s", ya, ya)
+		w.f("VPAND hinib<>(SB), %s, %s", ya, ya)
+		w.f("VPSHUFB %s, Y8, %s", yt, yt) // high nibble reversed, to the low nibble
+		w.f("VPOR %s, %s, %s", yt, ya, ya)
+		w.f("VPSHUFB brevbytes<>(SB), %s, %s", ya, ya)
+	})
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
