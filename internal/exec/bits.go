@@ -205,12 +205,26 @@ var prmtModes = map[string][4][4]uint8{
 
 // lop3Lut applies the look-up table lut bit by bit to a, b, c (9.7.8.6).
 func lop3Lut(lut, a, b, c uint64) uint64 {
+	// bit i of d is bit (a_i<<2 | b_i<<1 | c_i) of lut: the OR of the
+	// minterms whose lut bit is set, all 32 bits at once
 	var d uint64
-	for i := uint(0); i < 32; i++ {
-		idx := (a>>i&1)<<2 | (b>>i&1)<<1 | c>>i&1
-		d |= (lut >> idx & 1) << i
+	for i := uint(0); i < 8; i++ {
+		if lut>>i&1 == 0 {
+			continue
+		}
+		x, y, z := ^a, ^b, ^c
+		if i&4 != 0 {
+			x = a
+		}
+		if i&2 != 0 {
+			y = b
+		}
+		if i&1 != 0 {
+			z = c
+		}
+		d |= x & y & z
 	}
-	return d
+	return d & 0xffffffff
 }
 
 // lowerLop3 lowers lop3.b32 d, a, b, c, immLut and (PTX 8.2)
@@ -235,7 +249,12 @@ func lowerLop3(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		sub := *in
 		sub.Operands = in.Operands[:4]
-		return l.ternary(&sub, o, func(a, b, c uint64) uint64 { return lop3Lut(lut, a, b, c) })
+		return l.ternaryVec(&sub, o, func(a, b, c uint64) uint64 { return lop3Lut(lut, a, b, c) },
+			func(d, a, b, c *lanes) {
+				for i := range d {
+					d[i] = lop3Lut(lut, a[i], b[i], c[i])
+				}
+			})
 	}
 	if len(in.Operands) != 6 || in.Operands[0].Kind != ir.OpPair || len(in.Operands[0].Elems) != 2 {
 		return l.unsupported(in, "operands")
