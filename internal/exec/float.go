@@ -177,8 +177,8 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	switch arity {
 	case 1:
-		if f == fp.F32 && n == 1 && !approx && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
-			if vec := simdUnary(in.Opcode + ".f32"); vec != nil {
+		if (f == fp.F32 || f == fp.F64) && n == 1 && !approx && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
+			if vec := simdUnary(in.Opcode + "." + f.String()); vec != nil {
 				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
 			}
 		}

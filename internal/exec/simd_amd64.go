@@ -93,6 +93,10 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
+	case "sqrt.f64":
+		return simdSqrtF64
+	case "rcp.f64":
+		return simdRcpF64
 	case "ex2.approx.f32":
 		return simdEx2ApproxF32
 	case "ex2.approx.ftz.f32":

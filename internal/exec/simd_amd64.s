@@ -28338,6 +28338,276 @@ TEXT ·simdBrev32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdSqrtF64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdSqrtF64_b(SB)
+
+TEXT ·simdSqrtF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VSQRTPD Y0, Y4
+	VCMPPD $3, Y4, Y4, Y14
+	VPTEST Y14, Y14
+	JNZ c0_nan
+	VMOVDQA Y4, Y0
+	JMP c0_done
+c0_nan:
+	VCMPPD $7, Y0, Y0, Y14
+	VPOR quiet64v<>(SB), Y0, Y0
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VCMPPD $7, Y4, Y4, Y14
+	VBLENDVPD Y14, Y4, Y0, Y0
+c0_done:
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VSQRTPD Y1, Y5
+	VCMPPD $3, Y5, Y5, Y14
+	VPTEST Y14, Y14
+	JNZ c1_nan
+	VMOVDQA Y5, Y1
+	JMP c1_done
+c1_nan:
+	VCMPPD $7, Y1, Y1, Y14
+	VPOR quiet64v<>(SB), Y1, Y1
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VCMPPD $7, Y5, Y5, Y14
+	VBLENDVPD Y14, Y5, Y1, Y1
+c1_done:
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VSQRTPD Y2, Y6
+	VCMPPD $3, Y6, Y6, Y14
+	VPTEST Y14, Y14
+	JNZ c2_nan
+	VMOVDQA Y6, Y2
+	JMP c2_done
+c2_nan:
+	VCMPPD $7, Y2, Y2, Y14
+	VPOR quiet64v<>(SB), Y2, Y2
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VCMPPD $7, Y6, Y6, Y14
+	VBLENDVPD Y14, Y6, Y2, Y2
+c2_done:
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VSQRTPD Y3, Y7
+	VCMPPD $3, Y7, Y7, Y14
+	VPTEST Y14, Y14
+	JNZ c3_nan
+	VMOVDQA Y7, Y3
+	JMP c3_done
+c3_nan:
+	VCMPPD $7, Y3, Y3, Y14
+	VPOR quiet64v<>(SB), Y3, Y3
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VCMPPD $7, Y7, Y7, Y14
+	VBLENDVPD Y14, Y7, Y3, Y3
+c3_done:
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VSQRTPD Y0, Y4
+	VCMPPD $3, Y4, Y4, Y14
+	VPTEST Y14, Y14
+	JNZ c4_nan
+	VMOVDQA Y4, Y0
+	JMP c4_done
+c4_nan:
+	VCMPPD $7, Y0, Y0, Y14
+	VPOR quiet64v<>(SB), Y0, Y0
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VCMPPD $7, Y4, Y4, Y14
+	VBLENDVPD Y14, Y4, Y0, Y0
+c4_done:
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VSQRTPD Y1, Y5
+	VCMPPD $3, Y5, Y5, Y14
+	VPTEST Y14, Y14
+	JNZ c5_nan
+	VMOVDQA Y5, Y1
+	JMP c5_done
+c5_nan:
+	VCMPPD $7, Y1, Y1, Y14
+	VPOR quiet64v<>(SB), Y1, Y1
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VCMPPD $7, Y5, Y5, Y14
+	VBLENDVPD Y14, Y5, Y1, Y1
+c5_done:
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VSQRTPD Y2, Y6
+	VCMPPD $3, Y6, Y6, Y14
+	VPTEST Y14, Y14
+	JNZ c6_nan
+	VMOVDQA Y6, Y2
+	JMP c6_done
+c6_nan:
+	VCMPPD $7, Y2, Y2, Y14
+	VPOR quiet64v<>(SB), Y2, Y2
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VCMPPD $7, Y6, Y6, Y14
+	VBLENDVPD Y14, Y6, Y2, Y2
+c6_done:
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VSQRTPD Y3, Y7
+	VCMPPD $3, Y7, Y7, Y14
+	VPTEST Y14, Y14
+	JNZ c7_nan
+	VMOVDQA Y7, Y3
+	JMP c7_done
+c7_nan:
+	VCMPPD $7, Y3, Y3, Y14
+	VPOR quiet64v<>(SB), Y3, Y3
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VCMPPD $7, Y7, Y7, Y14
+	VBLENDVPD Y14, Y7, Y3, Y3
+c7_done:
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdRcpF64(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdRcpF64_b(SB)
+
+TEXT ·simdRcpF64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VBROADCASTSD one64<>(SB), Y4
+	VDIVPD Y0, Y4, Y4
+	VCMPPD $3, Y4, Y4, Y14
+	VPTEST Y14, Y14
+	JNZ c0_nan
+	VMOVDQA Y4, Y0
+	JMP c0_done
+c0_nan:
+	VCMPPD $7, Y0, Y0, Y14
+	VPOR quiet64v<>(SB), Y0, Y0
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VCMPPD $7, Y4, Y4, Y14
+	VBLENDVPD Y14, Y4, Y0, Y0
+c0_done:
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VBROADCASTSD one64<>(SB), Y5
+	VDIVPD Y1, Y5, Y5
+	VCMPPD $3, Y5, Y5, Y14
+	VPTEST Y14, Y14
+	JNZ c1_nan
+	VMOVDQA Y5, Y1
+	JMP c1_done
+c1_nan:
+	VCMPPD $7, Y1, Y1, Y14
+	VPOR quiet64v<>(SB), Y1, Y1
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VCMPPD $7, Y5, Y5, Y14
+	VBLENDVPD Y14, Y5, Y1, Y1
+c1_done:
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VBROADCASTSD one64<>(SB), Y6
+	VDIVPD Y2, Y6, Y6
+	VCMPPD $3, Y6, Y6, Y14
+	VPTEST Y14, Y14
+	JNZ c2_nan
+	VMOVDQA Y6, Y2
+	JMP c2_done
+c2_nan:
+	VCMPPD $7, Y2, Y2, Y14
+	VPOR quiet64v<>(SB), Y2, Y2
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VCMPPD $7, Y6, Y6, Y14
+	VBLENDVPD Y14, Y6, Y2, Y2
+c2_done:
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VBROADCASTSD one64<>(SB), Y7
+	VDIVPD Y3, Y7, Y7
+	VCMPPD $3, Y7, Y7, Y14
+	VPTEST Y14, Y14
+	JNZ c3_nan
+	VMOVDQA Y7, Y3
+	JMP c3_done
+c3_nan:
+	VCMPPD $7, Y3, Y3, Y14
+	VPOR quiet64v<>(SB), Y3, Y3
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VCMPPD $7, Y7, Y7, Y14
+	VBLENDVPD Y14, Y7, Y3, Y3
+c3_done:
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VBROADCASTSD one64<>(SB), Y4
+	VDIVPD Y0, Y4, Y4
+	VCMPPD $3, Y4, Y4, Y14
+	VPTEST Y14, Y14
+	JNZ c4_nan
+	VMOVDQA Y4, Y0
+	JMP c4_done
+c4_nan:
+	VCMPPD $7, Y0, Y0, Y14
+	VPOR quiet64v<>(SB), Y0, Y0
+	VBLENDVPD Y14, canon64v<>(SB), Y0, Y0
+	VCMPPD $7, Y4, Y4, Y14
+	VBLENDVPD Y14, Y4, Y0, Y0
+c4_done:
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VBROADCASTSD one64<>(SB), Y5
+	VDIVPD Y1, Y5, Y5
+	VCMPPD $3, Y5, Y5, Y14
+	VPTEST Y14, Y14
+	JNZ c5_nan
+	VMOVDQA Y5, Y1
+	JMP c5_done
+c5_nan:
+	VCMPPD $7, Y1, Y1, Y14
+	VPOR quiet64v<>(SB), Y1, Y1
+	VBLENDVPD Y14, canon64v<>(SB), Y1, Y1
+	VCMPPD $7, Y5, Y5, Y14
+	VBLENDVPD Y14, Y5, Y1, Y1
+c5_done:
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VBROADCASTSD one64<>(SB), Y6
+	VDIVPD Y2, Y6, Y6
+	VCMPPD $3, Y6, Y6, Y14
+	VPTEST Y14, Y14
+	JNZ c6_nan
+	VMOVDQA Y6, Y2
+	JMP c6_done
+c6_nan:
+	VCMPPD $7, Y2, Y2, Y14
+	VPOR quiet64v<>(SB), Y2, Y2
+	VBLENDVPD Y14, canon64v<>(SB), Y2, Y2
+	VCMPPD $7, Y6, Y6, Y14
+	VBLENDVPD Y14, Y6, Y2, Y2
+c6_done:
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VBROADCASTSD one64<>(SB), Y7
+	VDIVPD Y3, Y7, Y7
+	VCMPPD $3, Y7, Y7, Y14
+	VPTEST Y14, Y14
+	JNZ c7_nan
+	VMOVDQA Y7, Y3
+	JMP c7_done
+c7_nan:
+	VCMPPD $7, Y3, Y3, Y14
+	VPOR quiet64v<>(SB), Y3, Y3
+	VBLENDVPD Y14, canon64v<>(SB), Y3, Y3
+	VCMPPD $7, Y7, Y7, Y14
+	VBLENDVPD Y14, Y7, Y3, Y3
+c7_done:
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdRcpF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -40623,84 +40893,86 @@ DATA simdbodies<>+1216(SB)/8, $·simdPopc32_b(SB)
 DATA simdbodies<>+1224(SB)/8, $·simdPopc64_b(SB)
 DATA simdbodies<>+1232(SB)/8, $·simdClz32_b(SB)
 DATA simdbodies<>+1240(SB)/8, $·simdBrev32_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1824(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1832(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1840(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1848(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+1856(SB)/8, $·simdTraceSelp_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1864
+DATA simdbodies<>+1248(SB)/8, $·simdSqrtF64_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdRcpF64_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1824(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1832(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1840(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1848(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1856(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1864(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+1872(SB)/8, $·simdTraceSelp_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $1880
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -2034,6 +2034,24 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPOR %s, %s, %s", yt, ya, ya)
 		w.f("VPSHUFB brevbytes<>(SB), %s, %s", ya, ya)
 	})
+	// sqrt.rn.f64 and rcp.rn.f64: IEEE square root and 1/x; NaN results
+	// as f64Body's (the NaN operand quieted, else the canonical NaN)
+	for _, v := range []struct {
+		name string
+		rcp  bool
+	}{{"simdSqrtF64", false}, {"simdRcpF64", true}} {
+		chunk := 0
+		g.unary(v.name, func(w *writer, ya, yt string) {
+			if v.rcp {
+				w.f("VBROADCASTSD one64<>(SB), %s", yt)
+				w.f("VDIVPD %s, %s, %s", ya, yt, yt)
+			} else {
+				w.f("VSQRTPD %s, %s", ya, yt)
+			}
+			nanFix64(w, []string{ya}, yt, "Y14", fmt.Sprintf("c%d", chunk))
+			chunk++
+		})
+	}
 	g.unary("simdRcpF32", func(w *writer, ya, yt string) {
 		w.f("VBROADCASTSS one32<>(SB), %s", yt)
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
