@@ -175,6 +175,17 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		// min/max.f32 and .f64 without modifiers (.ftz, .NaN, .abs, .xorsign)
 		vec, _ = simdBinary(in.Opcode + "." + f.String())
 	}
+	if in.Opcode == "div" && approx && f == fp.F32 && n == 1 && !md.sat && !md.relu {
+		// div.approx and div.full (approxFn, with div.approx's quirk)
+		key := "divfull"
+		if hasMod(in, ".approx") {
+			key = "divapprox"
+		}
+		if md.ftz {
+			key += ".ftz"
+		}
+		vec, _ = simdBinary(key + ".f32")
+	}
 	switch arity {
 	case 1:
 		if (f == fp.F32 || f == fp.F64) && n == 1 && !approx && !md.ftz && !md.sat && !md.relu && mode == fp.RN {

@@ -583,8 +583,8 @@ J:
 }
 
 // TestMoreVecMatchesLanes: the warp loops of integer neg, not and abs,
-// popc, clz, brev, mad.wide, cvt between f32 and f64 (.ftz too) and selp
-// give what the
+// popc, clz, brev, mad.wide, cvt between f32 and f64 (.ftz too), selp and
+// div.approx/div.full.f32 give what the
 // per-lane paths give, on special values (integer limits, float zeros,
 // subnormals, infinities, NaNs with payloads) and hashed bits.
 func TestMoreVecMatchesLanes(t *testing.T) {
@@ -598,6 +598,8 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		{"mad.wide.u32", "b64", "b32"}, {"mad.wide.s32", "b64", "b32"}, {"selp.b64", "b64", "b64"},
 		{"popc.b32", "b32", "b32"}, {"popc.b64", "b32", "b64"}, {"clz.b32", "b32", "b32"}, {"clz.b64", "b32", "b64"},
 		{"brev.b32", "b32", "b32"}, {"brev.b64", "b64", "b64"},
+		{"div.approx.f32", "b32", "b32"}, {"div.approx.ftz.f32", "b32", "b32"},
+		{"div.full.f32", "b32", "b32"}, {"div.full.ftz.f32", "b32", "b32"},
 	} {
 		body := `
 	mul.lo.u32 %x, %t, 0x9e3779b9;
@@ -618,6 +620,16 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		switch {
 		case strings.HasPrefix(c.inst, "mad.wide"):
 			args = "%x, %y, %w"
+		case strings.HasPrefix(c.inst, "div"):
+			// divisors: the specials again (lanes 13-25: 2^126 <= |b|
+			// <= 2^128 and beyond, for div.approx's quirk), hashed bits
+			args = "%x, %z"
+			body += "\tmov.b32 %z, %y;\n"
+			for i, v := range []string{"0x7f000000", "0xff000000", "0x7e800000", "0x7e800001", "0x7f7fffff",
+				"0x7f800000", "0x00000000", "0x80000000", "0x7fc00000", "0x00000001", "0x3f800000", "0xbf800000", "0x7effffff"} {
+				body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%z, %s;\n", i+13, v)
+			}
+			body += "\tsetp.lt.u32 %p, %t, 13;\n\t@%p mov.b32 %z, 0x7f000000;\n"
 		case strings.HasPrefix(c.inst, "selp"):
 			args = "%w, %v, %q"
 			body += "\tmov.b64 %v, {%x, %y};\n\tand.b32 %z, %x, 5;\n\tsetp.ne.u32 %q, %z, 0;\n"

@@ -910,6 +910,78 @@ func simdMaxF32M(d, a, b *lanes, mask uint32)
 func simdMaxF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdDivApproxF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivApproxF32_b()
+
+//go:noescape
+func simdDivApproxF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivApproxF32K_b()
+
+//go:noescape
+func simdDivApproxF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivApproxF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivApproxFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivApproxFtzF32_b()
+
+//go:noescape
+func simdDivApproxFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivApproxFtzF32K_b()
+
+//go:noescape
+func simdDivApproxFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivApproxFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivFullF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivFullF32_b()
+
+//go:noescape
+func simdDivFullF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivFullF32K_b()
+
+//go:noescape
+func simdDivFullF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivFullF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivFullFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivFullFtzF32_b()
+
+//go:noescape
+func simdDivFullFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivFullFtzF32K_b()
+
+//go:noescape
+func simdDivFullFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivFullFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinF64(d, a, b *lanes)
 
 //go:noescape
@@ -1712,58 +1784,62 @@ func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit in
 
 // simdBinaryLoops: the binary loops by operation and element kind.
 var simdBinaryLoops = map[string]vecBin{
-	"add.64":      {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},
-	"add.f32":     {simdAddF32, simdAddF32K, simdAddF32M, simdAddF32KM},
-	"add.f64":     {simdAddF64, simdAddF64K, simdAddF64M, simdAddF64KM},
-	"add.ftz.f32": {simdAddFtzF32, simdAddFtzF32K, simdAddFtzF32M, simdAddFtzF32KM},
-	"add.s32":     {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
-	"add.z32":     {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
-	"and.64":      {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
-	"and.z32":     {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
-	"div.f32":     {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
-	"div.f64":     {simdDivF64, simdDivF64K, simdDivF64M, simdDivF64KM},
-	"div.ftz.f32": {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
-	"div.s32":     {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
-	"div.u32":     {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
-	"max.f32":     {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
-	"max.f64":     {simdMaxF64, simdMaxF64K, simdMaxF64M, simdMaxF64KM},
-	"max.s32":     {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
-	"max.s64":     {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
-	"max.u64":     {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
-	"max.z32":     {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
-	"min.f32":     {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
-	"min.f64":     {simdMinF64, simdMinF64K, simdMinF64M, simdMinF64KM},
-	"min.s32":     {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
-	"min.s64":     {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
-	"min.u64":     {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
-	"min.z32":     {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
-	"mul.64":      {simdMul64, simdMul64K, simdMul64M, simdMul64KM},
-	"mul.f32":     {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
-	"mul.f64":     {simdMulF64, simdMulF64K, simdMulF64M, simdMulF64KM},
-	"mul.ftz.f32": {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
-	"mul.s32":     {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
-	"mul.z32":     {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
-	"mulhi.s32":   {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
-	"mulhi.u32":   {simdMulHiU32, simdMulHiU32K, simdMulHiU32M, simdMulHiU32KM},
-	"mulwide.s32": {simdMulWideS32, simdMulWideS32K, simdMulWideS32M, simdMulWideS32KM},
-	"mulwide.u32": {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
-	"or.64":       {simdOr64, simdOr64K, simdOr64M, simdOr64KM},
-	"or.z32":      {simdOrZ32, simdOrZ32K, simdOrZ32M, simdOrZ32KM},
-	"rem.s32":     {simdRemS32, simdRemS32K, simdRemS32M, simdRemS32KM},
-	"rem.u32":     {simdRemU32, simdRemU32K, simdRemU32M, simdRemU32KM},
-	"shl.64":      {simdShl64, simdShl64K, simdShl64M, simdShl64KM},
-	"shl.z32":     {simdShlZ32, simdShlZ32K, simdShlZ32M, simdShlZ32KM},
-	"shr.s32":     {simdShrS32, simdShrS32K, simdShrS32M, simdShrS32KM},
-	"shr.u64":     {simdShrU64, simdShrU64K, simdShrU64M, simdShrU64KM},
-	"shr.z32":     {simdShrZ32, simdShrZ32K, simdShrZ32M, simdShrZ32KM},
-	"sub.64":      {simdSub64, simdSub64K, simdSub64M, simdSub64KM},
-	"sub.f32":     {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
-	"sub.f64":     {simdSubF64, simdSubF64K, simdSubF64M, simdSubF64KM},
-	"sub.ftz.f32": {simdSubFtzF32, simdSubFtzF32K, simdSubFtzF32M, simdSubFtzF32KM},
-	"sub.s32":     {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
-	"sub.z32":     {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
-	"xor.64":      {simdXor64, simdXor64K, simdXor64M, simdXor64KM},
-	"xor.z32":     {simdXorZ32, simdXorZ32K, simdXorZ32M, simdXorZ32KM},
+	"add.64":            {simdAdd64, simdAdd64K, simdAdd64M, simdAdd64KM},
+	"add.f32":           {simdAddF32, simdAddF32K, simdAddF32M, simdAddF32KM},
+	"add.f64":           {simdAddF64, simdAddF64K, simdAddF64M, simdAddF64KM},
+	"add.ftz.f32":       {simdAddFtzF32, simdAddFtzF32K, simdAddFtzF32M, simdAddFtzF32KM},
+	"add.s32":           {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
+	"add.z32":           {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
+	"and.64":            {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
+	"and.z32":           {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
+	"div.f32":           {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
+	"div.f64":           {simdDivF64, simdDivF64K, simdDivF64M, simdDivF64KM},
+	"div.ftz.f32":       {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
+	"div.s32":           {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
+	"div.u32":           {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
+	"divapprox.f32":     {simdDivApproxF32, simdDivApproxF32K, simdDivApproxF32M, simdDivApproxF32KM},
+	"divapprox.ftz.f32": {simdDivApproxFtzF32, simdDivApproxFtzF32K, simdDivApproxFtzF32M, simdDivApproxFtzF32KM},
+	"divfull.f32":       {simdDivFullF32, simdDivFullF32K, simdDivFullF32M, simdDivFullF32KM},
+	"divfull.ftz.f32":   {simdDivFullFtzF32, simdDivFullFtzF32K, simdDivFullFtzF32M, simdDivFullFtzF32KM},
+	"max.f32":           {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
+	"max.f64":           {simdMaxF64, simdMaxF64K, simdMaxF64M, simdMaxF64KM},
+	"max.s32":           {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
+	"max.s64":           {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
+	"max.u64":           {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
+	"max.z32":           {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
+	"min.f32":           {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
+	"min.f64":           {simdMinF64, simdMinF64K, simdMinF64M, simdMinF64KM},
+	"min.s32":           {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
+	"min.s64":           {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
+	"min.u64":           {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
+	"min.z32":           {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
+	"mul.64":            {simdMul64, simdMul64K, simdMul64M, simdMul64KM},
+	"mul.f32":           {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
+	"mul.f64":           {simdMulF64, simdMulF64K, simdMulF64M, simdMulF64KM},
+	"mul.ftz.f32":       {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
+	"mul.s32":           {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
+	"mul.z32":           {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
+	"mulhi.s32":         {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
+	"mulhi.u32":         {simdMulHiU32, simdMulHiU32K, simdMulHiU32M, simdMulHiU32KM},
+	"mulwide.s32":       {simdMulWideS32, simdMulWideS32K, simdMulWideS32M, simdMulWideS32KM},
+	"mulwide.u32":       {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
+	"or.64":             {simdOr64, simdOr64K, simdOr64M, simdOr64KM},
+	"or.z32":            {simdOrZ32, simdOrZ32K, simdOrZ32M, simdOrZ32KM},
+	"rem.s32":           {simdRemS32, simdRemS32K, simdRemS32M, simdRemS32KM},
+	"rem.u32":           {simdRemU32, simdRemU32K, simdRemU32M, simdRemU32KM},
+	"shl.64":            {simdShl64, simdShl64K, simdShl64M, simdShl64KM},
+	"shl.z32":           {simdShlZ32, simdShlZ32K, simdShlZ32M, simdShlZ32KM},
+	"shr.s32":           {simdShrS32, simdShrS32K, simdShrS32M, simdShrS32KM},
+	"shr.u64":           {simdShrU64, simdShrU64K, simdShrU64M, simdShrU64KM},
+	"shr.z32":           {simdShrZ32, simdShrZ32K, simdShrZ32M, simdShrZ32KM},
+	"sub.64":            {simdSub64, simdSub64K, simdSub64M, simdSub64KM},
+	"sub.f32":           {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
+	"sub.f64":           {simdSubF64, simdSubF64K, simdSubF64M, simdSubF64KM},
+	"sub.ftz.f32":       {simdSubFtzF32, simdSubFtzF32K, simdSubFtzF32M, simdSubFtzF32KM},
+	"sub.s32":           {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
+	"sub.z32":           {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
+	"xor.64":            {simdXor64, simdXor64K, simdXor64M, simdXor64KM},
+	"xor.z32":           {simdXorZ32, simdXorZ32K, simdXorZ32M, simdXorZ32KM},
 }
 
 // simdBodies: the loops simdTrace can run, in its table's order.
@@ -1868,6 +1944,14 @@ var simdBodies = []any{
 	simdMinF32K,
 	simdMaxF32,
 	simdMaxF32K,
+	simdDivApproxF32,
+	simdDivApproxF32K,
+	simdDivApproxFtzF32,
+	simdDivApproxFtzF32K,
+	simdDivFullF32,
+	simdDivFullF32K,
+	simdDivFullFtzF32,
+	simdDivFullFtzF32K,
 	simdMinF64,
 	simdMinF64K,
 	simdMaxF64,
@@ -2007,73 +2091,73 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       193,
-	"ld64":               180,
-	"ld64P":              181,
-	"ldParam64":          192,
-	"ldParamS16":         189,
-	"ldParamS32":         191,
-	"ldParamS8":          187,
-	"ldParamZ16":         188,
-	"ldParamZ32":         190,
-	"ldParamZ8":          186,
-	"ldS16":              174,
-	"ldS16P":             175,
-	"ldS32":              178,
-	"ldS32P":             179,
-	"ldS8":               170,
-	"ldS8P":              171,
-	"ldZ16":              172,
-	"ldZ16P":             173,
-	"ldZ32":              176,
-	"ldZ32P":             177,
-	"ldZ8":               168,
-	"ldZ8P":              169,
-	"selp":               234,
-	"setp:simdCmpF32Eq":  220,
-	"setp:simdCmpF32Equ": 221,
-	"setp:simdCmpF32Ge":  222,
-	"setp:simdCmpF32Geu": 223,
-	"setp:simdCmpF32Gt":  224,
-	"setp:simdCmpF32Gtu": 225,
-	"setp:simdCmpF32Le":  226,
-	"setp:simdCmpF32Leu": 227,
-	"setp:simdCmpF32Lt":  228,
-	"setp:simdCmpF32Ltu": 229,
-	"setp:simdCmpF32Nan": 230,
-	"setp:simdCmpF32Ne":  231,
-	"setp:simdCmpF32Neu": 232,
-	"setp:simdCmpF32Num": 233,
-	"setp:simdCmpF64Eq":  206,
-	"setp:simdCmpF64Equ": 207,
-	"setp:simdCmpF64Ge":  208,
-	"setp:simdCmpF64Geu": 209,
-	"setp:simdCmpF64Gt":  210,
-	"setp:simdCmpF64Gtu": 211,
-	"setp:simdCmpF64Le":  212,
-	"setp:simdCmpF64Leu": 213,
-	"setp:simdCmpF64Lt":  214,
-	"setp:simdCmpF64Ltu": 215,
-	"setp:simdCmpF64Nan": 216,
-	"setp:simdCmpF64Ne":  217,
-	"setp:simdCmpF64Neu": 218,
-	"setp:simdCmpF64Num": 219,
-	"setp:simdEq32":      194,
-	"setp:simdEq32N":     195,
-	"setp:simdEq64":      200,
-	"setp:simdEq64N":     201,
-	"setp:simdLtS32":     196,
-	"setp:simdLtS32N":    197,
-	"setp:simdLtS64":     202,
-	"setp:simdLtS64N":    203,
-	"setp:simdLtU32":     198,
-	"setp:simdLtU32N":    199,
-	"setp:simdLtU64":     204,
-	"setp:simdLtU64N":    205,
-	"st32":               182,
-	"st32P":              183,
-	"st64":               184,
-	"st64P":              185,
+	"cvtaToGlobal":       201,
+	"ld64":               188,
+	"ld64P":              189,
+	"ldParam64":          200,
+	"ldParamS16":         197,
+	"ldParamS32":         199,
+	"ldParamS8":          195,
+	"ldParamZ16":         196,
+	"ldParamZ32":         198,
+	"ldParamZ8":          194,
+	"ldS16":              182,
+	"ldS16P":             183,
+	"ldS32":              186,
+	"ldS32P":             187,
+	"ldS8":               178,
+	"ldS8P":              179,
+	"ldZ16":              180,
+	"ldZ16P":             181,
+	"ldZ32":              184,
+	"ldZ32P":             185,
+	"ldZ8":               176,
+	"ldZ8P":              177,
+	"selp":               242,
+	"setp:simdCmpF32Eq":  228,
+	"setp:simdCmpF32Equ": 229,
+	"setp:simdCmpF32Ge":  230,
+	"setp:simdCmpF32Geu": 231,
+	"setp:simdCmpF32Gt":  232,
+	"setp:simdCmpF32Gtu": 233,
+	"setp:simdCmpF32Le":  234,
+	"setp:simdCmpF32Leu": 235,
+	"setp:simdCmpF32Lt":  236,
+	"setp:simdCmpF32Ltu": 237,
+	"setp:simdCmpF32Nan": 238,
+	"setp:simdCmpF32Ne":  239,
+	"setp:simdCmpF32Neu": 240,
+	"setp:simdCmpF32Num": 241,
+	"setp:simdCmpF64Eq":  214,
+	"setp:simdCmpF64Equ": 215,
+	"setp:simdCmpF64Ge":  216,
+	"setp:simdCmpF64Geu": 217,
+	"setp:simdCmpF64Gt":  218,
+	"setp:simdCmpF64Gtu": 219,
+	"setp:simdCmpF64Le":  220,
+	"setp:simdCmpF64Leu": 221,
+	"setp:simdCmpF64Lt":  222,
+	"setp:simdCmpF64Ltu": 223,
+	"setp:simdCmpF64Nan": 224,
+	"setp:simdCmpF64Ne":  225,
+	"setp:simdCmpF64Neu": 226,
+	"setp:simdCmpF64Num": 227,
+	"setp:simdEq32":      202,
+	"setp:simdEq32N":     203,
+	"setp:simdEq64":      208,
+	"setp:simdEq64N":     209,
+	"setp:simdLtS32":     204,
+	"setp:simdLtS32N":    205,
+	"setp:simdLtS64":     210,
+	"setp:simdLtS64N":    211,
+	"setp:simdLtU32":     206,
+	"setp:simdLtU32N":    207,
+	"setp:simdLtU64":     212,
+	"setp:simdLtU64N":    213,
+	"st32":               190,
+	"st32P":              191,
+	"st64":               192,
+	"st64P":              193,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -211,6 +211,50 @@ func f64Body(insn string) bodyFunc {
 // GPU ignores a NaN operand and orders -0 below +0. So: where b is NaN, a;
 // where a equals b, a|b for min (-0 over +0) and a&b for max; a NaN left
 // (both were NaN) becomes the canonical NaN. Y14 is scratch, reloaded.
+func divApprox32(quirk, ftz bool) bodyFunc {
+	return func(w *writer, ya, yt, yu, mb string, j int) {
+		var tmp []string // the scratch registers of Y8-Y11 other than yu
+		for k := 8; k < 12; k++ {
+			if r := fmt.Sprintf("Y%d", k); r != yu {
+				tmp = append(tmp, r)
+			}
+		}
+		t0, t1, t2 := tmp[0], tmp[1], tmp[2]
+		w.f("VMOVDQU %s, %s", mb, yu)
+		if ftz {
+			flushF32(w, ya, yt)
+			flushF32(w, yu, yt)
+		}
+		w.f("VMOVDQU evens<>(SB), %s", yt)
+		w.f("VPERMD %s, %s, %s", ya, yt, ya)
+		w.f("VPERMD %s, %s, %s", yu, yt, yu)
+		w.f("VCVTPS2PD X%s, %s", ya[1:], ya)
+		w.f("VCVTPS2PD X%s, %s", yu[1:], yu)
+		w.f("VDIVPD %s, %s, %s", yu, ya, yt)
+		if quirk {
+			w.f("VANDPD abs64v<>(SB), %s, %s", yu, t0)
+			w.f("VCMPPD $14, two126v<>(SB), %s, %s", t0, t1) // |b| > 2^126
+			w.f("VCMPPD $1, two128v<>(SB), %s, %s", t0, t0)  // |b| < 2^128
+			w.f("VANDPD %s, %s, %s", t1, t0, t0)
+			w.f("VCMPPD $7, %s, %s, %s", ya, ya, t1) // a not NaN
+			w.f("VANDPD %s, %s, %s", t1, t0, t0)
+			w.f("VXORPD %s, %s, %s", ya, yu, t1)
+			w.f("VANDPD sign64v<>(SB), %s, %s", t1, t1) // the quotient's sign
+			w.f("VBLENDVPD %s, %s, %s, %s", t0, t1, yt, yt)
+			w.f("VANDPD abs64v<>(SB), %s, %s", ya, t2)
+			w.f("VCMPPD $0, inf64v<>(SB), %s, %s", t2, t2) // a infinite
+			w.f("VANDPD %s, %s, %s", t0, t2, t2)
+			w.f("VBLENDVPD %s, canon64v<>(SB), %s, %s", t2, yt, yt) // (a NaN: canonical below)
+		}
+		w.f("VCVTPD2PSY %s, X%s", yt, ya[1:])
+		w.f("VPMOVZXDQ X%s, %s", ya[1:], ya)
+		canonF32(w, ya, yt)
+		if ftz {
+			flushF32(w, ya, yt)
+		}
+	}
+}
+
 func f64MinMax(isMax bool) bodyFunc {
 	// (f32MinMax's steps on f64 lanes; a NaN result, both operands NaN,
 	// becomes the canonical f64 NaN)
@@ -1548,6 +1592,8 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	vec64("mant64v", 1<<52-1)
 	vec64("abs64v", 1<<63-1)
 	vec64("clzbase", 1054)
+	vec64("two126v", math.Float64bits(0x1p126))
+	vec64("two128v", math.Float64bits(0x1p128))
 	vec64("thirtytwo", 32)
 	bytes32 := func(name string, b func(i int) byte) {
 		for i := 0; i < 32; i++ {
@@ -1615,6 +1661,17 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
 	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: f32MinMax(false)})
 	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: f32MinMax(true)})
+	// div.approx.f32 and div.full.f32 (.ftz too): a/b in f64, rounded to
+	// f32 (approxFn), NaN results the canonical NaN; div.approx's quirk for
+	// 2^126 < |b| < 2^128: a zero of the quotient's sign, NaN for an
+	// infinite a (9.7.3.8)
+	for _, v := range []struct {
+		name, fn   string
+		quirk, ftz bool
+	}{{"divapprox.f32", "divApproxF32", true, false}, {"divapprox.ftz.f32", "divApproxFtzF32", true, true},
+		{"divfull.f32", "divFullF32", false, false}, {"divfull.ftz.f32", "divFullFtzF32", false, true}} {
+		g.binary(intOp{name: v.name, fn: v.fn, kprep: fk, body: divApprox32(v.quirk, v.ftz)})
+	}
 	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: f64MinMax(false)})
 	g.binary(intOp{name: "max.f64", fn: "maxF64", kprep: kQ, body: f64MinMax(true)})
 	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
