@@ -466,9 +466,10 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 	}
 }
 
-// cvtF32ToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32.f32,
-// or nil: rounding to an integer (toward zero, to nearest even, down, up),
-// saturating, NaN to 0 (the Integer Notes of 9.7.9.21). A subnormal input
+// cvtF32ToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32
+// from .f32 or .f64, or nil: rounding to an integer (toward zero, to
+// nearest even, down, up), saturating (the Integer Notes of 9.7.9.21); NaN
+// converts to 0 from .f32 and to 1 << 31 from .f64. A subnormal f32 input
 // rounds to 0 toward zero or to nearest with or without .ftz; rounded down
 // or up it gives -1 or 1 without .ftz, so .rmi/.rpi with .ftz (ftzIn) take
 // the lane path.
@@ -484,19 +485,27 @@ func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d,
 	case ".rpi":
 		round = math.Ceil
 	}
-	if af != fp.F32 || it.bits != 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
+	if af != fp.F32 && af != fp.F64 || it.bits != 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
 		return nil
 	}
-	if v := simdUnary("cvt" + irnd + "." + int32Name(it) + ".f32"); v != nil {
+	if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
 		return v
+	}
+	in := func(v uint64) float64 { return float64(f32of(v)) }
+	nan := uint64(0)
+	if af == fp.F64 {
+		in = math.Float64frombits
+		nan = it.norm(1 << 31)
 	}
 	if it.signed {
 		return func(d, a *lanes) {
 			for i := range d {
-				x := round(float64(f32of(a[i])))
+				x := round(in(a[i]))
 				var r int32
 				switch {
 				case x != x:
+					d[i] = nan
+					continue
 				case x <= -2147483648:
 					r = math.MinInt32
 				case x >= 2147483648:
@@ -510,10 +519,13 @@ func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d,
 	}
 	return func(d, a *lanes) {
 		for i := range d {
-			x := round(float64(f32of(a[i])))
+			x := round(in(a[i]))
 			var r uint32
 			switch {
-			case x != x, x <= 0:
+			case x != x:
+				d[i] = nan
+				continue
+			case x <= 0:
 			case x >= 4294967296:
 				r = math.MaxUint32
 			default:

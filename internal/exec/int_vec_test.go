@@ -598,6 +598,8 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		{"mad.wide.u32", "b64", "b32"}, {"mad.wide.s32", "b64", "b32"}, {"selp.b64", "b64", "b64"},
 		{"popc.b32", "b32", "b32"}, {"popc.b64", "b32", "b64"}, {"clz.b32", "b32", "b32"}, {"clz.b64", "b32", "b64"},
 		{"brev.b32", "b32", "b32"}, {"brev.b64", "b64", "b64"},
+		{"cvt.rzi.s32.f64", "b32", "b64"}, {"cvt.rni.s32.f64", "b32", "b64"}, {"cvt.rmi.u32.f64", "b32", "b64"},
+		{"cvt.rpi.u32.f64", "b32", "b64"}, {"cvt.rzi.u32.f64", "b32", "b64"}, {"cvt.rpi.s32.f64", "b32", "b64"},
 		{"div.approx.f32", "b32", "b32"}, {"div.approx.ftz.f32", "b32", "b32"},
 		{"div.full.f32", "b32", "b32"}, {"div.full.ftz.f32", "b32", "b32"},
 	} {
@@ -620,6 +622,16 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		switch {
 		case strings.HasPrefix(c.inst, "mad.wide"):
 			args = "%x, %y, %w"
+		case strings.HasSuffix(c.inst, ".f64") && strings.HasPrefix(c.inst, "cvt.r"):
+			// f64 inputs: NaN, infinities, the limits of s32 and u32 and
+			// just past them, halves (ties), tiny values
+			for i, v := range []string{"0x7ff8000000000000", "0x7ff0000000000000", "0xfff0000000000000",
+				"0x41dfffffffc00000", "0x41e0000000000000", "0xc1e0000000000000", "0xc1e0000000200000",
+				"0x41efffffffe00000", "0x41f0000000000000", "0x3fe0000000000000", "0xbfe0000000000000",
+				"0x4004000000000000", "0xc004000000000000", "0x0000000000000001", "0x8000000000000001",
+				"0x41efffffffffffff", "0xbff0000000000000", "0x4197d78400000000"} {
+				body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b64 %%w, %s;\n", i, v)
+			}
 		case strings.HasPrefix(c.inst, "div"):
 			// divisors: the specials again (lanes 13-25: 2^126 <= |b|
 			// <= 2^128 and beyond, for div.approx's quirk), hashed bits

@@ -161,6 +161,22 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdCvtF64S32
 	case "cvt.f64.u32":
 		return simdCvtF64U32
+	case "cvt.rzi.s32.f64":
+		return simdCvtS32F64Rzi
+	case "cvt.rni.s32.f64":
+		return simdCvtS32F64Rni
+	case "cvt.rmi.s32.f64":
+		return simdCvtS32F64Rmi
+	case "cvt.rpi.s32.f64":
+		return simdCvtS32F64Rpi
+	case "cvt.rzi.u32.f64":
+		return simdCvtU32F64Rzi
+	case "cvt.rni.u32.f64":
+		return simdCvtU32F64Rni
+	case "cvt.rmi.u32.f64":
+		return simdCvtU32F64Rmi
+	case "cvt.rpi.u32.f64":
+		return simdCvtU32F64Rpi
 	case "cvt.rzi.s32.f32":
 		return simdCvtS32F32Rzi
 	case "cvt.rni.s32.f32":

@@ -609,6 +609,11 @@ DATA clzbase<>+8(SB)/8, $0x41e
 DATA clzbase<>+16(SB)/8, $0x41e
 DATA clzbase<>+24(SB)/8, $0x41e
 GLOBL clzbase<>(SB), RODATA|NOPTR, $32
+DATA bit31v<>+0(SB)/8, $0x80000000
+DATA bit31v<>+8(SB)/8, $0x80000000
+DATA bit31v<>+16(SB)/8, $0x80000000
+DATA bit31v<>+24(SB)/8, $0x80000000
+GLOBL bit31v<>(SB), RODATA|NOPTR, $32
 DATA two126v<>+0(SB)/8, $0x47d0000000000000
 DATA two126v<>+8(SB)/8, $0x47d0000000000000
 DATA two126v<>+16(SB)/8, $0x47d0000000000000
@@ -25720,6 +25725,718 @@ TEXT ·simdCvtF64U32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdCvtS32F64Rzi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtS32F64Rzi_b(SB)
+
+TEXT ·simdCvtS32F64Rzi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtU32F64Rzi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtU32F64Rzi_b(SB)
+
+TEXT ·simdCvtU32F64Rzi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtS32F64Rni(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtS32F64Rni_b(SB)
+
+TEXT ·simdCvtS32F64Rni_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $0, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $0, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $0, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $0, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $0, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $0, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $0, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $0, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtU32F64Rni(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtU32F64Rni_b(SB)
+
+TEXT ·simdCvtU32F64Rni_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $0, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $0, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $0, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $0, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $0, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $0, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $0, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $0, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtS32F64Rmi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtS32F64Rmi_b(SB)
+
+TEXT ·simdCvtS32F64Rmi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $1, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $1, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $1, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $1, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $1, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $1, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $1, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $1, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtU32F64Rmi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtU32F64Rmi_b(SB)
+
+TEXT ·simdCvtU32F64Rmi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $1, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $1, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $1, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $1, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $1, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $1, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $1, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $1, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtS32F64Rpi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtS32F64Rpi_b(SB)
+
+TEXT ·simdCvtS32F64Rpi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $2, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $2, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $2, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $2, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $2, Y0, Y0
+	VCVTTPD2DQY Y0, X4
+	VCMPPD $13, two31v<>(SB), Y0, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X4, X4
+	VPMOVSXDQ X4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $2, Y1, Y1
+	VCVTTPD2DQY Y1, X5
+	VCMPPD $13, two31v<>(SB), Y1, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X5, X5
+	VPMOVSXDQ X5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $2, Y2, Y2
+	VCVTTPD2DQY Y2, X6
+	VCMPPD $13, two31v<>(SB), Y2, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X6, X6
+	VPMOVSXDQ X6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $2, Y3, Y3
+	VCVTTPD2DQY Y3, X7
+	VCMPPD $13, two31v<>(SB), Y3, Y8
+	VMOVDQU evens<>(SB), Y9
+	VPERMD Y8, Y9, Y8
+	VPXOR X8, X7, X7
+	VPMOVSXDQ X7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtU32F64Rpi(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtU32F64Rpi_b(SB)
+
+TEXT ·simdCvtU32F64Rpi_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VROUNDPD $2, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VROUNDPD $2, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VROUNDPD $2, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VROUNDPD $2, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VROUNDPD $2, Y0, Y0
+	VCMPPD $3, Y0, Y0, Y8
+	VXORPD Y4, Y4, Y4
+	VMAXPD Y4, Y0, Y0
+	VMINPD maxu32v<>(SB), Y0, Y0
+	VROUNDPD $3, Y0, Y0
+	VADDPD two52v<>(SB), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VBLENDVPD Y8, bit31v<>(SB), Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VROUNDPD $2, Y1, Y1
+	VCMPPD $3, Y1, Y1, Y8
+	VXORPD Y5, Y5, Y5
+	VMAXPD Y5, Y1, Y1
+	VMINPD maxu32v<>(SB), Y1, Y1
+	VROUNDPD $3, Y1, Y1
+	VADDPD two52v<>(SB), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VBLENDVPD Y8, bit31v<>(SB), Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VROUNDPD $2, Y2, Y2
+	VCMPPD $3, Y2, Y2, Y8
+	VXORPD Y6, Y6, Y6
+	VMAXPD Y6, Y2, Y2
+	VMINPD maxu32v<>(SB), Y2, Y2
+	VROUNDPD $3, Y2, Y2
+	VADDPD two52v<>(SB), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VBLENDVPD Y8, bit31v<>(SB), Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VROUNDPD $2, Y3, Y3
+	VCMPPD $3, Y3, Y3, Y8
+	VXORPD Y7, Y7, Y7
+	VMAXPD Y7, Y3, Y3
+	VMINPD maxu32v<>(SB), Y3, Y3
+	VROUNDPD $3, Y3, Y3
+	VADDPD two52v<>(SB), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VBLENDVPD Y8, bit31v<>(SB), Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdCvtS32F32Rzi(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -44667,122 +45384,130 @@ DATA simdbodies<>+992(SB)/8, $·simdCvtF32S32_b(SB)
 DATA simdbodies<>+1000(SB)/8, $·simdCvtF32U32_b(SB)
 DATA simdbodies<>+1008(SB)/8, $·simdCvtF64S32_b(SB)
 DATA simdbodies<>+1016(SB)/8, $·simdCvtF64U32_b(SB)
-DATA simdbodies<>+1024(SB)/8, $·simdCvtS32F32Rzi_b(SB)
-DATA simdbodies<>+1032(SB)/8, $·simdCvtU32F32Rzi_b(SB)
-DATA simdbodies<>+1040(SB)/8, $·simdCvtS32F32Rni_b(SB)
-DATA simdbodies<>+1048(SB)/8, $·simdCvtU32F32Rni_b(SB)
-DATA simdbodies<>+1056(SB)/8, $·simdCvtS32F32Rmi_b(SB)
-DATA simdbodies<>+1064(SB)/8, $·simdCvtU32F32Rmi_b(SB)
-DATA simdbodies<>+1072(SB)/8, $·simdCvtS32F32Rpi_b(SB)
-DATA simdbodies<>+1080(SB)/8, $·simdCvtU32F32Rpi_b(SB)
-DATA simdbodies<>+1088(SB)/8, $·simdEx2ApproxF32_b(SB)
-DATA simdbodies<>+1096(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
-DATA simdbodies<>+1104(SB)/8, $·simdSinApproxF32_b(SB)
-DATA simdbodies<>+1112(SB)/8, $·simdSinApproxFtzF32_b(SB)
-DATA simdbodies<>+1120(SB)/8, $·simdCosApproxF32_b(SB)
-DATA simdbodies<>+1128(SB)/8, $·simdCosApproxFtzF32_b(SB)
-DATA simdbodies<>+1136(SB)/8, $·simdLg2ApproxF32_b(SB)
-DATA simdbodies<>+1144(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
-DATA simdbodies<>+1152(SB)/8, $·simdNegF32_b(SB)
-DATA simdbodies<>+1160(SB)/8, $·simdNegFtzF32_b(SB)
-DATA simdbodies<>+1168(SB)/8, $·simdAbsF32_b(SB)
-DATA simdbodies<>+1176(SB)/8, $·simdAbsFtzF32_b(SB)
-DATA simdbodies<>+1184(SB)/8, $·simdNegF64_b(SB)
-DATA simdbodies<>+1192(SB)/8, $·simdAbsF64_b(SB)
-DATA simdbodies<>+1200(SB)/8, $·simdNegS32_b(SB)
-DATA simdbodies<>+1208(SB)/8, $·simdNeg64_b(SB)
-DATA simdbodies<>+1216(SB)/8, $·simdNot32_b(SB)
-DATA simdbodies<>+1224(SB)/8, $·simdNot64_b(SB)
-DATA simdbodies<>+1232(SB)/8, $·simdAbsS32_b(SB)
-DATA simdbodies<>+1240(SB)/8, $·simdAbsS64_b(SB)
-DATA simdbodies<>+1248(SB)/8, $·simdCvtF64F32_b(SB)
-DATA simdbodies<>+1256(SB)/8, $·simdCvtF32F64_b(SB)
-DATA simdbodies<>+1264(SB)/8, $·simdCvtF64F32Ftz_b(SB)
-DATA simdbodies<>+1272(SB)/8, $·simdCvtF32F64Ftz_b(SB)
-DATA simdbodies<>+1280(SB)/8, $·simdPopc32_b(SB)
-DATA simdbodies<>+1288(SB)/8, $·simdPopc64_b(SB)
-DATA simdbodies<>+1296(SB)/8, $·simdClz32_b(SB)
-DATA simdbodies<>+1304(SB)/8, $·simdBrev32_b(SB)
-DATA simdbodies<>+1312(SB)/8, $·simdSqrtF64_b(SB)
-DATA simdbodies<>+1320(SB)/8, $·simdRcpF64_b(SB)
-DATA simdbodies<>+1328(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+1336(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+1344(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+1352(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+1360(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+1368(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+1376(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+1384(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+1392(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+1400(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+1408(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+1416(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+1424(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+1432(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+1440(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+1448(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+1456(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+1464(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+1472(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+1480(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+1488(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+1496(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+1504(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+1512(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+1520(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+1528(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+1536(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+1544(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+1552(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+1560(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+1568(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+1576(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+1584(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+1592(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+1600(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+1608(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+1616(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+1624(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+1632(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+1640(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+1648(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+1656(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+1664(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+1672(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+1824(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+1832(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+1840(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+1848(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+1856(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+1864(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+1872(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+1880(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+1888(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+1896(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+1904(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+1912(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+1920(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+1928(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+1936(SB)/8, $·simdTraceSelp_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $1944
+DATA simdbodies<>+1024(SB)/8, $·simdCvtS32F64Rzi_b(SB)
+DATA simdbodies<>+1032(SB)/8, $·simdCvtU32F64Rzi_b(SB)
+DATA simdbodies<>+1040(SB)/8, $·simdCvtS32F64Rni_b(SB)
+DATA simdbodies<>+1048(SB)/8, $·simdCvtU32F64Rni_b(SB)
+DATA simdbodies<>+1056(SB)/8, $·simdCvtS32F64Rmi_b(SB)
+DATA simdbodies<>+1064(SB)/8, $·simdCvtU32F64Rmi_b(SB)
+DATA simdbodies<>+1072(SB)/8, $·simdCvtS32F64Rpi_b(SB)
+DATA simdbodies<>+1080(SB)/8, $·simdCvtU32F64Rpi_b(SB)
+DATA simdbodies<>+1088(SB)/8, $·simdCvtS32F32Rzi_b(SB)
+DATA simdbodies<>+1096(SB)/8, $·simdCvtU32F32Rzi_b(SB)
+DATA simdbodies<>+1104(SB)/8, $·simdCvtS32F32Rni_b(SB)
+DATA simdbodies<>+1112(SB)/8, $·simdCvtU32F32Rni_b(SB)
+DATA simdbodies<>+1120(SB)/8, $·simdCvtS32F32Rmi_b(SB)
+DATA simdbodies<>+1128(SB)/8, $·simdCvtU32F32Rmi_b(SB)
+DATA simdbodies<>+1136(SB)/8, $·simdCvtS32F32Rpi_b(SB)
+DATA simdbodies<>+1144(SB)/8, $·simdCvtU32F32Rpi_b(SB)
+DATA simdbodies<>+1152(SB)/8, $·simdEx2ApproxF32_b(SB)
+DATA simdbodies<>+1160(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
+DATA simdbodies<>+1168(SB)/8, $·simdSinApproxF32_b(SB)
+DATA simdbodies<>+1176(SB)/8, $·simdSinApproxFtzF32_b(SB)
+DATA simdbodies<>+1184(SB)/8, $·simdCosApproxF32_b(SB)
+DATA simdbodies<>+1192(SB)/8, $·simdCosApproxFtzF32_b(SB)
+DATA simdbodies<>+1200(SB)/8, $·simdLg2ApproxF32_b(SB)
+DATA simdbodies<>+1208(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
+DATA simdbodies<>+1216(SB)/8, $·simdNegF32_b(SB)
+DATA simdbodies<>+1224(SB)/8, $·simdNegFtzF32_b(SB)
+DATA simdbodies<>+1232(SB)/8, $·simdAbsF32_b(SB)
+DATA simdbodies<>+1240(SB)/8, $·simdAbsFtzF32_b(SB)
+DATA simdbodies<>+1248(SB)/8, $·simdNegF64_b(SB)
+DATA simdbodies<>+1256(SB)/8, $·simdAbsF64_b(SB)
+DATA simdbodies<>+1264(SB)/8, $·simdNegS32_b(SB)
+DATA simdbodies<>+1272(SB)/8, $·simdNeg64_b(SB)
+DATA simdbodies<>+1280(SB)/8, $·simdNot32_b(SB)
+DATA simdbodies<>+1288(SB)/8, $·simdNot64_b(SB)
+DATA simdbodies<>+1296(SB)/8, $·simdAbsS32_b(SB)
+DATA simdbodies<>+1304(SB)/8, $·simdAbsS64_b(SB)
+DATA simdbodies<>+1312(SB)/8, $·simdCvtF64F32_b(SB)
+DATA simdbodies<>+1320(SB)/8, $·simdCvtF32F64_b(SB)
+DATA simdbodies<>+1328(SB)/8, $·simdCvtF64F32Ftz_b(SB)
+DATA simdbodies<>+1336(SB)/8, $·simdCvtF32F64Ftz_b(SB)
+DATA simdbodies<>+1344(SB)/8, $·simdPopc32_b(SB)
+DATA simdbodies<>+1352(SB)/8, $·simdPopc64_b(SB)
+DATA simdbodies<>+1360(SB)/8, $·simdClz32_b(SB)
+DATA simdbodies<>+1368(SB)/8, $·simdBrev32_b(SB)
+DATA simdbodies<>+1376(SB)/8, $·simdSqrtF64_b(SB)
+DATA simdbodies<>+1384(SB)/8, $·simdRcpF64_b(SB)
+DATA simdbodies<>+1392(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+1400(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+1408(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+1416(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+1424(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+1432(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+1440(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+1448(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+1456(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+1464(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+1472(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+1480(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+1488(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+1496(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+1504(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+1512(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+1520(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+1528(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+1536(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+1544(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+1552(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+1560(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+1568(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+1576(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+1584(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+1592(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+1600(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+1608(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+1616(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+1624(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+1632(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+1640(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+1648(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+1656(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+1664(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+1672(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+1680(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+1688(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+1696(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+1704(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+1712(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+1720(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+1728(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+1736(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+1744(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+1752(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+1760(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+1768(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+1776(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+1784(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+1792(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+1800(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+1808(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+1816(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+1824(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+1832(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+1840(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+1848(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+1856(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+1864(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+1872(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+1880(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+1888(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+1896(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+1904(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+1912(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+1920(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+1928(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+1936(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+1944(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+1952(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+1960(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+1968(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+1976(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+1984(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+1992(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+2000(SB)/8, $·simdTraceSelp_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $2008
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

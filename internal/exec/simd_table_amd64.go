@@ -1114,6 +1114,54 @@ func simdCvtF64U32(d, a *lanes)
 func simdCvtF64U32_b()
 
 //go:noescape
+func simdCvtS32F64Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F64Rzi_b()
+
+//go:noescape
+func simdCvtU32F64Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F64Rzi_b()
+
+//go:noescape
+func simdCvtS32F64Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F64Rni_b()
+
+//go:noescape
+func simdCvtU32F64Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F64Rni_b()
+
+//go:noescape
+func simdCvtS32F64Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F64Rmi_b()
+
+//go:noescape
+func simdCvtU32F64Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F64Rmi_b()
+
+//go:noescape
+func simdCvtS32F64Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtS32F64Rpi_b()
+
+//go:noescape
+func simdCvtU32F64Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtU32F64Rpi_b()
+
+//go:noescape
 func simdCvtS32F32Rzi(d, a *lanes)
 
 //go:noescape
@@ -1972,6 +2020,14 @@ var simdBodies = []any{
 	simdCvtF32U32,
 	simdCvtF64S32,
 	simdCvtF64U32,
+	simdCvtS32F64Rzi,
+	simdCvtU32F64Rzi,
+	simdCvtS32F64Rni,
+	simdCvtU32F64Rni,
+	simdCvtS32F64Rmi,
+	simdCvtU32F64Rmi,
+	simdCvtS32F64Rpi,
+	simdCvtU32F64Rpi,
 	simdCvtS32F32Rzi,
 	simdCvtU32F32Rzi,
 	simdCvtS32F32Rni,
@@ -2091,73 +2147,73 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       201,
-	"ld64":               188,
-	"ld64P":              189,
-	"ldParam64":          200,
-	"ldParamS16":         197,
-	"ldParamS32":         199,
-	"ldParamS8":          195,
-	"ldParamZ16":         196,
-	"ldParamZ32":         198,
-	"ldParamZ8":          194,
-	"ldS16":              182,
-	"ldS16P":             183,
-	"ldS32":              186,
-	"ldS32P":             187,
-	"ldS8":               178,
-	"ldS8P":              179,
-	"ldZ16":              180,
-	"ldZ16P":             181,
-	"ldZ32":              184,
-	"ldZ32P":             185,
-	"ldZ8":               176,
-	"ldZ8P":              177,
-	"selp":               242,
-	"setp:simdCmpF32Eq":  228,
-	"setp:simdCmpF32Equ": 229,
-	"setp:simdCmpF32Ge":  230,
-	"setp:simdCmpF32Geu": 231,
-	"setp:simdCmpF32Gt":  232,
-	"setp:simdCmpF32Gtu": 233,
-	"setp:simdCmpF32Le":  234,
-	"setp:simdCmpF32Leu": 235,
-	"setp:simdCmpF32Lt":  236,
-	"setp:simdCmpF32Ltu": 237,
-	"setp:simdCmpF32Nan": 238,
-	"setp:simdCmpF32Ne":  239,
-	"setp:simdCmpF32Neu": 240,
-	"setp:simdCmpF32Num": 241,
-	"setp:simdCmpF64Eq":  214,
-	"setp:simdCmpF64Equ": 215,
-	"setp:simdCmpF64Ge":  216,
-	"setp:simdCmpF64Geu": 217,
-	"setp:simdCmpF64Gt":  218,
-	"setp:simdCmpF64Gtu": 219,
-	"setp:simdCmpF64Le":  220,
-	"setp:simdCmpF64Leu": 221,
-	"setp:simdCmpF64Lt":  222,
-	"setp:simdCmpF64Ltu": 223,
-	"setp:simdCmpF64Nan": 224,
-	"setp:simdCmpF64Ne":  225,
-	"setp:simdCmpF64Neu": 226,
-	"setp:simdCmpF64Num": 227,
-	"setp:simdEq32":      202,
-	"setp:simdEq32N":     203,
-	"setp:simdEq64":      208,
-	"setp:simdEq64N":     209,
-	"setp:simdLtS32":     204,
-	"setp:simdLtS32N":    205,
-	"setp:simdLtS64":     210,
-	"setp:simdLtS64N":    211,
-	"setp:simdLtU32":     206,
-	"setp:simdLtU32N":    207,
-	"setp:simdLtU64":     212,
-	"setp:simdLtU64N":    213,
-	"st32":               190,
-	"st32P":              191,
-	"st64":               192,
-	"st64P":              193,
+	"cvtaToGlobal":       209,
+	"ld64":               196,
+	"ld64P":              197,
+	"ldParam64":          208,
+	"ldParamS16":         205,
+	"ldParamS32":         207,
+	"ldParamS8":          203,
+	"ldParamZ16":         204,
+	"ldParamZ32":         206,
+	"ldParamZ8":          202,
+	"ldS16":              190,
+	"ldS16P":             191,
+	"ldS32":              194,
+	"ldS32P":             195,
+	"ldS8":               186,
+	"ldS8P":              187,
+	"ldZ16":              188,
+	"ldZ16P":             189,
+	"ldZ32":              192,
+	"ldZ32P":             193,
+	"ldZ8":               184,
+	"ldZ8P":              185,
+	"selp":               250,
+	"setp:simdCmpF32Eq":  236,
+	"setp:simdCmpF32Equ": 237,
+	"setp:simdCmpF32Ge":  238,
+	"setp:simdCmpF32Geu": 239,
+	"setp:simdCmpF32Gt":  240,
+	"setp:simdCmpF32Gtu": 241,
+	"setp:simdCmpF32Le":  242,
+	"setp:simdCmpF32Leu": 243,
+	"setp:simdCmpF32Lt":  244,
+	"setp:simdCmpF32Ltu": 245,
+	"setp:simdCmpF32Nan": 246,
+	"setp:simdCmpF32Ne":  247,
+	"setp:simdCmpF32Neu": 248,
+	"setp:simdCmpF32Num": 249,
+	"setp:simdCmpF64Eq":  222,
+	"setp:simdCmpF64Equ": 223,
+	"setp:simdCmpF64Ge":  224,
+	"setp:simdCmpF64Geu": 225,
+	"setp:simdCmpF64Gt":  226,
+	"setp:simdCmpF64Gtu": 227,
+	"setp:simdCmpF64Le":  228,
+	"setp:simdCmpF64Leu": 229,
+	"setp:simdCmpF64Lt":  230,
+	"setp:simdCmpF64Ltu": 231,
+	"setp:simdCmpF64Nan": 232,
+	"setp:simdCmpF64Ne":  233,
+	"setp:simdCmpF64Neu": 234,
+	"setp:simdCmpF64Num": 235,
+	"setp:simdEq32":      210,
+	"setp:simdEq32N":     211,
+	"setp:simdEq64":      216,
+	"setp:simdEq64N":     217,
+	"setp:simdLtS32":     212,
+	"setp:simdLtS32N":    213,
+	"setp:simdLtS64":     218,
+	"setp:simdLtS64N":    219,
+	"setp:simdLtU32":     214,
+	"setp:simdLtU32N":    215,
+	"setp:simdLtU64":     220,
+	"setp:simdLtU64N":    221,
+	"st32":               198,
+	"st32P":              199,
+	"st64":               200,
+	"st64P":              201,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -1056,7 +1057,8 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 			cases = append(cases, cvt{"int to " + df.String() + " " + int32Name(it), func() func(d, a *lanes) { return cvtInt32ToFloatVec(df, it) }})
 		}
 		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
-			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F32, it, rnd, false) }})
+			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F32, it, rnd, false) }},
+				cvt{"f64 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F64, it, rnd, false) }})
 		}
 	}
 	for _, c := range cases {
@@ -1071,6 +1073,14 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 			for i := range a {
 				if r.IntN(3) == 0 {
 					a[i] = uint64(extra[r.IntN(len(extra))]) | uint64(r.Uint32())<<32*uint64(r.IntN(2)) // (garbage above, or not)
+				}
+			}
+			if strings.HasPrefix(c.key, "f64") { // f64 values: edges, and around the integer limits
+				a = simdRow64(r)
+				for i := range a {
+					if r.IntN(2) == 0 {
+						a[i] = math.Float64bits(float64(int64(r.Uint64()>>31)-1<<32) + []float64{0, 0.5, -0.5, 0.25}[r.IntN(4)])
+					}
 				}
 			}
 			var want, d lanes

@@ -1592,6 +1592,7 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	vec64("mant64v", 1<<52-1)
 	vec64("abs64v", 1<<63-1)
 	vec64("clzbase", 1054)
+	vec64("bit31v", 1<<31)
 	vec64("two126v", math.Float64bits(0x1p126))
 	vec64("two128v", math.Float64bits(0x1p128))
 	vec64("thirtytwo", 32)
@@ -1768,6 +1769,38 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
 		w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
 	})
+	// from f64: the same in f64 (VROUNDPD), NaN to 1 << 31 (s32: the
+	// truncating conversion's own 0x80000000; u32: blended in)
+	for _, rnd := range []struct {
+		name string
+		imm  int
+	}{{"Rzi", -1}, {"Rni", 0}, {"Rmi", 1}, {"Rpi", 2}} {
+		g.unary("simdCvtS32F64"+rnd.name, func(w *writer, ya, yt string) {
+			xt := "X" + yt[1:]
+			if rnd.imm >= 0 {
+				w.f("VROUNDPD $%d, %s, %s", rnd.imm, ya, ya)
+			}
+			w.f("VCVTTPD2DQY %s, %s", ya, xt)
+			w.f("VCMPPD $13, two31v<>(SB), %s, Y8", ya) // x >= 2^31
+			w.f("VMOVDQU evens<>(SB), Y9")
+			w.f("VPERMD Y8, Y9, Y8")
+			w.f("VPXOR X8, %s, %s", xt, xt)
+			w.f("VPMOVSXDQ %s, %s", xt, ya)
+		})
+		g.unary("simdCvtU32F64"+rnd.name, func(w *writer, ya, yt string) {
+			if rnd.imm >= 0 {
+				w.f("VROUNDPD $%d, %s, %s", rnd.imm, ya, ya)
+			}
+			w.f("VCMPPD $3, %s, %s, Y8", ya, ya) // NaN
+			w.f("VXORPD %s, %s, %s", yt, yt, yt)
+			w.f("VMAXPD %s, %s, %s", yt, ya, ya)
+			w.f("VMINPD maxu32v<>(SB), %s, %s", ya, ya)
+			w.f("VROUNDPD $3, %s, %s", ya, ya)
+			w.f("VADDPD two52v<>(SB), %s, %s", ya, ya)
+			w.f("VPAND Y15, %s, %s", ya, ya)
+			w.f("VBLENDVPD Y8, bit31v<>(SB), %s, %s", ya, ya)
+		})
+	}
 	for _, rnd := range []struct {
 		name string
 		imm  int // VROUNDPS's mode; -1: none (truncation)
