@@ -143,7 +143,12 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 		if mode == "" {
-			return l.ternary(in, o, func(a, b, c uint64) uint64 { return prmtDefault(a, b, c) })
+			return l.ternaryVec(in, o, func(a, b, c uint64) uint64 { return prmtDefault(a, b, c) },
+				func(d, a, b, c *lanes) {
+					for i := range d {
+						d[i] = prmtDefault(a[i], b[i], c[i])
+					}
+				})
 		}
 		table, ok := prmtModes[mode]
 		if !ok {

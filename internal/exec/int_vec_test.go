@@ -694,8 +694,8 @@ J:
 
 // TestLop3Lut: every lut and random operands against the manual's rule
 // bit by bit (9.7.8.6: bit i of d is bit a_i<<2 | b_i<<1 | c_i of immLut,
-// where F(0xF0, 0xCC, 0xAA) = immLut), and the converged loop against the
-// lanes.
+// where F(0xF0, 0xCC, 0xAA) = immLut), and the converged loops of lop3 and
+// prmt against the lanes.
 func TestLop3Lut(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 82))
 	for lut := uint64(0); lut < 256; lut++ {
@@ -712,6 +712,27 @@ func TestLop3Lut(t *testing.T) {
 			if got := lop3Lut(lut, a, b, c); got != want {
 				t.Fatalf("lop3Lut(%#x, %#x, %#x, %#x) = %#x, want %#x", lut, a, b, c, got, want)
 			}
+		}
+	}
+	// prmt's generic form, converged against the lanes, selectors hashed
+	// (sign replication included)
+	res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .pred %p;", `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %y, %x, 0x5bd1e995;
+	mul.lo.u32 %z, %y, 0x01000193;
+	prmt.b32 %d1, %x, %y, %z;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	prmt.b32 %d2, %x, %y, %z;
+	bra J;
+A:
+	prmt.b32 %d2, %x, %y, %z;
+J:
+	xor.b32 %d1, %d1, %d2;
+	cvt.u64.u32 %res, %d1;`)
+	for l, v := range res {
+		if v != 0 {
+			t.Fatalf("prmt lane %d: converged and divergent results differ by %#x", l, v)
 		}
 	}
 	for _, lut := range []string{"0x96", "0xe8", "0x1e", "0x00", "0xff", "0x6a"} {
