@@ -58,7 +58,7 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 		}
 		k := uint64(r.IntN(4)) * size // the op's constant offset
 		start := uint64(r.IntN(window/int(size)-40)) * size
-		pattern := round / 18 % 6
+		pattern := round / 18 % 8
 		// rows: 0 destination, 1 addresses, 2 source, 3 and 4: a following
 		// op (xor with 0: a copy of row 3 into row 4)
 		rows := make([]uint64, 5*warpSize)
@@ -77,6 +77,14 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 				off = uint64(r.IntN(window/int(size)-1)) * size
 			case 4:
 				off = start + uint64(i/2)*size // two lanes per element
+			case 5:
+				off = start + uint64(i%16)*size // two consecutive half-warps alike (a 16-wide tile)
+			case 6:
+				off = start + uint64(i/16)*size*8 // two uniform half-warps
+			case 7:
+				if i >= 16 { // a consecutive half, then a uniform one
+					off = start + 20*size
+				}
 			}
 			addr[i] = base + off - k
 		}
