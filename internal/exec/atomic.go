@@ -87,9 +87,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	// flushes ..."; on shared memory it does not)
 	var applyGlobal func(old, b, c uint64) uint64
 	if t == ".f32" && op == ".add" {
-		applyGlobal = func(old, b, _ uint64) uint64 {
-			return fp.F32.FlushSubnormal(fp.F32.Add(fp.F32.FlushSubnormal(old), fp.F32.FlushSubnormal(b&0xffffffff), fp.RN))
-		}
+		applyGlobal = func(old, b, _ uint64) uint64 { return atomAddF32Flush(old, b) }
 	}
 	rmw := atomicRMW
 	if op == ".add" && (t == ".u32" || t == ".s32" || t == ".u64" || t == ".s64") {
@@ -280,4 +278,21 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 		}
 	}
 	return nil
+}
+
+// addF32 is floatPair's f32 addition: fp.F32.Add's results in round to
+// nearest, by Go's own.
+var addF32, _ = floatPair("add", fp.F32)
+
+// atomAddF32Flush is atom.add.f32 on global memory: subnormal inputs and
+// results flushed to zeros of their sign (fp.F32.FlushSubnormal), the sum
+// rounded to nearest even.
+func atomAddF32Flush(old, b uint64) uint64 {
+	flush := func(v uint64) uint64 {
+		if v&0x7f800000 == 0 {
+			return v & 0x80000000
+		}
+		return v
+	}
+	return flush(addF32(flush(old&0xffffffff), flush(b&0xffffffff)))
 }

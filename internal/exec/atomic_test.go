@@ -9,7 +9,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
 )
 
 func TestAtomForms(t *testing.T) {
@@ -217,6 +220,30 @@ func TestAtomicAddReturnsOld(t *testing.T) {
 		cb, _ := g.Bytes(ctr, 4)
 		if got, want := int32(binary.LittleEndian.Uint32(cb)), int32(32*c.inc); got != want {
 			t.Errorf("%s %s: counter %d, want %d", c.space, c.typ, got, want)
+		}
+	}
+}
+
+// TestAtomAddF32Flush: global atom.add.f32's element operation against
+// internal/fp's (flush the inputs, add rounding to nearest, flush the
+// sum), on random bits and edges: subnormals, zeros, infinities, NaNs with
+// payloads, sums that overflow or cancel.
+func TestAtomAddF32Flush(t *testing.T) {
+	f := fp.F32
+	r := rand.New(rand.NewPCG(101, 102))
+	edges := []uint64{0, 0x80000000, 1, 0x807fffff, 0x00800000, 0x80800000, 0x7f800000, 0xff800000,
+		0x7fc00000, 0x7f800001, 0xffc12345, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x00800001}
+	pick := func() uint64 {
+		if r.IntN(2) == 0 {
+			return edges[r.IntN(len(edges))]
+		}
+		return uint64(r.Uint32()) | uint64(r.Uint32())<<32*uint64(r.IntN(2))
+	}
+	for i := 0; i < 200000; i++ {
+		old, b := pick(), pick()
+		want := f.FlushSubnormal(f.Add(f.FlushSubnormal(old&0xffffffff), f.FlushSubnormal(b&0xffffffff), fp.RN))
+		if got := atomAddF32Flush(old, b); got != want {
+			t.Fatalf("atom.add.f32(%#x, %#x) = %#x, want %#x", old, b, got, want)
 		}
 	}
 }
