@@ -95,6 +95,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
+	addF32Global := op == ".add" && vec == 1 && t == ".f32"
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
@@ -135,6 +136,33 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				}
 				if olds != nil {
 					olds[lane] = it.norm(uint64(old))
+				}
+			}
+		}
+		if win != nil && addF32Global && o.space == mem.SpaceGlobal {
+			// atom/red.add.f32 on global memory: one compare-and-swap loop
+			// per lane on the window's word (the loop below takes over at
+			// the first lane outside it)
+			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			var olds *lanes
+			if dsts[0] >= 0 {
+				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
+			}
+			for ; mask != 0; mask &= mask - 1 {
+				lane := bits.TrailingZeros32(mask)
+				off := addrs[lane] + o.addrConst - winBase
+				if off > winLimit || off&3 != 0 {
+					break
+				}
+				p := (*uint32)(unsafe.Pointer(&win[off]))
+				for {
+					old := atomic.LoadUint32(p)
+					if atomic.CompareAndSwapUint32(p, old, uint32(atomAddF32Flush(uint64(old), vals[lane]))) {
+						if olds != nil {
+							olds[lane] = uint64(old)
+						}
+						break
+					}
 				}
 			}
 		}

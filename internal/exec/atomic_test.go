@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -244,6 +245,70 @@ func TestAtomAddF32Flush(t *testing.T) {
 		want := f.FlushSubnormal(f.Add(f.FlushSubnormal(old&0xffffffff), f.FlushSubnormal(b&0xffffffff), fp.RN))
 		if got := atomAddF32Flush(old, b); got != want {
 			t.Fatalf("atom.add.f32(%#x, %#x) = %#x, want %#x", old, b, got, want)
+		}
+	}
+}
+
+// TestAtomAddF32WholeWarp: a full warp's atom.global.add.f32, lanes in
+// order (one worker: lane order is the serialization): even lanes add to
+// one word, odd lanes to the next, each getting the word's value before
+// its own addition; values include subnormals (flushed) and a NaN.
+func TestAtomAddF32WholeWarp(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 sums, .param .u64 vals, .param .u64 olds)
+{
+	.reg .b32 %r<6>;
+	.reg .f32 %f<3>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [sums];
+	ld.param.u64 %rd2, [vals];
+	ld.param.u64 %rd3, [olds];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd4, %r1, 4;
+	add.s64 %rd5, %rd2, %rd4;
+	ld.global.f32 %f1, [%rd5];
+	and.b32 %r2, %r1, 1;
+	mul.wide.u32 %rd6, %r2, 4;
+	add.s64 %rd7, %rd1, %rd6;
+	atom.global.add.f32 %f2, [%rd7], %f1;
+	add.s64 %rd8, %rd3, %rd4;
+	st.global.f32 [%rd8], %f2;
+	ret;
+}
+`)
+	vals := make([]uint32, 32)
+	for i := range vals {
+		vals[i] = math.Float32bits(float32(i)*1.25 - 7)
+	}
+	vals[3], vals[6], vals[9], vals[20] = 0x00000001, 0x807fffff, 0x7fc00000, 0x00800000
+	sums, _ := g.Alloc(8, 0)
+	vb, _ := g.Alloc(128, 0)
+	ob, _ := g.Alloc(128, 0)
+	sb, _ := g.Bytes(sums, 8)
+	binary.LittleEndian.PutUint32(sb, 0x3f800000)
+	binary.LittleEndian.PutUint32(sb[4:], 0x00000005) // a subnormal start: flushed
+	bb, _ := g.Bytes(vb, 128)
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(bb[4*i:], v)
+	}
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], sums, vb, ob), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	acc := [2]uint64{0x3f800000, 0x00000005}
+	out, _ := g.Bytes(ob, 128)
+	for i, v := range vals {
+		old := acc[i&1]
+		acc[i&1] = atomAddF32Flush(old, uint64(v))
+		if got := binary.LittleEndian.Uint32(out[4*i:]); uint64(got) != old {
+			t.Errorf("lane %d: old value %#x, want %#x", i, got, old)
+		}
+	}
+	for k := range acc {
+		if got := binary.LittleEndian.Uint32(sb[4*k:]); uint64(got) != acc[k] {
+			t.Errorf("word %d: %#x, want %#x", k, got, acc[k])
 		}
 	}
 }
