@@ -68,25 +68,11 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 		if it.bits == 0 {
 			return l.unsupported(in, "type "+t)
 		}
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
-			msb := uint64(it.bits - 1)
-			pos, ln := b&0xff, c&0xff
-			var sbit uint64
-			if it.signed && ln != 0 {
-				p := min(pos+ln-1, msb)
-				sbit = a >> p & 1
+		fn := func(a, b, c uint64) uint64 { return bfe(it, a, b, c) }
+		return l.ternaryVec(in, o, fn, func(d, a, b, c *lanes) {
+			for i := range d {
+				d[i] = bfe(it, a[i], b[i], c[i])
 			}
-			var d uint64
-			for i := uint64(0); i <= msb; i++ {
-				var bit uint64
-				if i < ln && pos+i <= msb {
-					bit = a >> (pos + i) & 1
-				} else {
-					bit = sbit
-				}
-				d |= bit << i
-			}
-			return it.norm(d)
 		})
 	case "bfi": // bfi.type f, a, b, c, d: insert d bits of a into b at position c
 		if len(in.Operands) != 5 {
@@ -362,4 +348,25 @@ func shfVec(left, clamp bool) func(d, a, b, c *lanes) {
 			d[i] = uint64(uint32(v >> (uint32(c[i]) & 31)))
 		}
 	}
+}
+
+// bfe is bfe.type's value (9.7.8.9): the len = c[7:0] bits of a from
+// position pos = b[7:0], the bits past a's msb or past len filled with
+// the sign bit (.s: bit min(pos+len-1, msb) of a, 0 when len is 0) or with
+// zeros (.u).
+func bfe(it intType, a, b, c uint64) uint64 {
+	msb := uint64(it.bits - 1)
+	pos, ln := b&0xff, c&0xff
+	var k uint64 // the bits taken from a
+	if pos <= msb {
+		k = min(ln, msb+1-pos)
+	}
+	var d uint64
+	if k > 0 {
+		d = a >> pos & (1<<k - 1)
+	}
+	if it.signed && ln != 0 && a>>min(pos+ln-1, msb)&1 != 0 {
+		d |= ^(1<<k - 1) // the sign bit above the field
+	}
+	return it.norm(d)
 }

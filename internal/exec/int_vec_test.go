@@ -757,3 +757,63 @@ J:
 		}
 	}
 }
+
+// TestBfe: bfe against the manual's rule bit by bit (9.7.8.9: d[i] =
+// a[pos+i] for i < len and pos+i <= msb, else the sign bit, which is
+// a[min(pos+len-1, msb)] for .s and a non-zero len, else 0) for every type,
+// positions and lengths 0..255 around the widths, random a; and the
+// converged loop against the lanes.
+func TestBfe(t *testing.T) {
+	r := rand.New(rand.NewPCG(111, 112))
+	ref := func(it intType, a, b, c uint64) uint64 {
+		msb := uint64(it.bits - 1)
+		pos, ln := b&0xff, c&0xff
+		var sbit uint64
+		if it.signed && ln != 0 {
+			sbit = a >> min(pos+ln-1, msb) & 1
+		}
+		var d uint64
+		for i := uint64(0); i <= msb; i++ {
+			bit := sbit
+			if i < ln && pos+i <= msb {
+				bit = a >> (pos + i) & 1
+			}
+			d |= bit << i
+		}
+		return it.norm(d)
+	}
+	edges := []uint64{0, 1, 2, 7, 8, 15, 16, 30, 31, 32, 33, 62, 63, 64, 65, 127, 200, 255, 256, 257, 0x1ff}
+	for _, it := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
+		for i := 0; i < 100000; i++ {
+			a := r.Uint64()
+			b, c := edges[r.IntN(len(edges))], edges[r.IntN(len(edges))]
+			if r.IntN(2) == 0 {
+				b, c = r.Uint64(), r.Uint64()
+			}
+			if got, want := bfe(it, a, b, c), ref(it, a, b, c); got != want {
+				t.Fatalf("bfe %v a=%#x pos=%#x len=%#x: %#x, want %#x", it, a, b, c, got, want)
+			}
+		}
+	}
+	res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .pred %p;", `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %y, %x, 0x5bd1e995;
+	and.b32 %y, %y, 63;
+	mul.lo.u32 %z, %x, 0x01000193;
+	and.b32 %z, %z, 63;
+	bfe.s32 %d1, %x, %y, %z;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	bfe.s32 %d2, %x, %y, %z;
+	bra J;
+A:
+	bfe.s32 %d2, %x, %y, %z;
+J:
+	xor.b32 %d1, %d1, %d2;
+	cvt.u64.u32 %res, %d1;`)
+	for l, v := range res {
+		if v != 0 {
+			t.Fatalf("bfe lane %d: converged and divergent results differ by %#x", l, v)
+		}
+	}
+}
