@@ -93,12 +93,7 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			for m := mask; m != 0; m &= m - 1 {
 				i := bits.TrailingZeros32(m)
 				a, b := r[int(src[0])*warpSize+i], r[int(src[1])*warpSize+i]
-				pos, ln := r[int(src[2])*warpSize+i]&0xff, r[int(src[3])*warpSize+i]&0xff
-				f := b & it.mask()
-				for k := uint64(0); k < ln && pos+k < uint64(it.bits); k++ {
-					f = f&^(1<<(pos+k)) | (a>>k&1)<<(pos+k)
-				}
-				r[int(dst)*warpSize+i] = f
+				r[int(dst)*warpSize+i] = bfi(it, a, b, r[int(src[2])*warpSize+i], r[int(src[3])*warpSize+i])
 			}
 		}
 		return nil
@@ -369,4 +364,21 @@ func bfe(it intType, a, b, c uint64) uint64 {
 		d |= ^(1<<k - 1) // the sign bit above the field
 	}
 	return it.norm(d)
+}
+
+// bfi is bfi.type's value (9.7.8.10): b with its bits from position pos =
+// c[7:0] on replaced by the low len = d[7:0] bits of a, as far as the
+// width reaches.
+func bfi(it intType, a, b, c, d uint64) uint64 {
+	pos, ln := c&0xff, d&0xff
+	var k uint64 // the bits inserted
+	if pos < uint64(it.bits) {
+		k = min(ln, uint64(it.bits)-pos)
+	}
+	f := b & it.mask()
+	if k == 0 {
+		return f
+	}
+	m := (1<<k - 1) << pos
+	return f&^m | a<<pos&m
 }

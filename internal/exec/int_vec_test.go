@@ -817,3 +817,31 @@ J:
 		}
 	}
 }
+
+// TestBfi: bfi against the manual's rule bit by bit (9.7.8.10: b with
+// bits pos..pos+len-1, as far as the width reaches, taken from a's low
+// bits) for both widths, around the widths and at random.
+func TestBfi(t *testing.T) {
+	r := rand.New(rand.NewPCG(121, 122))
+	ref := func(it intType, a, b, c, d uint64) uint64 {
+		pos, ln := c&0xff, d&0xff
+		f := b & it.mask()
+		for k := uint64(0); k < ln && pos+k < uint64(it.bits); k++ {
+			f = f&^(1<<(pos+k)) | (a>>k&1)<<(pos+k)
+		}
+		return f
+	}
+	edges := []uint64{0, 1, 2, 7, 8, 15, 16, 30, 31, 32, 33, 62, 63, 64, 65, 127, 200, 255, 256, 257, 0x1ff}
+	for _, it := range []intType{{32, false}, {64, false}} {
+		for i := 0; i < 100000; i++ {
+			a, b := r.Uint64(), r.Uint64()
+			c, d := edges[r.IntN(len(edges))], edges[r.IntN(len(edges))]
+			if r.IntN(2) == 0 {
+				c, d = r.Uint64(), r.Uint64()
+			}
+			if got, want := bfi(it, a, b, c, d), ref(it, a, b, c, d); got != want {
+				t.Fatalf("bfi %v a=%#x b=%#x pos=%#x len=%#x: %#x, want %#x", it, a, b, c, d, got, want)
+			}
+		}
+	}
+}
