@@ -379,6 +379,6 @@ func bfi(it intType, a, b, c, d uint64) uint64 {
 	if k == 0 {
 		return f
 	}
-	m := (1<<k - 1) << pos
+	m := (uint64(1)<<k - 1) << pos
 	return f&^m | a<<pos&m
 }
