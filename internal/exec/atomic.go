@@ -110,11 +110,13 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
 		}
-		if win != nil && addInt32 {
+		if win != nil && (addInt32 || addF32Global && o.space == mem.SpaceGlobal) {
 			// atom/red.add on 32-bit integers in global or the CTA's shared
-			// memory, the common case: one fetch-and-add per lane, as long
-			// as the lanes stay in the window (the general loop below takes
-			// over at the first that does not, and faults there if it must)
+			// memory, and .f32 on global memory, the common cases: one
+			// fetch-and-add (f32: compare-and-swap loop) per lane on the
+			// window's word, as long as the lanes stay in the window (the
+			// general loop below takes over at the first that does not,
+			// and faults there if it must)
 			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds *lanes
 			if dsts[0] >= 0 {
@@ -127,42 +129,18 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 					break
 				}
 				b, p := uint32(vals[lane]), (*uint32)(unsafe.Pointer(&win[off]))
-				var old uint32
-				if o.space == mem.SpaceShared { // the cluster's goroutine alone: a plain update
-					old = *p
-					*p = old + b
-				} else {
-					old = atomic.AddUint32(p, b) - b
+				var old uint64
+				switch {
+				case addF32Global:
+					old = casAddF32(p, b)
+				case o.space == mem.SpaceShared: // the cluster's goroutine alone: a plain update
+					old = it.norm(uint64(*p))
+					*p += b
+				default:
+					old = it.norm(uint64(atomic.AddUint32(p, b) - b))
 				}
 				if olds != nil {
-					olds[lane] = it.norm(uint64(old))
-				}
-			}
-		}
-		if win != nil && addF32Global && o.space == mem.SpaceGlobal {
-			// atom/red.add.f32 on global memory: one compare-and-swap loop
-			// per lane on the window's word (the loop below takes over at
-			// the first lane outside it)
-			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
-			var olds *lanes
-			if dsts[0] >= 0 {
-				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
-			}
-			for ; mask != 0; mask &= mask - 1 {
-				lane := bits.TrailingZeros32(mask)
-				off := addrs[lane] + o.addrConst - winBase
-				if off > winLimit || off&3 != 0 {
-					break
-				}
-				p := (*uint32)(unsafe.Pointer(&win[off]))
-				for {
-					old := atomic.LoadUint32(p)
-					if atomic.CompareAndSwapUint32(p, old, uint32(atomAddF32Flush(uint64(old), vals[lane]))) {
-						if olds != nil {
-							olds[lane] = uint64(old)
-						}
-						break
-					}
+					olds[lane] = old
 				}
 			}
 		}
@@ -323,4 +301,15 @@ func atomAddF32Flush(old, b uint64) uint64 {
 		return v
 	}
 	return flush(addF32(flush(old&0xffffffff), flush(b&0xffffffff)))
+}
+
+// casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in
+// a compare-and-swap loop); it returns the old value.
+func casAddF32(p *uint32, b uint32) uint64 {
+	for {
+		old := atomic.LoadUint32(p)
+		if atomic.CompareAndSwapUint32(p, old, uint32(atomAddF32Flush(uint64(old), uint64(b)))) {
+			return uint64(old)
+		}
+	}
 }

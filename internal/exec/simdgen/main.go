@@ -206,11 +206,8 @@ func f64Body(insn string) bodyFunc {
 	}
 }
 
-// f32MinMax is min or max.f32 (internal/exec's pickMinMax): x86's MINPS
-// and MAXPS give the second operand for a NaN and for equal operands; the
-// GPU ignores a NaN operand and orders -0 below +0. So: where b is NaN, a;
-// where a equals b, a|b for min (-0 over +0) and a&b for max; a NaN left
-// (both were NaN) becomes the canonical NaN. Y14 is scratch, reloaded.
+// divApprox32 is div.approx.f32 (quirk) or div.full.f32, with .ftz or
+// not (see its registration).
 func divApprox32(quirk, ftz bool) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
 		var tmp []string // the scratch registers of Y8-Y11 other than yu
@@ -255,41 +252,35 @@ func divApprox32(quirk, ftz bool) bodyFunc {
 	}
 }
 
-func f64MinMax(isMax bool) bodyFunc {
-	// (f32MinMax's steps on f64 lanes; a NaN result, both operands NaN,
-	// becomes the canonical f64 NaN)
+// floatMinMax is min or max on f32 or f64 lanes (internal/exec's
+// pickMinMax): x86's MIN/MAX gives b when either operand is NaN, so a NaN
+// b is replaced by a; equal operands (+0 and -0 among them) take a|b for
+// min and a&b for max, so that -0 orders below +0; a NaN result (both
+// operands NaN) becomes the canonical NaN. Y14 is scratch (f32: reloaded).
+func floatMinMax(isMax, f64 bool) bodyFunc {
 	return func(w *writer, ya, yt, yu, mb string, j int) {
-		insn, join := "VMINPD", "VPOR"
+		sfx := "PS"
+		if f64 {
+			sfx = "PD"
+		}
+		insn, join := "VMIN"+sfx, "VPOR"
 		if isMax {
-			insn, join = "VMAXPD", "VPAND"
+			insn, join = "VMAX"+sfx, "VPAND"
 		}
 		w.f("VMOVDQU %s, %s", mb, yu)
 		w.f("%s %s, %s, %s", insn, yu, ya, yt)
-		w.f("VCMPPD $3, %s, %s, Y14", yu, yu)
-		w.f("VBLENDVPD Y14, %s, %s, %s", ya, yt, yt)
-		w.f("VCMPPD $0, %s, %s, Y14", yu, ya)
+		w.f("VCMP%s $3, %s, %s, Y14", sfx, yu, yu)
+		w.f("VBLENDV%s Y14, %s, %s, %s", sfx, ya, yt, yt)
+		w.f("VCMP%s $0, %s, %s, Y14", sfx, yu, ya)
 		w.f("%s %s, %s, %s", join, ya, yu, yu)
-		w.f("VBLENDVPD Y14, %s, %s, %s", yu, yt, ya)
-		w.f("VCMPPD $3, %s, %s, Y14", ya, ya)
-		w.f("VBLENDVPD Y14, canon64v<>(SB), %s, %s", ya, ya)
-	}
-}
-
-func f32MinMax(isMax bool) bodyFunc {
-	return func(w *writer, ya, yt, yu, mb string, j int) {
-		insn, join := "VMINPS", "VPOR"
-		if isMax {
-			insn, join = "VMAXPS", "VPAND"
+		w.f("VBLENDV%s Y14, %s, %s, %s", sfx, yu, yt, ya)
+		if f64 {
+			w.f("VCMPPD $3, %s, %s, Y14", ya, ya)
+			w.f("VBLENDVPD Y14, canon64v<>(SB), %s, %s", ya, ya)
+		} else {
+			w.f("VPBROADCASTD canonf32<>(SB), Y14")
+			canonF32(w, ya, yt)
 		}
-		w.f("VMOVDQU %s, %s", mb, yu)
-		w.f("%s %s, %s, %s", insn, yu, ya, yt)
-		w.f("VCMPPS $3, %s, %s, Y14", yu, yu)
-		w.f("VBLENDVPS Y14, %s, %s, %s", ya, yt, yt)
-		w.f("VCMPPS $0, %s, %s, Y14", yu, ya)
-		w.f("%s %s, %s, %s", join, ya, yu, yu)
-		w.f("VBLENDVPS Y14, %s, %s, %s", yu, yt, ya)
-		w.f("VPBROADCASTD canonf32<>(SB), Y14")
-		canonF32(w, ya, yt)
 	}
 }
 
@@ -1660,8 +1651,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		g.binary(o)
 	}
 	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
-	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: f32MinMax(false)})
-	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: f32MinMax(true)})
+	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: floatMinMax(false, false)})
+	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: floatMinMax(true, false)})
 	// div.approx.f32 and div.full.f32 (.ftz too): a/b in f64, rounded to
 	// f32 (approxFn), NaN results the canonical NaN; div.approx's quirk for
 	// 2^126 < |b| < 2^128: a zero of the quotient's sign, NaN for an
@@ -1673,8 +1664,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		{"divfull.f32", "divFullF32", false, false}, {"divfull.ftz.f32", "divFullFtzF32", false, true}} {
 		g.binary(intOp{name: v.name, fn: v.fn, kprep: fk, body: divApprox32(v.quirk, v.ftz)})
 	}
-	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: f64MinMax(false)})
-	g.binary(intOp{name: "max.f64", fn: "maxF64", kprep: kQ, body: f64MinMax(true)})
+	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: floatMinMax(false, true)})
+	g.binary(intOp{name: "max.f64", fn: "maxF64", kprep: kQ, body: floatMinMax(true, true)})
 	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
 	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
 	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
