@@ -495,6 +495,49 @@ J:
 	}
 }
 
+// lanesDecls are the registers convergedMatchesLanes's bodies use.
+const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %e1, %e2; .reg .pred %p, %q;"
+
+// convergedMatchesLanes runs "inst dst, args" after setup on a full warp
+// (the converged path: a warp loop where there is one) and again with the
+// warp split in two halves at different instructions (the per-lane path),
+// and fails at the first lane whose two results differ. dst is %d1/%d2
+// (.b32) or, with wide, %e1/%e2 (.b64).
+func convergedMatchesLanes(t *testing.T, setup, inst, args string, wide bool) {
+	t.Helper()
+	d1, d2, fold := "%d1", "%d2", "xor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
+	if wide {
+		d1, d2, fold = "%e1", "%e2", "xor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
+	}
+	body := setup + inst + " " + d1 + ", " + args + `;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + inst + " " + d2 + ", " + args + `;
+	bra J;
+A:
+	` + inst + " " + d2 + ", " + args + `;
+J:
+	` + fold
+	for l, v := range runLanesOnVersion(t, "7.8", "sm_90", lanesDecls, body) {
+		if v != 0 {
+			t.Fatalf("%s lane %d: converged and divergent results differ by %#x", inst, l, v)
+		}
+	}
+}
+
+// hashedSetup puts hashed bits in %x, then special values (one per lane
+// from lane 0) over them.
+func hashedSetup(special []string) string {
+	s := `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+`
+	for i, v := range special {
+		s += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+	}
+	return s
+}
+
 // TestTranscendentalVecMatchesLanes: the warp loops of the f32 .approx
 // transcendentals (ex2, lg2, sin, cos, tanh, with and without .ftz; AVX2
 // where the host has it) give what the per-lane path gives (approxFn under
@@ -510,30 +553,7 @@ func TestTranscendentalVecMatchesLanes(t *testing.T) {
 			if op == "tanh" && ftz != "" {
 				continue // (tanh has no .ftz form)
 			}
-			inst := op + ".approx" + ftz + ".f32"
-			body := `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %x, %x, 0x5bd1e995;
-`
-			for i, v := range special {
-				body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-			}
-			body += inst + ` %d1, %x;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	` + inst + ` %d2, %x;
-	bra J;
-A:
-	` + inst + ` %d2, %x;
-J:
-	xor.b32 %d1, %d1, %d2;
-	cvt.u64.u32 %res, %d1;`
-			res := runLanesOnVersion(t, "7.0", "sm_75", ".reg .b32 %x, %d1, %d2; .reg .pred %p;", body)
-			for l, v := range res {
-				if v != 0 {
-					t.Fatalf("%s lane %d: converged and divergent results differ by %#x", inst, l, v)
-				}
-			}
+			convergedMatchesLanes(t, hashedSetup(special), op+".approx"+ftz+".f32", "%x", false)
 		}
 	}
 }
@@ -544,41 +564,13 @@ J:
 func TestNegAbsVecMatchesLanes(t *testing.T) {
 	special := []string{"0x00000000", "0x80000000", "0x00000001", "0x807fffff", "0x7f800000", "0xff800000",
 		"0x7fc00000", "0xffc12345", "0x7f800001", "0x3f800000", "0x00800000", "0x80800000"}
-	for _, inst := range []string{"neg.f32", "neg.ftz.f32", "abs.f32", "abs.ftz.f32", "neg.f64", "abs.f64"} {
-		wide := strings.HasSuffix(inst, "f64")
-		body := `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %x, %x, 0x5bd1e995;
-`
-		for i, v := range special {
-			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-		}
-		src, dst := "%x", "%d1"
-		if wide { // the bits twice: f64 NaNs, subnormals, infinities
-			body += "\tmov.b64 %w, {%x, %x};\n\tsetp.eq.u32 %p, %t, 20;\n\t@%p mov.b64 %w, 0x000fffffffffffff;\n"
-			src, dst = "%w", "%e1"
-		}
-		d2 := strings.Replace(dst, "1", "2", 1)
-		body += inst + " " + dst + ", " + src + `;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	` + inst + " " + d2 + ", " + src + `;
-	bra J;
-A:
-	` + inst + " " + d2 + ", " + src + `;
-J:
-`
-		if wide {
-			body += "\txor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
-		} else {
-			body += "\txor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
-		}
-		res := runLanes(t, ".reg .b32 %x, %d1, %d2; .reg .b64 %w, %e1, %e2; .reg .pred %p;", body)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", inst, l, v)
-			}
-		}
+	for _, inst := range []string{"neg.f32", "neg.ftz.f32", "abs.f32", "abs.ftz.f32"} {
+		convergedMatchesLanes(t, hashedSetup(special), inst, "%x", false)
+	}
+	// f64: the bits twice (f64 NaNs, subnormals, infinities), and a subnormal
+	wide := hashedSetup(special) + "\tmov.b64 %w, {%x, %x};\n\tsetp.eq.u32 %p, %t, 20;\n\t@%p mov.b64 %w, 0x000fffffffffffff;\n"
+	for _, inst := range []string{"neg.f64", "abs.f64"} {
+		convergedMatchesLanes(t, wide, inst, "%w", true)
 	}
 }
 
@@ -603,21 +595,11 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 		{"div.approx.f32", "b32", "b32"}, {"div.approx.ftz.f32", "b32", "b32"},
 		{"div.full.f32", "b32", "b32"}, {"div.full.ftz.f32", "b32", "b32"},
 	} {
-		body := `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %x, %x, 0x5bd1e995;
-`
-		for i, v := range special {
-			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-		}
+		body := hashedSetup(special)
 		// 64-bit operands: the bits next to a hashed word (f64 NaNs,
 		// subnormals, infinities where the word is one of the specials)
 		body += "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%y, %x};\n"
 		src := map[string]string{"b32": "%x", "b64": "%w"}[c.at]
-		d1, d2 := "%d1", "%d2"
-		if c.dt == "b64" {
-			d1, d2 = "%e1", "%e2"
-		}
 		args := src
 		switch {
 		case strings.HasPrefix(c.inst, "mad.wide"):
@@ -646,26 +628,7 @@ func TestMoreVecMatchesLanes(t *testing.T) {
 			args = "%w, %v, %q"
 			body += "\tmov.b64 %v, {%x, %y};\n\tand.b32 %z, %x, 5;\n\tsetp.ne.u32 %q, %z, 0;\n"
 		}
-		body += c.inst + " " + d1 + ", " + args + `;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	` + c.inst + " " + d2 + ", " + args + `;
-	bra J;
-A:
-	` + c.inst + " " + d2 + ", " + args + `;
-J:
-`
-		if c.dt == "b64" {
-			body += "\txor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
-		} else {
-			body += "\txor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
-		}
-		res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %e1, %e2; .reg .pred %p, %q;", body)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", c.inst, l, v)
-			}
-		}
+		convergedMatchesLanes(t, body, c.inst, args, c.dt == "b64")
 	}
 }
 
@@ -716,45 +679,14 @@ func TestLop3Lut(t *testing.T) {
 	}
 	// prmt's generic form, converged against the lanes, selectors hashed
 	// (sign replication included)
-	res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .pred %p;", `
+	threeHashed := `
 	mul.lo.u32 %x, %t, 0x9e3779b9;
 	xor.b32 %y, %x, 0x5bd1e995;
 	mul.lo.u32 %z, %y, 0x01000193;
-	prmt.b32 %d1, %x, %y, %z;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	prmt.b32 %d2, %x, %y, %z;
-	bra J;
-A:
-	prmt.b32 %d2, %x, %y, %z;
-J:
-	xor.b32 %d1, %d1, %d2;
-	cvt.u64.u32 %res, %d1;`)
-	for l, v := range res {
-		if v != 0 {
-			t.Fatalf("prmt lane %d: converged and divergent results differ by %#x", l, v)
-		}
-	}
+`
+	convergedMatchesLanes(t, threeHashed, "prmt.b32", "%x, %y, %z", false)
 	for _, lut := range []string{"0x96", "0xe8", "0x1e", "0x00", "0xff", "0x6a"} {
-		res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .pred %p;", `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %y, %x, 0x5bd1e995;
-	mul.lo.u32 %z, %y, 0x01000193;
-	lop3.b32 %d1, %x, %y, %z, `+lut+`;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	lop3.b32 %d2, %x, %y, %z, `+lut+`;
-	bra J;
-A:
-	lop3.b32 %d2, %x, %y, %z, `+lut+`;
-J:
-	xor.b32 %d1, %d1, %d2;
-	cvt.u64.u32 %res, %d1;`)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("lop3 %s lane %d: converged and divergent results differ by %#x", lut, l, v)
-			}
-		}
+		convergedMatchesLanes(t, threeHashed, "lop3.b32", "%x, %y, %z, "+lut, false)
 	}
 }
 
@@ -795,27 +727,13 @@ func TestBfe(t *testing.T) {
 			}
 		}
 	}
-	res := runLanes(t, ".reg .b32 %x, %y, %z, %d1, %d2; .reg .pred %p;", `
+	convergedMatchesLanes(t, `
 	mul.lo.u32 %x, %t, 0x9e3779b9;
 	xor.b32 %y, %x, 0x5bd1e995;
 	and.b32 %y, %y, 63;
 	mul.lo.u32 %z, %x, 0x01000193;
 	and.b32 %z, %z, 63;
-	bfe.s32 %d1, %x, %y, %z;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	bfe.s32 %d2, %x, %y, %z;
-	bra J;
-A:
-	bfe.s32 %d2, %x, %y, %z;
-J:
-	xor.b32 %d1, %d1, %d2;
-	cvt.u64.u32 %res, %d1;`)
-	for l, v := range res {
-		if v != 0 {
-			t.Fatalf("bfe lane %d: converged and divergent results differ by %#x", l, v)
-		}
-	}
+`, "bfe.s32", "%x, %y, %z", false)
 }
 
 // TestBfi: bfi against the manual's rule bit by bit (9.7.8.10: b with
