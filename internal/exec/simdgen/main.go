@@ -206,6 +206,31 @@ func f64Body(insn string) bodyFunc {
 	}
 }
 
+// approxIn starts an f32 transcendental's chunk: the four f32 values in
+// the lanes' low halves (flushed with ftz) widened to f64 in ya.
+func approxIn(w *writer, ya, yt string, ftz bool) {
+	if ftz {
+		flushF32(w, ya, yt)
+	}
+	w.f("VMOVDQU evens<>(SB), %s", yt)
+	w.f("VPERMD %s, %s, %s", ya, yt, ya)
+	w.f("VCVTPS2PD X%s, %s", ya[1:], ya)
+}
+
+// approxOut ends it: the f64 results in ya rounded to f32, the canonical
+// NaN in the lanes Y8 marks, zero-extended (and flushed with ftz).
+func approxOut(w *writer, ya, yt string, ftz bool) {
+	xa := "X" + ya[1:]
+	w.f("VCVTPD2PSY %s, %s", ya, xa)
+	w.f("VMOVDQU evens<>(SB), Y10")
+	w.f("VPERMD Y8, Y10, Y8")
+	w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
+	w.f("VPMOVZXDQ %s, %s", xa, ya)
+	if ftz {
+		flushF32(w, ya, yt)
+	}
+}
+
 // divApprox32 is div.approx.f32 (quirk) or div.full.f32, with .ftz or
 // not (see its registration).
 func divApprox32(quirk, ftz bool) bodyFunc {
@@ -1836,13 +1861,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			name = "simdEx2ApproxFtzF32"
 		}
 		g.unary(name, func(w *writer, ya, yt string) {
-			xa, xt := "X"+ya[1:], "X"+yt[1:]
-			if ftz {
-				flushF32(w, ya, yt)
-			}
-			w.f("VMOVDQU evens<>(SB), %s", yt)
-			w.f("VPERMD %s, %s, %s", ya, yt, ya)
-			w.f("VCVTPS2PD %s, %s", xa, ya)
+			xt := "X" + yt[1:]
+			approxIn(w, ya, yt, ftz)
 			w.f("VCMPPD $3, %s, %s, Y8", ya, ya) // NaN lanes
 			w.f("VMAXPD m200v<>(SB), %s, %s", ya, ya)
 			w.f("VMINPD p200v<>(SB), %s, %s", ya, ya)
@@ -1858,14 +1878,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPADDQ bias1023v<>(SB), %s, %s", yt, yt)
 			w.f("VPSLLQ $52, %s, %s", yt, yt) // 2^n
 			w.f("VMULPD %s, Y9, %s", yt, ya)
-			w.f("VCVTPD2PSY %s, %s", ya, xa)
-			w.f("VMOVDQU evens<>(SB), Y10")
-			w.f("VPERMD Y8, Y10, Y8")
-			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
-			w.f("VPMOVZXDQ %s, %s", xa, ya)
-			if ftz {
-				flushF32(w, ya, yt)
-			}
+			approxOut(w, ya, yt, ftz)
 		})
 	}
 	// sin/cos.approx.f32 (with .ftz: inputs and results flushed):
@@ -1877,13 +1890,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}{{"simdSinApproxF32", false, false}, {"simdSinApproxFtzF32", false, true},
 		{"simdCosApproxF32", true, false}, {"simdCosApproxFtzF32", true, true}} {
 		g.unary(v.name, func(w *writer, ya, yt string) {
-			xa := "X" + ya[1:]
-			if v.ftz {
-				flushF32(w, ya, yt)
-			}
-			w.f("VMOVDQU evens<>(SB), %s", yt)
-			w.f("VPERMD %s, %s, %s", ya, yt, ya)
-			w.f("VCVTPS2PD %s, %s", xa, ya) // x
+			approxIn(w, ya, yt, v.ftz) // x
 			w.f("VANDPD abs64v<>(SB), %s, Y8", ya)
 			w.f("VCMPPD $5, inf64v<>(SB), Y8, Y8") // not |x| < Inf: NaN or infinite
 			w.f("VMULPD twooverpiv<>(SB), %s, %s", ya, yt)
@@ -1926,14 +1933,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 			w.f("VANDPD sign64v<>(SB), Y13, Y13")
 			w.f("VXORPD Y13, %s, %s", ya, ya)
-			w.f("VCVTPD2PSY %s, %s", ya, xa)
-			w.f("VMOVDQU evens<>(SB), Y10")
-			w.f("VPERMD Y8, Y10, Y8")
-			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
-			w.f("VPMOVZXDQ %s, %s", xa, ya)
-			if v.ftz {
-				flushF32(w, ya, yt)
-			}
+			approxOut(w, ya, yt, v.ftz)
 		})
 	}
 	// lg2.approx.f32 (with .ftz: inputs and results flushed):
@@ -1946,13 +1946,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			name = "simdLg2ApproxFtzF32"
 		}
 		g.unary(name, func(w *writer, ya, yt string) {
-			xa := "X" + ya[1:]
-			if ftz {
-				flushF32(w, ya, yt)
-			}
-			w.f("VMOVDQU evens<>(SB), %s", yt)
-			w.f("VPERMD %s, %s, %s", ya, yt, ya)
-			w.f("VCVTPS2PD %s, %s", xa, ya) // x
+			approxIn(w, ya, yt, ftz) // x
 			w.f("VXORPD Y12, Y12, Y12")
 			w.f("VCMPPD $3, %s, %s, Y8", ya, ya)
 			w.f("VCMPPD $1, Y12, %s, Y13", ya) // x < 0
@@ -1985,14 +1979,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VADDPD Y9, %s, %s", yt, ya)
 			w.f("VBLENDVPD Y13, neginf64v<>(SB), %s, %s", ya, ya)
 			w.f("VBLENDVPD Y12, inf64v<>(SB), %s, %s", ya, ya)
-			w.f("VCVTPD2PSY %s, %s", ya, xa)
-			w.f("VMOVDQU evens<>(SB), Y10")
-			w.f("VPERMD Y8, Y10, Y8")
-			w.f("VBLENDVPS X8, X14, %s, %s", xa, xa)
-			w.f("VPMOVZXDQ %s, %s", xa, ya)
-			if ftz {
-				flushF32(w, ya, yt)
-			}
+			approxOut(w, ya, yt, ftz)
 		})
 	}
 	// neg and abs: the sign bit flipped or cleared (f32: of the low half,
