@@ -296,14 +296,7 @@ func (w *Warp) run() warpStatus {
 			continue
 		}
 		o := &f.fn.Ops[pc]
-		exec := mask
-		if o.guard != 0 {
-			g := f.preds[o.guard-1]
-			if o.neg {
-				g = ^g
-			}
-			exec &= g
-		}
+		exec := f.guarded(o, mask)
 		next := pc + 1
 		for m := mask; m != 0; m &= m - 1 {
 			f.pc[bits.TrailingZeros32(m)] = next
@@ -387,11 +380,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 		if o.plain {
 			exec := active
 			if o.guard != 0 {
-				g := f.preds[o.guard-1]
-				if o.neg {
-					g = ^g
-				}
-				exec &= g
+				exec = f.guarded(o, active)
 				nThread += uint64(bits.OnesCount32(exec))
 			} else {
 				nThread += full
@@ -430,14 +419,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 		if o.collective && active == ^uint32(0) {
 			// a collective the whole warp completes at once (collective.go)
 			// leaves it converged at the next op
-			exec := active
-			if o.guard != 0 {
-				g := f.preds[o.guard-1]
-				if o.neg {
-					g = ^g
-				}
-				exec &= g
-			}
+			exec := f.guarded(o, active)
 			if c, ok := o.aux.(*collOp); ok && exec == ^uint32(0) {
 				f.upc = upc
 				if c.runWhole(w, f) {
@@ -456,14 +438,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 		if !o.bra {
 			break
 		}
-		taken := active // every active lane jumps, or none does: still converged
-		if o.guard != 0 {
-			g := f.preds[o.guard-1]
-			if o.neg {
-				g = ^g
-			}
-			taken &= g
-		}
+		taken := f.guarded(o, active) // every active lane jumps, or none does: still converged
 		if taken == 0 {
 			upc++
 		} else if taken == active {
@@ -510,14 +485,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 			// run's general path does (pc, counts, diverged's count of a
 			// backward branch), without another pick, which would choose
 			// this group again (its PC stays the lowest runnable one)
-			taken := mask
-			if o.guard != 0 {
-				g := f.preds[o.guard-1]
-				if o.neg {
-					g = ^g
-				}
-				taken &= g
-			}
+			taken := f.guarded(o, mask)
 			if taken != 0 && taken != mask {
 				break // the group splits: run's general path
 			}
@@ -547,11 +515,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 		}
 		exec := mask
 		if o.guard != 0 {
-			g := f.preds[o.guard-1]
-			if o.neg {
-				g = ^g
-			}
-			exec &= g
+			exec = f.guarded(o, mask)
 			nThread += uint64(bits.OnesCount32(exec))
 		} else {
 			nThread += n
@@ -639,6 +603,19 @@ func (f *frame) waitsAt(mask uint32, pc int32) bool {
 		}
 	}
 	return false
+}
+
+// guarded returns the lanes of lanes whose guard predicate holds (all of
+// them for an unguarded op).
+func (f *frame) guarded(o *Op, lanes uint32) uint32 {
+	if o.guard == 0 {
+		return lanes
+	}
+	g := f.preds[o.guard-1]
+	if o.neg {
+		g = ^g
+	}
+	return lanes & g
 }
 
 // enterConv switches to the fast path if every lane of mask is at one PC.
