@@ -204,6 +204,16 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 			return l.unaryVec(in, o, one, vec)
 		}
 	}
+	if irnd != "" && df == af && (df == fp.F32 || df == fp.F64) && !md.sat && !md.relu && !md.satfinite {
+		// round to an integral value: floorf, ceilf, truncf, rintf
+		key := "cvt" + irnd
+		if ftzIn && df == fp.F32 {
+			key += ".ftz"
+		}
+		if vec := simdUnary(key + "." + df.String() + "." + df.String()); vec != nil {
+			return l.unaryVec(in, o, one, vec)
+		}
+	}
 	return l.unary(in, o, one)
 }
 

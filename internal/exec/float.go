@@ -10,6 +10,7 @@ package exec
 import (
 	"math"
 	"math/bits"
+	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -170,10 +171,18 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if plainFtz32 && arity == 2 {
 		vec, _ = simdBinary(in.Opcode + ".ftz.f32")
 	}
-	if (in.Opcode == "min" || in.Opcode == "max") && (f == fp.F32 || f == fp.F64) && n == 1 && arity == 2 && !md.ftz && !md.relu &&
+	if (in.Opcode == "min" || in.Opcode == "max") && (f == fp.F32 || f == fp.F64) && n == 1 && arity == 2 && !md.relu &&
 		!hasMod(in, ".NaN") && !hasMod(in, ".abs") && !hasMod(in, ".xorsign") {
-		// min/max.f32 and .f64 without modifiers (.ftz, .NaN, .abs, .xorsign)
-		vec, _ = simdBinary(in.Opcode + "." + f.String())
+		// min/max.f32 (.ftz too) and .f64 without .NaN, .abs, .xorsign
+		key := in.Opcode + "." + f.String()
+		if md.ftz {
+			key = in.Opcode + ".ftz." + f.String()
+		}
+		vec, _ = simdBinary(key)
+	}
+	directed := directedKey(in.Opcode, f, mode, md.ftz)
+	if directed != "" && n == 1 && !md.sat && !md.relu && !approx && arity == 2 {
+		vec, _ = simdBinary(directed)
 	}
 	if in.Opcode == "div" && approx && f == fp.F32 && n == 1 && !md.sat && !md.relu {
 		// div.approx and div.full (approxFn, with div.approx's quirk)
@@ -217,7 +226,31 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if plainFtz32 && (in.Opcode == "fma" || in.Opcode == "mad") {
 		vec3 = simdTernary("fma.ftz.f32")
 	}
+	if directed != "" && n == 1 && !md.sat && !md.relu && (in.Opcode == "fma" || in.Opcode == "mad") {
+		vec3 = simdTernary("fma" + strings.TrimPrefix(directed, in.Opcode))
+	}
 	return l.ternaryVec(in, o, fn, vec3)
+}
+
+// directedKey names the AVX2 loop of add, sub, mul, div, fma or mad under
+// .rz, .rm or .rp on f32 (.ftz too) or f64 ("add.rz.f32",
+// "fma.rm.ftz.f32"; simdgen runs them under the MXCSR rounding control),
+// or is "" for other modes and types. The caller checks the other
+// modifiers.
+func directedKey(op string, f fp.Format, mode fp.Mode, ftz bool) string {
+	m := map[fp.Mode]string{fp.RZ: ".rz", fp.RM: ".rm", fp.RP: ".rp"}[mode]
+	if m == "" || f != fp.F32 && f != fp.F64 {
+		return ""
+	}
+	switch op {
+	case "add", "sub", "mul", "div", "fma", "mad":
+	default:
+		return ""
+	}
+	if ftz && f == fp.F32 {
+		m += ".ftz"
+	}
+	return op + m + "." + f.String()
 }
 
 func hasRounding(in *ir.Inst) bool {

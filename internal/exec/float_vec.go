@@ -248,8 +248,8 @@ func floatKeys(f fp.Format, d *[warpSize]float64, a *lanes) {
 }
 
 // vecFloatCompare returns a whole-warp setp comparison for f32/f64
-// without .ftz (9.7.6.2: ordered operators are false and unordered ones
-// true when an operand is NaN), or nil.
+// (9.7.6.2: ordered operators are false and unordered ones true when an
+// operand is NaN; .ftz.f32 only with AVX2), or nil.
 func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 	var f fp.Format
 	switch {
@@ -263,6 +263,8 @@ func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 			return v
 		}
 		f = fp.F32
+	case t == ".f32":
+		return simdCompare("f32ftz" + cmp)
 	default:
 		return nil
 	}

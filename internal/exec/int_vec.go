@@ -291,12 +291,15 @@ func setpTrace(t, cmp string, ftz bool) (key string, swap, ok bool) {
 		return "", false, false
 	}
 	if f, _, isFloat := floatType(t); isFloat {
-		if t != ".f32" && t != ".f64" || ftz && t == ".f32" || len(cmp) < 3 {
+		if t != ".f32" && t != ".f64" || len(cmp) < 3 {
 			return "", false, false
 		}
 		name := "simdCmpF32"
-		if f == fp.F64 {
+		switch {
+		case f == fp.F64:
 			name = "simdCmpF64"
+		case ftz:
+			name = "simdCmpFtzF32"
 		}
 		name += strings.ToUpper(cmp[1:2]) + cmp[2:]
 		if _, ok := simdMemBody("setp:" + name); !ok {

@@ -496,7 +496,7 @@ J:
 }
 
 // lanesDecls are the registers convergedMatchesLanes's bodies use.
-const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %e1, %e2; .reg .pred %p, %q;"
+const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %u, %e1, %e2; .reg .pred %p, %q;"
 
 // convergedMatchesLanes runs "inst dst, args" after setup on a full warp
 // (the converged path: a warp loop where there is one) and again with the

@@ -47,7 +47,8 @@ func simdBinary(key string) (vecBin, bool) {
 }
 
 // simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32", "fma.f64"
-// (.rn), "mad.z32", "mad.s32" or "shf.l.wrap" (and .r, .clamp), or nil.
+// (.rn; "fma.rz.f32" and the like: simdKeyedTernary), "mad.z32",
+// "mad.s32" or "shf.l.wrap" (and .r, .clamp), or nil.
 func simdTernary(key string) func(d, a, b, c *lanes) {
 	if !simdEnabled {
 		return nil
@@ -76,12 +77,13 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 	case "shf.r.clamp":
 		return simdShfRClamp
 	}
-	return nil
+	return simdKeyedTernary[key]
 }
 
 // simdUnary returns the AVX2 loop of "sqrt.f32" or "rcp.f32" (.rn), of
-// rsqrt, rcp or sqrt ".approx.f32" or ".approx.ftz.f32", or of vecNorm's
-// "copy.64", "zext.32" and "sext.32", or nil.
+// rsqrt, rcp or sqrt ".approx.f32" or ".approx.ftz.f32", of vecNorm's
+// "copy.64", "zext.32" and "sext.32", of the keyed loops
+// (simdKeyedUnary: "cvt.rmi.f32.f32" ...), or nil.
 func simdUnary(key string) func(d, a *lanes) {
 	if !simdEnabled {
 		return nil
@@ -90,6 +92,9 @@ func simdUnary(key string) func(d, a *lanes) {
 }
 
 func simdUnaryLoop(key string) func(d, a *lanes) {
+	if v, ok := simdKeyedUnary[key]; ok {
+		return v
+	}
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
@@ -235,8 +240,8 @@ func isSIMDLoop(f any) bool {
 }
 
 // simdCompare returns the AVX2 comparison of "eq32", "lts32", "ltu32",
-// "eq64", "lts64", "ltu64", or "f32" or "f64" and a setp operator (".lt",
-// ...), or nil. Its result has bit i set where lane i's test holds.
+// "eq64", "lts64", "ltu64", or "f32", "f32ftz" or "f64" and a setp
+// operator (".lt", ...), or nil. Its result has bit i set where lane i's test holds.
 func simdCompare(key string) func(a, b *lanes) uint32 {
 	if !simdEnabled {
 		return nil
@@ -260,6 +265,9 @@ func simdCompare(key string) func(a, b *lanes) uint32 {
 	}
 	if len(key) > 3 && key[:3] == "f64" {
 		return simdF64Compares[key[3:]]
+	}
+	if len(key) > 6 && key[:6] == "f32ftz" {
+		return simdF32FtzCompares[key[6:]]
 	}
 	return nil
 }

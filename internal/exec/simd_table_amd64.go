@@ -874,6 +874,654 @@ func simdDivF64M(d, a, b *lanes, mask uint32)
 func simdDivF64KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdAddRzF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRzF32_b()
+
+//go:noescape
+func simdAddRzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRzF32K_b()
+
+//go:noescape
+func simdAddRzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRzF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRzF32_b()
+
+//go:noescape
+func simdSubRzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRzF32K_b()
+
+//go:noescape
+func simdSubRzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRzF32_b()
+
+//go:noescape
+func simdMulRzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRzF32K_b()
+
+//go:noescape
+func simdMulRzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRzF32_b()
+
+//go:noescape
+func simdDivRzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRzF32K_b()
+
+//go:noescape
+func simdDivRzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRzFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRzFtzF32_b()
+
+//go:noescape
+func simdAddRzFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRzFtzF32K_b()
+
+//go:noescape
+func simdAddRzFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRzFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRzFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRzFtzF32_b()
+
+//go:noescape
+func simdSubRzFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRzFtzF32K_b()
+
+//go:noescape
+func simdSubRzFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRzFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRzFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRzFtzF32_b()
+
+//go:noescape
+func simdMulRzFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRzFtzF32K_b()
+
+//go:noescape
+func simdMulRzFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRzFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRzFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRzFtzF32_b()
+
+//go:noescape
+func simdDivRzFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRzFtzF32K_b()
+
+//go:noescape
+func simdDivRzFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRzFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRzF64(d, a, b *lanes)
+
+//go:noescape
+func simdAddRzF64_b()
+
+//go:noescape
+func simdAddRzF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRzF64K_b()
+
+//go:noescape
+func simdAddRzF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRzF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRzF64(d, a, b *lanes)
+
+//go:noescape
+func simdSubRzF64_b()
+
+//go:noescape
+func simdSubRzF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRzF64K_b()
+
+//go:noescape
+func simdSubRzF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRzF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRzF64(d, a, b *lanes)
+
+//go:noescape
+func simdMulRzF64_b()
+
+//go:noescape
+func simdMulRzF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRzF64K_b()
+
+//go:noescape
+func simdMulRzF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRzF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRzF64(d, a, b *lanes)
+
+//go:noescape
+func simdDivRzF64_b()
+
+//go:noescape
+func simdDivRzF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRzF64K_b()
+
+//go:noescape
+func simdDivRzF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRzF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRmF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRmF32_b()
+
+//go:noescape
+func simdAddRmF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRmF32K_b()
+
+//go:noescape
+func simdAddRmF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRmF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRmF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRmF32_b()
+
+//go:noescape
+func simdSubRmF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRmF32K_b()
+
+//go:noescape
+func simdSubRmF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRmF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRmF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRmF32_b()
+
+//go:noescape
+func simdMulRmF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRmF32K_b()
+
+//go:noescape
+func simdMulRmF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRmF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRmF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRmF32_b()
+
+//go:noescape
+func simdDivRmF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRmF32K_b()
+
+//go:noescape
+func simdDivRmF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRmF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRmFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRmFtzF32_b()
+
+//go:noescape
+func simdAddRmFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRmFtzF32K_b()
+
+//go:noescape
+func simdAddRmFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRmFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRmFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRmFtzF32_b()
+
+//go:noescape
+func simdSubRmFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRmFtzF32K_b()
+
+//go:noescape
+func simdSubRmFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRmFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRmFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRmFtzF32_b()
+
+//go:noescape
+func simdMulRmFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRmFtzF32K_b()
+
+//go:noescape
+func simdMulRmFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRmFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRmFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRmFtzF32_b()
+
+//go:noescape
+func simdDivRmFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRmFtzF32K_b()
+
+//go:noescape
+func simdDivRmFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRmFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRmF64(d, a, b *lanes)
+
+//go:noescape
+func simdAddRmF64_b()
+
+//go:noescape
+func simdAddRmF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRmF64K_b()
+
+//go:noescape
+func simdAddRmF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRmF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRmF64(d, a, b *lanes)
+
+//go:noescape
+func simdSubRmF64_b()
+
+//go:noescape
+func simdSubRmF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRmF64K_b()
+
+//go:noescape
+func simdSubRmF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRmF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRmF64(d, a, b *lanes)
+
+//go:noescape
+func simdMulRmF64_b()
+
+//go:noescape
+func simdMulRmF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRmF64K_b()
+
+//go:noescape
+func simdMulRmF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRmF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRmF64(d, a, b *lanes)
+
+//go:noescape
+func simdDivRmF64_b()
+
+//go:noescape
+func simdDivRmF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRmF64K_b()
+
+//go:noescape
+func simdDivRmF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRmF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRpF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRpF32_b()
+
+//go:noescape
+func simdAddRpF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRpF32K_b()
+
+//go:noescape
+func simdAddRpF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRpF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRpF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRpF32_b()
+
+//go:noescape
+func simdSubRpF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRpF32K_b()
+
+//go:noescape
+func simdSubRpF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRpF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRpF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRpF32_b()
+
+//go:noescape
+func simdMulRpF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRpF32K_b()
+
+//go:noescape
+func simdMulRpF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRpF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRpF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRpF32_b()
+
+//go:noescape
+func simdDivRpF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRpF32K_b()
+
+//go:noescape
+func simdDivRpF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRpF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRpFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdAddRpFtzF32_b()
+
+//go:noescape
+func simdAddRpFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRpFtzF32K_b()
+
+//go:noescape
+func simdAddRpFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRpFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRpFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdSubRpFtzF32_b()
+
+//go:noescape
+func simdSubRpFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRpFtzF32K_b()
+
+//go:noescape
+func simdSubRpFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRpFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRpFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMulRpFtzF32_b()
+
+//go:noescape
+func simdMulRpFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRpFtzF32K_b()
+
+//go:noescape
+func simdMulRpFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRpFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRpFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdDivRpFtzF32_b()
+
+//go:noescape
+func simdDivRpFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRpFtzF32K_b()
+
+//go:noescape
+func simdDivRpFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRpFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddRpF64(d, a, b *lanes)
+
+//go:noescape
+func simdAddRpF64_b()
+
+//go:noescape
+func simdAddRpF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddRpF64K_b()
+
+//go:noescape
+func simdAddRpF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddRpF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubRpF64(d, a, b *lanes)
+
+//go:noescape
+func simdSubRpF64_b()
+
+//go:noescape
+func simdSubRpF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubRpF64K_b()
+
+//go:noescape
+func simdSubRpF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubRpF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulRpF64(d, a, b *lanes)
+
+//go:noescape
+func simdMulRpF64_b()
+
+//go:noescape
+func simdMulRpF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulRpF64K_b()
+
+//go:noescape
+func simdMulRpF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulRpF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdDivRpF64(d, a, b *lanes)
+
+//go:noescape
+func simdDivRpF64_b()
+
+//go:noescape
+func simdDivRpF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdDivRpF64K_b()
+
+//go:noescape
+func simdDivRpF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdDivRpF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinF32(d, a, b *lanes)
 
 //go:noescape
@@ -982,6 +1630,42 @@ func simdDivFullFtzF32M(d, a, b *lanes, mask uint32)
 func simdDivFullFtzF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMinFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMinFtzF32_b()
+
+//go:noescape
+func simdMinFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinFtzF32K_b()
+
+//go:noescape
+func simdMinFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxFtzF32(d, a, b *lanes)
+
+//go:noescape
+func simdMaxFtzF32_b()
+
+//go:noescape
+func simdMaxFtzF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxFtzF32K_b()
+
+//go:noescape
+func simdMaxFtzF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxFtzF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinF64(d, a, b *lanes)
 
 //go:noescape
@@ -1028,6 +1712,132 @@ func simdFmaFtzF32(d, a, b, c *lanes)
 
 //go:noescape
 func simdFmaFtzF32_b()
+
+//go:noescape
+func simdFmaRzF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRzF32_b()
+
+//go:noescape
+func simdFmaRzFtzF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRzFtzF32_b()
+
+//go:noescape
+func simdFmaRzF64(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRzF64_b()
+
+//go:noescape
+func simdFmaRmF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRmF32_b()
+
+//go:noescape
+func simdFmaRmFtzF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRmFtzF32_b()
+
+//go:noescape
+func simdFmaRmF64(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRmF64_b()
+
+//go:noescape
+func simdFmaRpF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRpF32_b()
+
+//go:noescape
+func simdFmaRpFtzF32(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRpFtzF32_b()
+
+//go:noescape
+func simdFmaRpF64(d, a, b, c *lanes)
+
+//go:noescape
+func simdFmaRpF64_b()
+
+//go:noescape
+func simdCvtRniF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRniF32_b()
+
+//go:noescape
+func simdCvtRniFtzF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRniFtzF32_b()
+
+//go:noescape
+func simdCvtRniF64(d, a *lanes)
+
+//go:noescape
+func simdCvtRniF64_b()
+
+//go:noescape
+func simdCvtRmiF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRmiF32_b()
+
+//go:noescape
+func simdCvtRmiFtzF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRmiFtzF32_b()
+
+//go:noescape
+func simdCvtRmiF64(d, a *lanes)
+
+//go:noescape
+func simdCvtRmiF64_b()
+
+//go:noescape
+func simdCvtRpiF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRpiF32_b()
+
+//go:noescape
+func simdCvtRpiFtzF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRpiFtzF32_b()
+
+//go:noescape
+func simdCvtRpiF64(d, a *lanes)
+
+//go:noescape
+func simdCvtRpiF64_b()
+
+//go:noescape
+func simdCvtRziF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRziF32_b()
+
+//go:noescape
+func simdCvtRziFtzF32(d, a *lanes)
+
+//go:noescape
+func simdCvtRziFtzF32_b()
+
+//go:noescape
+func simdCvtRziF64(d, a *lanes)
+
+//go:noescape
+func simdCvtRziF64_b()
 
 //go:noescape
 func simdCopy64(d, a *lanes)
@@ -1552,6 +2362,48 @@ func simdCmpF32Neu(a, b *lanes) uint32
 func simdCmpF32Num(a, b *lanes) uint32
 
 //go:noescape
+func simdCmpFtzF32Eq(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Equ(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Ge(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Geu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Gt(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Gtu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Le(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Leu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Lt(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Ltu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Nan(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Ne(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Neu(a, b *lanes) uint32
+
+//go:noescape
+func simdCmpFtzF32Num(a, b *lanes) uint32
+
+//go:noescape
 func simdTraceLdZ8_b()
 
 //go:noescape
@@ -1750,6 +2602,48 @@ func simdTraceSetpCmpF32Neu_b()
 func simdTraceSetpCmpF32Num_b()
 
 //go:noescape
+func simdTraceSetpCmpFtzF32Eq_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Equ_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Ge_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Geu_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Gt_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Gtu_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Le_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Leu_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Lt_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Ltu_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Nan_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Ne_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Neu_b()
+
+//go:noescape
+func simdTraceSetpCmpFtzF32Num_b()
+
+//go:noescape
 func simdTraceSelp_b()
 
 //go:noescape
@@ -1836,6 +2730,15 @@ var simdBinaryLoops = map[string]vecBin{
 	"add.f32":           {simdAddF32, simdAddF32K, simdAddF32M, simdAddF32KM},
 	"add.f64":           {simdAddF64, simdAddF64K, simdAddF64M, simdAddF64KM},
 	"add.ftz.f32":       {simdAddFtzF32, simdAddFtzF32K, simdAddFtzF32M, simdAddFtzF32KM},
+	"add.rm.f32":        {simdAddRmF32, simdAddRmF32K, simdAddRmF32M, simdAddRmF32KM},
+	"add.rm.f64":        {simdAddRmF64, simdAddRmF64K, simdAddRmF64M, simdAddRmF64KM},
+	"add.rm.ftz.f32":    {simdAddRmFtzF32, simdAddRmFtzF32K, simdAddRmFtzF32M, simdAddRmFtzF32KM},
+	"add.rp.f32":        {simdAddRpF32, simdAddRpF32K, simdAddRpF32M, simdAddRpF32KM},
+	"add.rp.f64":        {simdAddRpF64, simdAddRpF64K, simdAddRpF64M, simdAddRpF64KM},
+	"add.rp.ftz.f32":    {simdAddRpFtzF32, simdAddRpFtzF32K, simdAddRpFtzF32M, simdAddRpFtzF32KM},
+	"add.rz.f32":        {simdAddRzF32, simdAddRzF32K, simdAddRzF32M, simdAddRzF32KM},
+	"add.rz.f64":        {simdAddRzF64, simdAddRzF64K, simdAddRzF64M, simdAddRzF64KM},
+	"add.rz.ftz.f32":    {simdAddRzFtzF32, simdAddRzFtzF32K, simdAddRzFtzF32M, simdAddRzFtzF32KM},
 	"add.s32":           {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
 	"add.z32":           {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
 	"and.64":            {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
@@ -1843,6 +2746,15 @@ var simdBinaryLoops = map[string]vecBin{
 	"div.f32":           {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
 	"div.f64":           {simdDivF64, simdDivF64K, simdDivF64M, simdDivF64KM},
 	"div.ftz.f32":       {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
+	"div.rm.f32":        {simdDivRmF32, simdDivRmF32K, simdDivRmF32M, simdDivRmF32KM},
+	"div.rm.f64":        {simdDivRmF64, simdDivRmF64K, simdDivRmF64M, simdDivRmF64KM},
+	"div.rm.ftz.f32":    {simdDivRmFtzF32, simdDivRmFtzF32K, simdDivRmFtzF32M, simdDivRmFtzF32KM},
+	"div.rp.f32":        {simdDivRpF32, simdDivRpF32K, simdDivRpF32M, simdDivRpF32KM},
+	"div.rp.f64":        {simdDivRpF64, simdDivRpF64K, simdDivRpF64M, simdDivRpF64KM},
+	"div.rp.ftz.f32":    {simdDivRpFtzF32, simdDivRpFtzF32K, simdDivRpFtzF32M, simdDivRpFtzF32KM},
+	"div.rz.f32":        {simdDivRzF32, simdDivRzF32K, simdDivRzF32M, simdDivRzF32KM},
+	"div.rz.f64":        {simdDivRzF64, simdDivRzF64K, simdDivRzF64M, simdDivRzF64KM},
+	"div.rz.ftz.f32":    {simdDivRzFtzF32, simdDivRzFtzF32K, simdDivRzFtzF32M, simdDivRzFtzF32KM},
 	"div.s32":           {simdDivS32, simdDivS32K, simdDivS32M, simdDivS32KM},
 	"div.u32":           {simdDivU32, simdDivU32K, simdDivU32M, simdDivU32KM},
 	"divapprox.f32":     {simdDivApproxF32, simdDivApproxF32K, simdDivApproxF32M, simdDivApproxF32KM},
@@ -1851,12 +2763,14 @@ var simdBinaryLoops = map[string]vecBin{
 	"divfull.ftz.f32":   {simdDivFullFtzF32, simdDivFullFtzF32K, simdDivFullFtzF32M, simdDivFullFtzF32KM},
 	"max.f32":           {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
 	"max.f64":           {simdMaxF64, simdMaxF64K, simdMaxF64M, simdMaxF64KM},
+	"max.ftz.f32":       {simdMaxFtzF32, simdMaxFtzF32K, simdMaxFtzF32M, simdMaxFtzF32KM},
 	"max.s32":           {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":           {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
 	"max.u64":           {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
 	"max.z32":           {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
 	"min.f32":           {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
 	"min.f64":           {simdMinF64, simdMinF64K, simdMinF64M, simdMinF64KM},
+	"min.ftz.f32":       {simdMinFtzF32, simdMinFtzF32K, simdMinFtzF32M, simdMinFtzF32KM},
 	"min.s32":           {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
 	"min.s64":           {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
 	"min.u64":           {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
@@ -1865,6 +2779,15 @@ var simdBinaryLoops = map[string]vecBin{
 	"mul.f32":           {simdMulF32, simdMulF32K, simdMulF32M, simdMulF32KM},
 	"mul.f64":           {simdMulF64, simdMulF64K, simdMulF64M, simdMulF64KM},
 	"mul.ftz.f32":       {simdMulFtzF32, simdMulFtzF32K, simdMulFtzF32M, simdMulFtzF32KM},
+	"mul.rm.f32":        {simdMulRmF32, simdMulRmF32K, simdMulRmF32M, simdMulRmF32KM},
+	"mul.rm.f64":        {simdMulRmF64, simdMulRmF64K, simdMulRmF64M, simdMulRmF64KM},
+	"mul.rm.ftz.f32":    {simdMulRmFtzF32, simdMulRmFtzF32K, simdMulRmFtzF32M, simdMulRmFtzF32KM},
+	"mul.rp.f32":        {simdMulRpF32, simdMulRpF32K, simdMulRpF32M, simdMulRpF32KM},
+	"mul.rp.f64":        {simdMulRpF64, simdMulRpF64K, simdMulRpF64M, simdMulRpF64KM},
+	"mul.rp.ftz.f32":    {simdMulRpFtzF32, simdMulRpFtzF32K, simdMulRpFtzF32M, simdMulRpFtzF32KM},
+	"mul.rz.f32":        {simdMulRzF32, simdMulRzF32K, simdMulRzF32M, simdMulRzF32KM},
+	"mul.rz.f64":        {simdMulRzF64, simdMulRzF64K, simdMulRzF64M, simdMulRzF64KM},
+	"mul.rz.ftz.f32":    {simdMulRzFtzF32, simdMulRzFtzF32K, simdMulRzFtzF32M, simdMulRzFtzF32KM},
 	"mul.s32":           {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
 	"mul.z32":           {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
 	"mulhi.s32":         {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
@@ -1884,6 +2807,15 @@ var simdBinaryLoops = map[string]vecBin{
 	"sub.f32":           {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
 	"sub.f64":           {simdSubF64, simdSubF64K, simdSubF64M, simdSubF64KM},
 	"sub.ftz.f32":       {simdSubFtzF32, simdSubFtzF32K, simdSubFtzF32M, simdSubFtzF32KM},
+	"sub.rm.f32":        {simdSubRmF32, simdSubRmF32K, simdSubRmF32M, simdSubRmF32KM},
+	"sub.rm.f64":        {simdSubRmF64, simdSubRmF64K, simdSubRmF64M, simdSubRmF64KM},
+	"sub.rm.ftz.f32":    {simdSubRmFtzF32, simdSubRmFtzF32K, simdSubRmFtzF32M, simdSubRmFtzF32KM},
+	"sub.rp.f32":        {simdSubRpF32, simdSubRpF32K, simdSubRpF32M, simdSubRpF32KM},
+	"sub.rp.f64":        {simdSubRpF64, simdSubRpF64K, simdSubRpF64M, simdSubRpF64KM},
+	"sub.rp.ftz.f32":    {simdSubRpFtzF32, simdSubRpFtzF32K, simdSubRpFtzF32M, simdSubRpFtzF32KM},
+	"sub.rz.f32":        {simdSubRzF32, simdSubRzF32K, simdSubRzF32M, simdSubRzF32KM},
+	"sub.rz.f64":        {simdSubRzF64, simdSubRzF64K, simdSubRzF64M, simdSubRzF64KM},
+	"sub.rz.ftz.f32":    {simdSubRzFtzF32, simdSubRzFtzF32K, simdSubRzFtzF32M, simdSubRzFtzF32KM},
 	"sub.s32":           {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
 	"sub.z32":           {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
 	"xor.64":            {simdXor64, simdXor64K, simdXor64M, simdXor64KM},
@@ -1988,6 +2920,78 @@ var simdBodies = []any{
 	simdMulF64K,
 	simdDivF64,
 	simdDivF64K,
+	simdAddRzF32,
+	simdAddRzF32K,
+	simdSubRzF32,
+	simdSubRzF32K,
+	simdMulRzF32,
+	simdMulRzF32K,
+	simdDivRzF32,
+	simdDivRzF32K,
+	simdAddRzFtzF32,
+	simdAddRzFtzF32K,
+	simdSubRzFtzF32,
+	simdSubRzFtzF32K,
+	simdMulRzFtzF32,
+	simdMulRzFtzF32K,
+	simdDivRzFtzF32,
+	simdDivRzFtzF32K,
+	simdAddRzF64,
+	simdAddRzF64K,
+	simdSubRzF64,
+	simdSubRzF64K,
+	simdMulRzF64,
+	simdMulRzF64K,
+	simdDivRzF64,
+	simdDivRzF64K,
+	simdAddRmF32,
+	simdAddRmF32K,
+	simdSubRmF32,
+	simdSubRmF32K,
+	simdMulRmF32,
+	simdMulRmF32K,
+	simdDivRmF32,
+	simdDivRmF32K,
+	simdAddRmFtzF32,
+	simdAddRmFtzF32K,
+	simdSubRmFtzF32,
+	simdSubRmFtzF32K,
+	simdMulRmFtzF32,
+	simdMulRmFtzF32K,
+	simdDivRmFtzF32,
+	simdDivRmFtzF32K,
+	simdAddRmF64,
+	simdAddRmF64K,
+	simdSubRmF64,
+	simdSubRmF64K,
+	simdMulRmF64,
+	simdMulRmF64K,
+	simdDivRmF64,
+	simdDivRmF64K,
+	simdAddRpF32,
+	simdAddRpF32K,
+	simdSubRpF32,
+	simdSubRpF32K,
+	simdMulRpF32,
+	simdMulRpF32K,
+	simdDivRpF32,
+	simdDivRpF32K,
+	simdAddRpFtzF32,
+	simdAddRpFtzF32K,
+	simdSubRpFtzF32,
+	simdSubRpFtzF32K,
+	simdMulRpFtzF32,
+	simdMulRpFtzF32K,
+	simdDivRpFtzF32,
+	simdDivRpFtzF32K,
+	simdAddRpF64,
+	simdAddRpF64K,
+	simdSubRpF64,
+	simdSubRpF64K,
+	simdMulRpF64,
+	simdMulRpF64K,
+	simdDivRpF64,
+	simdDivRpF64K,
 	simdMinF32,
 	simdMinF32K,
 	simdMaxF32,
@@ -2000,12 +3004,37 @@ var simdBodies = []any{
 	simdDivFullF32K,
 	simdDivFullFtzF32,
 	simdDivFullFtzF32K,
+	simdMinFtzF32,
+	simdMinFtzF32K,
+	simdMaxFtzF32,
+	simdMaxFtzF32K,
 	simdMinF64,
 	simdMinF64K,
 	simdMaxF64,
 	simdMaxF64K,
 	simdFmaF64,
 	simdFmaFtzF32,
+	simdFmaRzF32,
+	simdFmaRzFtzF32,
+	simdFmaRzF64,
+	simdFmaRmF32,
+	simdFmaRmFtzF32,
+	simdFmaRmF64,
+	simdFmaRpF32,
+	simdFmaRpFtzF32,
+	simdFmaRpF64,
+	simdCvtRniF32,
+	simdCvtRniFtzF32,
+	simdCvtRniF64,
+	simdCvtRmiF32,
+	simdCvtRmiFtzF32,
+	simdCvtRmiF64,
+	simdCvtRpiF32,
+	simdCvtRpiFtzF32,
+	simdCvtRpiF64,
+	simdCvtRziF32,
+	simdCvtRziFtzF32,
+	simdCvtRziF64,
 	simdCopy64,
 	simdZext32,
 	simdSext32,
@@ -2142,78 +3171,106 @@ var simdBodies = []any{
 	simdTraceSetpCmpF32Ne_b,
 	simdTraceSetpCmpF32Neu_b,
 	simdTraceSetpCmpF32Num_b,
+	simdTraceSetpCmpFtzF32Eq_b,
+	simdTraceSetpCmpFtzF32Equ_b,
+	simdTraceSetpCmpFtzF32Ge_b,
+	simdTraceSetpCmpFtzF32Geu_b,
+	simdTraceSetpCmpFtzF32Gt_b,
+	simdTraceSetpCmpFtzF32Gtu_b,
+	simdTraceSetpCmpFtzF32Le_b,
+	simdTraceSetpCmpFtzF32Leu_b,
+	simdTraceSetpCmpFtzF32Lt_b,
+	simdTraceSetpCmpFtzF32Ltu_b,
+	simdTraceSetpCmpFtzF32Nan_b,
+	simdTraceSetpCmpFtzF32Ne_b,
+	simdTraceSetpCmpFtzF32Neu_b,
+	simdTraceSetpCmpFtzF32Num_b,
 	simdTraceSelp_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":       209,
-	"ld64":               196,
-	"ld64P":              197,
-	"ldParam64":          208,
-	"ldParamS16":         205,
-	"ldParamS32":         207,
-	"ldParamS8":          203,
-	"ldParamZ16":         204,
-	"ldParamZ32":         206,
-	"ldParamZ8":          202,
-	"ldS16":              190,
-	"ldS16P":             191,
-	"ldS32":              194,
-	"ldS32P":             195,
-	"ldS8":               186,
-	"ldS8P":              187,
-	"ldZ16":              188,
-	"ldZ16P":             189,
-	"ldZ32":              192,
-	"ldZ32P":             193,
-	"ldZ8":               184,
-	"ldZ8P":              185,
-	"selp":               250,
-	"setp:simdCmpF32Eq":  236,
-	"setp:simdCmpF32Equ": 237,
-	"setp:simdCmpF32Ge":  238,
-	"setp:simdCmpF32Geu": 239,
-	"setp:simdCmpF32Gt":  240,
-	"setp:simdCmpF32Gtu": 241,
-	"setp:simdCmpF32Le":  242,
-	"setp:simdCmpF32Leu": 243,
-	"setp:simdCmpF32Lt":  244,
-	"setp:simdCmpF32Ltu": 245,
-	"setp:simdCmpF32Nan": 246,
-	"setp:simdCmpF32Ne":  247,
-	"setp:simdCmpF32Neu": 248,
-	"setp:simdCmpF32Num": 249,
-	"setp:simdCmpF64Eq":  222,
-	"setp:simdCmpF64Equ": 223,
-	"setp:simdCmpF64Ge":  224,
-	"setp:simdCmpF64Geu": 225,
-	"setp:simdCmpF64Gt":  226,
-	"setp:simdCmpF64Gtu": 227,
-	"setp:simdCmpF64Le":  228,
-	"setp:simdCmpF64Leu": 229,
-	"setp:simdCmpF64Lt":  230,
-	"setp:simdCmpF64Ltu": 231,
-	"setp:simdCmpF64Nan": 232,
-	"setp:simdCmpF64Ne":  233,
-	"setp:simdCmpF64Neu": 234,
-	"setp:simdCmpF64Num": 235,
-	"setp:simdEq32":      210,
-	"setp:simdEq32N":     211,
-	"setp:simdEq64":      216,
-	"setp:simdEq64N":     217,
-	"setp:simdLtS32":     212,
-	"setp:simdLtS32N":    213,
-	"setp:simdLtS64":     218,
-	"setp:simdLtS64N":    219,
-	"setp:simdLtU32":     214,
-	"setp:simdLtU32N":    215,
-	"setp:simdLtU64":     220,
-	"setp:simdLtU64N":    221,
-	"st32":               198,
-	"st32P":              199,
-	"st64":               200,
-	"st64P":              201,
+	"cvtaToGlobal":          306,
+	"ld64":                  293,
+	"ld64P":                 294,
+	"ldParam64":             305,
+	"ldParamS16":            302,
+	"ldParamS32":            304,
+	"ldParamS8":             300,
+	"ldParamZ16":            301,
+	"ldParamZ32":            303,
+	"ldParamZ8":             299,
+	"ldS16":                 287,
+	"ldS16P":                288,
+	"ldS32":                 291,
+	"ldS32P":                292,
+	"ldS8":                  283,
+	"ldS8P":                 284,
+	"ldZ16":                 285,
+	"ldZ16P":                286,
+	"ldZ32":                 289,
+	"ldZ32P":                290,
+	"ldZ8":                  281,
+	"ldZ8P":                 282,
+	"selp":                  361,
+	"setp:simdCmpF32Eq":     333,
+	"setp:simdCmpF32Equ":    334,
+	"setp:simdCmpF32Ge":     335,
+	"setp:simdCmpF32Geu":    336,
+	"setp:simdCmpF32Gt":     337,
+	"setp:simdCmpF32Gtu":    338,
+	"setp:simdCmpF32Le":     339,
+	"setp:simdCmpF32Leu":    340,
+	"setp:simdCmpF32Lt":     341,
+	"setp:simdCmpF32Ltu":    342,
+	"setp:simdCmpF32Nan":    343,
+	"setp:simdCmpF32Ne":     344,
+	"setp:simdCmpF32Neu":    345,
+	"setp:simdCmpF32Num":    346,
+	"setp:simdCmpF64Eq":     319,
+	"setp:simdCmpF64Equ":    320,
+	"setp:simdCmpF64Ge":     321,
+	"setp:simdCmpF64Geu":    322,
+	"setp:simdCmpF64Gt":     323,
+	"setp:simdCmpF64Gtu":    324,
+	"setp:simdCmpF64Le":     325,
+	"setp:simdCmpF64Leu":    326,
+	"setp:simdCmpF64Lt":     327,
+	"setp:simdCmpF64Ltu":    328,
+	"setp:simdCmpF64Nan":    329,
+	"setp:simdCmpF64Ne":     330,
+	"setp:simdCmpF64Neu":    331,
+	"setp:simdCmpF64Num":    332,
+	"setp:simdCmpFtzF32Eq":  347,
+	"setp:simdCmpFtzF32Equ": 348,
+	"setp:simdCmpFtzF32Ge":  349,
+	"setp:simdCmpFtzF32Geu": 350,
+	"setp:simdCmpFtzF32Gt":  351,
+	"setp:simdCmpFtzF32Gtu": 352,
+	"setp:simdCmpFtzF32Le":  353,
+	"setp:simdCmpFtzF32Leu": 354,
+	"setp:simdCmpFtzF32Lt":  355,
+	"setp:simdCmpFtzF32Ltu": 356,
+	"setp:simdCmpFtzF32Nan": 357,
+	"setp:simdCmpFtzF32Ne":  358,
+	"setp:simdCmpFtzF32Neu": 359,
+	"setp:simdCmpFtzF32Num": 360,
+	"setp:simdEq32":         307,
+	"setp:simdEq32N":        308,
+	"setp:simdEq64":         313,
+	"setp:simdEq64N":        314,
+	"setp:simdLtS32":        309,
+	"setp:simdLtS32N":       310,
+	"setp:simdLtS64":        315,
+	"setp:simdLtS64N":       316,
+	"setp:simdLtU32":        311,
+	"setp:simdLtU32N":       312,
+	"setp:simdLtU64":        317,
+	"setp:simdLtU64N":       318,
+	"st32":                  295,
+	"st32P":                 296,
+	"st64":                  297,
+	"st64P":                 298,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.
@@ -2250,4 +3307,51 @@ var simdF64Compares = map[string]func(a, b *lanes) uint32{
 	".ne":  simdCmpF64Ne,
 	".neu": simdCmpF64Neu,
 	".num": simdCmpF64Num,
+}
+
+// simdF32FtzCompares: setp.ftz.f32's comparisons by operator.
+var simdF32FtzCompares = map[string]func(a, b *lanes) uint32{
+	".eq":  simdCmpFtzF32Eq,
+	".equ": simdCmpFtzF32Equ,
+	".ge":  simdCmpFtzF32Ge,
+	".geu": simdCmpFtzF32Geu,
+	".gt":  simdCmpFtzF32Gt,
+	".gtu": simdCmpFtzF32Gtu,
+	".le":  simdCmpFtzF32Le,
+	".leu": simdCmpFtzF32Leu,
+	".lt":  simdCmpFtzF32Lt,
+	".ltu": simdCmpFtzF32Ltu,
+	".nan": simdCmpFtzF32Nan,
+	".ne":  simdCmpFtzF32Ne,
+	".neu": simdCmpFtzF32Neu,
+	".num": simdCmpFtzF32Num,
+}
+
+// simdKeyedUnary: unary loops by operation (simdUnary).
+var simdKeyedUnary = map[string]func(d, a *lanes){
+	"cvt.rmi.f32.f32":     simdCvtRmiF32,
+	"cvt.rmi.f64.f64":     simdCvtRmiF64,
+	"cvt.rmi.ftz.f32.f32": simdCvtRmiFtzF32,
+	"cvt.rni.f32.f32":     simdCvtRniF32,
+	"cvt.rni.f64.f64":     simdCvtRniF64,
+	"cvt.rni.ftz.f32.f32": simdCvtRniFtzF32,
+	"cvt.rpi.f32.f32":     simdCvtRpiF32,
+	"cvt.rpi.f64.f64":     simdCvtRpiF64,
+	"cvt.rpi.ftz.f32.f32": simdCvtRpiFtzF32,
+	"cvt.rzi.f32.f32":     simdCvtRziF32,
+	"cvt.rzi.f64.f64":     simdCvtRziF64,
+	"cvt.rzi.ftz.f32.f32": simdCvtRziFtzF32,
+}
+
+// simdKeyedTernary: ternary loops by operation (simdTernary).
+var simdKeyedTernary = map[string]func(d, a, b, c *lanes){
+	"fma.rm.f32":     simdFmaRmF32,
+	"fma.rm.f64":     simdFmaRmF64,
+	"fma.rm.ftz.f32": simdFmaRmFtzF32,
+	"fma.rp.f32":     simdFmaRpF32,
+	"fma.rp.f64":     simdFmaRpF64,
+	"fma.rp.ftz.f32": simdFmaRpFtzF32,
+	"fma.rz.f32":     simdFmaRzF32,
+	"fma.rz.f64":     simdFmaRzF64,
+	"fma.rz.ftz.f32": simdFmaRzFtzF32,
 }

@@ -31,6 +31,32 @@ type intOp struct {
 	kprep string
 }
 
+// roundingControls: MXCSR words giving PTX's .rz, .rm and .rp (rounding
+// control bits 13-14: 3 toward zero, 1 down, 2 up) with every exception
+// masked, as Go runs. A loop under one loads it after its prologue and
+// loads Go's own word (0x1f80, round to nearest even) back before it
+// returns, so the mode never leaks out of the loop or the trace body. x86's
+// IEEE operations round correctly in every mode, as 9.7.3 requires of
+// .rz/.rm/.rp.
+var roundingControls = []struct {
+	mod, sym string
+	word     uint32
+}{{"rz", "mxcsrrz", 0x7f80}, {"rm", "mxcsrrm", 0x3f80}, {"rp", "mxcsrrp", 0x5f80}}
+
+// rounded renames ops (add, sub, mul, div on f32, f32 .ftz or f64) for
+// the rounding modifier mod: "add.f32" becomes "add.rz.f32", addF32
+// addRzF32.
+func rounded(ops []intOp, mod string) []intOp {
+	var out []intOp
+	for _, o := range ops {
+		op, rest, _ := strings.Cut(o.name, ".")
+		o.name = op + "." + mod + "." + rest
+		o.fn = op + strings.ToUpper(mod[:1]) + mod[1:] + o.fn[len(op):]
+		out = append(out, o)
+	}
+	return out
+}
+
 // A bodyFunc writes one chunk's computation: the a chunk is in ya, the b
 // chunk at memory operand mb (or the broadcast immediate in Y13 when mb is
 // "Y13"), yt and yu are scratch registers, j is the chunk (to read a
@@ -418,6 +444,32 @@ func f32Ops() []intOp {
 	}
 }
 
+// fmaF32 is fma.f32: a*b+c rounded once, NaN results the canonical NaN.
+func fmaF32(w *writer, ya, yb, yt string, j int) {
+	w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
+	canonF32(w, ya, yt)
+}
+
+// fmaFtzF32 is fma.ftz.f32: fmaF32 on flushed inputs, the result flushed.
+func fmaFtzF32(w *writer, ya, yb, yt string, j int) {
+	w.f("VMOVDQU %d(CX), Y12", 32*j)
+	flushF32(w, ya, yt)
+	flushF32(w, yb, yt)
+	flushF32(w, "Y12", yt)
+	w.f("VFMADD213PS Y12, %s, %s", yb, ya)
+	flushF32(w, ya, yt)
+	canonF32(w, ya, yt)
+}
+
+// fmaF64 is fma.f64: a*b+c rounded once; NaN results as f64Body's, over
+// a, b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k).
+func fmaF64(w *writer, ya, yb, yt string, j int) {
+	w.f("VMOVDQU %d(CX), Y12", 32*j)
+	w.f("VMOVDQA %s, %s", ya, yt)
+	w.f("VFMADD213PD Y12, %s, %s", yb, yt)
+	nanFix64(w, []string{ya, yb, "Y12"}, yt, "Y13", fmt.Sprintf("f%d", j))
+}
+
 // flushF32 is .ftz on an input or result: a subnormal (exponent bits
 // zero) keeps only its sign (9.7.3, subnormal numbers).
 func flushF32(w *writer, y, t string) {
@@ -495,6 +547,8 @@ type gen struct {
 	// access kind, with their index among bodies
 	memBodies map[string]int
 	compares  []compareBody // the comparisons (g.compare), for setp in traces
+	// keyedUn, keyedTer: loops by key (keyedUnary, keyedTernary)
+	keyedUn, keyedTer map[string]string
 }
 
 type compareBody struct {
@@ -868,7 +922,10 @@ func (g *gen) text(name string, frame int) {
 	fmt.Fprintf(&g.s.b, "\nTEXT ·%s(SB), NOSPLIT, $0-%d\n", name, frame)
 }
 
-func (g *gen) binary(o intOp) {
+func (g *gen) binary(o intOp) { g.binaryRC(o, "") }
+
+// binaryRC writes o's four loops under the MXCSR word rc ("": Go's).
+func (g *gen) binaryRC(o intOp, rc string) {
 	var names [4]string
 	for form := 0; form < 4; form++ {
 		k, masked := form%2 == 1, form >= 2
@@ -906,6 +963,7 @@ func (g *gen) binary(o intOp) {
 		if masked {
 			maskPrep(w, 24)
 		}
+		setRounding(w, rc)
 		for j := 0; j < 8; j++ {
 			ya, yt := chunkRegs(j)
 			w.f("VMOVDQU %d(SI), %s", 32*j, ya)
@@ -916,6 +974,7 @@ func (g *gen) binary(o intOp) {
 			o.body(w, ya, yt, fmt.Sprintf("Y%d", 8+j%4), mb, j)
 			store(w, j, ya, yt, masked)
 		}
+		resetRounding(w, rc)
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
@@ -941,8 +1000,41 @@ func (g *gen) unary(name string, body func(w *writer, ya, yt string)) {
 	w.f("RET")
 }
 
+// setRounding loads the MXCSR word rc ("" for none: Go's own stays).
+func setRounding(w *writer, rc string) {
+	if rc != "" {
+		w.f("VLDMXCSR %s<>(SB)", rc)
+	}
+}
+
+// resetRounding loads Go's MXCSR word back after a loop under rc.
+func resetRounding(w *writer, rc string) {
+	if rc != "" {
+		w.f("VLDMXCSR mxcsrrn<>(SB)")
+	}
+}
+
 // ternary writes an rrr loop: fma.rn.f32 and mad.lo on 32 bits.
 func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int)) {
+	g.ternaryRC(name, "", body)
+}
+
+// keyedTernary writes a ternary loop under the MXCSR word rc that
+// simdTernary finds by key (the generated simdKeyedTernary).
+func (g *gen) keyedTernary(key, name, rc string, body func(w *writer, ya, yb, yt string, j int)) {
+	g.keyedTer[key] = name
+	g.ternaryRC(name, rc, body)
+}
+
+// keyedUnary writes a unary loop that simdUnary finds by key (the
+// generated simdKeyedUnary).
+func (g *gen) keyedUnary(key, name string, body func(w *writer, ya, yt string)) {
+	g.keyedUn[key] = name
+	g.unary(name, body)
+}
+
+// ternaryRC writes an rrr loop under the MXCSR word rc ("": none).
+func (g *gen) ternaryRC(name, rc string, body func(w *writer, ya, yb, yt string, j int)) {
 	g.decls = append(g.decls, decl{name, "(d, a, b, c *lanes)"})
 	g.text(name, 32)
 	w := &g.s
@@ -952,6 +1044,7 @@ func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int
 	w.f("MOVQ c+24(FP), CX")
 	g.body(name)
 	prologue(w)
+	setRounding(w, rc)
 	for j := 0; j < 8; j++ {
 		ya, yt := chunkRegs(j)
 		yb := fmt.Sprintf("Y%d", 8+j%4)
@@ -960,6 +1053,7 @@ func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int
 		body(w, ya, yb, yt, j)
 		store(w, j, ya, yt, false)
 	}
+	resetRounding(w, rc)
 	w.f("VZEROUPPER")
 	w.f("RET")
 }
@@ -1493,7 +1587,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: simdgen -s FILE.s -go FILE.go")
 		os.Exit(2)
 	}
-	g := &gen{table: map[string][4]string{}, memBodies: map[string]int{}}
+	g := &gen{table: map[string][4]string{}, memBodies: map[string]int{}, keyedUn: map[string]string{}, keyedTer: map[string]string{}}
 	g.s.b.WriteString(`// Code generated by simdgen; DO NOT EDIT.
 
 //go:build amd64 && !purego
@@ -1502,6 +1596,8 @@ func main() {
 
 DATA lowmask<>+0(SB)/8, $0x00000000ffffffff
 GLOBL lowmask<>(SB), RODATA|NOPTR, $8
+DATA mxcsrrn<>+0(SB)/4, $0x1f80
+GLOBL mxcsrrn<>(SB), RODATA|NOPTR, $4
 DATA canonf32<>+0(SB)/4, $0x7fffffff
 GLOBL canonf32<>(SB), RODATA|NOPTR, $4
 DATA bias32<>+0(SB)/4, $0x80000000
@@ -1675,6 +1771,16 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, o := range f64Ops() {
 		g.binary(o)
 	}
+	// add, sub, mul and div under .rz, .rm and .rp: the loops above
+	// under another MXCSR rounding control
+	for _, rc := range roundingControls {
+		fmt.Fprintf(&g.s.b, "DATA %s<>+0(SB)/4, $%#x\nGLOBL %s<>(SB), RODATA|NOPTR, $4\n", rc.sym, rc.word, rc.sym)
+		for _, ops := range [][]intOp{f32Ops(), f32FtzOps(), f64Ops()} {
+			for _, o := range rounded(ops, rc.mod) {
+				g.binaryRC(o, rc.sym)
+			}
+		}
+	}
 	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
 	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: floatMinMax(false, false)})
 	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: floatMinMax(true, false)})
@@ -1689,25 +1795,61 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		{"divfull.f32", "divFullF32", false, false}, {"divfull.ftz.f32", "divFullFtzF32", false, true}} {
 		g.binary(intOp{name: v.name, fn: v.fn, kprep: fk, body: divApprox32(v.quirk, v.ftz)})
 	}
+	// min and max .ftz.f32: floatMinMax on flushed operands (its result,
+	// one of them or the canonical NaN, needs no flush)
+	var kf writer
+	kf.f("%s", fk)
+	flushF32(&kf, "Y13", "Y8")
+	for _, isMax := range []bool{false, true} {
+		op := map[bool]string{false: "min", true: "max"}[isMax]
+		minMax := floatMinMax(isMax, false)
+		g.binary(intOp{name: op + ".ftz.f32", fn: op + "FtzF32", kprep: strings.TrimSpace(kf.b.String()),
+			body: func(w *writer, ya, yt, yu, mb string, j int) {
+				flushF32(w, ya, yt)
+				if mb != "Y13" { // the immediate was flushed once, in kprep
+					w.f("VMOVDQU %s, %s", mb, yu)
+					flushF32(w, yu, yt)
+					mb = yu
+				}
+				minMax(w, ya, yt, yu, mb, j)
+			}})
+	}
 	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: floatMinMax(false, true)})
 	g.binary(intOp{name: "max.f64", fn: "maxF64", kprep: kQ, body: floatMinMax(true, true)})
-	// fma.rn.f64: a*b+c rounded once; NaN results as f64Body's, over a,
-	// b and c (c in Y12, Y13 scratch: a ternary loop has no mask or k)
-	g.ternary("simdFmaF64", func(w *writer, ya, yb, yt string, j int) {
-		w.f("VMOVDQU %d(CX), Y12", 32*j)
-		w.f("VMOVDQA %s, %s", ya, yt)
-		w.f("VFMADD213PD Y12, %s, %s", yb, yt)
-		nanFix64(w, []string{ya, yb, "Y12"}, yt, "Y13", fmt.Sprintf("f%d", j))
-	})
-	g.ternary("simdFmaFtzF32", func(w *writer, ya, yb, yt string, j int) {
-		w.f("VMOVDQU %d(CX), Y12", 32*j)
-		flushF32(w, ya, yt)
-		flushF32(w, yb, yt)
-		flushF32(w, "Y12", yt)
-		w.f("VFMADD213PS Y12, %s, %s", yb, ya)
-		flushF32(w, ya, yt)
-		canonF32(w, ya, yt)
-	})
+	g.ternary("simdFmaF64", fmaF64)
+	g.ternary("simdFmaFtzF32", fmaFtzF32)
+	// fma under .rz, .rm and .rp: the same bodies under another MXCSR
+	// rounding control (mad with a rounding modifier is fma)
+	for _, rc := range roundingControls {
+		m := strings.ToUpper(rc.mod[:1]) + rc.mod[1:]
+		g.keyedTernary("fma."+rc.mod+".f32", "simdFma"+m+"F32", rc.sym, fmaF32)
+		g.keyedTernary("fma."+rc.mod+".ftz.f32", "simdFma"+m+"FtzF32", rc.sym, fmaFtzF32)
+		g.keyedTernary("fma."+rc.mod+".f64", "simdFma"+m+"F64", rc.sym, fmaF64)
+	}
+	// cvt.rni, .rzi, .rmi and .rpi between equal float types: the value
+	// rounded to an integral one in its own format (VROUND's immediate: 0
+	// to nearest even, 1 down, 2 up, 3 toward zero). An f64 NaN comes out
+	// quieted with its payload, as fp's NaNResult gives; f32 NaNs become
+	// the canonical NaN. Integral values are never subnormal, so .ftz only
+	// flushes the input.
+	for _, r := range []struct {
+		mod string
+		imm int
+	}{{"rni", 0}, {"rmi", 1}, {"rpi", 2}, {"rzi", 3}} {
+		imm, m := r.imm, strings.ToUpper(r.mod[:1])+r.mod[1:]
+		g.keyedUnary("cvt."+r.mod+".f32.f32", "simdCvt"+m+"F32", func(w *writer, ya, yt string) {
+			w.f("VROUNDPS $%d, %s, %s", imm, ya, ya)
+			canonF32(w, ya, yt)
+		})
+		g.keyedUnary("cvt."+r.mod+".ftz.f32.f32", "simdCvt"+m+"FtzF32", func(w *writer, ya, yt string) {
+			flushF32(w, ya, yt)
+			w.f("VROUNDPS $%d, %s, %s", imm, ya, ya)
+			canonF32(w, ya, yt)
+		})
+		g.keyedUnary("cvt."+r.mod+".f64.f64", "simdCvt"+m+"F64", func(w *writer, ya, yt string) {
+			w.f("VROUNDPD $%d, %s, %s", imm, ya, ya)
+		})
+	}
 	// mov and integer cvt between 32- and 64-bit types (vecNorm): a copy,
 	// or the low half zero- or sign-extended
 	g.unary("simdCopy64", func(w *writer, ya, yt string) {})
@@ -2125,10 +2267,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VDIVPS %s, %s, %s", ya, yt, ya)
 		canonF32(w, ya, yt)
 	})
-	g.ternary("simdFmaF32", func(w *writer, ya, yb, yt string, j int) {
-		w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
-		canonF32(w, ya, yt)
-	})
+	g.ternary("simdFmaF32", fmaF32)
 	// shf: the funnel of b (upper half) and a (lower) shifted by c, masked
 	// to 31 (wrap) or limited to 32 (clamp); the upper half of the left
 	// shift, the lower half of the right one
@@ -2233,6 +2372,19 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPSLLQ $32, %s, %s", yt, yt)
 		})
 	}
+	// setp.ftz.f32: the same on flushed operands (b in Y10)
+	for _, p := range preds {
+		name := "simdCmpFtzF32" + strings.ToUpper(p[:1]) + p[1:]
+		imm := f32Preds[p]
+		g.compare(name, func(w *writer, ya, yt string, off int) {
+			w.f("VMOVDQU %d(SI), %s", off, ya)
+			w.f("VMOVDQU %d(DX), Y10", off)
+			flushF32(w, ya, yt)
+			flushF32(w, "Y10", yt)
+			w.f("VCMPPS $%d, Y10, %s, %s", imm, ya, yt)
+			w.f("VPSLLQ $32, %s, %s", yt, yt)
+		})
+	}
 
 	g.traceMemory()
 	g.traceSetp()
@@ -2287,6 +2439,23 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, p := range preds {
 		fmt.Fprintf(&gb, "%q: simdCmpF64%s,\n", "."+p, strings.ToUpper(p[:1])+p[1:])
 	}
+	gb.WriteString("}\n\n// simdF32FtzCompares: setp.ftz.f32's comparisons by operator.\nvar simdF32FtzCompares = map[string]func(a, b *lanes) uint32{\n")
+	for _, p := range preds {
+		fmt.Fprintf(&gb, "%q: simdCmpFtzF32%s,\n", "."+p, strings.ToUpper(p[:1])+p[1:])
+	}
+	keyed := func(title string, m map[string]string) {
+		gb.WriteString(title)
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			fmt.Fprintf(&gb, "%q: %s,\n", k, m[k])
+		}
+	}
+	keyed("}\n\n// simdKeyedUnary: unary loops by operation (simdUnary).\nvar simdKeyedUnary = map[string]func(d, a *lanes){\n", g.keyedUn)
+	keyed("}\n\n// simdKeyedTernary: ternary loops by operation (simdTernary).\nvar simdKeyedTernary = map[string]func(d, a, b, c *lanes){\n", g.keyedTer)
 	gb.WriteString("}\n")
 	src, err := format.Source(gb.Bytes())
 	if err != nil {
