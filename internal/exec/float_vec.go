@@ -249,7 +249,7 @@ func floatKeys(f fp.Format, d *[warpSize]float64, a *lanes) {
 
 // vecFloatCompare returns a whole-warp setp comparison for f32/f64
 // (9.7.6.2: ordered operators are false and unordered ones true when an
-// operand is NaN; .ftz.f32 only with AVX2), or nil.
+// operand is NaN; .ftz flushes subnormal f32 operands first), or nil.
 func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 	var f fp.Format
 	switch {
@@ -263,8 +263,21 @@ func vecFloatCompare(t, cmp string, ftz bool) func(a, b *lanes) uint32 {
 			return v
 		}
 		f = fp.F32
-	case t == ".f32":
-		return simdCompare("f32ftz" + cmp)
+	case t == ".f32": // .ftz: the comparison of the flushed operands
+		if v := simdCompare("f32ftz" + cmp); v != nil {
+			return v
+		}
+		plain := vecFloatCompare(t, cmp, false)
+		if plain == nil {
+			return nil
+		}
+		return func(a, b *lanes) uint32 {
+			var x, y lanes
+			for i := range a {
+				x[i], y[i] = fp.F32.FlushSubnormal(a[i]&0xffffffff), fp.F32.FlushSubnormal(b[i]&0xffffffff)
+			}
+			return plain(&x, &y)
+		}
 	default:
 		return nil
 	}

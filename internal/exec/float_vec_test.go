@@ -9,6 +9,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,9 @@ var f32Triples = [][3]string{
 	{"0x4b800001", "0x3f800000", "0x3f000000"}, // ties past 2^24
 	{"0x4b7fffff", "0x3f000000", "0xbf000000"},
 	{"0x3fc00000", "0x3fc00000", "0xc0100000"}, // 1.5*1.5 - 2.25
+	{"0x00000001", "0x00000000", "0x80000001"}, // equal only once flushed
+	{"0x80000001", "0x00000001", "0x00000000"},
+	{"0x807fffff", "0x00000000", "0x007fffff"},
 }
 
 // TestDirectedRoundingVecMatchesLanes: add, sub, mul, div and fma under
@@ -115,21 +119,21 @@ func TestDirectedRoundingByHand(t *testing.T) {
 		{"mul.rp.f32", "0x00000001", "0x3f000000", "", 0x00000001}, // 2^-150 up to 2^-149
 		{"mul.rz.f32", "0x00000001", "0x3f000000", "", 0x00000000},
 		{"mul.rp.ftz.f32", "0x00000001", "0x3f800000", "", 0x00000000}, // subnormal input flushed
-		{"div.rz.f32", "0x3f800000", "0x40400000", "", 0x3eaaaaaa}, // 1/3 = 0x3eaaaaaa.aa...
+		{"div.rz.f32", "0x3f800000", "0x40400000", "", 0x3eaaaaaa},     // 1/3 = 0x3eaaaaaa.aa...
 		{"div.rp.f32", "0x3f800000", "0x40400000", "", 0x3eaaaaab},
 		{"fma.rm.f32", "0x3f800001", "0x3f800001", "0xbf800000", 0x34800000}, // 2^-22 + 2^-46 down
 		{"fma.rp.f32", "0x3f800001", "0x3f800001", "0xbf800000", 0x34800001},
-		{"add.rz.f32", "0x7fc00000", "0x3f800000", "", 0x7fffffff}, // NaN: the canonical NaN
-		{"cvt.rmi.f32.f32", "0xbf000000", "", "", 0xbf800000},      // floor(-0.5) = -1
-		{"cvt.rzi.f32.f32", "0xbf000000", "", "", 0x80000000},      // trunc(-0.5) = -0
-		{"cvt.rpi.f32.f32", "0xbf000000", "", "", 0x80000000},      // ceil(-0.5) = -0
-		{"cvt.rni.f32.f32", "0x40200000", "", "", 0x40000000},      // 2.5 to even: 2
-		{"cvt.rni.f32.f32", "0x40600000", "", "", 0x40800000},      // 3.5 to even: 4
-		{"cvt.rpi.f32.f32", "0x3f800001", "", "", 0x40000000},      // ceil(1+u) = 2
-		{"cvt.rmi.ftz.f32.f32", "0x80000001", "", "", 0x80000000},  // flushed to -0 first: -0
-		{"cvt.rmi.f32.f32", "0x80000001", "", "", 0xbf800000},      // floor(-2^-149) = -1
-		{"cvt.rzi.f32.f32", "0x7fa00000", "", "", 0x7fffffff},      // NaN
-		{"cvt.rmi.f32.f32", "0x4b000001", "", "", 0x4b000001},      // already integral
+		{"add.rz.f32", "0x7fc00000", "0x3f800000", "", 0x7fffffff},  // NaN: the canonical NaN
+		{"cvt.rmi.f32.f32", "0xbf000000", "", "", 0xbf800000},       // floor(-0.5) = -1
+		{"cvt.rzi.f32.f32", "0xbf000000", "", "", 0x80000000},       // trunc(-0.5) = -0
+		{"cvt.rpi.f32.f32", "0xbf000000", "", "", 0x80000000},       // ceil(-0.5) = -0
+		{"cvt.rni.f32.f32", "0x40200000", "", "", 0x40000000},       // 2.5 to even: 2
+		{"cvt.rni.f32.f32", "0x40600000", "", "", 0x40800000},       // 3.5 to even: 4
+		{"cvt.rpi.f32.f32", "0x3f800001", "", "", 0x40000000},       // ceil(1+u) = 2
+		{"cvt.rmi.ftz.f32.f32", "0x80000001", "", "", 0x80000000},   // flushed to -0 first: -0
+		{"cvt.rmi.f32.f32", "0x80000001", "", "", 0xbf800000},       // floor(-2^-149) = -1
+		{"cvt.rzi.f32.f32", "0x7fa00000", "", "", 0x7fffffff},       // NaN
+		{"cvt.rmi.f32.f32", "0x4b000001", "", "", 0x4b000001},       // already integral
 		{"min.ftz.f32", "0x80000001", "0x00000000", "", 0x80000000}, // -0 < +0 after flushing
 		{"max.ftz.f32", "0x007fffff", "0x00000000", "", 0x00000000},
 		{"max.ftz.f32", "0x807fffff", "0x80000000", "", 0x80000000},
@@ -226,9 +230,9 @@ func TestDirectedLoopsRestoreRounding(t *testing.T) {
 	if d[0] != 0x3ff0000000000000 {
 		t.Fatalf("add.rz.f64 1 + 2^-60 = %#x, want 1", d[0])
 	}
-	// 1 + 3*2^-54 is 1 + 2^-52 to nearest, 1 toward zero
-	xs := []float64{1, 3 * 0x1p-54}
-	if got := xs[0] + xs[1]; got != 1+0x1p-52 {
+	// 1 (the loop's result, which the compiler cannot know) + 3*2^-54 is
+	// 1 + 2^-52 to nearest, 1 toward zero
+	if got := math.Float64frombits(d[0]) + 3*0x1p-54; got != 1+0x1p-52 {
 		t.Fatalf("Go's 1 + 3*2^-54 after the loop = %v: the rounding mode leaked", got)
 	}
 }

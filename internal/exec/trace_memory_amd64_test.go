@@ -325,7 +325,8 @@ func TestSIMDTraceParamAndCvta(t *testing.T) {
 // TestSIMDTraceSetp: setp's trace bodies (setpTrace's choice of body and
 // operand order) store to the predicate the mask the Go loops compute
 // (vecCompare, vecFloatCompare without AVX2), and nothing else, for every
-// operator of every type that has one; the op after them runs too.
+// operator of every type that has one (f32 with .ftz too); the op after
+// them runs too.
 func TestSIMDTraceSetp(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
@@ -341,65 +342,71 @@ func TestSIMDTraceSetp(t *testing.T) {
 		if ty[1] == 'f' {
 			ops = floatOps
 		}
-		for _, cmp := range ops {
-			if ty[1] == 'b' && cmp != ".eq" && cmp != ".ne" {
-				continue
-			}
-			key, swap, ok := setpTrace(ty, cmp, false)
-			if !ok {
-				t.Fatalf("setp%s%s: no trace body", cmp, ty)
-			}
-			used[key] = true
-			body, _ := simdMemBody(key)
-			var ref func(a, b *lanes) uint32
-			withoutSIMD(t, func() {
-				if ref = vecCompare(ty, cmp); ref == nil {
-					ref = vecFloatCompare(ty, cmp, false)
+		ftzs := []bool{false}
+		if ty == ".f32" {
+			ftzs = append(ftzs, true)
+		}
+		for _, ftz := range ftzs {
+			for _, cmp := range ops {
+				if ty[1] == 'b' && cmp != ".eq" && cmp != ".ne" {
+					continue
 				}
-			})
-			for round := 0; round < 200; round++ {
-				rows := make([]uint64, 5*warpSize)
-				for i := range rows {
-					rows[i] = r.Uint64()
+				key, swap, ok := setpTrace(ty, cmp, ftz)
+				if !ok {
+					t.Fatalf("setp%s%s: no trace body", cmp, ty)
 				}
-				a, b := (*lanes)(rows[rowOff(1)/8:]), (*lanes)(rows[rowOff(2)/8:])
-				*a, *b = simdRow(r, ty == ".f32"), simdRow(r, ty == ".f32")
-				if ty == ".f64" {
-					*a, *b = simdRow64(r), simdRow64(r)
-				}
-				for i := range a {
-					if r.IntN(4) == 0 {
-						b[i] = a[i] // equal operands
+				used[key] = true
+				body, _ := simdMemBody(key)
+				var ref func(a, b *lanes) uint32
+				withoutSIMD(t, func() {
+					if ref = vecCompare(ty, cmp); ref == nil {
+						ref = vecFloatCompare(ty, cmp, ftz)
 					}
-				}
-				want := ref(a, b)
-				preds := make([]uint32, 4)
-				for i := range preds {
-					preds[i] = r.Uint32()
-				}
-				wantPreds := append([]uint32(nil), preds...)
-				wantPreds[2] = want
-				var ctx traceCtx
-				ctx.preds = uintptr(unsafe.Pointer(&preds[0]))
-				op := traceOp{body: body, d: 2 * 4, a: rowOff(1), b: rowOff(2)}
-				if swap {
-					op.a, op.b = op.b, op.a
-				}
-				wantRows := append([]uint64(nil), rows...)
-				copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
-				ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3)}}
-				if done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx); done != 2 {
-					t.Fatalf("setp%s%s: %d ops ran", cmp, ty, done)
-				}
-				runtime.KeepAlive(preds)
-				for i := range preds {
-					if preds[i] != wantPreds[i] {
-						t.Fatalf("setp%s%s round %d: predicate %d = %#x, want %#x", cmp, ty, round, i, preds[i], wantPreds[i])
+				})
+				for round := 0; round < 200; round++ {
+					rows := make([]uint64, 5*warpSize)
+					for i := range rows {
+						rows[i] = r.Uint64()
 					}
-				}
-				for i := range rows {
-					if rows[i] != wantRows[i] {
-						t.Fatalf("setp%s%s round %d: row %d changed", cmp, ty, round, i/warpSize)
+					a, b := (*lanes)(rows[rowOff(1)/8:]), (*lanes)(rows[rowOff(2)/8:])
+					*a, *b = simdRow(r, ty == ".f32"), simdRow(r, ty == ".f32")
+					if ty == ".f64" {
+						*a, *b = simdRow64(r), simdRow64(r)
+					}
+					for i := range a {
+						if r.IntN(4) == 0 {
+							b[i] = a[i] // equal operands
+						}
+					}
+					want := ref(a, b)
+					preds := make([]uint32, 4)
+					for i := range preds {
+						preds[i] = r.Uint32()
+					}
+					wantPreds := append([]uint32(nil), preds...)
+					wantPreds[2] = want
+					var ctx traceCtx
+					ctx.preds = uintptr(unsafe.Pointer(&preds[0]))
+					op := traceOp{body: body, d: 2 * 4, a: rowOff(1), b: rowOff(2)}
+					if swap {
+						op.a, op.b = op.b, op.a
+					}
+					wantRows := append([]uint64(nil), rows...)
+					copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+					ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3)}}
+					if done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx); done != 2 {
+						t.Fatalf("setp%s%s: %d ops ran", cmp, ty, done)
+					}
+					runtime.KeepAlive(preds)
+					for i := range preds {
+						if preds[i] != wantPreds[i] {
+							t.Fatalf("setp%s%s round %d: predicate %d = %#x, want %#x", cmp, ty, round, i, preds[i], wantPreds[i])
+						}
+					}
+					for i := range rows {
+						if rows[i] != wantRows[i] {
+							t.Fatalf("setp%s%s round %d: row %d changed", cmp, ty, round, i/warpSize)
+						}
 					}
 				}
 			}
