@@ -557,7 +557,7 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 // or nil where a general closure is clearer.
 func vecNorm(from, to intType) func(d, a *lanes) {
 	if from.bits < 32 || to.bits < 32 {
-		return nil
+		return vecNormNarrow(from, to)
 	}
 	switch {
 	case from.bits == 64 && to.bits == 64:
@@ -581,6 +581,36 @@ func vecNorm(from, to intType) func(d, a *lanes) {
 	return func(d, a *lanes) { // zero extension or truncation to 32 bits
 		for i := range d {
 			d[i] = a[i] & 0xffffffff
+		}
+	}
+}
+
+// vecNormNarrow is vecNorm where a type has 8 or 16 bits: to.norm of
+// from.norm, which is one extension of the low bits. Narrowing (to no
+// wider than from) extends from to's width as to's signedness says;
+// widening zero-extends an unsigned source, and sign-extends a signed one
+// to 64 bits, or to 32 bits and zero-extends from there for an unsigned
+// 32-bit destination.
+func vecNormNarrow(from, to intType) func(d, a *lanes) {
+	key := ""
+	switch {
+	case to.bits <= from.bits && !to.signed:
+		key = fmt.Sprintf("ext.z%d", to.bits)
+	case to.bits <= from.bits:
+		key = fmt.Sprintf("ext.s%d", to.bits)
+	case !from.signed:
+		key = fmt.Sprintf("ext.z%d", from.bits)
+	case to.signed || to.bits == 64:
+		key = fmt.Sprintf("ext.s%d", from.bits)
+	case to.bits == 32:
+		key = fmt.Sprintf("ext.s%dz32", from.bits)
+	}
+	if v := simdUnary(key); v != nil {
+		return v
+	}
+	return func(d, a *lanes) {
+		for i, v := range a {
+			d[i] = to.norm(from.norm(v))
 		}
 	}
 }

@@ -763,3 +763,46 @@ func TestBfi(t *testing.T) {
 		}
 	}
 }
+
+// TestCvtNarrowIntVecMatchesLanes: integer cvt from or to 8- and 16-bit
+// types converged (the extension loops) against the lanes, for every
+// pair of widths and signedness, on hashed bits and the limits of each
+// width.
+func TestCvtNarrowIntVecMatchesLanes(t *testing.T) {
+	special := []string{"0x00000000", "0xffffffff", "0x0000007f", "0x00000080", "0x000000ff", "0x00000100",
+		"0x00007fff", "0x00008000", "0x0000ffff", "0x00010000", "0x7fffffff", "0x80000000", "0xffffff80", "0xffff8000"}
+	setup := hashedSetup(special) + "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%x, %y};\n"
+	types := []string{"u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64"}
+	bits := map[byte]int{'8': 8, '1': 16, '3': 32, '6': 64}
+	for _, dt := range types {
+		for _, st := range types {
+			db, sb := bits[dt[1]], bits[st[1]]
+			if db >= 32 && sb >= 32 {
+				continue // (vecNorm's wide cases are TestMoreVecMatchesLanes's)
+			}
+			src := "%x"
+			if sb == 64 {
+				src = "%w"
+			}
+			convergedMatchesLanes(t, setup, "cvt."+dt+"."+st, src, db == 64)
+			// and all 64 bits of each lane's slot, which PTX reads only
+			// through the type's width, against the lane rule
+			from, _ := parseInt("." + st)
+			to, _ := parseInt("." + dt)
+			loop := vecNormNarrow(from, to)
+			r := rand.New(rand.NewPCG(uint64(db), uint64(sb)))
+			for round := 0; round < 20; round++ {
+				var d, a lanes
+				for i := range a {
+					a[i] = r.Uint64() >> (r.Uint64() % 64)
+				}
+				loop(&d, &a)
+				for i := range a {
+					if want := to.norm(from.norm(a[i])); d[i] != want {
+						t.Fatalf("cvt.%s.%s lane %d of %#x: slot %#x, want %#x", dt, st, i, a[i], d[i], want)
+					}
+				}
+			}
+		}
+	}
+}

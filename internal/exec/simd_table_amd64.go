@@ -1858,6 +1858,42 @@ func simdSext32(d, a *lanes)
 func simdSext32_b()
 
 //go:noescape
+func simdZext8(d, a *lanes)
+
+//go:noescape
+func simdZext8_b()
+
+//go:noescape
+func simdSext8(d, a *lanes)
+
+//go:noescape
+func simdSext8_b()
+
+//go:noescape
+func simdSext8Zext32(d, a *lanes)
+
+//go:noescape
+func simdSext8Zext32_b()
+
+//go:noescape
+func simdZext16(d, a *lanes)
+
+//go:noescape
+func simdZext16_b()
+
+//go:noescape
+func simdSext16(d, a *lanes)
+
+//go:noescape
+func simdSext16_b()
+
+//go:noescape
+func simdSext16Zext32(d, a *lanes)
+
+//go:noescape
+func simdSext16Zext32_b()
+
+//go:noescape
 func simdSqrtF32(d, a *lanes)
 
 //go:noescape
@@ -3038,6 +3074,12 @@ var simdBodies = []any{
 	simdCopy64,
 	simdZext32,
 	simdSext32,
+	simdZext8,
+	simdSext8,
+	simdSext8Zext32,
+	simdZext16,
+	simdSext16,
+	simdSext16Zext32,
 	simdSqrtF32,
 	simdRsqrtApproxF32,
 	simdRsqrtApproxFtzF32,
@@ -3190,87 +3232,87 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          306,
-	"ld64":                  293,
-	"ld64P":                 294,
-	"ldParam64":             305,
-	"ldParamS16":            302,
-	"ldParamS32":            304,
-	"ldParamS8":             300,
-	"ldParamZ16":            301,
-	"ldParamZ32":            303,
-	"ldParamZ8":             299,
-	"ldS16":                 287,
-	"ldS16P":                288,
-	"ldS32":                 291,
-	"ldS32P":                292,
-	"ldS8":                  283,
-	"ldS8P":                 284,
-	"ldZ16":                 285,
-	"ldZ16P":                286,
-	"ldZ32":                 289,
-	"ldZ32P":                290,
-	"ldZ8":                  281,
-	"ldZ8P":                 282,
-	"selp":                  361,
-	"setp:simdCmpF32Eq":     333,
-	"setp:simdCmpF32Equ":    334,
-	"setp:simdCmpF32Ge":     335,
-	"setp:simdCmpF32Geu":    336,
-	"setp:simdCmpF32Gt":     337,
-	"setp:simdCmpF32Gtu":    338,
-	"setp:simdCmpF32Le":     339,
-	"setp:simdCmpF32Leu":    340,
-	"setp:simdCmpF32Lt":     341,
-	"setp:simdCmpF32Ltu":    342,
-	"setp:simdCmpF32Nan":    343,
-	"setp:simdCmpF32Ne":     344,
-	"setp:simdCmpF32Neu":    345,
-	"setp:simdCmpF32Num":    346,
-	"setp:simdCmpF64Eq":     319,
-	"setp:simdCmpF64Equ":    320,
-	"setp:simdCmpF64Ge":     321,
-	"setp:simdCmpF64Geu":    322,
-	"setp:simdCmpF64Gt":     323,
-	"setp:simdCmpF64Gtu":    324,
-	"setp:simdCmpF64Le":     325,
-	"setp:simdCmpF64Leu":    326,
-	"setp:simdCmpF64Lt":     327,
-	"setp:simdCmpF64Ltu":    328,
-	"setp:simdCmpF64Nan":    329,
-	"setp:simdCmpF64Ne":     330,
-	"setp:simdCmpF64Neu":    331,
-	"setp:simdCmpF64Num":    332,
-	"setp:simdCmpFtzF32Eq":  347,
-	"setp:simdCmpFtzF32Equ": 348,
-	"setp:simdCmpFtzF32Ge":  349,
-	"setp:simdCmpFtzF32Geu": 350,
-	"setp:simdCmpFtzF32Gt":  351,
-	"setp:simdCmpFtzF32Gtu": 352,
-	"setp:simdCmpFtzF32Le":  353,
-	"setp:simdCmpFtzF32Leu": 354,
-	"setp:simdCmpFtzF32Lt":  355,
-	"setp:simdCmpFtzF32Ltu": 356,
-	"setp:simdCmpFtzF32Nan": 357,
-	"setp:simdCmpFtzF32Ne":  358,
-	"setp:simdCmpFtzF32Neu": 359,
-	"setp:simdCmpFtzF32Num": 360,
-	"setp:simdEq32":         307,
-	"setp:simdEq32N":        308,
-	"setp:simdEq64":         313,
-	"setp:simdEq64N":        314,
-	"setp:simdLtS32":        309,
-	"setp:simdLtS32N":       310,
-	"setp:simdLtS64":        315,
-	"setp:simdLtS64N":       316,
-	"setp:simdLtU32":        311,
-	"setp:simdLtU32N":       312,
-	"setp:simdLtU64":        317,
-	"setp:simdLtU64N":       318,
-	"st32":                  295,
-	"st32P":                 296,
-	"st64":                  297,
-	"st64P":                 298,
+	"cvtaToGlobal":          312,
+	"ld64":                  299,
+	"ld64P":                 300,
+	"ldParam64":             311,
+	"ldParamS16":            308,
+	"ldParamS32":            310,
+	"ldParamS8":             306,
+	"ldParamZ16":            307,
+	"ldParamZ32":            309,
+	"ldParamZ8":             305,
+	"ldS16":                 293,
+	"ldS16P":                294,
+	"ldS32":                 297,
+	"ldS32P":                298,
+	"ldS8":                  289,
+	"ldS8P":                 290,
+	"ldZ16":                 291,
+	"ldZ16P":                292,
+	"ldZ32":                 295,
+	"ldZ32P":                296,
+	"ldZ8":                  287,
+	"ldZ8P":                 288,
+	"selp":                  367,
+	"setp:simdCmpF32Eq":     339,
+	"setp:simdCmpF32Equ":    340,
+	"setp:simdCmpF32Ge":     341,
+	"setp:simdCmpF32Geu":    342,
+	"setp:simdCmpF32Gt":     343,
+	"setp:simdCmpF32Gtu":    344,
+	"setp:simdCmpF32Le":     345,
+	"setp:simdCmpF32Leu":    346,
+	"setp:simdCmpF32Lt":     347,
+	"setp:simdCmpF32Ltu":    348,
+	"setp:simdCmpF32Nan":    349,
+	"setp:simdCmpF32Ne":     350,
+	"setp:simdCmpF32Neu":    351,
+	"setp:simdCmpF32Num":    352,
+	"setp:simdCmpF64Eq":     325,
+	"setp:simdCmpF64Equ":    326,
+	"setp:simdCmpF64Ge":     327,
+	"setp:simdCmpF64Geu":    328,
+	"setp:simdCmpF64Gt":     329,
+	"setp:simdCmpF64Gtu":    330,
+	"setp:simdCmpF64Le":     331,
+	"setp:simdCmpF64Leu":    332,
+	"setp:simdCmpF64Lt":     333,
+	"setp:simdCmpF64Ltu":    334,
+	"setp:simdCmpF64Nan":    335,
+	"setp:simdCmpF64Ne":     336,
+	"setp:simdCmpF64Neu":    337,
+	"setp:simdCmpF64Num":    338,
+	"setp:simdCmpFtzF32Eq":  353,
+	"setp:simdCmpFtzF32Equ": 354,
+	"setp:simdCmpFtzF32Ge":  355,
+	"setp:simdCmpFtzF32Geu": 356,
+	"setp:simdCmpFtzF32Gt":  357,
+	"setp:simdCmpFtzF32Gtu": 358,
+	"setp:simdCmpFtzF32Le":  359,
+	"setp:simdCmpFtzF32Leu": 360,
+	"setp:simdCmpFtzF32Lt":  361,
+	"setp:simdCmpFtzF32Ltu": 362,
+	"setp:simdCmpFtzF32Nan": 363,
+	"setp:simdCmpFtzF32Ne":  364,
+	"setp:simdCmpFtzF32Neu": 365,
+	"setp:simdCmpFtzF32Num": 366,
+	"setp:simdEq32":         313,
+	"setp:simdEq32N":        314,
+	"setp:simdEq64":         319,
+	"setp:simdEq64N":        320,
+	"setp:simdLtS32":        315,
+	"setp:simdLtS32N":       316,
+	"setp:simdLtS64":        321,
+	"setp:simdLtS64N":       322,
+	"setp:simdLtU32":        317,
+	"setp:simdLtU32N":       318,
+	"setp:simdLtU64":        323,
+	"setp:simdLtU64N":       324,
+	"st32":                  301,
+	"st32P":                 302,
+	"st64":                  303,
+	"st64P":                 304,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.
@@ -3341,6 +3383,12 @@ var simdKeyedUnary = map[string]func(d, a *lanes){
 	"cvt.rzi.f32.f32":     simdCvtRziF32,
 	"cvt.rzi.f64.f64":     simdCvtRziF64,
 	"cvt.rzi.ftz.f32.f32": simdCvtRziFtzF32,
+	"ext.s16":             simdSext16,
+	"ext.s16z32":          simdSext16Zext32,
+	"ext.s8":              simdSext8,
+	"ext.s8z32":           simdSext8Zext32,
+	"ext.z16":             simdZext16,
+	"ext.z8":              simdZext8,
 }
 
 // simdKeyedTernary: ternary loops by operation (simdTernary).

@@ -1727,6 +1727,8 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 		return byte(i/8*8 + 3 - i%8)
 	})
 	vec64("sign64v", 1<<63)
+	vec64("low8v", 0xff)
+	vec64("low16v", 0xffff)
 	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
 		fmt.Fprintf(&g.s.b, "DATA canon64v<>+%d(SB)/8, $0x7fffffffffffffff\n", 8*i)
@@ -1855,6 +1857,24 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.unary("simdCopy64", func(w *writer, ya, yt string) {})
 	g.unary("simdZext32", func(w *writer, ya, yt string) { zext32(w, ya) })
 	g.unary("simdSext32", func(w *writer, ya, yt string) { sext32(w, ya, yt) })
+	// integer cvt from or to 8- and 16-bit types (vecNorm): the low k
+	// bits zero-extended, sign-extended to 64 bits, or sign-extended to
+	// 32 and zero-extended from there
+	for _, k := range []int{8, 16} {
+		g.keyedUnary(fmt.Sprintf("ext.z%d", k), fmt.Sprintf("simdZext%d", k), func(w *writer, ya, yt string) {
+			w.f("VPAND low%dv<>(SB), %s, %s", k, ya, ya)
+		})
+		g.keyedUnary(fmt.Sprintf("ext.s%d", k), fmt.Sprintf("simdSext%d", k), func(w *writer, ya, yt string) {
+			w.f("VPSLLD $%d, %s, %s", 32-k, ya, ya)
+			w.f("VPSRAD $%d, %s, %s", 32-k, ya, ya)
+			sext32(w, ya, yt)
+		})
+		g.keyedUnary(fmt.Sprintf("ext.s%dz32", k), fmt.Sprintf("simdSext%dZext32", k), func(w *writer, ya, yt string) {
+			w.f("VPSLLD $%d, %s, %s", 32-k, ya, ya)
+			w.f("VPSRAD $%d, %s, %s", 32-k, ya, ya)
+			zext32(w, ya)
+		})
+	}
 	// sqrt.rn.f32 and rcp.rn.f32: IEEE square root and 1/x, rounded once
 	g.unary("simdSqrtF32", func(w *writer, ya, yt string) {
 		w.f("VSQRTPS %s, %s", ya, ya)
