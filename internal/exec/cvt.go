@@ -115,7 +115,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 				return it.norm(1 << uint(it.bits-1))
 			}
 			return it.norm(floatToInt(roundInt(irnd, x), it))
-		}, cvtF32ToInt32Vec(af, it, irnd, ftzIn))
+		}, firstLoop(cvtF32ToInt32Vec(af, it, irnd, ftzIn), cvtFloatToInt64Vec(af, it, irnd, ftzIn)))
 	case dFloat:
 		it, ok := parseInt(at)
 		if !ok {
@@ -128,7 +128,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 		md.ftz = ftzOut
 		var vec func(d, a *lanes)
 		if mode == fp.RN && !md.sat && !md.relu && !md.satfinite {
-			vec = cvtInt32ToFloatVec(df, it)
+			vec = firstLoop(cvtInt32ToFloatVec(df, it), cvtInt64ToFloatVec(df, it))
 		}
 		return l.unaryVec(in, o, func(a uint64) uint64 {
 			v := a & it.mask()
@@ -472,6 +472,87 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 			for i := range d {
 				d[i] = math.Float64bits(float64(uint32(a[i])))
 			}
+		}
+	}
+}
+
+// firstLoop returns the first of the loops that is not nil, or nil.
+func firstLoop(loops ...func(d, a *lanes)) func(d, a *lanes) {
+	for _, l := range loops {
+		if l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+// cvtInt64ToFloatVec returns the warp loop of cvt.rn.f32/f64.s64/u64, or
+// nil: Go's integer to float conversions round once, to nearest even.
+func cvtInt64ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
+	if it.bits != 64 {
+		return nil
+	}
+	switch {
+	case df == fp.F32 && it.signed:
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = uint64(math.Float32bits(float32(int64(v))))
+			}
+		}
+	case df == fp.F32:
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = uint64(math.Float32bits(float32(v)))
+			}
+		}
+	case df == fp.F64 && it.signed:
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = math.Float64bits(float64(int64(v)))
+			}
+		}
+	case df == fp.F64:
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = math.Float64bits(float64(v))
+			}
+		}
+	}
+	return nil
+}
+
+// cvtFloatToInt64Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s64/u64
+// from .f32 (.ftz too) or .f64, or nil: the lane rule (the Integer Notes of
+// 9.7.9.21: saturating, NaN to 1 << 63) without the per-lane call.
+func cvtFloatToInt64Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d, a *lanes) {
+	if it.bits != 64 || af != fp.F32 && af != fp.F64 {
+		return nil
+	}
+	nan := uint64(1) << 63
+	if af == fp.F64 {
+		return func(d, a *lanes) {
+			for i, v := range a {
+				x := math.Float64frombits(v)
+				if x != x {
+					d[i] = nan
+					continue
+				}
+				d[i] = floatToInt(roundInt(irnd, x), it)
+			}
+		}
+	}
+	return func(d, a *lanes) {
+		for i, v := range a {
+			v &= 0xffffffff
+			if ftzIn {
+				v = fp.F32.FlushSubnormal(v)
+			}
+			x := float64(math.Float32frombits(uint32(v)))
+			if x != x {
+				d[i] = nan
+				continue
+			}
+			d[i] = floatToInt(roundInt(irnd, x), it)
 		}
 	}
 }

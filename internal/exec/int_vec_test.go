@@ -806,3 +806,32 @@ func TestCvtNarrowIntVecMatchesLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestCvt64VecMatchesLanes: cvt between 64-bit integers and f32/f64
+// converged (Go warp loops) against the lanes (internal/fp's conversions):
+// values that round to nearest even at 2^24 and 2^53, the limits of
+// s64/u64 and just past them, NaN, infinities, subnormals, hashed bits.
+func TestCvt64VecMatchesLanes(t *testing.T) {
+	wide := []string{"0x0000000001000001", "0x0000000001000003", "0x0020000000000001", "0x0020000000000003",
+		"0x7fffffffffffffff", "0x8000000000000000", "0xffffffffffffffff", "0x8000000000000001",
+		"0x7ff8000000000000", "0x7ff0000000000000", "0xfff0000000000000", "0x43e0000000000000",
+		"0xc3e0000000000000", "0x43f0000000000000", "0x43efffffffffffff", "0xc3e0000000000001",
+		"0x0000000000000001", "0x3fe0000000000000", "0xbfe8000000000000", "0x4330000000000001",
+		"0x00000100007fffff", "0xffffff0000000080", "0x000000005f000000", "0x00000000df000000",
+		"0x000000005f800000", "0x00000000ff800000", "0x000000007fc00000", "0x0000000080000001"}
+	setup := hashedSetup(nil) + "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%y, %x};\n"
+	for i, v := range wide {
+		setup += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b64 %%w, %s;\n", i, v)
+	}
+	setup += "\tcvt.u32.u64 %x, %w;\n" // the low words as f32 operands
+	for _, inst := range []string{"cvt.rn.f32.s64", "cvt.rn.f32.u64", "cvt.rn.f64.s64", "cvt.rn.f64.u64"} {
+		convergedMatchesLanes(t, setup, inst, "%w", strings.Contains(inst, "f64"))
+	}
+	for _, irnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
+		for _, it := range []string{"s64", "u64"} {
+			convergedMatchesLanes(t, setup, "cvt"+irnd+"."+it+".f64", "%w", true)
+			convergedMatchesLanes(t, setup, "cvt"+irnd+"."+it+".f32", "%x", true)
+			convergedMatchesLanes(t, setup, "cvt"+irnd+".ftz."+it+".f32", "%x", true)
+		}
+	}
+}
