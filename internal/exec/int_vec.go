@@ -39,6 +39,9 @@ type vecBin struct {
 // bit operations and unsigned results zero-extended, signed arithmetic
 // sign-extended.
 func vecBinary(op, mode string, t intType) vecBin {
+	if t.bits == 16 {
+		return vecBinary16(op, mode, t)
+	}
 	if v, ok := simdBinary(simdIntKey(op, mode, t)); ok {
 		return v
 	}
@@ -118,6 +121,52 @@ func vecBinary(op, mode string, t intType) vecBin {
 		}
 	}
 	return vecBin{}
+}
+
+// vecBinary16 is vecBinary for 16-bit types: the 32-bit loop, then the
+// result's low 16 bits extended as t's registers hold them (t.norm). A
+// 16-bit operand is held extended to 64 bits, so its low 32 bits are the
+// 32-bit operand of the same value: sums, differences, products, bit
+// operations and left shifts agree in their low 16 bits. A right shift
+// brings the upper bits down, and a register may hold a 16-bit value
+// extended either way (a mov.b16 zero-extends, an .s16 op sign-extends),
+// so shr extends its operand as t first: then shr.s32 and shr.u32 (counts
+// clamped at 32) shift in the sign or zeros as shr.s16 and shr.u16 do.
+// Only full warps take it: the extension runs over every lane.
+func vecBinary16(op, mode string, t intType) vecBin {
+	if op == "mul" && mode != "" && mode != ".lo" {
+		return vecBin{}
+	}
+	switch op {
+	case "add", "sub", "mul", "and", "or", "xor", "shl", "shr":
+	default:
+		return vecBin{}
+	}
+	v := vecBinary(op, mode, intType{bits: 32, signed: t.signed})
+	if v.rr == nil || v.rk == nil {
+		return vecBin{}
+	}
+	ext := vecNormNarrow(intType{bits: 32}, t)
+	if op == "shr" {
+		return vecBin{
+			rr: func(d, a, b *lanes) {
+				var x lanes
+				ext(&x, a)
+				v.rr(d, &x, b)
+				ext(d, d)
+			},
+			rk: func(d, a *lanes, k uint64) {
+				var x lanes
+				ext(&x, a)
+				v.rk(d, &x, k)
+				ext(d, d)
+			},
+		}
+	}
+	return vecBin{
+		rr: func(d, a, b *lanes) { v.rr(d, a, b); ext(d, d) },
+		rk: func(d, a *lanes, k uint64) { v.rk(d, a, k); ext(d, d) },
+	}
 }
 
 // simdIntKey names op's AVX2 loops (simdBinary), or "".
@@ -416,7 +465,7 @@ func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
 	if mode == ".wide" && !sat && t.bits == 32 {
 		return vecMadWide(t.signed)
 	}
-	if sat || mode != "" && mode != ".lo" || t.bits != 32 && t.bits != 64 {
+	if sat || mode != "" && mode != ".lo" || t.bits != 16 && t.bits != 32 && t.bits != 64 {
 		return nil
 	}
 	body := func(d, a, b, c *lanes) {
@@ -427,6 +476,9 @@ func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
 	switch {
 	case t.bits == 64:
 		return body
+	case t.bits == 16: // the low 16 bits, extended as t's registers hold them
+		ext := vecNormNarrow(intType{bits: 64}, t)
+		return func(d, a, b, c *lanes) { body(d, a, b, c); ext(d, d) }
 	case t.signed:
 		if v := simdTernary("mad.s32"); v != nil {
 			return v

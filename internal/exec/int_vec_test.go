@@ -835,3 +835,50 @@ func TestCvt64VecMatchesLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestInt16VecMatchesLanes: 16-bit add, sub, mul.lo, mad.lo, bit
+// operations and shifts converged (the 32-bit loops, then the extension)
+// against the lanes, with operands held extended both ways (mov.b16 zero-
+// extends, cvt.s16 sign-extends) and each result shifted right again as
+// .s16 and .u16, which reads the bits above 16 that the first result's
+// register holds.
+func TestInt16VecMatchesLanes(t *testing.T) {
+	special := []string{"0x00000000", "0x0000ffff", "0x00008000", "0x00007fff", "0xffff8000", "0x00000001",
+		"0x0000fffe", "0x00000010", "0x00000011", "0x00000020"}
+	decls := lanesDecls + " .reg .b16 %ha, %hb, %hc, %h1, %h2, %s1, %s2;"
+	setup := hashedSetup(special) + `
+	mul.lo.u32 %y, %x, 0x01000193;
+	mov.b32 {%ha, %hc}, %x;
+	cvt.s16.s32 %hb, %y;
+	and.b32 %z, %y, 31;
+`
+	for _, c := range []struct{ inst, args string }{
+		{"add.s16", "%ha, %hb"}, {"add.u16", "%hb, 7"}, {"sub.s16", "%hb, %ha"}, {"sub.u16", "%ha, -3"},
+		{"mul.lo.s16", "%ha, %hb"}, {"mul.lo.u16", "%hb, 300"}, {"mad.lo.s16", "%ha, %hb, %hc"}, {"mad.lo.u16", "%hb, 3, %ha"},
+		{"and.b16", "%ha, %hb"}, {"or.b16", "%hb, 0x8001"}, {"xor.b16", "%ha, %hb"},
+		{"shl.b16", "%hb, %z"}, {"shl.b16", "%ha, 9"},
+		{"shr.s16", "%ha, %z"}, {"shr.s16", "%ha, 3"}, {"shr.u16", "%hb, %z"}, {"shr.u16", "%hb, 4"},
+	} {
+		for _, after := range []string{"shr.s16", "shr.u16"} {
+			body := setup + c.inst + " %h1, " + c.args + `;
+	` + after + ` %s1, %h1, 5;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + c.inst + " %h2, " + c.args + `;
+	bra J;
+A:
+	` + c.inst + " %h2, " + c.args + `;
+J:
+	` + after + ` %s2, %h2, 5;
+	xor.b16 %h1, %h1, %h2;
+	xor.b16 %s1, %s1, %s2;
+	mov.b32 %d1, {%h1, %s1};
+	cvt.u64.u32 %res, %d1;`
+			for l, v := range runLanesOnVersion(t, "7.8", "sm_90", decls, body) {
+				if v != 0 {
+					t.Fatalf("%s %s then %s, lane %d: converged and divergent results differ by %#x", c.inst, c.args, after, l, v)
+				}
+			}
+		}
+	}
+}
