@@ -147,10 +147,11 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 	case "lop3": // lop3.b32 d, a, b, c, immLut; lop3.BoolOp.b32 d|p, a, b, c, immLut, q
 		return lowerLop3(l, in, o)
 	case "copysign": // copysign.type d, a, b: |b| with the sign of a
+		vec, _ := simdBinary("copysign" + t)
 		if t == ".f32" {
-			return l.binary(in, o, func(a, b uint64) uint64 { return uint64(uint32(b)&0x7fffffff | uint32(a)&0x80000000) })
+			return l.binaryVec(in, o, func(a, b uint64) uint64 { return uint64(uint32(b)&0x7fffffff | uint32(a)&0x80000000) }, vec)
 		}
-		return l.binary(in, o, func(a, b uint64) uint64 { return b&^(1<<63) | a&(1<<63) })
+		return l.binaryVec(in, o, func(a, b uint64) uint64 { return b&^(1<<63) | a&(1<<63) }, vec)
 	}
 	return l.unsupported(in, "")
 }

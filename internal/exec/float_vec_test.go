@@ -3,9 +3,11 @@ package exec
 // Tests of the whole-warp float loops that run under a rounding mode other
 // than .rn (simdgen's MXCSR rounding controls), round to integral values
 // (cvt.rni/rzi/rmi/rpi between equal float types), or flush subnormals
-// first (setp, min and max .ftz.f32): against the per-lane path
-// (internal/fp, itself checked against exact arithmetic) and against
-// values worked out by hand from the manual.
+// first (setp, min and max .ftz.f32): a full warp against split halves
+// (convergedMatchesLanes: the per-lane path, or for binary ops with
+// masked AVX2 forms those forms), and against values worked out by hand
+// from the manual. simd_test.go compares the AVX2 loops with internal/fp
+// (itself checked against exact arithmetic) on random operands.
 
 import (
 	"fmt"
@@ -235,4 +237,16 @@ func TestDirectedLoopsRestoreRounding(t *testing.T) {
 	if got := math.Float64frombits(d[0]) + 3*0x1p-54; got != 1+0x1p-52 {
 		t.Fatalf("Go's 1 + 3*2^-54 after the loop = %v: the rounding mode leaked", got)
 	}
+}
+
+// TestCopysignVecMatchesLanes: copysign.f32 and .f64 converged (AVX2)
+// against the lanes: b's magnitude with a's sign, NaNs and zeros too.
+func TestCopysignVecMatchesLanes(t *testing.T) {
+	setup := pairsSetup(0x9e3779b9, f32Triples)
+	convergedMatchesLanes(t, setup, "copysign.f32", "%x, %y", false)
+	convergedMatchesLanes(t, setup, "copysign.f32", "%x, 0fBF800000", false)
+	convergedMatchesLanes(t, setup, "copysign.f32", "0fBF800000, %y", false)
+	wide := setup + "\tmov.b64 %w, {%z, %x};\n\tmov.b64 %v, {%x, %y};\n"
+	convergedMatchesLanes(t, wide, "copysign.f64", "%w, %v", true)
+	convergedMatchesLanes(t, wide, "copysign.f64", "%w, 0d7FF8000000000001", true)
 }

@@ -500,8 +500,9 @@ const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %u, %e1, %
 
 // convergedMatchesLanes runs "inst dst, args" after setup on a full warp
 // (the converged path: a warp loop where there is one) and again with the
-// warp split in two halves at different instructions (the per-lane path),
-// and fails at the first lane whose two results differ. dst is %d1/%d2
+// warp split in two halves at different instructions (the per-lane path,
+// or a binary op's masked warp loop where it has one), and fails at the
+// first lane whose two results differ. dst is %d1/%d2
 // (.b32) or, with wide, %e1/%e2 (.b64).
 func convergedMatchesLanes(t *testing.T, setup, inst, args string, wide bool) {
 	t.Helper()

@@ -1666,6 +1666,42 @@ func simdMaxFtzF32M(d, a, b *lanes, mask uint32)
 func simdMaxFtzF32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdCopysignF32(d, a, b *lanes)
+
+//go:noescape
+func simdCopysignF32_b()
+
+//go:noescape
+func simdCopysignF32K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdCopysignF32K_b()
+
+//go:noescape
+func simdCopysignF32M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdCopysignF32KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdCopysignF64(d, a, b *lanes)
+
+//go:noescape
+func simdCopysignF64_b()
+
+//go:noescape
+func simdCopysignF64K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdCopysignF64K_b()
+
+//go:noescape
+func simdCopysignF64M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdCopysignF64KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinF64(d, a, b *lanes)
 
 //go:noescape
@@ -2779,6 +2815,8 @@ var simdBinaryLoops = map[string]vecBin{
 	"add.z32":           {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
 	"and.64":            {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
 	"and.z32":           {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
+	"copysign.f32":      {simdCopysignF32, simdCopysignF32K, simdCopysignF32M, simdCopysignF32KM},
+	"copysign.f64":      {simdCopysignF64, simdCopysignF64K, simdCopysignF64M, simdCopysignF64KM},
 	"div.f32":           {simdDivF32, simdDivF32K, simdDivF32M, simdDivF32KM},
 	"div.f64":           {simdDivF64, simdDivF64K, simdDivF64M, simdDivF64KM},
 	"div.ftz.f32":       {simdDivFtzF32, simdDivFtzF32K, simdDivFtzF32M, simdDivFtzF32KM},
@@ -3044,6 +3082,10 @@ var simdBodies = []any{
 	simdMinFtzF32K,
 	simdMaxFtzF32,
 	simdMaxFtzF32K,
+	simdCopysignF32,
+	simdCopysignF32K,
+	simdCopysignF64,
+	simdCopysignF64K,
 	simdMinF64,
 	simdMinF64K,
 	simdMaxF64,
@@ -3232,87 +3274,87 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          312,
-	"ld64":                  299,
-	"ld64P":                 300,
-	"ldParam64":             311,
-	"ldParamS16":            308,
-	"ldParamS32":            310,
-	"ldParamS8":             306,
-	"ldParamZ16":            307,
-	"ldParamZ32":            309,
-	"ldParamZ8":             305,
-	"ldS16":                 293,
-	"ldS16P":                294,
-	"ldS32":                 297,
-	"ldS32P":                298,
-	"ldS8":                  289,
-	"ldS8P":                 290,
-	"ldZ16":                 291,
-	"ldZ16P":                292,
-	"ldZ32":                 295,
-	"ldZ32P":                296,
-	"ldZ8":                  287,
-	"ldZ8P":                 288,
-	"selp":                  367,
-	"setp:simdCmpF32Eq":     339,
-	"setp:simdCmpF32Equ":    340,
-	"setp:simdCmpF32Ge":     341,
-	"setp:simdCmpF32Geu":    342,
-	"setp:simdCmpF32Gt":     343,
-	"setp:simdCmpF32Gtu":    344,
-	"setp:simdCmpF32Le":     345,
-	"setp:simdCmpF32Leu":    346,
-	"setp:simdCmpF32Lt":     347,
-	"setp:simdCmpF32Ltu":    348,
-	"setp:simdCmpF32Nan":    349,
-	"setp:simdCmpF32Ne":     350,
-	"setp:simdCmpF32Neu":    351,
-	"setp:simdCmpF32Num":    352,
-	"setp:simdCmpF64Eq":     325,
-	"setp:simdCmpF64Equ":    326,
-	"setp:simdCmpF64Ge":     327,
-	"setp:simdCmpF64Geu":    328,
-	"setp:simdCmpF64Gt":     329,
-	"setp:simdCmpF64Gtu":    330,
-	"setp:simdCmpF64Le":     331,
-	"setp:simdCmpF64Leu":    332,
-	"setp:simdCmpF64Lt":     333,
-	"setp:simdCmpF64Ltu":    334,
-	"setp:simdCmpF64Nan":    335,
-	"setp:simdCmpF64Ne":     336,
-	"setp:simdCmpF64Neu":    337,
-	"setp:simdCmpF64Num":    338,
-	"setp:simdCmpFtzF32Eq":  353,
-	"setp:simdCmpFtzF32Equ": 354,
-	"setp:simdCmpFtzF32Ge":  355,
-	"setp:simdCmpFtzF32Geu": 356,
-	"setp:simdCmpFtzF32Gt":  357,
-	"setp:simdCmpFtzF32Gtu": 358,
-	"setp:simdCmpFtzF32Le":  359,
-	"setp:simdCmpFtzF32Leu": 360,
-	"setp:simdCmpFtzF32Lt":  361,
-	"setp:simdCmpFtzF32Ltu": 362,
-	"setp:simdCmpFtzF32Nan": 363,
-	"setp:simdCmpFtzF32Ne":  364,
-	"setp:simdCmpFtzF32Neu": 365,
-	"setp:simdCmpFtzF32Num": 366,
-	"setp:simdEq32":         313,
-	"setp:simdEq32N":        314,
-	"setp:simdEq64":         319,
-	"setp:simdEq64N":        320,
-	"setp:simdLtS32":        315,
-	"setp:simdLtS32N":       316,
-	"setp:simdLtS64":        321,
-	"setp:simdLtS64N":       322,
-	"setp:simdLtU32":        317,
-	"setp:simdLtU32N":       318,
-	"setp:simdLtU64":        323,
-	"setp:simdLtU64N":       324,
-	"st32":                  301,
-	"st32P":                 302,
-	"st64":                  303,
-	"st64P":                 304,
+	"cvtaToGlobal":          316,
+	"ld64":                  303,
+	"ld64P":                 304,
+	"ldParam64":             315,
+	"ldParamS16":            312,
+	"ldParamS32":            314,
+	"ldParamS8":             310,
+	"ldParamZ16":            311,
+	"ldParamZ32":            313,
+	"ldParamZ8":             309,
+	"ldS16":                 297,
+	"ldS16P":                298,
+	"ldS32":                 301,
+	"ldS32P":                302,
+	"ldS8":                  293,
+	"ldS8P":                 294,
+	"ldZ16":                 295,
+	"ldZ16P":                296,
+	"ldZ32":                 299,
+	"ldZ32P":                300,
+	"ldZ8":                  291,
+	"ldZ8P":                 292,
+	"selp":                  371,
+	"setp:simdCmpF32Eq":     343,
+	"setp:simdCmpF32Equ":    344,
+	"setp:simdCmpF32Ge":     345,
+	"setp:simdCmpF32Geu":    346,
+	"setp:simdCmpF32Gt":     347,
+	"setp:simdCmpF32Gtu":    348,
+	"setp:simdCmpF32Le":     349,
+	"setp:simdCmpF32Leu":    350,
+	"setp:simdCmpF32Lt":     351,
+	"setp:simdCmpF32Ltu":    352,
+	"setp:simdCmpF32Nan":    353,
+	"setp:simdCmpF32Ne":     354,
+	"setp:simdCmpF32Neu":    355,
+	"setp:simdCmpF32Num":    356,
+	"setp:simdCmpF64Eq":     329,
+	"setp:simdCmpF64Equ":    330,
+	"setp:simdCmpF64Ge":     331,
+	"setp:simdCmpF64Geu":    332,
+	"setp:simdCmpF64Gt":     333,
+	"setp:simdCmpF64Gtu":    334,
+	"setp:simdCmpF64Le":     335,
+	"setp:simdCmpF64Leu":    336,
+	"setp:simdCmpF64Lt":     337,
+	"setp:simdCmpF64Ltu":    338,
+	"setp:simdCmpF64Nan":    339,
+	"setp:simdCmpF64Ne":     340,
+	"setp:simdCmpF64Neu":    341,
+	"setp:simdCmpF64Num":    342,
+	"setp:simdCmpFtzF32Eq":  357,
+	"setp:simdCmpFtzF32Equ": 358,
+	"setp:simdCmpFtzF32Ge":  359,
+	"setp:simdCmpFtzF32Geu": 360,
+	"setp:simdCmpFtzF32Gt":  361,
+	"setp:simdCmpFtzF32Gtu": 362,
+	"setp:simdCmpFtzF32Le":  363,
+	"setp:simdCmpFtzF32Leu": 364,
+	"setp:simdCmpFtzF32Lt":  365,
+	"setp:simdCmpFtzF32Ltu": 366,
+	"setp:simdCmpFtzF32Nan": 367,
+	"setp:simdCmpFtzF32Ne":  368,
+	"setp:simdCmpFtzF32Neu": 369,
+	"setp:simdCmpFtzF32Num": 370,
+	"setp:simdEq32":         317,
+	"setp:simdEq32N":        318,
+	"setp:simdEq64":         323,
+	"setp:simdEq64N":        324,
+	"setp:simdLtS32":        319,
+	"setp:simdLtS32N":       320,
+	"setp:simdLtS64":        325,
+	"setp:simdLtS64N":       326,
+	"setp:simdLtU32":        321,
+	"setp:simdLtU32N":       322,
+	"setp:simdLtU64":        327,
+	"setp:simdLtU64N":       328,
+	"st32":                  305,
+	"st32P":                 306,
+	"st64":                  307,
+	"st64P":                 308,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

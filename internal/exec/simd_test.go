@@ -1235,3 +1235,174 @@ func TestSIMDF64UnaryMatchesFP(t *testing.T) {
 		}
 	}
 }
+
+// binOf lifts a lane function to reference rr and rk loops for checkBin.
+func binOf(fn func(a, b uint64) uint64) (func(d, a, b *lanes), func(d, a *lanes, k uint64)) {
+	return func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = fn(a[i], b[i])
+			}
+		}, func(d, a *lanes, k uint64) {
+			for i := range d {
+				d[i] = fn(a[i], k)
+			}
+		}
+}
+
+// TestSIMDDirectedMatchesFP: add, sub, mul, div and fma under .rz, .rm
+// and .rp (f32, f32 .ftz, f64), every form, against internal/fp's
+// arithmetic in that mode (inputs and results flushed for .ftz), and the
+// rounding mode is Go's again after each.
+func TestSIMDDirectedMatchesFP(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	flush := func(ftz bool, v uint64) uint64 {
+		if ftz {
+			return fp.F32.FlushSubnormal(v)
+		}
+		return v
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []struct {
+		name string
+		mode fp.Mode
+	}{{"rz", fp.RZ}, {"rm", fp.RM}, {"rp", fp.RP}} {
+		mode := m.mode
+		for _, f := range []string{"f32", "ftz.f32", "f64"} {
+			ftz := f == "ftz.f32"
+			format, width := fp.F32, uint64(0xffffffff)
+			if f == "f64" {
+				format, width = fp.F64, ^uint64(0)
+			}
+			arith := map[string]func(a, b uint64) uint64{
+				"add": func(a, b uint64) uint64 { return format.Add(a, b, mode) },
+				"sub": func(a, b uint64) uint64 { return format.Sub(a, b, mode) },
+				"mul": func(a, b uint64) uint64 { return format.Mul(a, b, mode) },
+				"div": func(a, b uint64) uint64 { return format.Div(a, b, mode) },
+			}
+			for op, fn := range arith {
+				key := op + "." + m.name + "." + f
+				got, ok := simdBinary(key)
+				if !ok {
+					t.Fatalf("no AVX2 loop for %s", key)
+				}
+				ref, refK := binOf(func(a, b uint64) uint64 {
+					return flush(ftz, fn(flush(ftz, a&width), flush(ftz, b&width)))
+				})
+				checkBin(t, key, got, ref, refK, f != "f64")
+			}
+			key := "fma." + m.name + "." + f
+			vec := simdTernary(key)
+			if vec == nil {
+				t.Fatalf("no AVX2 loop for %s", key)
+			}
+			for round := 0; round < 300; round++ {
+				a, b, c := simdRow(r, f != "f64"), simdRow(r, f != "f64"), simdRow(r, f != "f64")
+				if round%3 == 0 && f != "f64" { // exact products cancelled by c
+					for i := range c {
+						p := float64(math.Float32frombits(uint32(a[i]))) * float64(math.Float32frombits(uint32(b[i])))
+						c[i] = uint64(math.Float32bits(float32(-p)))
+					}
+				}
+				var d lanes
+				vec(&d, &a, &b, &c)
+				for i := range d {
+					w := flush(ftz, format.Fma(flush(ftz, a[i]&width), flush(ftz, b[i]&width), flush(ftz, c[i]&width), mode))
+					if d[i] != w {
+						t.Fatalf("%s lane %d: %#x, %#x, %#x: got %#x want %#x", key, i, a[i], b[i], c[i], d[i], w)
+					}
+				}
+			}
+		}
+	}
+	if got := math.Float64frombits(simdRow(r, false)[0]&0) + 1 + 3*0x1p-54; got != 1+0x1p-52 {
+		t.Fatalf("Go's 1 + 3*2^-54 after the loops = %v: the rounding mode leaked", got)
+	}
+}
+
+// TestSIMDRoundIntegralMatchesGo: cvt.rni/rzi/rmi/rpi.f32.f32 (.ftz too)
+// and .f64.f64 against the manual's rule computed in Go (math's rounding
+// of the value; f32 NaNs canonical, f64 NaNs quieted with their payload).
+func TestSIMDRoundIntegralMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, irnd := range []string{".rni", ".rzi", ".rmi", ".rpi"} {
+		for _, f := range []string{".f32.f32", ".ftz.f32.f32", ".f64.f64"} {
+			vec := simdUnary("cvt" + irnd + f)
+			if vec == nil {
+				t.Fatalf("no AVX2 loop for cvt%s%s", irnd, f)
+			}
+			ref := func(v uint64) uint64 {
+				if f == ".f64.f64" {
+					x := math.Float64frombits(v)
+					if x != x {
+						return v | 1<<51
+					}
+					return math.Float64bits(roundInt(irnd, x))
+				}
+				v &= 0xffffffff
+				if f == ".ftz.f32.f32" {
+					v = fp.F32.FlushSubnormal(v)
+				}
+				x := float64(math.Float32frombits(uint32(v)))
+				if x != x {
+					return 0x7fffffff
+				}
+				return uint64(math.Float32bits(float32(roundInt(irnd, x))))
+			}
+			for round := 0; round < 300; round++ {
+				a := simdRow(r, f != ".f64.f64")
+				if round%2 == 0 { // values with fractions: halves, quarters
+					for i := range a {
+						x := float32(int32(r.Uint32()>>8)) / float32(uint32(1)<<r.IntN(8))
+						a[i] = uint64(math.Float32bits(x))
+						if f == ".f64.f64" {
+							a[i] = math.Float64bits(float64(x) + float64(r.IntN(3))*0x1p-40)
+						}
+					}
+				}
+				var d lanes
+				vec(&d, &a)
+				for i := range d {
+					if w := ref(a[i]); d[i] != w {
+						t.Fatalf("cvt%s%s(%#x) = %#x, want %#x", irnd, f, a[i], d[i], w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDFtzMinMaxAndCopysign: min/max.ftz.f32 against pickMinMax of the
+// flushed operands, copysign.f32/.f64 against the manual's rule (b's
+// magnitude, a's sign), every form.
+func TestSIMDFtzMinMaxAndCopysign(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	for _, isMax := range []bool{false, true} {
+		key := map[bool]string{false: "min.ftz.f32", true: "max.ftz.f32"}[isMax]
+		got, ok := simdBinary(key)
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s", key)
+		}
+		ref, refK := binOf(func(a, b uint64) uint64 {
+			return pickMinMax(fp.F32, isMax, fp.F32.FlushSubnormal(a&0xffffffff), fp.F32.FlushSubnormal(b&0xffffffff))
+		})
+		checkBin(t, key, got, ref, refK, true)
+	}
+	for _, c := range []struct {
+		key        string
+		sign, mask uint64
+	}{{"copysign.f32", 0x80000000, 0xffffffff}, {"copysign.f64", 1 << 63, ^uint64(0)}} {
+		got, ok := simdBinary(c.key)
+		if !ok {
+			t.Fatalf("no AVX2 loop for %s", c.key)
+		}
+		ref, refK := binOf(func(a, b uint64) uint64 { return b&c.mask&^c.sign | a&c.sign })
+		checkBin(t, c.key, got, ref, refK, c.key == "copysign.f32")
+	}
+}

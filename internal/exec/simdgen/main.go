@@ -1728,6 +1728,8 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	})
 	vec64("sign64v", 1<<63)
 	vec64("low8v", 0xff)
+	vec64("abs32v", 0x7fffffff)
+	vec64("sign32v", 0x80000000)
 	vec64("low16v", 0xffff)
 	for i := 0; i < 4; i++ {
 		fmt.Fprintf(&g.s.b, "DATA quiet64v<>+%d(SB)/8, $0x0008000000000000\n", 8*i)
@@ -1814,6 +1816,17 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 					mb = yu
 				}
 				minMax(w, ya, yt, yu, mb, j)
+			}})
+	}
+	// copysign d, a, b: b's magnitude with a's sign (bits only: NaNs too)
+	for _, f := range []string{"32", "64"} {
+		abs, sign := "abs"+f+"v<>(SB)", "sign"+f+"v<>(SB)"
+		g.binary(intOp{name: "copysign.f" + f, fn: "copysignF" + f, kprep: kQ,
+			body: func(w *writer, ya, yt, yu, mb string, j int) {
+				w.f("VMOVDQU %s, %s", mb, yu)
+				w.f("VPAND %s, %s, %s", abs, yu, yu)
+				w.f("VPAND %s, %s, %s", sign, ya, ya)
+				w.f("VPOR %s, %s, %s", yu, ya, ya)
 			}})
 	}
 	g.binary(intOp{name: "min.f64", fn: "minF64", kprep: kQ, body: floatMinMax(false, true)})
