@@ -883,3 +883,19 @@ J:
 		}
 	}
 }
+
+// TestDivRem64VecMatchesLanes: div and rem on s64 and u64 converged (Go
+// warp loops) against the lanes: zero divisors, -1, the most negative
+// value, hashed operands.
+func TestDivRem64VecMatchesLanes(t *testing.T) {
+	setup := hashedSetup(nil) + "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%y, %x};\n\tshr.u64 %v, %w, 29;\n"
+	for i, p := range [][2]string{{"5", "0"}, {"0x8000000000000000", "-1"}, {"-7", "2"}, {"7", "-2"}, {"-1", "-1"},
+		{"0xffffffffffffffff", "3"}, {"0x8000000000000000", "0"}, {"12345678901234", "1000"}, {"0", "0"}} {
+		setup += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b64 %%w, %s;\n\t@%%p mov.b64 %%v, %s;\n", i, p[0], p[1])
+	}
+	for _, inst := range []string{"div.s64", "div.u64", "rem.s64", "rem.u64"} {
+		convergedMatchesLanes(t, setup, inst, "%w, %v", true)
+		convergedMatchesLanes(t, setup, inst, "%w, 1000", true)
+		convergedMatchesLanes(t, setup, inst, "%w, -1", true)
+	}
+}
