@@ -210,6 +210,17 @@ func (l *lowering) pack(in *ir.Inst, o *Op, n int) error {
 	emask := uint64(1)<<width - 1
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
+		if mask == ^uint32(0) { // a whole warp: element by element, row by row
+			var v lanes
+			for k, s := range o.vec {
+				src, sh := (*lanes)(r[int(s)*warpSize:]), width*uint(k)
+				for i := range v {
+					v[i] |= (src[i] & emask) << sh
+				}
+			}
+			*(*lanes)(r[int(o.d)*warpSize:]) = v
+			return
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			var v uint64
@@ -244,6 +255,19 @@ func (l *lowering) unpack(in *ir.Inst, o *Op, n int) error {
 	emask := uint64(1)<<width - 1
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
+		if mask == ^uint32(0) { // a whole warp: element by element, row by row
+			v := *(*lanes)(r[int(o.a)*warpSize:]) // (a destination may be the source)
+			for k, s := range o.vec {
+				if s < 0 {
+					continue
+				}
+				dst, sh := (*lanes)(r[int(s)*warpSize:]), width*uint(k)
+				for i := range dst {
+					dst[i] = v[i] >> sh & emask
+				}
+			}
+			return
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			v := r[int(o.a)*warpSize+i]

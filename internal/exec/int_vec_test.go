@@ -899,3 +899,35 @@ func TestDivRem64VecMatchesLanes(t *testing.T) {
 		convergedMatchesLanes(t, setup, inst, "%w, -1", true)
 	}
 }
+
+// TestPackUnpackWholeWarp: mov packing and unpacking (2 and 4 elements,
+// a sink, a register packed twice) on a full warp against split halves.
+func TestPackUnpackWholeWarp(t *testing.T) {
+	decls := lanesDecls + " .reg .b16 %h<4>; .reg .b32 %r<4>;"
+	setup := hashedSetup(nil) + "\tmul.lo.u32 %y, %x, 0x01000193;\n\tmov.b64 %w, {%y, %x};\n"
+	for _, c := range []struct{ inst, post string }{
+		{"mov.b64 %e1, {%x, %y}", "mov.b64 %res, %e1;"},
+		{"mov.b64 {%r0, %r1}, %w", "xor.b32 %r0, %r0, 0x5bd1e995;\n\tmov.b64 %res, {%r0, %r1};"},
+		{"mov.b64 {%r0, _}, %w", "mov.b64 %res, {%r0, %r0};"},
+		{"mov.b32 {%h0, %h1}, %x", "mov.b32 %r2, {%h1, %h0};\n\tmov.b64 %res, {%r2, %y};"},
+		{"mov.b64 {%h0, %h1, %h2, %h3}, %w", "mov.b64 %res, {%h3, %h1, %h0, %h2};"},
+		{"mov.b64 %e1, {%x, %x}", "mov.b64 %res, %e1;"},
+	} {
+		body := setup + c.inst + ";\n\t" + c.post + `
+	mov.b64 %e2, %res;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra B;
+	` + c.inst + `;
+	bra J;
+B:
+	` + c.inst + `;
+J:
+	` + c.post + `
+	xor.b64 %res, %res, %e2;`
+		for l, v := range runLanesOnVersion(t, "7.8", "sm_90", decls, body) {
+			if v != 0 {
+				t.Fatalf("%s; %s lane %d: whole-warp and split results differ by %#x", c.inst, c.post, l, v)
+			}
+		}
+	}
+}
