@@ -31,6 +31,25 @@ func lowerPredLogic(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	op := in.Opcode
+	// traces run and, or and xor as predlogic bodies (trace.go), not as
+	// and of the negated operand with itself; o.k holds the operands'
+	// negations (all ones in the low half for a, the high half for b)
+	o.d, o.a, o.b, o.k = d, a, b, 0
+	if aneg {
+		o.k |= 0xffffffff
+	}
+	if bneg {
+		o.k |= 0xffffffff << 32
+	}
+	switch op {
+	case "and", "or", "xor":
+		o.memTrace = "predlogic:" + op
+	case "not", "cnot": // not x is (^x) & (^x)
+		o.memTrace, o.b, o.k = "predlogic:and", a, ^uint64(0)
+		if aneg {
+			o.k = 0
+		}
+	}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		x := f.preds[a]

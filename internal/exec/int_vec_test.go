@@ -931,3 +931,39 @@ J:
 		}
 	}
 }
+
+// TestPredLogicInTraces: and, or, xor and not on predicates (negated
+// operands, a destination that is an operand) between AVX2 ops, so that
+// traces run them, against split halves (the Go path).
+func TestPredLogicInTraces(t *testing.T) {
+	setup := hashedSetup(nil) + `
+	mul.lo.u32 %y, %x, 0x01000193;
+	setp.lt.u32 %p, %x, %y;
+	setp.gt.s32 %q, %x, %y;
+`
+	for _, inst := range []string{"and.pred %p, %p, %q", "or.pred %q, !%p, %q", "xor.pred %p, %q, !%p",
+		"not.pred %p, %q", "and.pred %q, !%q, !%p", "not.pred %p, !%p", "or.pred %p, %p, 1"} {
+		// add, the op, selp: one trace where the whole warp runs it
+		body := setup + "\tadd.u32 %z, %x, 1;\n\t" + inst + ";\n\tselp.b32 %d1, %x, %z, %p;\n\tselp.b32 %d1, %d1, %y, %q;\n"
+		for l, v := range runLanesOnVersion(t, "7.8", "sm_90", lanesDecls, body+`
+	setp.lt.u32 %p, %x, %y;
+	setp.gt.s32 %q, %x, %y;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	setp.lt.u32 %p, %x, %y;
+	`+inst+`;
+	bra J;
+A:
+	setp.lt.u32 %p, %x, %y;
+	`+inst+`;
+J:
+	selp.b32 %d2, %x, %z, %p;
+	selp.b32 %d2, %d2, %y, %q;
+	xor.b32 %d1, %d1, %d2;
+	cvt.u64.u32 %res, %d1;`) {
+			if v != 0 {
+				t.Fatalf("%s lane %d: the trace and the split halves differ by %#x", inst, l, v)
+			}
+		}
+	}
+}

@@ -73393,6 +73393,48 @@ TEXT ·simdTraceSelp_b(SB), NOSPLIT|NOFRAME, $0-0
 	VMOVDQU Y3, 224(DI)
 	VZEROUPPER
 	RET
+
+TEXT ·simdTracePredAnd_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 1280(R8), R10
+	MOVQ 16(R13), R9
+	MOVL (R10)(R9*1), R9
+	XORL AX, R9
+	MOVQ 24(R13), DX
+	MOVL (R10)(DX*1), DX
+	SHRQ $32, AX
+	XORL AX, DX
+	ANDL DX, R9
+	MOVQ 8(R13), DX
+	MOVL R9, (R10)(DX*1)
+	RET
+
+TEXT ·simdTracePredOr_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 1280(R8), R10
+	MOVQ 16(R13), R9
+	MOVL (R10)(R9*1), R9
+	XORL AX, R9
+	MOVQ 24(R13), DX
+	MOVL (R10)(DX*1), DX
+	SHRQ $32, AX
+	XORL AX, DX
+	ORL DX, R9
+	MOVQ 8(R13), DX
+	MOVL R9, (R10)(DX*1)
+	RET
+
+TEXT ·simdTracePredXor_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 1280(R8), R10
+	MOVQ 16(R13), R9
+	MOVL (R10)(R9*1), R9
+	XORL AX, R9
+	MOVQ 24(R13), DX
+	MOVL (R10)(DX*1), DX
+	SHRQ $32, AX
+	XORL AX, DX
+	XORL DX, R9
+	MOVQ 8(R13), DX
+	MOVL R9, (R10)(DX*1)
+	RET
 DATA simdbodies<>+0(SB)/8, $·simdAddZ32_b(SB)
 DATA simdbodies<>+8(SB)/8, $·simdAddZ32K_b(SB)
 DATA simdbodies<>+16(SB)/8, $·simdSubZ32_b(SB)
@@ -73765,7 +73807,10 @@ DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
 DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
 DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
 DATA simdbodies<>+2968(SB)/8, $·simdTraceSelp_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $2976
+DATA simdbodies<>+2976(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTracePredXor_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3000
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

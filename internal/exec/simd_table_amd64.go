@@ -2719,6 +2719,15 @@ func simdTraceSetpCmpFtzF32Num_b()
 func simdTraceSelp_b()
 
 //go:noescape
+func simdTracePredAnd_b()
+
+//go:noescape
+func simdTracePredOr_b()
+
+//go:noescape
+func simdTracePredXor_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
@@ -3270,6 +3279,9 @@ var simdBodies = []any{
 	simdTraceSetpCmpFtzF32Neu_b,
 	simdTraceSetpCmpFtzF32Num_b,
 	simdTraceSelp_b,
+	simdTracePredAnd_b,
+	simdTracePredOr_b,
+	simdTracePredXor_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
@@ -3296,6 +3308,9 @@ var simdMemBodies = map[string]uint64{
 	"ldZ32P":                300,
 	"ldZ8":                  291,
 	"ldZ8P":                 292,
+	"predlogic:and":         372,
+	"predlogic:or":          373,
+	"predlogic:xor":         374,
 	"selp":                  371,
 	"setp:simdCmpF32Eq":     343,
 	"setp:simdCmpF32Equ":    344,

@@ -170,6 +170,14 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		}
 		return traceOp{body: body, d: uint64(o.d) * 4, a: row(o.a), b: row(o.b)}, true
 	}
+	if strings.HasPrefix(kind, "predlogic:") {
+		// o.d, o.a and o.b are predicate indices, o.k their negations
+		body, ok := simdMemBody(kind)
+		if !ok || o.d < 0 || o.a < 0 || o.b < 0 {
+			return traceOp{}, false
+		}
+		return traceOp{body: body, d: uint64(o.d) * 4, a: uint64(o.a) * 4, b: uint64(o.b) * 4, k: o.k}, true
+	}
 	if kind == "selp" {
 		body, ok := simdMemBody(kind)
 		if !ok || !inFrame(o.d, o.a, o.b) || o.c < 0 {

@@ -198,8 +198,9 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 		}
 	}
 	for key := range simdMemBodies {
-		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp
+		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" ||
+			strings.HasPrefix(key, "predlogic:") {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -468,6 +469,63 @@ func TestSIMDTraceSelp(t *testing.T) {
 		for i := range rows {
 			if rows[i] != want[i] {
 				t.Fatalf("round %d: row %d lane %d: %#x, want %#x", round, i/warpSize, i%warpSize, rows[i], want[i])
+			}
+		}
+	}
+}
+
+// TestSIMDTracePredLogic: the and, or and xor bodies on predicates store
+// (a ^ na) op (b ^ nb) to d (the negations from the entry's k), change no
+// other predicate or row, and the op after them runs; d may be an operand.
+func TestSIMDTracePredLogic(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(71, 72))
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	xorBody, _ := simdBodyOf(simdXor64K)
+	for _, op := range []string{"and", "or", "xor"} {
+		body, ok := simdMemBody("predlogic:" + op)
+		if !ok {
+			t.Fatalf("no predlogic:%s body", op)
+		}
+		for round := 0; round < 200; round++ {
+			rows := make([]uint64, 2*warpSize)
+			for i := range rows {
+				rows[i] = r.Uint64()
+			}
+			preds := []uint32{r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()}
+			a, b, d := r.IntN(4), r.IntN(4), r.IntN(4)
+			var na, nb uint32
+			if r.IntN(2) == 0 {
+				na = ^uint32(0)
+			}
+			if r.IntN(2) == 0 {
+				nb = ^uint32(0)
+			}
+			x, y := preds[a]^na, preds[b]^nb
+			res := map[string]uint32{"and": x & y, "or": x | y, "xor": x ^ y}[op]
+			want := append([]uint32(nil), preds...)
+			want[d] = res
+			wantRows := append([]uint64(nil), rows...)
+			copy(wantRows[rowOff(1)/8:], rows[:warpSize])
+			var ctx traceCtx
+			ctx.preds = uintptr(unsafe.Pointer(&preds[0]))
+			ops := []traceOp{{body: body, d: uint64(d) * 4, a: uint64(a) * 4, b: uint64(b) * 4, k: uint64(na) | uint64(nb)<<32},
+				{body: xorBody, d: rowOff(1), a: rowOff(0)}}
+			if done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx); done != 2 {
+				t.Fatalf("%s round %d: %d ops ran", op, round, done)
+			}
+			runtime.KeepAlive(preds)
+			for i := range preds {
+				if preds[i] != want[i] {
+					t.Fatalf("%s round %d (a %d ^ %#x, b %d ^ %#x, d %d): predicate %d = %#x, want %#x", op, round, a, na, b, nb, d, i, preds[i], want[i])
+				}
+			}
+			for i := range rows {
+				if rows[i] != wantRows[i] {
+					t.Fatalf("%s round %d: row %d lane %d changed", op, round, i/warpSize, i%warpSize)
+				}
 			}
 		}
 	}

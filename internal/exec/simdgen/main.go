@@ -752,6 +752,31 @@ func (g *gen) traceSelp() {
 	w.f("RET")
 }
 
+// tracePredLogic writes the bodies of and, or and xor on predicates in
+// traces (key predlogic:OP; not is an and of a negated operand with
+// itself): the predicates at byte offsets a and b (the entry's fields)
+// from the frame's predicates, each XORed with its half of the entry's k
+// (the low half for a, the high one for b: all ones for a negated
+// operand), combined and stored at offset d.
+func (g *gen) tracePredLogic() {
+	for _, op := range []string{"and", "or", "xor"} {
+		g.beginTraceBody("predlogic:"+op, "simdTracePred"+strings.ToUpper(op[:1])+op[1:])
+		w := &g.s
+		w.f("MOVQ %d(R8), R10", ctxPreds)
+		w.f("MOVQ 16(R13), R9")
+		w.f("MOVL (R10)(R9*1), R9")
+		w.f("XORL AX, R9") // AX: the entry's k
+		w.f("MOVQ 24(R13), DX")
+		w.f("MOVL (R10)(DX*1), DX")
+		w.f("SHRQ $32, AX")
+		w.f("XORL AX, DX")
+		w.f("%sL DX, R9", strings.ToUpper(op))
+		w.f("MOVQ 8(R13), DX")
+		w.f("MOVL R9, (R10)(DX*1)")
+		w.f("RET")
+	}
+}
+
 // ctxPreds is traceCtx.preds' offset: after 32 windows of 40 bytes.
 const ctxPreds = 32 * 40
 
@@ -2422,6 +2447,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.traceMemory()
 	g.traceSetp()
 	g.traceSelp()
+	g.tracePredLogic()
 	g.trace()
 	g.memory()
 	g.vectorLoads()
