@@ -123,8 +123,9 @@ func vecBinary(op, mode string, t intType) vecBin {
 	return vecBin{}
 }
 
-// vecBinary16 is vecBinary for 16-bit types: the 32-bit loop, then the
-// result's low 16 bits extended as t's registers hold them (t.norm). A
+// vecBinary16 is vecBinary for 16-bit types: the AVX2 loops where the
+// host has them (simdgen computes the same), else the 32-bit loop, then
+// the result's low 16 bits extended as t's registers hold them (t.norm). A
 // 16-bit operand is held extended to 64 bits, so its low 32 bits are the
 // 32-bit operand of the same value: sums, differences, products, bit
 // operations and left shifts agree in their low 16 bits. A right shift
@@ -141,6 +142,9 @@ func vecBinary16(op, mode string, t intType) vecBin {
 	case "add", "sub", "mul", "and", "or", "xor", "shl", "shr":
 	default:
 		return vecBin{}
+	}
+	if v, ok := simdBinary(simdIntKey(op, mode, t)); ok { // the same in AVX2 (simdgen's intOps)
+		return v
 	}
 	v := vecBinary(op, mode, intType{bits: 32, signed: t.signed})
 	if v.rr == nil || v.rk == nil {
@@ -182,6 +186,10 @@ func simdIntKey(op, mode string, t intType) string {
 		return "mulhi.u32"
 	case op == "mul" && mode != "" && mode != ".lo", op == "shl" && t.signed:
 		return ""
+	case t.bits == 16 && t.signed && (op == "add" || op == "sub" || op == "mul" || op == "shr"):
+		return op + ".s16"
+	case t.bits == 16 && !t.signed:
+		return op + ".z16"
 	case t.bits == 32 && t.signed && (op == "add" || op == "sub" || op == "mul" || op == "shr"):
 		return op + ".s32"
 	case t.bits == 32 && !t.signed:

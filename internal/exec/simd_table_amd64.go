@@ -478,6 +478,222 @@ func simdMulHiS32M(d, a, b *lanes, mask uint32)
 func simdMulHiS32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdAddZ16(d, a, b *lanes)
+
+//go:noescape
+func simdAddZ16_b()
+
+//go:noescape
+func simdAddZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddZ16K_b()
+
+//go:noescape
+func simdAddZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubZ16(d, a, b *lanes)
+
+//go:noescape
+func simdSubZ16_b()
+
+//go:noescape
+func simdSubZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubZ16K_b()
+
+//go:noescape
+func simdSubZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulZ16(d, a, b *lanes)
+
+//go:noescape
+func simdMulZ16_b()
+
+//go:noescape
+func simdMulZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulZ16K_b()
+
+//go:noescape
+func simdMulZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAddS16(d, a, b *lanes)
+
+//go:noescape
+func simdAddS16_b()
+
+//go:noescape
+func simdAddS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAddS16K_b()
+
+//go:noescape
+func simdAddS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAddS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdSubS16(d, a, b *lanes)
+
+//go:noescape
+func simdSubS16_b()
+
+//go:noescape
+func simdSubS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdSubS16K_b()
+
+//go:noescape
+func simdSubS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdSubS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulS16(d, a, b *lanes)
+
+//go:noescape
+func simdMulS16_b()
+
+//go:noescape
+func simdMulS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulS16K_b()
+
+//go:noescape
+func simdMulS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdAndZ16(d, a, b *lanes)
+
+//go:noescape
+func simdAndZ16_b()
+
+//go:noescape
+func simdAndZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdAndZ16K_b()
+
+//go:noescape
+func simdAndZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdAndZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdOrZ16(d, a, b *lanes)
+
+//go:noescape
+func simdOrZ16_b()
+
+//go:noescape
+func simdOrZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdOrZ16K_b()
+
+//go:noescape
+func simdOrZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdOrZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdXorZ16(d, a, b *lanes)
+
+//go:noescape
+func simdXorZ16_b()
+
+//go:noescape
+func simdXorZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdXorZ16K_b()
+
+//go:noescape
+func simdXorZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdXorZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdShlZ16(d, a, b *lanes)
+
+//go:noescape
+func simdShlZ16_b()
+
+//go:noescape
+func simdShlZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShlZ16K_b()
+
+//go:noescape
+func simdShlZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdShlZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdShrZ16(d, a, b *lanes)
+
+//go:noescape
+func simdShrZ16_b()
+
+//go:noescape
+func simdShrZ16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShrZ16K_b()
+
+//go:noescape
+func simdShrZ16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdShrZ16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdShrS16(d, a, b *lanes)
+
+//go:noescape
+func simdShrS16_b()
+
+//go:noescape
+func simdShrS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdShrS16K_b()
+
+//go:noescape
+func simdShrS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdShrS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdAdd64(d, a, b *lanes)
 
 //go:noescape
@@ -2820,9 +3036,12 @@ var simdBinaryLoops = map[string]vecBin{
 	"add.rz.f32":        {simdAddRzF32, simdAddRzF32K, simdAddRzF32M, simdAddRzF32KM},
 	"add.rz.f64":        {simdAddRzF64, simdAddRzF64K, simdAddRzF64M, simdAddRzF64KM},
 	"add.rz.ftz.f32":    {simdAddRzFtzF32, simdAddRzFtzF32K, simdAddRzFtzF32M, simdAddRzFtzF32KM},
+	"add.s16":           {simdAddS16, simdAddS16K, simdAddS16M, simdAddS16KM},
 	"add.s32":           {simdAddS32, simdAddS32K, simdAddS32M, simdAddS32KM},
+	"add.z16":           {simdAddZ16, simdAddZ16K, simdAddZ16M, simdAddZ16KM},
 	"add.z32":           {simdAddZ32, simdAddZ32K, simdAddZ32M, simdAddZ32KM},
 	"and.64":            {simdAnd64, simdAnd64K, simdAnd64M, simdAnd64KM},
+	"and.z16":           {simdAndZ16, simdAndZ16K, simdAndZ16M, simdAndZ16KM},
 	"and.z32":           {simdAndZ32, simdAndZ32K, simdAndZ32M, simdAndZ32KM},
 	"copysign.f32":      {simdCopysignF32, simdCopysignF32K, simdCopysignF32M, simdCopysignF32KM},
 	"copysign.f64":      {simdCopysignF64, simdCopysignF64K, simdCopysignF64M, simdCopysignF64KM},
@@ -2871,20 +3090,26 @@ var simdBinaryLoops = map[string]vecBin{
 	"mul.rz.f32":        {simdMulRzF32, simdMulRzF32K, simdMulRzF32M, simdMulRzF32KM},
 	"mul.rz.f64":        {simdMulRzF64, simdMulRzF64K, simdMulRzF64M, simdMulRzF64KM},
 	"mul.rz.ftz.f32":    {simdMulRzFtzF32, simdMulRzFtzF32K, simdMulRzFtzF32M, simdMulRzFtzF32KM},
+	"mul.s16":           {simdMulS16, simdMulS16K, simdMulS16M, simdMulS16KM},
 	"mul.s32":           {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
+	"mul.z16":           {simdMulZ16, simdMulZ16K, simdMulZ16M, simdMulZ16KM},
 	"mul.z32":           {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
 	"mulhi.s32":         {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
 	"mulhi.u32":         {simdMulHiU32, simdMulHiU32K, simdMulHiU32M, simdMulHiU32KM},
 	"mulwide.s32":       {simdMulWideS32, simdMulWideS32K, simdMulWideS32M, simdMulWideS32KM},
 	"mulwide.u32":       {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
 	"or.64":             {simdOr64, simdOr64K, simdOr64M, simdOr64KM},
+	"or.z16":            {simdOrZ16, simdOrZ16K, simdOrZ16M, simdOrZ16KM},
 	"or.z32":            {simdOrZ32, simdOrZ32K, simdOrZ32M, simdOrZ32KM},
 	"rem.s32":           {simdRemS32, simdRemS32K, simdRemS32M, simdRemS32KM},
 	"rem.u32":           {simdRemU32, simdRemU32K, simdRemU32M, simdRemU32KM},
 	"shl.64":            {simdShl64, simdShl64K, simdShl64M, simdShl64KM},
+	"shl.z16":           {simdShlZ16, simdShlZ16K, simdShlZ16M, simdShlZ16KM},
 	"shl.z32":           {simdShlZ32, simdShlZ32K, simdShlZ32M, simdShlZ32KM},
+	"shr.s16":           {simdShrS16, simdShrS16K, simdShrS16M, simdShrS16KM},
 	"shr.s32":           {simdShrS32, simdShrS32K, simdShrS32M, simdShrS32KM},
 	"shr.u64":           {simdShrU64, simdShrU64K, simdShrU64M, simdShrU64KM},
+	"shr.z16":           {simdShrZ16, simdShrZ16K, simdShrZ16M, simdShrZ16KM},
 	"shr.z32":           {simdShrZ32, simdShrZ32K, simdShrZ32M, simdShrZ32KM},
 	"sub.64":            {simdSub64, simdSub64K, simdSub64M, simdSub64KM},
 	"sub.f32":           {simdSubF32, simdSubF32K, simdSubF32M, simdSubF32KM},
@@ -2899,9 +3124,12 @@ var simdBinaryLoops = map[string]vecBin{
 	"sub.rz.f32":        {simdSubRzF32, simdSubRzF32K, simdSubRzF32M, simdSubRzF32KM},
 	"sub.rz.f64":        {simdSubRzF64, simdSubRzF64K, simdSubRzF64M, simdSubRzF64KM},
 	"sub.rz.ftz.f32":    {simdSubRzFtzF32, simdSubRzFtzF32K, simdSubRzFtzF32M, simdSubRzFtzF32KM},
+	"sub.s16":           {simdSubS16, simdSubS16K, simdSubS16M, simdSubS16KM},
 	"sub.s32":           {simdSubS32, simdSubS32K, simdSubS32M, simdSubS32KM},
+	"sub.z16":           {simdSubZ16, simdSubZ16K, simdSubZ16M, simdSubZ16KM},
 	"sub.z32":           {simdSubZ32, simdSubZ32K, simdSubZ32M, simdSubZ32KM},
 	"xor.64":            {simdXor64, simdXor64K, simdXor64M, simdXor64KM},
+	"xor.z16":           {simdXorZ16, simdXorZ16K, simdXorZ16M, simdXorZ16KM},
 	"xor.z32":           {simdXorZ32, simdXorZ32K, simdXorZ32M, simdXorZ32KM},
 }
 
@@ -2959,6 +3187,30 @@ var simdBodies = []any{
 	simdMulHiU32K,
 	simdMulHiS32,
 	simdMulHiS32K,
+	simdAddZ16,
+	simdAddZ16K,
+	simdSubZ16,
+	simdSubZ16K,
+	simdMulZ16,
+	simdMulZ16K,
+	simdAddS16,
+	simdAddS16K,
+	simdSubS16,
+	simdSubS16K,
+	simdMulS16,
+	simdMulS16K,
+	simdAndZ16,
+	simdAndZ16K,
+	simdOrZ16,
+	simdOrZ16K,
+	simdXorZ16,
+	simdXorZ16K,
+	simdShlZ16,
+	simdShlZ16K,
+	simdShrZ16,
+	simdShrZ16K,
+	simdShrS16,
+	simdShrS16K,
 	simdAdd64,
 	simdAdd64K,
 	simdSub64,
@@ -3286,90 +3538,90 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          316,
-	"ld64":                  303,
-	"ld64P":                 304,
-	"ldParam64":             315,
-	"ldParamS16":            312,
-	"ldParamS32":            314,
-	"ldParamS8":             310,
-	"ldParamZ16":            311,
-	"ldParamZ32":            313,
-	"ldParamZ8":             309,
-	"ldS16":                 297,
-	"ldS16P":                298,
-	"ldS32":                 301,
-	"ldS32P":                302,
-	"ldS8":                  293,
-	"ldS8P":                 294,
-	"ldZ16":                 295,
-	"ldZ16P":                296,
-	"ldZ32":                 299,
-	"ldZ32P":                300,
-	"ldZ8":                  291,
-	"ldZ8P":                 292,
-	"predlogic:and":         372,
-	"predlogic:or":          373,
-	"predlogic:xor":         374,
-	"selp":                  371,
-	"setp:simdCmpF32Eq":     343,
-	"setp:simdCmpF32Equ":    344,
-	"setp:simdCmpF32Ge":     345,
-	"setp:simdCmpF32Geu":    346,
-	"setp:simdCmpF32Gt":     347,
-	"setp:simdCmpF32Gtu":    348,
-	"setp:simdCmpF32Le":     349,
-	"setp:simdCmpF32Leu":    350,
-	"setp:simdCmpF32Lt":     351,
-	"setp:simdCmpF32Ltu":    352,
-	"setp:simdCmpF32Nan":    353,
-	"setp:simdCmpF32Ne":     354,
-	"setp:simdCmpF32Neu":    355,
-	"setp:simdCmpF32Num":    356,
-	"setp:simdCmpF64Eq":     329,
-	"setp:simdCmpF64Equ":    330,
-	"setp:simdCmpF64Ge":     331,
-	"setp:simdCmpF64Geu":    332,
-	"setp:simdCmpF64Gt":     333,
-	"setp:simdCmpF64Gtu":    334,
-	"setp:simdCmpF64Le":     335,
-	"setp:simdCmpF64Leu":    336,
-	"setp:simdCmpF64Lt":     337,
-	"setp:simdCmpF64Ltu":    338,
-	"setp:simdCmpF64Nan":    339,
-	"setp:simdCmpF64Ne":     340,
-	"setp:simdCmpF64Neu":    341,
-	"setp:simdCmpF64Num":    342,
-	"setp:simdCmpFtzF32Eq":  357,
-	"setp:simdCmpFtzF32Equ": 358,
-	"setp:simdCmpFtzF32Ge":  359,
-	"setp:simdCmpFtzF32Geu": 360,
-	"setp:simdCmpFtzF32Gt":  361,
-	"setp:simdCmpFtzF32Gtu": 362,
-	"setp:simdCmpFtzF32Le":  363,
-	"setp:simdCmpFtzF32Leu": 364,
-	"setp:simdCmpFtzF32Lt":  365,
-	"setp:simdCmpFtzF32Ltu": 366,
-	"setp:simdCmpFtzF32Nan": 367,
-	"setp:simdCmpFtzF32Ne":  368,
-	"setp:simdCmpFtzF32Neu": 369,
-	"setp:simdCmpFtzF32Num": 370,
-	"setp:simdEq32":         317,
-	"setp:simdEq32N":        318,
-	"setp:simdEq64":         323,
-	"setp:simdEq64N":        324,
-	"setp:simdLtS32":        319,
-	"setp:simdLtS32N":       320,
-	"setp:simdLtS64":        325,
-	"setp:simdLtS64N":       326,
-	"setp:simdLtU32":        321,
-	"setp:simdLtU32N":       322,
-	"setp:simdLtU64":        327,
-	"setp:simdLtU64N":       328,
-	"st32":                  305,
-	"st32P":                 306,
-	"st64":                  307,
-	"st64P":                 308,
+	"cvtaToGlobal":          340,
+	"ld64":                  327,
+	"ld64P":                 328,
+	"ldParam64":             339,
+	"ldParamS16":            336,
+	"ldParamS32":            338,
+	"ldParamS8":             334,
+	"ldParamZ16":            335,
+	"ldParamZ32":            337,
+	"ldParamZ8":             333,
+	"ldS16":                 321,
+	"ldS16P":                322,
+	"ldS32":                 325,
+	"ldS32P":                326,
+	"ldS8":                  317,
+	"ldS8P":                 318,
+	"ldZ16":                 319,
+	"ldZ16P":                320,
+	"ldZ32":                 323,
+	"ldZ32P":                324,
+	"ldZ8":                  315,
+	"ldZ8P":                 316,
+	"predlogic:and":         396,
+	"predlogic:or":          397,
+	"predlogic:xor":         398,
+	"selp":                  395,
+	"setp:simdCmpF32Eq":     367,
+	"setp:simdCmpF32Equ":    368,
+	"setp:simdCmpF32Ge":     369,
+	"setp:simdCmpF32Geu":    370,
+	"setp:simdCmpF32Gt":     371,
+	"setp:simdCmpF32Gtu":    372,
+	"setp:simdCmpF32Le":     373,
+	"setp:simdCmpF32Leu":    374,
+	"setp:simdCmpF32Lt":     375,
+	"setp:simdCmpF32Ltu":    376,
+	"setp:simdCmpF32Nan":    377,
+	"setp:simdCmpF32Ne":     378,
+	"setp:simdCmpF32Neu":    379,
+	"setp:simdCmpF32Num":    380,
+	"setp:simdCmpF64Eq":     353,
+	"setp:simdCmpF64Equ":    354,
+	"setp:simdCmpF64Ge":     355,
+	"setp:simdCmpF64Geu":    356,
+	"setp:simdCmpF64Gt":     357,
+	"setp:simdCmpF64Gtu":    358,
+	"setp:simdCmpF64Le":     359,
+	"setp:simdCmpF64Leu":    360,
+	"setp:simdCmpF64Lt":     361,
+	"setp:simdCmpF64Ltu":    362,
+	"setp:simdCmpF64Nan":    363,
+	"setp:simdCmpF64Ne":     364,
+	"setp:simdCmpF64Neu":    365,
+	"setp:simdCmpF64Num":    366,
+	"setp:simdCmpFtzF32Eq":  381,
+	"setp:simdCmpFtzF32Equ": 382,
+	"setp:simdCmpFtzF32Ge":  383,
+	"setp:simdCmpFtzF32Geu": 384,
+	"setp:simdCmpFtzF32Gt":  385,
+	"setp:simdCmpFtzF32Gtu": 386,
+	"setp:simdCmpFtzF32Le":  387,
+	"setp:simdCmpFtzF32Leu": 388,
+	"setp:simdCmpFtzF32Lt":  389,
+	"setp:simdCmpFtzF32Ltu": 390,
+	"setp:simdCmpFtzF32Nan": 391,
+	"setp:simdCmpFtzF32Ne":  392,
+	"setp:simdCmpFtzF32Neu": 393,
+	"setp:simdCmpFtzF32Num": 394,
+	"setp:simdEq32":         341,
+	"setp:simdEq32N":        342,
+	"setp:simdEq64":         347,
+	"setp:simdEq64N":        348,
+	"setp:simdLtS32":        343,
+	"setp:simdLtS32N":       344,
+	"setp:simdLtS64":        349,
+	"setp:simdLtS64N":       350,
+	"setp:simdLtU32":        345,
+	"setp:simdLtU32N":       346,
+	"setp:simdLtU64":        351,
+	"setp:simdLtU64N":       352,
+	"st32":                  329,
+	"st32P":                 330,
+	"st64":                  331,
+	"st64P":                 332,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

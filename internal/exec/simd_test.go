@@ -136,7 +136,7 @@ func TestSIMDIntLoopsMatchGo(t *testing.T) {
 			if mode != "" && op != "mul" {
 				continue
 			}
-			for _, ty := range []intType{{32, false}, {32, true}, {64, false}, {64, true}} {
+			for _, ty := range []intType{{16, false}, {16, true}, {32, false}, {32, true}, {64, false}, {64, true}} {
 				key, loops := simdIntKey(op, mode, ty), vecBinary
 				switch op {
 				case "min", "max":

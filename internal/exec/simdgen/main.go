@@ -150,6 +150,44 @@ func intOps() []intOp {
 			sext32(w, ya, yt)
 		}, kprep: kQ},
 	)
+	// 16-bit lanes: the 32-bit operation, then the low 16 bits extended
+	// (zero for .z16, sign for .s16); a right shift extends its operand
+	// first, since the bits above 16 would come down (int_vec.go's
+	// vecBinary16)
+	post16 := map[string]func(w *writer, y, t string){
+		"z16": func(w *writer, y, _ string) { w.f("VPAND low16v<>(SB), %s, %s", y, y) },
+		"s16": func(w *writer, y, t string) {
+			w.f("VPSLLD $16, %s, %s", y, y)
+			w.f("VPSRAD $16, %s, %s", y, y)
+			sext32(w, y, t)
+		},
+	}
+	for _, k := range []string{"z16", "s16"} {
+		post, fn := post16[k], strings.ToUpper(k[:1])+k[1:]
+		for _, o := range []struct{ op, insn string }{{"add", "VPADDD"}, {"sub", "VPSUBD"}, {"mul", "VPMULLD"}} {
+			ops = append(ops, intOp{o.op + "." + k, o.op + fn, simple(o.insn, post), kD})
+		}
+	}
+	for _, o := range []struct{ op, insn string }{{"and", "VPAND"}, {"or", "VPOR"}, {"xor", "VPXOR"}} {
+		ops = append(ops, intOp{o.op + ".z16", o.op + "Z16", simple(o.insn, post16["z16"]), kD})
+	}
+	ops = append(ops,
+		intOp{"shl.z16", "shlZ16", func(w *writer, ya, yt, _, mb string, _ int) {
+			c := count(w, yt, mb)
+			w.f("VPSLLVQ %s, %s, %s", c, ya, ya)
+			post16["z16"](w, ya, yt)
+		}, kCount},
+		intOp{"shr.z16", "shrZ16", func(w *writer, ya, yt, _, mb string, _ int) {
+			post16["z16"](w, ya, yt)
+			c := count(w, yt, mb)
+			w.f("VPSRLVQ %s, %s, %s", c, ya, ya)
+		}, kCount},
+		intOp{"shr.s16", "shrS16", func(w *writer, ya, yt, _, mb string, _ int) {
+			post16["s16"](w, ya, yt)
+			w.f("VPSRAVD %s, %s, %s", mb, ya, ya)
+			sext32(w, ya, yt)
+		}, kD},
+	)
 	ops = append(ops,
 		intOp{"add.64", "add64", simple("VPADDQ", nil), kQ},
 		intOp{"sub.64", "sub64", simple("VPSUBQ", nil), kQ},
