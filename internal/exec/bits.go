@@ -88,6 +88,9 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			return l.unsupported(in, "type "+t)
 		}
 		fn := func(a, b, c uint64) uint64 { return bfe(it, a, b, c) }
+		if v := simdTernary("bfe" + t); v != nil {
+			return l.ternaryVec(in, o, fn, v)
+		}
 		return l.ternaryVec(in, o, fn, func(d, a, b, c *lanes) {
 			for i := range d {
 				d[i] = bfe(it, a[i], b[i], c[i])

@@ -1406,3 +1406,47 @@ func TestSIMDFtzMinMaxAndCopysign(t *testing.T) {
 		checkBin(t, c.key, got, ref, refK, c.key == "copysign.f32")
 	}
 }
+
+// TestSIMDBfeMatchesGo: bfe.u32, .u64 and .s32's AVX2 loops against bfe
+// (the manual's rule, itself checked bit by bit in TestBfe): positions and
+// lengths around the widths and up to 255, garbage above their low bytes
+// and above 32-bit operands.
+func TestSIMDBfeMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	field := func() uint64 {
+		v := uint64(r.IntN(70))
+		switch r.IntN(4) {
+		case 0:
+			v = 255 - uint64(r.IntN(8))
+		case 1:
+			v = uint64(r.IntN(256))
+		}
+		if r.IntN(4) == 0 {
+			v |= r.Uint64() &^ 0xff // only the low byte counts
+		}
+		return v
+	}
+	for _, ty := range []string{".u32", ".u64", ".s32"} {
+		it, _ := parseInt(ty)
+		vec := simdTernary("bfe" + ty)
+		if vec == nil {
+			t.Fatalf("no AVX2 loop for bfe%s", ty)
+		}
+		for round := 0; round < 2000; round++ {
+			a := simdRow(r, false)
+			var b, c, d lanes
+			for i := range b {
+				b[i], c[i] = field(), field()
+			}
+			vec(&d, &a, &b, &c)
+			for i := range d {
+				if w := bfe(it, a[i], b[i], c[i]); d[i] != w {
+					t.Fatalf("bfe%s(%#x, %#x, %#x) = %#x, want %#x", ty, a[i], b[i], c[i], d[i], w)
+				}
+			}
+		}
+	}
+}

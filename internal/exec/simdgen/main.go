@@ -1791,6 +1791,8 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	})
 	vec64("sign64v", 1<<63)
 	vec64("low8v", 0xff)
+	vec64("one64v", 1)
+	vec64("thirtyone", 31)
 	vec64("abs32v", 0x7fffffff)
 	vec64("sign32v", 0x80000000)
 	vec64("low16v", 0xffff)
@@ -1904,6 +1906,53 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		g.keyedTernary("fma."+rc.mod+".ftz.f32", "simdFma"+m+"FtzF32", rc.sym, fmaFtzF32)
 		g.keyedTernary("fma."+rc.mod+".f64", "simdFma"+m+"F64", rc.sym, fmaF64)
 	}
+	// bfe (bits.go's bfe, 9.7.8.9): pos = b[7:0], len = c[7:0]. Unsigned:
+	// a shifted right by pos (64-bit shifts: a count of 64 or more gives
+	// 0), masked to its low len bits ((1 << len) - 1, all ones for len of
+	// 64 or more); the field is what lies below the width anyway. .s32:
+	// the sign bit s = min(pos+len-1, 31) moved to bit 31, then an
+	// arithmetic shift right by 31-s+pos (32 or more fills with the sign);
+	// 0 for len 0.
+	bfeLen := func(w *writer, j int) {
+		w.f("VMOVDQU %d(CX), Y12", 32*j)
+		w.f("VPAND low8v<>(SB), Y12, Y12")
+	}
+	for _, v := range []struct {
+		key, name string
+		narrow    bool
+	}{{"bfe.u32", "simdBfeU32", true}, {"bfe.u64", "simdBfeU64", false}} {
+		narrow := v.narrow
+		g.keyedTernary(v.key, v.name, "", func(w *writer, ya, yb, yt string, j int) {
+			if narrow {
+				zext32(w, ya)
+			}
+			w.f("VPAND low8v<>(SB), %s, %s", yb, yb)
+			w.f("VPSRLVQ %s, %s, %s", yb, ya, ya)
+			bfeLen(w, j)
+			w.f("VMOVDQU one64v<>(SB), Y13")
+			w.f("VPSLLVQ Y12, Y13, Y12")
+			w.f("VPCMPEQQ Y13, Y13, Y13")
+			w.f("VPADDQ Y13, Y12, Y12")
+			w.f("VPAND Y12, %s, %s", ya, ya)
+		})
+	}
+	g.keyedTernary("bfe.s32", "simdBfeS32", "", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPAND low8v<>(SB), %s, %s", yb, yb) // pos
+		bfeLen(w, j)                                // len
+		w.f("VPADDQ %s, Y12, %s", yb, yt)
+		w.f("VPCMPEQQ Y13, Y13, Y13")
+		w.f("VPADDQ Y13, %s, %s", yt, yt) // pos+len-1
+		w.f("VPMINUD thirtyone<>(SB), %s, %s", yt, yt)
+		w.f("VMOVDQU thirtyone<>(SB), Y13")
+		w.f("VPSUBD %s, Y13, %s", yt, yt) // 31-s
+		w.f("VPSLLVD %s, %s, %s", yt, ya, ya)
+		w.f("VPADDD %s, %s, %s", yb, yt, yt) // 31-s+pos
+		w.f("VPSRAVD %s, %s, %s", yt, ya, ya)
+		w.f("VPXOR Y13, Y13, Y13")
+		w.f("VPCMPEQQ Y13, Y12, Y12") // len 0
+		w.f("VPANDN %s, Y12, %s", ya, ya)
+		sext32(w, ya, yt)
+	})
 	// cvt.rni, .rzi, .rmi and .rpi between equal float types: the value
 	// rounded to an integral one in its own format (VROUND's immediate: 0
 	// to nearest even, 1 down, 2 up, 3 toward zero). An f64 NaN comes out
