@@ -1938,7 +1938,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 	g.keyedTernary("bfe.s32", "simdBfeS32", "", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VPAND low8v<>(SB), %s, %s", yb, yb) // pos
-		bfeLen(w, j)                                // len
+		bfeLen(w, j)                             // len
 		w.f("VPADDQ %s, Y12, %s", yb, yt)
 		w.f("VPCMPEQQ Y13, Y13, Y13")
 		w.f("VPADDQ Y13, %s, %s", yt, yt) // pos+len-1
