@@ -168,7 +168,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	plainFtz32 := f == fp.F32 && n == 1 && md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx
-	if plainFtz32 && arity == 2 {
+	if plainFtz32 && arity == 2 && in.Opcode != "min" && in.Opcode != "max" { // (add, sub, mul, div; min and max below)
 		vec, _ = simdBinary(in.Opcode + ".ftz.f32")
 	}
 	if (in.Opcode == "min" || in.Opcode == "max") && (f == fp.F32 || f == fp.F64) && n == 1 && arity == 2 && !md.relu &&
