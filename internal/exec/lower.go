@@ -144,6 +144,7 @@ func (p *Program) lower(f *Func) error {
 		return err
 	}
 	buildTraces(f)
+	buildDiamonds(f)
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {
 			f.reuseConsts = append(f.reuseConsts, c)

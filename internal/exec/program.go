@@ -161,8 +161,9 @@ type Op struct {
 	memTrace   string
 	traceWin   uint64
 	traceMem   bool
-	bra        bool // a direct branch: uniform outcomes stay on the converged fast path
-	collective bool // a warp collective: runs even when every guard is false (collective.go)
+	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
+	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)
+	collective bool     // a warp collective: runs even when every guard is false (collective.go)
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

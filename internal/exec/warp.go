@@ -444,6 +444,15 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 		} else if taken == active {
 			upc = o.target
 			nThread += full
+		} else if r, nw, nt, s, ok := w.runDiamondConverged(f, o, active, taken, steps, slice); ok {
+			// an if/else whose sides are register-only: still converged
+			// at its reconvergence point (diamond.go)
+			upc, nWarp, nThread, steps = r, nWarp+nw, nThread+nt, s
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
 		} else {
 			break
 		}
@@ -487,7 +496,20 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 			// this group again (its PC stays the lowest runnable one)
 			taken := f.guarded(o, mask)
 			if taken != 0 && taken != mask {
-				break // the group splits: run's general path
+				nw, nt, s, ok := w.runDiamondGroup(f, o, mask, taken, steps, slice)
+				if !ok {
+					break // the group splits: run's general path
+				}
+				// an if/else whose sides are register-only, and nothing
+				// else could run meanwhile: the group goes on at its
+				// reconvergence point (diamond.go), as after pick's release
+				upc, nWarp, nThread, steps = o.dia.r, nWarp+nw, nThread+nt, s
+				limit = f.groupLimit(mask, upc)
+				if steps >= slice {
+					stop = true
+					break
+				}
+				continue
 			}
 			nWarp++
 			steps++
@@ -659,21 +681,7 @@ func isControl(o *Op) bool {
 // block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	cand := f.active &^ f.blocked &^ f.syncWait
-	// lanes at their reconvergence point, found without branches (which
-	// divergent code would mispredict)
-	var waiting uint32
-	if simdEnabled {
-		waiting = simdWaiting(&f.pc, &f.rtop)
-	} else {
-		for l := range f.pc {
-			var at uint32
-			if f.rtop[l] == f.pc[l]+1 {
-				at = 1
-			}
-			waiting |= at << l
-		}
-	}
-	waiting &= cand
+	waiting := f.waitingLanes() & cand
 	runnable := cand &^ waiting
 	if f.favor != 0 {
 		if fr := runnable & f.favor; fr != 0 {
@@ -688,7 +696,7 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 			return lowestPC(f, others)
 		}
 		if waiting != 0 {
-			f.favor = f.release(waiting)
+			f.favor, _ = f.release(waiting)
 			return f.pick(rng)
 		}
 	}
@@ -703,18 +711,63 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	}
 	// Everyone still running has arrived: the waiters with the lowest
 	// reconvergence point converge and go on together.
-	f.release(waiting)
-	return f.pick(rng)
+	out, r := f.release(waiting)
+	// What picking again would choose, when no released lane waits at its
+	// next reconvergence point: the released lanes are then the only
+	// runnable ones (the rest still wait), all at r, and neither favour
+	// nor the starvation count can apply (both were settled above).
+	for m := out; m != 0; m &= m - 1 {
+		if l := bits.TrailingZeros32(m); f.rtop[l] == r+1 {
+			return f.pick(rng)
+		}
+	}
+	if rng != nil {
+		rng.IntN(bits.OnesCount32(out)) // (the draw picking again makes)
+	}
+	return out, r
 }
 
-// release lets the waiting lanes with the lowest reconvergence point go on
-// (popping it) and returns them.
-func (f *frame) release(waiting uint32) uint32 {
+// waitingLanes returns the lanes at their reconvergence point, found
+// without branches (which divergent code would mispredict).
+func (f *frame) waitingLanes() uint32 {
+	if simdEnabled {
+		return simdWaiting(&f.pc, &f.rtop)
+	}
+	var waiting uint32
+	for l := range f.pc {
+		var at uint32
+		if f.rtop[l] == f.pc[l]+1 {
+			at = 1
+		}
+		waiting |= at << l
+	}
+	return waiting
+}
+
+// rtopLimit is the lowest reconvergence point above at that a lane of mask
+// waits for (groupLimit without the other lanes), or the op count.
+func (f *frame) rtopLimit(mask uint32, at int32) int32 {
+	limit := int32(len(f.fn.Ops))
+	if simdEnabled {
+		return simdGroupLimit(&f.pc, &f.rtop, 0, mask, at, limit)
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		if r := f.rtop[bits.TrailingZeros32(m)] - 1; r > at && r < limit {
+			limit = r
+		}
+	}
+	return limit
+}
+
+// release lets the waiting lanes with the lowest reconvergence point r go
+// on (popping it) and returns them and r.
+func (f *frame) release(waiting uint32) (uint32, int32) {
 	_, r := lowestPC(f, waiting)
 	var out uint32
 	for m := waiting; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		if s := f.rstack[l]; f.pc[l] == r && s[len(s)-1] == r {
+		if f.pc[l] == r && f.rtop[l] == r+1 { // (rtop: 1 + the top of rstack)
+			s := f.rstack[l]
 			f.rstack[l] = s[:len(s)-1]
 			f.rtop[l] = 0
 			if len(s) > 1 {
@@ -724,7 +777,7 @@ func (f *frame) release(waiting uint32) uint32 {
 			out |= 1 << l
 		}
 	}
-	return out
+	return out, r
 }
 
 // samePC returns the lanes of lanes at lane l's PC.
@@ -775,12 +828,16 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 		f.spinners = taken
 		f.favor &^= taken
 	}
-	first := f.pc[bits.TrailingZeros32(mask)]
-	split := false
-	for m := mask; m != 0; m &= m - 1 {
-		if f.pc[bits.TrailingZeros32(m)] != first {
-			split = true
-			break
+	var split bool
+	if o.bra { // the taken lanes at the target, the others at the next op
+		split = taken != 0 && taken != mask && o.target != o.pc+1
+	} else {
+		first := f.pc[bits.TrailingZeros32(mask)]
+		for m := mask; m != 0; m &= m - 1 {
+			if f.pc[bits.TrailingZeros32(m)] != first {
+				split = true
+				break
+			}
 		}
 	}
 	r := f.fn.ipdom[o.pc]

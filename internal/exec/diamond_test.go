@@ -1,0 +1,309 @@
+package exec
+
+import (
+	"context"
+	"testing"
+)
+
+// diamondKernel has if/else diamonds of register-only ops: in a loop whose
+// lanes leave at different trip counts (the collatz pattern, with the else
+// side laid out before the branch), with predicate ops and selp in the
+// sides, an if without else, two branches sharing a reconvergence point,
+// and a side too long to be one. After each, an atomic on shared memory
+// logs the order in which lanes get there, so that a group run
+// differently from the default schedule shows in the log.
+const diamondKernel = `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 log) {
+	.reg .u32 %t, %x, %s, %k, %slot, %a, %b;
+	.reg .u64 %v, %o, %lg, %addr;
+	.reg .pred %p, %q, %r;
+	.shared .align 4 .b32 cnt;
+	.shared .align 4 .b32 order[512];
+	mov.u32 %t, %tid.x;
+	setp.eq.u32 %p, %t, 0;
+	@!%p bra START;
+	st.shared.u32 [cnt], 0;
+START:
+	bar.sync 0;
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	shr.u32 %x, %x, 10;
+	add.u32 %x, %x, 3;
+	cvt.u64.u32 %v, %x;
+	mov.u32 %s, 0;
+	bra.uni HEAD;
+EVEN:
+	shr.u64 %v, %v, 1;
+JOIN:
+	add.u32 %s, %s, 1;
+	setp.ne.u64 %p, %v, 1;
+	@%p bra HEAD;
+	bra.uni DONE;
+HEAD:
+	and.b64 %addr, %v, 1;
+	setp.eq.u64 %q, %addr, 0;
+	@%q bra EVEN;
+	mad.lo.u64 %v, %v, 3, 1;
+	bra.uni JOIN;
+DONE:
+	atom.shared.add.u32 %slot, [cnt], 1;
+	and.b32 %slot, %slot, 511;
+	shl.b32 %slot, %slot, 2;
+	st.shared.u32 [order+%slot], %t;
+	// predicates and selp in the sides
+	and.b32 %a, %s, 7;
+	setp.lt.u32 %p, %a, 3;
+	@%p bra ELSE2;
+	setp.gt.u32 %r, %s, 40;
+	selp.u32 %b, %s, %t, %r;
+	xor.b32 %b, %b, 0x55;
+	bra.uni J2;
+ELSE2:
+	setp.lt.u32 %r, %t, 50;
+	or.pred %r, %r, %p;
+	selp.u32 %b, 7, %s, %r;
+J2:
+	add.u32 %s, %s, %b;
+	// an if without else
+	and.b32 %a, %t, 3;
+	setp.eq.u32 %p, %a, 1;
+	@%p bra J3;
+	mul.lo.u32 %s, %s, 3;
+	add.u32 %s, %s, %t;
+J3:
+	atom.shared.add.u32 %slot, [cnt], 1;
+	and.b32 %slot, %slot, 511;
+	shl.b32 %slot, %slot, 2;
+	st.shared.u32 [order+%slot], %t;
+	// two branches to one reconvergence point
+	and.b32 %a, %s, 1;
+	setp.eq.u32 %p, %a, 0;
+	@%p bra J4;
+	and.b32 %a, %s, 2;
+	setp.eq.u32 %q, %a, 0;
+	@%q bra J4;
+	add.u32 %s, %s, 1000;
+J4:
+	// a loop around a diamond whose exit waits inside the loop's span
+	mov.u32 %k, 0;
+L5:
+	and.b32 %a, %k, 1;
+	setp.eq.u32 %p, %a, 0;
+	@%p bra E5;
+	add.u32 %s, %s, %k;
+	bra.uni J5;
+E5:
+	sub.u32 %s, %s, 1;
+J5:
+	add.u32 %k, %k, 1;
+	and.b32 %a, %t, 7;
+	setp.lt.u32 %q, %k, %a;
+	@%q bra L5;
+	atom.shared.add.u32 %slot, [cnt], 1;
+	and.b32 %slot, %slot, 511;
+	shl.b32 %slot, %slot, 2;
+	st.shared.u32 [order+%slot], %t;
+	ld.param.u64 %o, [out];
+	ld.param.u64 %lg, [log];
+	mov.u32 %a, %ctaid.x;
+	mad.lo.u32 %a, %a, %ntid.x, %t;
+	mul.wide.u32 %addr, %a, 4;
+	add.u64 %o, %o, %addr;
+	st.global.u32 [%o], %s;
+	bar.sync 0;
+	// the log, by the CTA's first 96 threads
+	mov.u32 %a, %ctaid.x;
+	mul.lo.u32 %a, %a, 288;
+	mad.lo.u32 %a, %t, 3, %a;
+	mul.wide.u32 %addr, %a, 4;
+	add.u64 %lg, %lg, %addr;
+	mul.lo.u32 %b, %t, 12;
+	ld.shared.u32 %x, [order+%b];
+	st.global.u32 [%lg], %x;
+	ld.shared.u32 %x, [order+%b+4];
+	st.global.u32 [%lg+4], %x;
+	ld.shared.u32 %x, [order+%b+8];
+	st.global.u32 [%lg+8], %x;
+	ret;
+}
+`
+
+// TestDiamondsMatchDefaultSchedule runs diamondKernel with the diamond fast
+// path and without (pick's schedule, op by op) and compares the results,
+// the order lanes reached the atomics in, and the instruction counts; 2
+// CTAs of 96 threads.
+func TestDiamondsMatchDefaultSchedule(t *testing.T) {
+	run := func() ([]byte, LaunchStats, int) {
+		p, g := load(t, diamondKernel)
+		n := 0
+		for _, o := range p.Kernels["k"].Ops {
+			if o.dia != nil {
+				n++
+			}
+		}
+		out, _ := g.Alloc(2*96*4, 0)
+		lg, _ := g.Alloc(2*288*4, 0)
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{96, 1, 1},
+			Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		st.Duration = 0
+		b1, _ := g.Bytes(out, 2*96*4)
+		b2, _ := g.Bytes(lg, 2*288*4)
+		return append(append([]byte(nil), b1...), b2...), st, n
+	}
+	got, gotStats, n := run()
+	diamondsEnabled = false
+	want, wantStats, _ := run()
+	diamondsEnabled = true
+	if n != 5 {
+		t.Errorf("%d diamonds found, want 5 (the loop's, ELSE2's, J3's, J4's second branch, L5's)", n)
+	}
+	if gotStats != wantStats {
+		t.Errorf("stats %+v, default schedule %+v", gotStats, wantStats)
+	}
+	if i := firstDiff(got, want); i >= 0 {
+		t.Fatalf("byte %d: %#x, default schedule %#x", i, got[i], want[i])
+	}
+}
+
+// diamondSpinKernel: lanes 0 and 1 spin around a diamond (its else side
+// laid out before the branch, so both of its branches go backward, as the
+// loop's does) until the other lanes, waiting at the loop's exit, set a
+// flag; they run only once the spinners' backward branches reach
+// starvationLimit. The iteration at which each spinner sees the flag
+// shows when that happened, so how the diamond counts backward branches.
+const diamondSpinKernel = `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.reg .u32 %t, %k, %s, %a, %f;
+	.reg .u64 %o, %addr;
+	.reg .pred %p, %q;
+	.shared .align 4 .b32 flag;
+	mov.u32 %t, %tid.x;
+	setp.eq.u32 %p, %t, 0;
+	@!%p bra START;
+	st.shared.u32 [flag], 0;
+START:
+	bar.sync 0;
+	mov.u32 %k, 0;
+	mov.u32 %s, 0;
+	setp.gt.u32 %p, %t, 1;
+	@%p bra OUT;
+TOP:
+	add.u32 %a, %k, %t;
+	and.b32 %a, %a, 1;
+	setp.eq.u32 %q, %a, 1;
+	bra.uni BR;
+ODD:
+	add.u32 %s, %s, 3;
+JOIN:
+	add.u32 %k, %k, 1;
+	ld.volatile.shared.u32 %f, [flag];
+	setp.eq.u32 %p, %f, 0;
+	@%p bra TOP;
+	bra.uni OUT;
+BR:
+	@%q bra ODD;
+	xor.b32 %s, %s, %k;
+	bra.uni JOIN;
+OUT:
+	setp.gt.u32 %p, %t, 1;
+	@!%p bra STORE;
+	st.volatile.shared.u32 [flag], 1;
+STORE:
+	ld.param.u64 %o, [out];
+	mul.wide.u32 %addr, %t, 8;
+	add.u64 %o, %o, %addr;
+	st.global.v2.u32 [%o], {%k, %s};
+	ret;
+}
+`
+
+// TestDiamondsKeepStarvationCount runs diamondSpinKernel with and without
+// the diamond fast path: the spinners must see the flag at the same
+// iteration, with the same values.
+func TestDiamondsKeepStarvationCount(t *testing.T) {
+	run := func() []byte {
+		p, g := load(t, diamondSpinKernel)
+		out, _ := g.Alloc(32*8, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(out, 32*8)
+		return append([]byte(nil), b...)
+	}
+	diamondsEnabled = false
+	want := run()
+	diamondsEnabled = true
+	got := run()
+	t.Logf("spinners saw the flag at iterations %d and %d", uint32(want[0])|uint32(want[1])<<8, uint32(want[8])|uint32(want[9])<<8)
+	if k := uint32(want[0]) | uint32(want[1])<<8; k < 100 {
+		t.Fatalf("the spinners saw the flag at iteration %d: the starvation limit did not hold them", k)
+	}
+	if i := firstDiff(got, want); i >= 0 {
+		t.Fatalf("byte %d: %#x, default schedule %#x", i, got[i], want[i])
+	}
+}
+
+// TestDiamondGroupRefusals: runDiamondGroup takes a split only where the
+// default schedule would run the sides and release the group at r with
+// nothing in between, and otherwise leaves everything as it was.
+func TestDiamondGroupRefusals(t *testing.T) {
+	p, _ := load(t, diamondKernel)
+	fn := p.Kernels["k"]
+	var o *Op
+	for i := range fn.Ops {
+		if d := fn.Ops[i].dia; d != nil && d.sides[1].start < fn.Ops[i].pc { // the loop's (else side below)
+			o = &fn.Ops[i]
+			break
+		}
+	}
+	if o == nil {
+		t.Fatal("no diamond with its taken side below the branch")
+	}
+	d := o.dia
+	const group, taken = uint32(0b11), uint32(0b01) // lanes 0 and 1 split at o
+	above := int32(len(fn.Ops)) - 1                 // a PC above the whole diamond
+	for _, c := range []struct {
+		name  string
+		setup func(f *frame)
+		steps int
+		ok    bool
+	}{
+		{"others wait above", func(f *frame) {}, 0, true},
+		{"no others", func(f *frame) { f.active = group }, 0, true},
+		{"another lane could run", func(f *frame) { f.rtop[5] = 0 }, 0, false},
+		{"others wait at r", func(f *frame) { f.pc[5], f.rtop[5] = d.r, d.r+1 }, 0, false},
+		{"others wait below r", func(f *frame) { f.pc[5], f.rtop[5] = d.r-1, d.r }, 0, false},
+		{"the group waits for r already", func(f *frame) { f.rtop[0] = d.r + 1 }, 0, false},
+		{"a side's lane waits inside it", func(f *frame) { f.rtop[0] = d.sides[1].start + 1 }, 0, false},
+		{"near starvation", func(f *frame) { f.backs = starvationLimit - 3 }, 0, false},
+		{"the slice ends inside", func(f *frame) {}, sliceSteps - 2, false},
+	} {
+		f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: make([]uint32, fn.numPreds), active: ^uint32(0)}
+		for l := range f.pc {
+			f.pc[l], f.rtop[l] = above, above+1 // waiting above the diamond
+		}
+		f.pc[0], f.pc[1], f.rtop[0], f.rtop[1] = o.pc, o.pc, 0, 0
+		c.setup(f)
+		before := *f
+		w := &Warp{cta: &cta{}, frames: []*frame{f}}
+		_, _, _, ok := w.runDiamondGroup(f, o, group, taken, c.steps, sliceSteps)
+		if ok != c.ok {
+			t.Errorf("%s: taken %v, want %v", c.name, ok, c.ok)
+		}
+		if !ok && (f.pc != before.pc || f.rtop != before.rtop || f.backs != before.backs || f.spinners != before.spinners) {
+			t.Errorf("%s: refused but changed the frame", c.name)
+		}
+		if ok && f.backs != before.backs+2 { // the branch and the fall-through side's branch to r go backward
+			t.Errorf("%s: %d backward branches counted, want 2", c.name, f.backs-before.backs)
+		}
+	}
+}
