@@ -131,7 +131,7 @@ func (w *Warp) runDiamondConverged(f *frame, o *Op, active, taken uint32, steps,
 		return 0, 0, 0, steps, false
 	}
 	nWarp, nThread := w.runSides(f, o, d, active, taken)
-	f.backs = 0 // (runSides counted the sides' backward branches)
+	f.resetBackward() // (runSides counted the sides' backward branches; enterConv would reset them)
 	return d.r, nWarp, nThread, steps + int(nWarp), true
 }
 
@@ -167,8 +167,7 @@ func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice
 	// the backward branches the default schedule counts: the diamond's
 	// (diverged), then each side's branch to r (runGroup)
 	if o.target <= o.pc && f.active&^taken != 0 {
-		f.backs++
-		f.spinners = taken
+		f.countBackward(taken)
 		f.favor &^= taken
 	}
 	nWarp, nThread := w.runSides(f, o, d, mask, taken)
@@ -201,8 +200,7 @@ func (w *Warp) runSides(f *frame, o *Op, d *diamond, mask, taken uint32) (nWarp,
 			nWarp++
 			nThread += n
 			if d.r <= side.end && f.active&^sl != 0 {
-				f.backs++
-				f.spinners = sl
+				f.countBackward(sl)
 			}
 		}
 	}

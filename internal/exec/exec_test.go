@@ -215,6 +215,75 @@ DONE:
 	}
 }
 
+// TestSpinnersReleaseTheLanesTheyWaitFor: lanes 0 and 1 spin, with an
+// if/else inside their loop, until the other lanes of the warp, which
+// wait at the loop's exit (above the loop), set a flag. The if/else's
+// branches go backward (its else side is laid out before it), so when the
+// backward-branch count reaches starvationLimit one spinner waits at its
+// reconvergence point, below the others' point: the starvation escape
+// must release the lanes that did not spin, not the lowest waiting ones
+// (that spinner again, for ever).
+func TestSpinnersReleaseTheLanesTheyWaitFor(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %t, %k, %s, %a, %f;
+	.reg .u64 %o, %addr;
+	.reg .pred %p, %q;
+	.shared .align 4 .b32 flag;
+	mov.u32 %t, %tid.x;
+	setp.eq.u32 %p, %t, 0;
+	@!%p bra START;
+	st.shared.u32 [flag], 0;
+START:
+	bar.sync 0;
+	mov.u32 %k, 0;
+	mov.u32 %s, 0;
+	setp.gt.u32 %p, %t, 1;
+	@%p bra OUT;
+	bra.uni HEAD;
+ODD:
+	add.u32 %s, %s, 3;
+JOIN:
+	add.u32 %k, %k, 1;
+	ld.volatile.shared.u32 %f, [flag];
+	setp.eq.u32 %p, %f, 0;
+	@%p bra HEAD;
+	bra.uni OUT;
+HEAD:
+	add.u32 %a, %k, %t;
+	and.b32 %a, %a, 1;
+	setp.eq.u32 %q, %a, 1;
+	@%q bra ODD;
+	xor.b32 %s, %s, %k;
+	bra.uni JOIN;
+OUT:
+	setp.gt.u32 %p, %t, 1;
+	@!%p bra STORE;
+	st.volatile.shared.u32 [flag], 1;
+STORE:
+	ld.param.u64 %o, [out];
+	mul.wide.u32 %addr, %t, 4;
+	add.u64 %o, %o, %addr;
+	st.global.u32 [%o], %k;
+	ret;
+}
+`)
+	out, _ := g.Alloc(32*4, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 8)
+	// the others get their turn after starvationLimit backward branches
+	if k := binary.LittleEndian.Uint32(ob); k < 100 {
+		t.Errorf("lane 0 saw the flag after %d iterations: the others ran before the spinners starved them", k)
+	}
+}
+
 // TestDeadlock: the two halves of a CTA wait at different barriers.
 func TestDeadlock(t *testing.T) {
 	p, _ := load(t, `.version 7.0

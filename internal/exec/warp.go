@@ -96,6 +96,7 @@ type frame struct {
 	sp       [warpSize]uint64 // the alloca stack pointers when the frame started
 	backs    int              // backward branches taken since the last fairness decision
 	spinners uint32           // lanes that took the last backward branch
+	spun     uint32           // lanes that took one since the last fairness decision
 	favor    uint32           // lanes run first until they block, finish or spin (see pick)
 	callOp   *Op              // the call that made this frame (nil for the kernel)
 	// conv: all active lanes are at upc (pc[] is stale), none waits or is
@@ -132,7 +133,7 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 		// (s.arr stays: collectives read only the records of waiting
 		// lanes, which syncWait, cleared here, names)
 		s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
-		s.base, s.backs, s.spinners, s.favor, s.callOp = w.stack, 0, 0, 0, nil
+		s.base, s.backs, s.spinners, s.spun, s.favor, s.callOp = w.stack, 0, 0, 0, 0, nil
 		if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 			s.rtop = [warpSize]int32{}
 			for l := range s.rstack {
@@ -520,8 +521,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				upc = o.target
 				if upc <= o.pc {
 					if f.active&^mask != 0 {
-						f.backs++
-						f.spinners = mask
+						f.countBackward(mask)
 					}
 					limit = f.groupLimit(mask, upc)
 					if f.backs >= starvationLimit || f.waitsAt(mask, upc) {
@@ -646,7 +646,8 @@ func (f *frame) enterConv(mask uint32) {
 	if simdEnabled && bits.OnesCount32(mask) >= 8 {
 		// one AVX2 scan (it runs after every op of the general path)
 		if at, low := lowestPC(f, mask); at == mask {
-			f.conv, f.upc, f.backs = true, low, 0
+			f.conv, f.upc = true, low
+			f.resetBackward()
 		}
 		return
 	}
@@ -655,7 +656,8 @@ func (f *frame) enterConv(mask uint32) {
 			return
 		}
 	}
-	f.conv, f.upc, f.backs = true, pc, 0
+	f.conv, f.upc = true, pc
+	f.resetBackward()
 }
 
 // leaveConv writes the converged PC back to every active lane.
@@ -690,13 +692,22 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		f.favor = 0
 	}
 	if f.backs >= starvationLimit {
-		f.backs = 0
+		spun := f.spun
+		f.resetBackward()
 		if others := runnable &^ f.spinners; others != 0 {
 			f.favor = others
 			return lowestPC(f, others)
 		}
 		if waiting != 0 {
-			f.favor, _ = f.release(waiting)
+			// the lanes that did not spin first: spinners whose loop
+			// diverges wait at a reconvergence point inside it, below the
+			// point where the lanes they may be waiting for wait, and
+			// releasing the lowest would let them spin on for ever
+			rel := waiting
+			if w := waiting &^ spun; w != 0 {
+				rel = w
+			}
+			f.favor, _ = f.release(rel)
 			return f.pick(rng)
 		}
 	}
@@ -725,6 +736,19 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		rng.IntN(bits.OnesCount32(out)) // (the draw picking again makes)
 	}
 	return out, r
+}
+
+// countBackward counts a backward branch the lanes of mask took while
+// other lanes of the frame could be waiting for them (starvationLimit).
+func (f *frame) countBackward(mask uint32) {
+	f.backs++
+	f.spinners = mask
+	f.spun |= mask
+}
+
+// resetBackward starts the count of backward branches again.
+func (f *frame) resetBackward() {
+	f.backs, f.spun = 0, 0
 }
 
 // waitingLanes returns the lanes at their reconvergence point, found
@@ -824,8 +848,7 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 	// count backward branches only while other lanes exist that could be
 	// waiting for the spinners
 	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] <= o.pc && f.active&^taken != 0 {
-		f.backs++
-		f.spinners = taken
+		f.countBackward(taken)
 		f.favor &^= taken
 	}
 	var split bool
