@@ -143,6 +143,9 @@ func (p *Program) lower(f *Func) error {
 	if err := checkVecRows(f); err != nil {
 		return err
 	}
+	if prefixEnabled {
+		f.prefix = invariantPrefix(f)
+	}
 	buildTraces(f)
 	buildDiamonds(f)
 	for _, c := range f.consts {

@@ -61,6 +61,8 @@ type Func struct {
 	// clearAll: all of them
 	clearRows []int32
 	clearAll  bool
+	// prefix: the leading ops a reused kernel frame skips (prefix.go)
+	prefix int
 }
 
 // constSlot is a slot holding an immediate in every lane.

@@ -108,6 +108,9 @@ func buildTraces(f *Func) {
 			target[t] = true
 		}
 	}
+	if f.prefix < len(target) {
+		target[f.prefix] = true // a reused frame starts there (prefix.go)
+	}
 	globals := uint64(0) // global windows handed out
 	entry := func(o *Op) (traceOp, bool) {
 		if o.memTrace != "" && o.guard == 0 {

@@ -215,6 +215,13 @@ func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 		}
 	}
 	f.conv, f.upc = true, 0 // every lane starts at the first op, together
+	if reused && fn.prefix > 0 {
+		// the rows of the launch-invariant prefix hold what it computes
+		// (prefix.go): it counts as executed
+		f.upc = int32(fn.prefix)
+		w.nWarp += uint64(fn.prefix)
+		w.nThread += uint64(fn.prefix) * uint64(bits.OnesCount32(mask))
+	}
 	w.frames = append(w.frames, f)
 	return f
 }
