@@ -55,13 +55,15 @@ type instCounts struct{ warp, thread uint64 }
 // newCluster builds cluster id, reusing the CTAs of spare (a finished
 // cluster of the same launch) when given.
 func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
-	cl := &cluster{l: l, id: id, dims: dims}
+	var cl *cluster
 	var old []*cta
 	if spare != nil {
 		// the spare itself is reused (its CTAs, warps and lists keep
 		// their memory): the worker runs one cluster at a time
 		old, cl = spare.ctas, spare
 		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps, counts: spare.counts}
+	} else {
+		cl = &cluster{l: l, id: id, dims: dims}
 	}
 	for rz := 0; rz < dims[2]; rz++ {
 		for ry := 0; ry < dims[1]; ry++ {
