@@ -104,6 +104,7 @@ func (l *lowering) branchTargets(name string) []string {
 }
 
 func lowerRet(l *lowering, in *ir.Inst, o *Op) error {
+	o.ends = true
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		f.active &^= mask
@@ -116,6 +117,7 @@ func lowerRet(l *lowering, in *ir.Inst, o *Op) error {
 }
 
 func lowerExit(l *lowering, in *ir.Inst, o *Op) error {
+	o.ends = true
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		w.exitLanes(mask)
 		for _, f := range w.frames {

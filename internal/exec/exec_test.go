@@ -284,6 +284,65 @@ STORE:
 	}
 }
 
+// TestGuardedRetLeavesTheOthers: a guarded ret and exit that end some
+// lanes of a converged warp, and of a divergent group, while the others
+// go on to the next op.
+func TestGuardedRetLeavesTheOthers(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %t, %a;
+	.reg .u64 %o, %addr;
+	.reg .pred %p, %q;
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mul.wide.u32 %addr, %t, 4;
+	add.u64 %o, %o, %addr;
+	st.global.u32 [%o], 1;
+	and.b32 %a, %t, 3;
+	setp.eq.u32 %p, %a, 0;
+	@%p ret;
+	st.global.u32 [%o], 2;
+	setp.lt.u32 %q, %t, 16;
+	@%q bra LOW;
+	setp.eq.u32 %p, %a, 1;
+	@%p exit;
+	st.global.u32 [%o], 3;
+	ret;
+LOW:
+	setp.eq.u32 %p, %a, 2;
+	@%p ret;
+	st.global.u32 [%o], 4;
+	ret;
+}
+`)
+	out, _ := g.Alloc(64*4, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 64*4)
+	for l := 0; l < 64; l++ {
+		want := uint32(4) // lanes below 16 that go on
+		switch {
+		case l%4 == 0:
+			want = 1 // the first ret
+		case l < 16 && l%4 == 2:
+			want = 2 // ret at LOW
+		case l >= 16 && l%4 == 1:
+			want = 2 // exit
+		case l >= 16:
+			want = 3
+		}
+		if got := binary.LittleEndian.Uint32(ob[4*l:]); got != want {
+			t.Errorf("thread %d wrote %d, want %d", l, got, want)
+		}
+	}
+}
+
 // TestDeadlock: the two halves of a CTA wait at different barriers.
 func TestDeadlock(t *testing.T) {
 	p, _ := load(t, `.version 7.0

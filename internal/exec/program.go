@@ -166,6 +166,7 @@ type Op struct {
 	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
 	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)
 	collective bool     // a warp collective: runs even when every guard is false (collective.go)
+	ends       bool     // ret or exit: the lanes that run it leave the frame, their PCs unread
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

@@ -305,9 +305,11 @@ func (w *Warp) run() warpStatus {
 		}
 		o := &f.fn.Ops[pc]
 		exec := f.guarded(o, mask)
-		next := pc + 1
-		for m := mask; m != 0; m &= m - 1 {
-			f.pc[bits.TrailingZeros32(m)] = next
+		if !o.ends || exec != mask { // (lanes that return or exit have no next op)
+			next := pc + 1
+			for m := mask; m != 0; m &= m - 1 {
+				f.pc[bits.TrailingZeros32(m)] = next
+			}
 		}
 		w.issued = mask
 		w.nWarp++
