@@ -126,3 +126,35 @@ func TestBarrierBadCount(t *testing.T) {
 		t.Fatalf("got %v, want an undefined-behavior fault about the count", err)
 	}
 }
+
+// TestReusedCTAsDoNotAllocate: a worker's reused CTAs keep their
+// barriers' waiting lists (and the rest of their memory): the heap
+// allocations of a launch do not grow with its CTAs.
+func TestReusedCTAsDoNotAllocate(t *testing.T) {
+	p, _ := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k() {
+	.reg .u32 %t;
+	.shared .align 4 .b32 s[256];
+	mov.u32 %t, %tid.x;
+	shl.b32 %t, %t, 2;
+	st.shared.u32 [s+%t], %t;
+	bar.sync 0;
+	ld.shared.u32 %t, [s];
+	bar.sync 1;
+	ret;
+}
+`)
+	allocs := func(ctas int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{256, 1, 1}, Workers: 1}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	few, many := allocs(4), allocs(64)
+	if many > few+8 {
+		t.Errorf("%v allocations for 64 CTAs, %v for 4: reused CTAs allocate", many, few)
+	}
+}

@@ -56,7 +56,12 @@ func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.
 func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 	l := c.l
 	c.id, c.cl, c.rank, c.exited = id, cl, rank, 0
-	c.barriers, c.pending = [16]barrier{}, 0
+	for i := range c.barriers { // (keeping the waiting lists' memory: a barrier per CTA would allocate them again)
+		b := &c.barriers[i]
+		clear(b.waiting)
+		*b = barrier{waiting: b.waiting[:0]}
+	}
+	c.pending = 0
 	c.seedSchedule()
 	clear(c.shared.Data)
 	for _, w := range c.warps {
