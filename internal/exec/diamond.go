@@ -1,16 +1,17 @@
 package exec
 
 // Diamonds: a conditional branch whose two sides are short runs of
-// register-only ops that meet at the branch's reconvergence point (an
-// if/else, or an if without else). When the branch splits a group of
-// lanes, the default schedule (pick, lowest PC first) runs the lanes of
-// the lower side through it, then those of the other, holds both at the
-// reconvergence point and releases them together. Where nothing else
-// could run in between, runDiamond does the same without recording PCs
-// and reconvergence points lane by lane, and the group goes on together:
-// the same ops on the same lanes, counted alike, with the same
-// backward-branch accounting. Register-only ops cannot fault or touch
-// memory, so the sides' order is not observable either.
+// straight-line ops (register-only ones, loads, stores and atomics) that
+// meet at the branch's reconvergence point (an if/else, or an if without
+// else). When the branch splits a group of lanes, the default schedule
+// (pick, lowest PC first) runs the lanes of the lower side through it,
+// then those of the other, holds both at the reconvergence point and
+// releases them together; the warp does not yield in between unless its
+// time slice ends. Where nothing else of the warp could run in between,
+// runDiamond does the same without recording PCs and reconvergence points
+// lane by lane, and the group goes on together: the same ops on the same
+// lanes in the same order, counted alike, with the same backward-branch
+// accounting, and a fault where the default schedule faults.
 
 import (
 	"math/bits"
@@ -32,7 +33,7 @@ type diamond struct {
 	steps int // the most steps the branch and its sides take
 }
 
-// diamondSide is the ops [start, end), register-only; with bra, ops[end]
+// diamondSide is the ops [start, end), straight-line; with bra, ops[end]
 // is an unguarded branch to r, which the side's lanes take, else end is r.
 type diamondSide struct {
 	start, end int32
@@ -78,7 +79,7 @@ func buildDiamonds(f *Func) {
 }
 
 // diamondSideOf is the side starting at pc, or false when it is not a
-// short run of register-only ops ending at r or at a branch to r.
+// short run of straight-line ops ending at r or at a branch to r.
 func diamondSideOf(f *Func, pc, r int32) (diamondSide, bool) {
 	for end := pc; end-pc <= maxDiamondSide && int(end) < len(f.Ops); end++ {
 		if end == r {
@@ -88,7 +89,7 @@ func diamondSideOf(f *Func, pc, r int32) (diamondSide, bool) {
 		if o.bra && o.guard == 0 && o.target == r {
 			return diamondSide{pc, end, true}, true
 		}
-		if !registerOnly(o) {
+		if !registerOnly(o) && !memoryAccess(o) {
 			return diamondSide{}, false
 		}
 	}
@@ -115,6 +116,24 @@ func registerOnly(o *Op) bool {
 		return true
 	case "and", "or", "xor", "not":
 		return typeOf(o.inst) == ".pred"
+	}
+	return false
+}
+
+// memoryAccess reports whether an op is a load, store or atomic: it may
+// fault, but neither branches nor blocks nor yields the warp.
+func memoryAccess(o *Op) bool {
+	if !o.plain || o.collective {
+		return false
+	}
+	for _, a := range o.inst.Operands {
+		if a.Kind == ir.OpSreg {
+			return false
+		}
+	}
+	switch o.inst.Opcode {
+	case "ld", "st", "atom", "red":
+		return true
 	}
 	return false
 }
@@ -176,7 +195,7 @@ func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice
 
 // runSides runs the branch o (taken of mask take it) and the lanes of each
 // side through their ops, the lower side first, and returns the warp- and
-// thread-instructions issued.
+// thread-instructions issued; it stops at an op that faults.
 func (w *Warp) runSides(f *frame, o *Op, d *diamond, mask, taken uint32) (nWarp, nThread uint64) {
 	nWarp, nThread = 1, uint64(bits.OnesCount32(taken))
 	lanes := [2]uint32{mask &^ taken, taken}
@@ -194,6 +213,9 @@ func (w *Warp) runSides(f *frame, o *Op, d *diamond, mask, taken uint32) (nWarp,
 			nThread += uint64(bits.OnesCount32(exec))
 			if exec != 0 {
 				so.exec(w, so, exec)
+				if w.fault != nil { // (the warp stops here, as it would have)
+					return nWarp, nThread
+				}
 			}
 		}
 		if side.bra {

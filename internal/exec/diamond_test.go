@@ -2,10 +2,12 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
-// diamondKernel has if/else diamonds of register-only ops: in a loop whose
+// diamondKernel has if/else diamonds: a store by thread 0, register-only
+// sides in a loop whose
 // lanes leave at different trip counts (the collatz pattern, with the else
 // side laid out before the branch), with predicate ops and selp in the
 // sides, an if without else, two branches sharing a reconvergence point,
@@ -159,8 +161,8 @@ func TestDiamondsMatchDefaultSchedule(t *testing.T) {
 	diamondsEnabled = false
 	want, wantStats, _ := run()
 	diamondsEnabled = true
-	if n != 5 {
-		t.Errorf("%d diamonds found, want 5 (the loop's, ELSE2's, J3's, J4's second branch, L5's)", n)
+	if n != 6 {
+		t.Errorf("%d diamonds found, want 6 (START's store, the loop's, ELSE2's, J3's, J4's second branch, L5's)", n)
 	}
 	if gotStats != wantStats {
 		t.Errorf("stats %+v, default schedule %+v", gotStats, wantStats)
@@ -304,6 +306,81 @@ func TestDiamondGroupRefusals(t *testing.T) {
 		}
 		if ok && f.backs != before.backs+2 { // the branch and the fall-through side's branch to r go backward
 			t.Errorf("%s: %d backward branches counted, want 2", c.name, f.backs-before.backs)
+		}
+	}
+}
+
+// TestDiamondFaultsAsDefault: a store out of bounds in a diamond's side
+// (lanes of one side only) faults at the same thread, instruction and
+// address with the fast path as without it, converged and in a group.
+func TestDiamondFaultsAsDefault(t *testing.T) {
+	src := `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 bad) {
+	.reg .u32 %t, %a, %b;
+	.reg .u64 %o, %addr;
+	.reg .pred %p, %q;
+	ld.param.u64 %o, [out];
+	ld.param.u32 %b, [bad];
+	mov.u32 %t, %tid.x;
+	setp.lt.u32 %q, %t, 8;
+	@%q bra GROUP;
+	and.b32 %a, %t, 1;
+	setp.eq.u32 %p, %a, 0;
+	@%p bra EVEN;
+	mul.wide.u32 %addr, %t, 4;
+	add.u64 %addr, %o, %addr;
+	st.global.u32 [%addr], %t;
+	bra.uni JOIN;
+EVEN:
+	setp.eq.u32 %p, %t, %b;
+	selp.u32 %a, 4096, 0, %p;
+	add.u32 %a, %a, %t;
+	mul.wide.u32 %addr, %a, 4;
+	add.u64 %addr, %o, %addr;
+	st.global.u32 [%addr], %t;
+JOIN:
+	ret;
+GROUP:
+	and.b32 %a, %t, 1;
+	setp.eq.u32 %p, %a, 0;
+	@%p bra GEVEN;
+	add.u32 %a, %t, 1;
+	bra.uni GJOIN;
+GEVEN:
+	setp.eq.u32 %p, %t, %b;
+	selp.u32 %a, 4096, 0, %p;
+	add.u32 %a, %a, %t;
+	mul.wide.u32 %addr, %a, 4;
+	add.u64 %addr, %o, %addr;
+	st.global.u32 [%addr], %t;
+GJOIN:
+	ret;
+}
+`
+	for _, bad := range []uint64{20, 4} { // converged at the split, or in the group of threads 0-7
+		run := func() *Fault {
+			p, g := load(t, src)
+			out, _ := g.Alloc(32*4, 0)
+			err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+				Params: params(p.Kernels["k"], out, bad), Workers: 1})
+			var f *Fault
+			if !errors.As(err, &f) {
+				t.Fatalf("thread %d's store: %v, want a fault", bad, err)
+			}
+			return f
+		}
+		got := run()
+		diamondsEnabled = false
+		want := run()
+		diamondsEnabled = true
+		if got.Thread != want.Thread || got.Pos != want.Pos || got.Addr != want.Addr || got.Kind != want.Kind {
+			t.Errorf("bad thread %d: fault %v, default schedule %v", bad, got, want)
+		}
+		if got.Thread[0] != int(bad) {
+			t.Errorf("fault at thread %v, want %d", got.Thread, bad)
 		}
 	}
 }

@@ -455,10 +455,10 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			upc = o.target
 			nThread += full
 		} else if r, nw, nt, s, ok := w.runDiamondConverged(f, o, active, taken, steps, slice); ok {
-			// an if/else whose sides are register-only: still converged
-			// at its reconvergence point (diamond.go)
+			// an if/else of straight-line sides: still converged at its
+			// reconvergence point (diamond.go)
 			upc, nWarp, nThread, steps = r, nWarp+nw, nThread+nt, s
-			if steps >= slice {
+			if steps >= slice || w.fault != nil {
 				stop = true
 				break
 			}
@@ -510,12 +510,12 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				if !ok {
 					break // the group splits: run's general path
 				}
-				// an if/else whose sides are register-only, and nothing
-				// else could run meanwhile: the group goes on at its
+				// an if/else of straight-line sides, and nothing else
+				// could run meanwhile: the group goes on at its
 				// reconvergence point (diamond.go), as after pick's release
 				upc, nWarp, nThread, steps = o.dia.r, nWarp+nw, nThread+nt, s
 				limit = f.groupLimit(mask, upc)
-				if steps >= slice {
+				if steps >= slice || w.fault != nil {
 					stop = true
 					break
 				}
