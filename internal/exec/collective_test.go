@@ -7,6 +7,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -333,5 +334,72 @@ func TestCollectivePartialWarp(t *testing.T) {
 	b, _ := g.Bytes(out, 4)
 	if got := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24; got != 0xfffff {
 		t.Errorf("ballot = %#x, want 0xfffff (20 lanes)", got)
+	}
+}
+
+// TestShflWholeMatchesRule: the whole-warp shfl with immediate b and c
+// (a lane loop, or block copies where the sources form few runs) against
+// the manual's rule (9.7.9.6: maxLane, minLane and the source lane j from
+// b and c, a lane's own value where j is out of range), for every mode
+// and assorted b and c, on a row whose 32-bit values carry garbage above
+// them (the result is the low 32 bits).
+func TestShflWholeMatchesRule(t *testing.T) {
+	for _, mode := range []string{"up", "down", "bfly", "idx"} {
+		for _, bc := range [][2]uint32{{1, 31}, {2, 0}, {4, 31}, {8, 31}, {16, 31}, {5, 31}, {3, 0x1807}, {1, 0x100f}, {0, 31}, {31, 31}} {
+			b, c := bc[0], bc[1]
+			p, _ := load(t, fmt.Sprintf(`.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k() {
+	.reg .b32 %%a, %%d;
+	.reg .pred %%p;
+	shfl.sync.%s.b32 %%d|%%p, %%a, %d, %d, 0xffffffff;
+	ret;
+}
+`, mode, b, c))
+			fn := p.Kernels["k"]
+			o := &fn.Ops[0]
+			co, ok := o.aux.(*collOp)
+			if !ok || co.whole == nil {
+				t.Fatalf("shfl.%s: no whole-warp form", mode)
+			}
+			f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: make([]uint32, fn.numPreds)}
+			a := (*lanes)(f.regs[int(co.ins[0])*warpSize:])
+			for l := range a {
+				a[l] = uint64(l)*0x9e3779b97f4a7c15 ^ 0x5bd1e995
+			}
+			co.whole(f)
+			d := (*lanes)(f.regs[int(co.dst)*warpSize:])
+			bval, cval, segmask := int(b&31), int(c&31), int(c>>8&31)
+			for lane := range d {
+				maxLane := lane&segmask | cval&^segmask
+				minLane := lane & segmask
+				var j int
+				var pval bool
+				switch mode {
+				case "up":
+					j = lane - bval
+					pval = j >= maxLane
+				case "down":
+					j = lane + bval
+					pval = j <= maxLane
+				case "bfly":
+					j = lane ^ bval
+					pval = j <= maxLane
+				case "idx":
+					j = minLane | bval&^segmask
+					pval = j <= maxLane
+				}
+				if !pval {
+					j = lane
+				}
+				if want := a[j] & 0xffffffff; d[lane] != want {
+					t.Fatalf("shfl.%s b=%d c=%#x lane %d: %#x, want lane %d's %#x", mode, b, c, lane, d[lane], j, want)
+				}
+				if got := f.preds[co.pdst]>>lane&1 != 0; got != pval {
+					t.Fatalf("shfl.%s b=%d c=%#x lane %d: p %v, want %v", mode, b, c, lane, got, pval)
+				}
+			}
+		}
 	}
 }
