@@ -574,6 +574,8 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	// holding one value in all of them: uniform.go) means one access
 	shared := !o.frameAddr && sharedByLanes(o.space)
 	constant := shared && o.addrBase < 0
+	// a scalar .local access of 4 or 8 bytes (stack.go's loadLocal)
+	local := o.space == mem.SpaceLocal && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 4 || n == 8)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if constant || shared && uniformEnabled && mask&(mask-1) != 0 &&
@@ -606,6 +608,9 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			return
 		}
 		if mask == ^uint32(0) && len(o.vec) > 1 && w.loadVectorWarp(o, f.regs, t) {
+			return
+		}
+		if local && w.loadLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
 			return
 		}
 		for m := mask; m != 0; m &= m - 1 {
@@ -668,8 +673,12 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	o.vec, o.size = s, n
 	o.memTrace = memTraceKind(in, o, false, t)
 	total := uint64(n * len(s))
+	local := o.space == mem.SpaceLocal && len(o.vec) == 1 && (n == 4 || n == 8) // (stack.go's storeLocal)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
+		if local && w.storeLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
+			return
+		}
 		if mask == ^uint32(0) && len(o.vec) == 1 && w.storeWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
 			return
 		}

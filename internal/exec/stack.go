@@ -9,6 +9,7 @@ import (
 	"math/bits"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 func init() {
@@ -21,6 +22,78 @@ func init() {
 // grows down from there (9.7.17.3: "the stack grows down"), away from the
 // frames, which grow up from 0.
 const allocaTop = 1 << 31
+
+// growLocal gives every lane at least n bytes of local memory (doubling),
+// keeping what they hold.
+func (w *Warp) growLocal(n uint64) {
+	stride := (max(n, 2*w.localStride) + 15) &^ 15
+	back := make([]byte, warpSize*stride)
+	for l := range w.local {
+		part := back[uint64(l)*stride : uint64(l+1)*stride : uint64(l+1)*stride]
+		copy(part, w.local[l])
+		w.local[l] = part
+	}
+	w.localBack, w.localStride, w.hasLocal = back, stride, true
+}
+
+// localAddrs puts in w.offs the byte offset in localBack of each lane of
+// mask's element of a 4- or 8-byte .local access by o, or reports false
+// when a lane's is misaligned or not in its frames (the alloca stack, or
+// out of bounds): the general path takes or faults those.
+func (w *Warp) localAddrs(o *Op, mask uint32) bool {
+	f := w.top()
+	n, stride := uint64(o.size), w.localStride
+	if stride < n {
+		return false
+	}
+	base := o.addrConst
+	if o.frameAddr {
+		base += f.base
+	}
+	var regs *lanes
+	if o.addrBase >= 0 {
+		regs = (*lanes)(f.regs[int(o.addrBase)*warpSize:])
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a := base
+		if regs != nil {
+			a += regs[l]
+		}
+		if a&(n-1) != 0 || a > stride-n {
+			return false
+		}
+		w.offs[l] = uint64(l)*stride + a
+	}
+	return true
+}
+
+// loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
+// the lanes of mask, or false (nothing written) where localAddrs refuses.
+func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
+	if !w.localAddrs(o, mask) {
+		return false
+	}
+	back := w.localBack
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		dst[l] = extend(mem.Load(back[w.offs[l]:w.offs[l]+uint64(o.size)]), t, o.size*8)
+	}
+	return true
+}
+
+// storeLocal is loadLocal's st.local, from row src.
+func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
+	if !w.localAddrs(o, mask) {
+		return false
+	}
+	back := w.localBack
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		mem.Store(back[w.offs[l]:w.offs[l]+uint64(o.size)], src[l])
+	}
+	return true
+}
 
 // localBytes returns lane's local memory [off, off+n): the frames below,
 // or the alloca stack below allocaTop.

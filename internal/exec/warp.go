@@ -32,6 +32,11 @@ type Warp struct {
 	exited uint32 // lanes that executed exit (or returned from the kernel)
 	tid    [warpSize][3]uint32
 	local  [warpSize][]byte // per-thread local memory: frames of .local/.param variables
+	// localBack holds the lanes' local memories, localStride bytes each
+	// (local[l] is its l-th part): a warp-wide access at one address in
+	// every lane is a strided one (stack.go)
+	localBack   []byte
+	localStride uint64
 	// hasLocal: some lane's local or dyn memory has bytes (reset clears
 	// them only then)
 	hasLocal bool
@@ -170,12 +175,8 @@ func (w *Warp) startFrame(f *frame, mask uint32, reused bool) *frame {
 	w.stack += fn.frameSize
 	// without variables of its own the frame's lanes need no more than
 	// their caller's frame gave them
-	for l := 0; l < warpSize && fn.frameSize > 0; l++ {
-		if mask&(1<<l) != 0 && uint64(len(w.local[l])) < w.stack {
-			grown := make([]byte, max(w.stack, 2*uint64(len(w.local[l]))))
-			copy(grown, w.local[l])
-			w.local[l], w.hasLocal = grown, true
-		}
+	if fn.frameSize > 0 && w.localStride < w.stack {
+		w.growLocal(w.stack)
 	}
 	consts := fn.consts
 	if reused {

@@ -1,0 +1,112 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"testing"
+)
+
+// localKernel: each thread fills a 16-word .local array with values of its
+// own, reads it back at indices of its own (the warp-wide local access
+// with scattered and common addresses), calls a function with a larger
+// local array of its own (the lanes' local memory grows while the
+// caller's frame holds data), then reads its array again; lane 3 of the
+// second warp, with bad set, reads a word past its frames.
+const localKernel = `
+.version 7.8
+.target sm_90
+.address_size 64
+.func (.reg .u32 r) inner(.reg .u32 x) {
+	.local .align 8 .b32 big[256];
+	.reg .u32 %i, %v;
+	.reg .u64 %a, %b;
+	.reg .pred %p;
+	mov.u64 %b, big;
+	mov.u32 %i, 0;
+FILL:
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %b, %a;
+	add.u32 %v, %i, x;
+	st.local.u32 [%a], %v;
+	add.u32 %i, %i, 1;
+	setp.lt.u32 %p, %i, 256;
+	@%p bra FILL;
+	and.b32 %i, x, 255;
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %b, %a;
+	ld.local.u32 r, [%a];
+	ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 bad) {
+	.local .align 8 .b32 buf[16];
+	.reg .u32 %t, %k, %v, %acc, %r, %bad;
+	.reg .u64 %o, %a, %b, %w;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	ld.param.u32 %bad, [bad];
+	mov.u32 %t, %tid.x;
+	mov.u64 %b, buf;
+	mov.u32 %k, 0;
+FILL:
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %a, %b, %a;
+	mad.lo.u32 %v, %t, 100, %k;
+	st.local.u32 [%a], %v;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 16;
+	@%p bra FILL;
+	// scattered: index (t + 5) & 15; common: index 7, as a u64 too
+	add.u32 %k, %t, 5;
+	and.b32 %k, %k, 15;
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %a, %b, %a;
+	ld.local.u32 %acc, [%a];
+	ld.local.u32 %v, [%b+28];
+	add.u32 %acc, %acc, %v;
+	ld.local.u64 %w, [%b+8];
+	cvt.u32.u64 %v, %w;
+	add.u32 %acc, %acc, %v;
+	shr.u64 %w, %w, 32;
+	cvt.u32.u64 %v, %w;
+	add.u32 %acc, %acc, %v;
+	call (%r), inner, (%t);
+	add.u32 %acc, %acc, %r;
+	ld.local.u32 %v, [%b+60];
+	add.u32 %acc, %acc, %v;
+	setp.eq.u32 %p, %t, %bad;
+	@%p ld.local.u32 %v, [%b+4096];
+	mov.u32 %k, %ctaid.x;
+	mad.lo.u32 %k, %k, 64, %t;
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %o, %o, %a;
+	st.global.u32 [%o], %acc;
+	ret;
+}
+`
+
+// TestLocalMemoryPerLane: localKernel's values, worked out per thread, and
+// the out-of-bounds read's fault.
+func TestLocalMemoryPerLane(t *testing.T) {
+	p, g := load(t, localKernel)
+	out, _ := g.Alloc(128*4, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out, 1000), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 128*4)
+	for i := 0; i < 128; i++ { // (CTA 0's warps grow their local memory in the call; CTA 1 reuses them)
+		th := i % 64
+		v := func(k int) uint32 { return uint32(th*100 + k) }
+		want := v((th+5)&15) + v(7) + v(2) + v(3) + uint32(th&255+th) + v(15)
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != want {
+			t.Errorf("CTA %d thread %d: %d, want %d", i/64, th, got, want)
+		}
+	}
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out, 35), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultOutOfBounds || f.Space != "local" || f.Thread[0] != 35 {
+		t.Fatalf("read past the frames: %v, want an out-of-bounds local fault at thread 35", err)
+	}
+}
