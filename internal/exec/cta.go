@@ -56,8 +56,10 @@ func (c *cta) idInts() [3]int { return [3]int{int(c.id[0]), int(c.id[1]), int(c.
 func (c *cta) reuse(cl *cluster, rank int, id [3]uint32) *cta {
 	l := c.l
 	c.id, c.cl, c.rank, c.exited = id, cl, rank, 0
-	for i := range c.barriers { // (keeping the waiting lists' memory: a barrier per CTA would allocate them again)
-		b := &c.barriers[i]
+	// the barriers with arrivals (a completed one resets itself), keeping
+	// the waiting lists' memory: every CTA would allocate them again
+	for p := c.pending; p != 0; p &= p - 1 {
+		b := &c.barriers[bits.TrailingZeros16(p)]
 		clear(b.waiting)
 		*b = barrier{waiting: b.waiting[:0]}
 	}
