@@ -100,13 +100,8 @@ func diamondSideOf(f *Func, pc, r int32) (diamondSide, bool) {
 // predicates from registers: no memory, no fault, no special register
 // (whose value may depend on when it is read).
 func registerOnly(o *Op) bool {
-	if !o.plain || o.collective {
+	if !o.plain || o.collective || readsSreg(o) {
 		return false
-	}
-	for _, a := range o.inst.Operands {
-		if a.Kind == ir.OpSreg {
-			return false
-		}
 	}
 	if o.pure {
 		return true
@@ -123,17 +118,22 @@ func registerOnly(o *Op) bool {
 // memoryAccess reports whether an op is a load, store or atomic: it may
 // fault, but neither branches nor blocks nor yields the warp.
 func memoryAccess(o *Op) bool {
-	if !o.plain || o.collective {
+	if !o.plain || o.collective || readsSreg(o) {
 		return false
-	}
-	for _, a := range o.inst.Operands {
-		if a.Kind == ir.OpSreg {
-			return false
-		}
 	}
 	switch o.inst.Opcode {
 	case "ld", "st", "atom", "red":
 		return true
+	}
+	return false
+}
+
+// readsSreg reports whether an op names a special register.
+func readsSreg(o *Op) bool {
+	for _, a := range o.inst.Operands {
+		if a.Kind == ir.OpSreg {
+			return true
+		}
 	}
 	return false
 }

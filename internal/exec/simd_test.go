@@ -195,6 +195,15 @@ func TestSIMDF32LoopsMatchLanes(t *testing.T) {
 	}
 }
 
+// cancelProducts sets each f32 lane of c to minus a*b rounded to f32, so
+// that an fma's single rounding shows in what is left.
+func cancelProducts(a, b, c *lanes) {
+	for i := range c {
+		p := float64(math.Float32frombits(uint32(a[i]))) * float64(math.Float32frombits(uint32(b[i])))
+		c[i] = uint64(math.Float32bits(float32(-p)))
+	}
+}
+
 func TestSIMDTernaryMatchesLanes(t *testing.T) {
 	if !simdEnabled {
 		t.Skip("no AVX2 on this host")
@@ -214,11 +223,7 @@ func TestSIMDTernaryMatchesLanes(t *testing.T) {
 		for round := 0; round < 500; round++ {
 			a, b, c := simdRow(r, f32), simdRow(r, f32), simdRow(r, f32)
 			if f32 && round%3 == 0 {
-				// exact products cancelled by c: the single rounding shows
-				for i := range c {
-					p := float64(math.Float32frombits(uint32(a[i]))) * float64(math.Float32frombits(uint32(b[i])))
-					c[i] = uint64(math.Float32bits(float32(-p)))
-				}
+				cancelProducts(&a, &b, &c)
 			}
 			var d lanes
 			vec(&d, &a, &b, &c)
@@ -1299,11 +1304,8 @@ func TestSIMDDirectedMatchesFP(t *testing.T) {
 			}
 			for round := 0; round < 300; round++ {
 				a, b, c := simdRow(r, f != "f64"), simdRow(r, f != "f64"), simdRow(r, f != "f64")
-				if round%3 == 0 && f != "f64" { // exact products cancelled by c
-					for i := range c {
-						p := float64(math.Float32frombits(uint32(a[i]))) * float64(math.Float32frombits(uint32(b[i])))
-						c[i] = uint64(math.Float32bits(float32(-p)))
-					}
+				if round%3 == 0 && f != "f64" {
+					cancelProducts(&a, &b, &c)
 				}
 				var d lanes
 				vec(&d, &a, &b, &c)

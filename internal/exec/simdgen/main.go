@@ -774,8 +774,7 @@ func (g *gen) traceSelp() {
 	g.beginTraceBody("selp", "simdTraceSelp")
 	w := &g.s
 	w.f("MOVQ %d(R8), R10", ctxPreds)
-	w.f("MOVQ 32(R13), R9")
-	w.f("MOVL (R10)(R9*1), R9")
+	loadPred(w, 32, "R9")
 	w.f("XORQ AX, R9") // AX: the entry's k
 	w.f("MOVQ R9, X13")
 	w.f("VPBROADCASTQ X13, Y13")
@@ -801,11 +800,9 @@ func (g *gen) tracePredLogic() {
 		g.beginTraceBody("predlogic:"+op, "simdTracePred"+strings.ToUpper(op[:1])+op[1:])
 		w := &g.s
 		w.f("MOVQ %d(R8), R10", ctxPreds)
-		w.f("MOVQ 16(R13), R9")
-		w.f("MOVL (R10)(R9*1), R9")
+		loadPred(w, 16, "R9")
 		w.f("XORL AX, R9") // AX: the entry's k
-		w.f("MOVQ 24(R13), DX")
-		w.f("MOVL (R10)(DX*1), DX")
+		loadPred(w, 24, "DX")
 		w.f("SHRQ $32, AX")
 		w.f("XORL AX, DX")
 		w.f("%sL DX, R9", strings.ToUpper(op))
@@ -813,6 +810,13 @@ func (g *gen) tracePredLogic() {
 		w.f("MOVL R9, (R10)(DX*1)")
 		w.f("RET")
 	}
+}
+
+// loadPred loads into reg the predicate at the byte offset the entry's
+// field at off holds, from the frame's predicates (R10).
+func loadPred(w *writer, off int, reg string) {
+	w.f("MOVQ %d(R13), %s", off, reg)
+	w.f("MOVL (R10)(%s*1), %s", reg, reg)
 }
 
 // ctxPreds is traceCtx.preds' offset: after 32 windows of 40 bytes.
