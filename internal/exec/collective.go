@@ -61,6 +61,35 @@ type collOp struct {
 	whole func(f *frame)
 	// fullMask: the membermask is the immediate 0xffffffff
 	fullMask bool
+	// shfl: a shfl with immediate b and c, the table of its trace body
+	// (trace.go), or nil
+	shfl *shflTable
+}
+
+// shflTable is what the trace body of a whole-warp shfl with immediate b
+// and c reads (simdgen's traceShfl; TestTraceLayouts pins it): per 4-lane
+// chunk of the result, the byte offset in the source row of its 4
+// consecutive source lanes, or -1; every lane's source lane; the lanes
+// whose source is valid; whether the shfl has a predicate destination.
+type shflTable struct {
+	chunk   [warpSize / 4]int32
+	lane    [warpSize]uint8
+	pvals   uint32
+	hasPred uint32
+}
+
+func newShflTable(perm *[warpSize]uint8, pvals uint32) *shflTable {
+	t := &shflTable{lane: *perm, pvals: pvals}
+	for j := range t.chunk {
+		src := perm[4*j]
+		t.chunk[j] = int32(src) * 8
+		for q := 1; q < 4; q++ {
+			if perm[4*j+q] != src+uint8(q) {
+				t.chunk[j] = -1
+			}
+		}
+	}
+	return t
 }
 
 // arrival is what a lane brought to a collective.
@@ -381,6 +410,7 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		runs := permRuns(&perm)
 		zext := simdUnary("zext.32")
+		c.shfl = newShflTable(&perm, pvals)
 		c.whole = func(f *frame) {
 			a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
 			if runs != nil && zext != nil && c.dst >= 0 && c.dst != c.ins[0] {
@@ -408,7 +438,16 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 				f.preds[c.pdst] = pvals
 			}
 		}
-		return l.lowerCollective(in, o, c, 4)
+		if err := l.lowerCollective(in, o, c, 4); err != nil {
+			return err
+		}
+		if c.fullMask && c.dst >= 0 && c.dst != c.ins[0] && wholeCollectives {
+			o.memTrace = "shfl" // (in place, the body would read what it wrote)
+			if c.pdst >= 0 {
+				c.shfl.hasPred = 1
+			}
+		}
+		return nil
 	}
 	c.whole = func(f *frame) {
 		a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])

@@ -77232,6 +77232,194 @@ TEXT ·simdTracePredXor_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ 8(R13), DX
 	MOVL R9, (R10)(DX*1)
 	RET
+
+TEXT ·simdTraceShfl_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ AX, R9
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVLQSX 0(R9), AX
+	TESTQ AX, AX
+	JS s0_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	JMP s0_done
+s0_lanes:
+	MOVBQZX 32(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 0(DI)
+	MOVBQZX 33(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 8(DI)
+	MOVBQZX 34(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 16(DI)
+	MOVBQZX 35(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 24(DI)
+s0_done:
+	MOVLQSX 4(R9), AX
+	TESTQ AX, AX
+	JS s1_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 32(DI)
+	JMP s1_done
+s1_lanes:
+	MOVBQZX 36(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 32(DI)
+	MOVBQZX 37(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 40(DI)
+	MOVBQZX 38(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 48(DI)
+	MOVBQZX 39(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 56(DI)
+s1_done:
+	MOVLQSX 8(R9), AX
+	TESTQ AX, AX
+	JS s2_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 64(DI)
+	JMP s2_done
+s2_lanes:
+	MOVBQZX 40(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 64(DI)
+	MOVBQZX 41(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 72(DI)
+	MOVBQZX 42(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 80(DI)
+	MOVBQZX 43(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 88(DI)
+s2_done:
+	MOVLQSX 12(R9), AX
+	TESTQ AX, AX
+	JS s3_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 96(DI)
+	JMP s3_done
+s3_lanes:
+	MOVBQZX 44(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 96(DI)
+	MOVBQZX 45(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 104(DI)
+	MOVBQZX 46(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 112(DI)
+	MOVBQZX 47(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 120(DI)
+s3_done:
+	MOVLQSX 16(R9), AX
+	TESTQ AX, AX
+	JS s4_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	JMP s4_done
+s4_lanes:
+	MOVBQZX 48(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 128(DI)
+	MOVBQZX 49(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 136(DI)
+	MOVBQZX 50(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 144(DI)
+	MOVBQZX 51(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 152(DI)
+s4_done:
+	MOVLQSX 20(R9), AX
+	TESTQ AX, AX
+	JS s5_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 160(DI)
+	JMP s5_done
+s5_lanes:
+	MOVBQZX 52(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 160(DI)
+	MOVBQZX 53(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 168(DI)
+	MOVBQZX 54(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 176(DI)
+	MOVBQZX 55(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 184(DI)
+s5_done:
+	MOVLQSX 24(R9), AX
+	TESTQ AX, AX
+	JS s6_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 192(DI)
+	JMP s6_done
+s6_lanes:
+	MOVBQZX 56(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 192(DI)
+	MOVBQZX 57(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 200(DI)
+	MOVBQZX 58(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 208(DI)
+	MOVBQZX 59(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 216(DI)
+s6_done:
+	MOVLQSX 28(R9), AX
+	TESTQ AX, AX
+	JS s7_lanes
+	VMOVDQU (SI)(AX*1), Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 224(DI)
+	JMP s7_done
+s7_lanes:
+	MOVBQZX 60(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 224(DI)
+	MOVBQZX 61(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 232(DI)
+	MOVBQZX 62(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 240(DI)
+	MOVBQZX 63(R9), AX
+	MOVL (SI)(AX*8), CX
+	MOVQ CX, 248(DI)
+s7_done:
+	MOVL 68(R9), CX
+	TESTL CX, CX
+	JZ s_nopred
+	MOVL 64(R9), AX
+	MOVQ 1280(R8), R10
+	MOVQ 32(R13), CX
+	MOVL AX, (R10)(CX*1)
+s_nopred:
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
 DATA simdbodies<>+0(SB)/8, $·simdAddZ32_b(SB)
 DATA simdbodies<>+8(SB)/8, $·simdAddZ32K_b(SB)
 DATA simdbodies<>+16(SB)/8, $·simdSubZ32_b(SB)
@@ -77634,7 +77822,8 @@ DATA simdbodies<>+3184(SB)/8, $·simdTraceSelp_b(SB)
 DATA simdbodies<>+3192(SB)/8, $·simdTracePredAnd_b(SB)
 DATA simdbodies<>+3200(SB)/8, $·simdTracePredOr_b(SB)
 DATA simdbodies<>+3208(SB)/8, $·simdTracePredXor_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3216
+DATA simdbodies<>+3216(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3224
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

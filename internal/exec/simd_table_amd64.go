@@ -2962,6 +2962,9 @@ func simdTracePredOr_b()
 func simdTracePredXor_b()
 
 //go:noescape
+func simdTraceShfl_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
@@ -3555,6 +3558,7 @@ var simdBodies = []any{
 	simdTracePredAnd_b,
 	simdTracePredOr_b,
 	simdTracePredXor_b,
+	simdTraceShfl_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
@@ -3639,6 +3643,7 @@ var simdMemBodies = map[string]uint64{
 	"setp:simdLtU32N":       349,
 	"setp:simdLtU64":        354,
 	"setp:simdLtU64N":       355,
+	"shfl":                  402,
 	"st32":                  332,
 	"st32P":                 333,
 	"st64":                  334,

@@ -181,6 +181,19 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		}
 		return traceOp{body: body, d: uint64(o.d) * 4, a: uint64(o.a) * 4, b: uint64(o.b) * 4, k: o.k}, true
 	}
+	if kind == "shfl" {
+		// a whole-warp shfl (its table in k; the collOp keeps it alive)
+		c := o.aux.(*collOp)
+		body, ok := simdMemBody(kind)
+		if !ok || !inFrame(c.dst, c.ins[0]) {
+			return traceOp{}, false
+		}
+		t := traceOp{body: body, d: row(c.dst), a: row(c.ins[0]), k: uint64(uintptr(unsafe.Pointer(c.shfl)))}
+		if c.pdst >= 0 {
+			t.c = uint64(c.pdst) * 4
+		}
+		return t, true
+	}
 	if kind == "selp" {
 		body, ok := simdMemBody(kind)
 		if !ok || !inFrame(o.d, o.a, o.b) || o.c < 0 {

@@ -5,6 +5,7 @@ package exec
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -199,8 +200,8 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 	}
 	for key := range simdMemBodies {
 		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" ||
-			strings.HasPrefix(key, "predlogic:") {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic
+			strings.HasPrefix(key, "predlogic:") || key == "shfl" {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -525,6 +526,75 @@ func TestSIMDTracePredLogic(t *testing.T) {
 			for i := range rows {
 				if rows[i] != wantRows[i] {
 					t.Fatalf("%s round %d: row %d lane %d changed", op, round, i/warpSize, i%warpSize)
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDTraceShfl: the shfl trace body gives what the whole-warp shfl
+// (c.whole, checked against the manual's rule in TestShflWholeMatchesRule)
+// gives, for every mode and assorted b and c, with and without a
+// predicate destination, changes nothing else, and the op after it runs.
+func TestSIMDTraceShfl(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	body, ok := simdMemBody("shfl")
+	if !ok {
+		t.Fatal("no shfl body")
+	}
+	xorBody, _ := simdBodyOf(simdXor64K)
+	r := rand.New(rand.NewPCG(91, 92))
+	for _, mode := range []string{"up", "down", "bfly", "idx"} {
+		for _, bc := range [][2]uint32{{1, 31}, {2, 0}, {4, 31}, {8, 31}, {16, 31}, {5, 31}, {3, 0x1807}, {1, 0x100f}, {0, 31}, {31, 31}} {
+			for _, dst := range []string{"%d|%p", "%d"} {
+				p, _ := load(t, fmt.Sprintf(`.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k() {
+	.reg .b32 %%a, %%d, %%x, %%y;
+	.reg .pred %%p;
+	shfl.sync.%s.b32 %s, %%a, %d, %d, 0xffffffff;
+	xor.b32 %%y, %%x, 1;
+	ret;
+}
+`, mode, dst, bc[0], bc[1]))
+				fn := p.Kernels["k"]
+				o := &fn.Ops[0]
+				co := o.aux.(*collOp)
+				if o.memTrace != "shfl" || len(o.trace) == 0 {
+					t.Fatalf("shfl.%s %s: not in a trace", mode, dst)
+				}
+				f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: []uint32{r.Uint32(), r.Uint32()}}
+				for i := range f.regs {
+					f.regs[i] = r.Uint64()
+				}
+				want := &frame{fn: fn, regs: append([]uint64(nil), f.regs...), preds: append([]uint32(nil), f.preds...)}
+				co.whole(want)
+				var ctx traceCtx
+				ctx.preds = uintptr(unsafe.Pointer(&f.preds[0]))
+				// the shfl, then a row copy the trace must still run
+				e, _ := memEntry(fn, o, new(uint64))
+				if e.body != body {
+					t.Fatalf("shfl.%s: the entry's body is not the shfl body", mode)
+				}
+				x, y := fn.slot[fn.IR.Regs[2].ID], fn.slot[fn.IR.Regs[3].ID] // %x, %y
+				ops := []traceOp{e, {body: xorBody, d: uint64(y) * warpSize * 8, a: uint64(x) * warpSize * 8}}
+				copy(want.regs[int(y)*warpSize:int(y+1)*warpSize], f.regs[int(x)*warpSize:int(x+1)*warpSize])
+				if done := simdTrace(unsafe.Pointer(&f.regs[0]), &ops[0], len(ops), &ctx); done != 2 {
+					t.Fatalf("shfl.%s: %d ops ran", mode, done)
+				}
+				runtime.KeepAlive(f.preds)
+				for i := range f.regs {
+					if f.regs[i] != want.regs[i] {
+						t.Fatalf("shfl.%s b=%d c=%#x %s: row %d lane %d: %#x, want %#x", mode, bc[0], bc[1], dst, i/warpSize, i%warpSize, f.regs[i], want.regs[i])
+					}
+				}
+				for i := range f.preds {
+					if f.preds[i] != want.preds[i] {
+						t.Fatalf("shfl.%s b=%d c=%#x %s: predicate %d = %#x, want %#x", mode, bc[0], bc[1], dst, i, f.preds[i], want.preds[i])
+					}
 				}
 			}
 		}

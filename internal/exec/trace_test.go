@@ -98,6 +98,7 @@ func TestTraceLayouts(t *testing.T) {
 	var op traceOp
 	var win traceWindow
 	var ctx traceCtx
+	var sh shflTable
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
@@ -107,6 +108,8 @@ func TestTraceLayouts(t *testing.T) {
 		{"traceWindow.base", unsafe.Offsetof(win.base), 16}, {"traceWindow.last", unsafe.Offsetof(win.last), 24},
 		{"traceWindow.step", unsafe.Offsetof(win.step), 32},
 		{"traceCtx.preds", unsafe.Offsetof(ctx.preds), 32 * 40}, {"paramWindow", uintptr(traceWindowOffset(paramWindow)), 40},
+		{"shflTable.lane", unsafe.Offsetof(sh.lane), 32}, {"shflTable.pvals", unsafe.Offsetof(sh.pvals), 64},
+		{"shflTable.hasPred", unsafe.Offsetof(sh.hasPred), 68},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, the assembly expects %d", c.name, c.got, c.want)

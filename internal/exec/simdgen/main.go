@@ -812,6 +812,45 @@ func (g *gen) tracePredLogic() {
 	}
 }
 
+// traceShfl writes the body of a whole-warp shfl.sync with immediate b
+// and c in traces (key shfl): the entry's k points at its table
+// (internal/exec's shflTable): per 4-lane chunk of the destination row,
+// the byte offset in the source row of 4 consecutive source lanes (one
+// unaligned 256-bit move), or -1 and the chunk's 4 source lanes one by
+// one; the result is each source's low 32 bits. With a predicate
+// destination (the table says), the lanes with a valid source go to the
+// predicate at the entry's byte offset c.
+func (g *gen) traceShfl() {
+	g.traceBody("shfl", func(w *writer) {
+		w.f("MOVQ AX, R9")
+		prologue(w)
+		for j := 0; j < 8; j++ {
+			w.f("MOVLQSX %d(R9), AX", 4*j)
+			w.f("TESTQ AX, AX")
+			w.f("JS s%d_lanes", j)
+			w.f("VMOVDQU (SI)(AX*1), Y0")
+			zext32(w, "Y0")
+			w.f("VMOVDQU Y0, %d(DI)", 32*j)
+			w.f("JMP s%d_done", j)
+			fmt.Fprintf(&w.b, "s%d_lanes:\n", j)
+			for q := 0; q < 4; q++ {
+				w.f("MOVBQZX %d(R9), AX", 32+4*j+q)
+				w.f("MOVL (SI)(AX*8), CX")
+				w.f("MOVQ CX, %d(DI)", 8*(4*j+q))
+			}
+			fmt.Fprintf(&w.b, "s%d_done:\n", j)
+		}
+		w.f("MOVL 68(R9), CX")
+		w.f("TESTL CX, CX")
+		w.f("JZ s_nopred")
+		w.f("MOVL 64(R9), AX")
+		w.f("MOVQ %d(R8), R10", ctxPreds)
+		w.f("MOVQ 32(R13), CX")
+		w.f("MOVL AX, (R10)(CX*1)")
+		g.s.b.WriteString("s_nopred:\n")
+	})
+}
+
 // loadPred loads into reg the predicate at the byte offset the entry's
 // field at off holds, from the frame's predicates (R10).
 func loadPred(w *writer, off int, reg string) {
@@ -2539,6 +2578,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.traceSetp()
 	g.traceSelp()
 	g.tracePredLogic()
+	g.traceShfl()
 	g.trace()
 	g.memory()
 	g.vectorLoads()
