@@ -122,6 +122,23 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			if dsts[0] >= 0 {
 				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
 			}
+			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
+				// every lane at one word (a counter, a sum): the lanes'
+				// adds in lane order as one atomic step, a valid order of
+				// theirs, each lane's old value the running total
+				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&3 == 0 {
+					p := (*uint32)(unsafe.Pointer(&win[off]))
+					switch {
+					case addF32Global:
+						addF32Uniform(p, vals, olds, mask)
+					case o.space == mem.SpaceShared:
+						addInt32Uniform(p, vals, olds, mask, it, false)
+					default:
+						addInt32Uniform(p, vals, olds, mask, it, true)
+					}
+					mask = 0
+				}
+			}
 			for ; mask != 0; mask &= mask - 1 {
 				lane := bits.TrailingZeros32(mask)
 				off := addrs[lane] + o.addrConst - winBase
@@ -289,6 +306,52 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 // addF32 is floatPair's f32 addition: fp.F32.Add's results in round to
 // nearest, by Go's own.
 var addF32, _ = floatPair("add", fp.F32)
+
+// addInt32Uniform adds the values of mask's lanes to the word at p in one
+// step (a fetch-and-add of their sum with global, a plain update in the
+// cluster's own shared memory), and gives each lane the word as it was
+// before its own add, in lane order.
+func addInt32Uniform(p *uint32, vals, olds *lanes, mask uint32, it intType, global bool) {
+	var sum uint32
+	for m := mask; m != 0; m &= m - 1 {
+		sum += uint32(vals[bits.TrailingZeros32(m)])
+	}
+	var old uint32
+	if global {
+		old = atomic.AddUint32(p, sum) - sum
+	} else {
+		old = *p
+		*p += sum
+	}
+	if olds == nil {
+		return
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		olds[l] = it.norm(uint64(old))
+		old += uint32(vals[l])
+	}
+}
+
+// addF32Uniform is atom.add.f32 of mask's lanes on the global word at p:
+// the lanes' adds in lane order (atomAddF32Flush each), stored with one
+// compare-and-swap, again from the new word if another worker changed it.
+func addF32Uniform(p *uint32, vals, olds *lanes, mask uint32) {
+	for {
+		cur := atomic.LoadUint32(p)
+		acc := uint64(cur)
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if olds != nil {
+				olds[l] = acc
+			}
+			acc = atomAddF32Flush(acc, uint64(uint32(vals[l])))
+		}
+		if atomic.CompareAndSwapUint32(p, cur, uint32(acc)) {
+			return
+		}
+	}
+}
 
 // atomAddF32Flush is atom.add.f32 on global memory: subnormal inputs and
 // results flushed to zeros of their sign (fp.F32.FlushSubnormal), the sum

@@ -312,3 +312,89 @@ func TestAtomAddF32WholeWarp(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicAddOneWord: every lane of a warp adding to one word (atom.add
+// .u32 on global and shared memory, .f32 on global, a guarded one for the
+// even lanes, red): the word ends at the sum, and each lane's old value
+// is the running total of the lanes before it, in lane order and warp
+// order (one worker, one CTA, nothing blocking: warp 0 runs to its end
+// before warp 1), as performing
+// the adds one by one gives; f32 subnormal addends count as zero (9.7.13.5).
+func TestAtomicAddOneWord(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 words, .param .u64 out) {
+	.reg .u32 %t, %v, %o1, %o2, %o3, %o4;
+	.reg .f32 %fv, %fo;
+	.reg .u64 %w, %o, %a;
+	.reg .pred %p;
+	.shared .align 4 .b32 sh;
+	ld.param.u64 %w, [words];
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mad.lo.u32 %v, %t, 3, 1;
+	atom.global.add.u32 %o1, [%w], %v;
+	atom.shared.add.u32 %o2, [sh], %v;
+	cvt.rn.f32.u32 %fv, %v;
+	mul.f32 %fv, %fv, 0f3DCCCCCD;
+	setp.eq.u32 %p, %t, 0;
+	@%p mov.b32 %fv, 0x00000005;
+	atom.global.add.f32 %fo, [%w+4], %fv;
+	mov.b32 %o3, %fo;
+	and.b32 %o4, %t, 1;
+	setp.eq.u32 %p, %o4, 0;
+	mov.u32 %o4, 0;
+	@%p atom.global.add.u32 %o4, [%w+8], %v;
+	red.global.add.u32 [%w+12], %v;
+	mul.wide.u32 %a, %t, 16;
+	add.u64 %o, %o, %a;
+	st.global.v4.u32 [%o], {%o1, %o2, %o3, %o4};
+	ret;
+}
+`)
+	words, _ := g.Alloc(16, 0)
+	out, _ := g.Alloc(64*16, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], words, out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 64*16)
+	wb, _ := g.Bytes(words, 16)
+	var sum, shSum, even uint32 // (shared memory starts zeroed)
+	var fsum float32
+	for th := 0; th < 64; th++ {
+		v := uint32(th*3 + 1)
+		fv := float32(v) * math.Float32frombits(0x3DCCCCCD)
+		if th == 0 {
+			fv = 0 // a subnormal addend to a zero word: flushed
+		}
+		got := func(k int) uint32 { return binary.LittleEndian.Uint32(ob[16*th+4*k:]) }
+		if got(0) != sum || got(1) != shSum || got(2) != math.Float32bits(fsum) {
+			t.Fatalf("thread %d: old values %d, %d, %#x; want %d, %d, %#x", th, got(0), got(1), got(2), sum, shSum, math.Float32bits(fsum))
+		}
+		wantEven := uint32(0)
+		if th%2 == 0 {
+			wantEven = even
+			even += v
+		}
+		if got(3) != wantEven {
+			t.Fatalf("thread %d: guarded add's old value %d, want %d", th, got(3), wantEven)
+		}
+		sum += v
+		shSum += v
+		fsum += fv
+	}
+	if w := binary.LittleEndian.Uint32(wb); w != sum {
+		t.Errorf("u32 word %d, want %d", w, sum)
+	}
+	if w := binary.LittleEndian.Uint32(wb[4:]); w != math.Float32bits(fsum) {
+		t.Errorf("f32 word %#x, want %#x", w, math.Float32bits(fsum))
+	}
+	if w := binary.LittleEndian.Uint32(wb[8:]); w != even {
+		t.Errorf("guarded word %d, want %d", w, even)
+	}
+	if w := binary.LittleEndian.Uint32(wb[12:]); w != sum {
+		t.Errorf("red word %d, want %d", w, sum)
+	}
+}
