@@ -174,7 +174,7 @@ func (c *cta) checkBarrier(id int) {
 		return
 	}
 	for _, wt := range b.waiting {
-		for m := wt.lanes; m != 0; m &= m - 1 {
+		for m := wt.lanes; m != 0 && wt.red != ""; m &= m - 1 { // (.red's results)
 			l := bits.TrailingZeros32(m)
 			switch wt.red {
 			case ".popc":
