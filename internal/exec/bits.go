@@ -146,7 +146,11 @@ func lowerBits(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}
 		if mode == "" {
-			return l.ternaryVec(in, o, func(a, b, c uint64) uint64 { return prmtDefault(a, b, c) },
+			fn := func(a, b, c uint64) uint64 { return prmtDefault(a, b, c) }
+			if v := simdTernary("prmt.uniform"); v != nil && len(in.Operands) == 4 && in.Operands[3].Kind == ir.OpImm {
+				return l.ternaryVec(in, o, fn, v) // the selector the same in every lane
+			}
+			return l.ternaryVec(in, o, fn,
 				func(d, a, b, c *lanes) {
 					for i := range d {
 						d[i] = prmtDefault(a[i], b[i], c[i])

@@ -806,6 +806,11 @@ DATA low8v<>+8(SB)/8, $0xff
 DATA low8v<>+16(SB)/8, $0xff
 DATA low8v<>+24(SB)/8, $0xff
 GLOBL low8v<>(SB), RODATA|NOPTR, $32
+DATA oddqword8<>+0(SB)/8, $0x0
+DATA oddqword8<>+8(SB)/8, $0x808080808080808
+DATA oddqword8<>+16(SB)/8, $0x0
+DATA oddqword8<>+24(SB)/8, $0x808080808080808
+GLOBL oddqword8<>(SB), RODATA|NOPTR, $32
 DATA one64v<>+0(SB)/8, $0x1
 DATA one64v<>+8(SB)/8, $0x1
 DATA one64v<>+16(SB)/8, $0x1
@@ -51739,6 +51744,146 @@ TEXT ·simdBfeS32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdPrmtUniform(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdPrmtUniform_b(SB)
+
+TEXT ·simdPrmtUniform_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	MOVQ (CX), AX
+	MOVQ $0x8080808000000000, R9
+	XORQ R10, R10
+	MOVQ AX, BX
+	ANDQ $7, BX
+	ORQ BX, R9
+	MOVQ AX, BX
+	SHRQ $3, BX
+	ANDQ $1, BX
+	NEGQ BX
+	ANDQ $0xff, BX
+	ORQ BX, R10
+	MOVQ AX, BX
+	SHRQ $4, BX
+	ANDQ $7, BX
+	SHLQ $8, BX
+	ORQ BX, R9
+	MOVQ AX, BX
+	SHRQ $7, BX
+	ANDQ $1, BX
+	NEGQ BX
+	ANDQ $0xff, BX
+	SHLQ $8, BX
+	ORQ BX, R10
+	MOVQ AX, BX
+	SHRQ $8, BX
+	ANDQ $7, BX
+	SHLQ $16, BX
+	ORQ BX, R9
+	MOVQ AX, BX
+	SHRQ $11, BX
+	ANDQ $1, BX
+	NEGQ BX
+	ANDQ $0xff, BX
+	SHLQ $16, BX
+	ORQ BX, R10
+	MOVQ AX, BX
+	SHRQ $12, BX
+	ANDQ $7, BX
+	SHLQ $24, BX
+	ORQ BX, R9
+	MOVQ AX, BX
+	SHRQ $15, BX
+	ANDQ $1, BX
+	NEGQ BX
+	ANDQ $0xff, BX
+	SHLQ $24, BX
+	ORQ BX, R10
+	XORL BX, BX
+	MOVQ R9, X13
+	VPBROADCASTQ X13, Y13
+	VPADDB oddqword8<>(SB), Y13, Y13
+	MOVQ R10, X12
+	VPBROADCASTQ X12, Y12
+	VPXOR Y14, Y14, Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VPAND Y15, Y0, Y0
+	VPSLLQ $32, Y8, Y8
+	VPOR Y8, Y0, Y0
+	VPSHUFB Y13, Y0, Y4
+	VPCMPGTB Y4, Y14, Y0
+	VPBLENDVB Y12, Y0, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VPAND Y15, Y1, Y1
+	VPSLLQ $32, Y9, Y9
+	VPOR Y9, Y1, Y1
+	VPSHUFB Y13, Y1, Y5
+	VPCMPGTB Y5, Y14, Y1
+	VPBLENDVB Y12, Y1, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VPAND Y15, Y2, Y2
+	VPSLLQ $32, Y10, Y10
+	VPOR Y10, Y2, Y2
+	VPSHUFB Y13, Y2, Y6
+	VPCMPGTB Y6, Y14, Y2
+	VPBLENDVB Y12, Y2, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VPAND Y15, Y3, Y3
+	VPSLLQ $32, Y11, Y11
+	VPOR Y11, Y3, Y3
+	VPSHUFB Y13, Y3, Y7
+	VPCMPGTB Y7, Y14, Y3
+	VPBLENDVB Y12, Y3, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VPAND Y15, Y0, Y0
+	VPSLLQ $32, Y8, Y8
+	VPOR Y8, Y0, Y0
+	VPSHUFB Y13, Y0, Y4
+	VPCMPGTB Y4, Y14, Y0
+	VPBLENDVB Y12, Y0, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VPAND Y15, Y1, Y1
+	VPSLLQ $32, Y9, Y9
+	VPOR Y9, Y1, Y1
+	VPSHUFB Y13, Y1, Y5
+	VPCMPGTB Y5, Y14, Y1
+	VPBLENDVB Y12, Y1, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VPAND Y15, Y2, Y2
+	VPSLLQ $32, Y10, Y10
+	VPOR Y10, Y2, Y2
+	VPSHUFB Y13, Y2, Y6
+	VPCMPGTB Y6, Y14, Y2
+	VPBLENDVB Y12, Y2, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VPAND Y15, Y3, Y3
+	VPSLLQ $32, Y11, Y11
+	VPOR Y11, Y3, Y3
+	VPSHUFB Y13, Y3, Y7
+	VPCMPGTB Y7, Y14, Y3
+	VPBLENDVB Y12, Y3, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdCvtRniF32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -77650,180 +77795,181 @@ DATA simdbodies<>+1808(SB)/8, $·simdFmaRpF64_b(SB)
 DATA simdbodies<>+1816(SB)/8, $·simdBfeU32_b(SB)
 DATA simdbodies<>+1824(SB)/8, $·simdBfeU64_b(SB)
 DATA simdbodies<>+1832(SB)/8, $·simdBfeS32_b(SB)
-DATA simdbodies<>+1840(SB)/8, $·simdCvtRniF32_b(SB)
-DATA simdbodies<>+1848(SB)/8, $·simdCvtRniFtzF32_b(SB)
-DATA simdbodies<>+1856(SB)/8, $·simdCvtRniF64_b(SB)
-DATA simdbodies<>+1864(SB)/8, $·simdCvtRmiF32_b(SB)
-DATA simdbodies<>+1872(SB)/8, $·simdCvtRmiFtzF32_b(SB)
-DATA simdbodies<>+1880(SB)/8, $·simdCvtRmiF64_b(SB)
-DATA simdbodies<>+1888(SB)/8, $·simdCvtRpiF32_b(SB)
-DATA simdbodies<>+1896(SB)/8, $·simdCvtRpiFtzF32_b(SB)
-DATA simdbodies<>+1904(SB)/8, $·simdCvtRpiF64_b(SB)
-DATA simdbodies<>+1912(SB)/8, $·simdCvtRziF32_b(SB)
-DATA simdbodies<>+1920(SB)/8, $·simdCvtRziFtzF32_b(SB)
-DATA simdbodies<>+1928(SB)/8, $·simdCvtRziF64_b(SB)
-DATA simdbodies<>+1936(SB)/8, $·simdCopy64_b(SB)
-DATA simdbodies<>+1944(SB)/8, $·simdZext32_b(SB)
-DATA simdbodies<>+1952(SB)/8, $·simdSext32_b(SB)
-DATA simdbodies<>+1960(SB)/8, $·simdZext8_b(SB)
-DATA simdbodies<>+1968(SB)/8, $·simdSext8_b(SB)
-DATA simdbodies<>+1976(SB)/8, $·simdSext8Zext32_b(SB)
-DATA simdbodies<>+1984(SB)/8, $·simdZext16_b(SB)
-DATA simdbodies<>+1992(SB)/8, $·simdSext16_b(SB)
-DATA simdbodies<>+2000(SB)/8, $·simdSext16Zext32_b(SB)
-DATA simdbodies<>+2008(SB)/8, $·simdSqrtF32_b(SB)
-DATA simdbodies<>+2016(SB)/8, $·simdRsqrtApproxF32_b(SB)
-DATA simdbodies<>+2024(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+2032(SB)/8, $·simdRcpApproxF32_b(SB)
-DATA simdbodies<>+2040(SB)/8, $·simdRcpApproxFtzF32_b(SB)
-DATA simdbodies<>+2048(SB)/8, $·simdSqrtApproxF32_b(SB)
-DATA simdbodies<>+2056(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+2064(SB)/8, $·simdCvtF32S32_b(SB)
-DATA simdbodies<>+2072(SB)/8, $·simdCvtF32U32_b(SB)
-DATA simdbodies<>+2080(SB)/8, $·simdCvtF64S32_b(SB)
-DATA simdbodies<>+2088(SB)/8, $·simdCvtF64U32_b(SB)
-DATA simdbodies<>+2096(SB)/8, $·simdCvtS32F64Rzi_b(SB)
-DATA simdbodies<>+2104(SB)/8, $·simdCvtU32F64Rzi_b(SB)
-DATA simdbodies<>+2112(SB)/8, $·simdCvtS32F64Rni_b(SB)
-DATA simdbodies<>+2120(SB)/8, $·simdCvtU32F64Rni_b(SB)
-DATA simdbodies<>+2128(SB)/8, $·simdCvtS32F64Rmi_b(SB)
-DATA simdbodies<>+2136(SB)/8, $·simdCvtU32F64Rmi_b(SB)
-DATA simdbodies<>+2144(SB)/8, $·simdCvtS32F64Rpi_b(SB)
-DATA simdbodies<>+2152(SB)/8, $·simdCvtU32F64Rpi_b(SB)
-DATA simdbodies<>+2160(SB)/8, $·simdCvtS32F32Rzi_b(SB)
-DATA simdbodies<>+2168(SB)/8, $·simdCvtU32F32Rzi_b(SB)
-DATA simdbodies<>+2176(SB)/8, $·simdCvtS32F32Rni_b(SB)
-DATA simdbodies<>+2184(SB)/8, $·simdCvtU32F32Rni_b(SB)
-DATA simdbodies<>+2192(SB)/8, $·simdCvtS32F32Rmi_b(SB)
-DATA simdbodies<>+2200(SB)/8, $·simdCvtU32F32Rmi_b(SB)
-DATA simdbodies<>+2208(SB)/8, $·simdCvtS32F32Rpi_b(SB)
-DATA simdbodies<>+2216(SB)/8, $·simdCvtU32F32Rpi_b(SB)
-DATA simdbodies<>+2224(SB)/8, $·simdEx2ApproxF32_b(SB)
-DATA simdbodies<>+2232(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
-DATA simdbodies<>+2240(SB)/8, $·simdSinApproxF32_b(SB)
-DATA simdbodies<>+2248(SB)/8, $·simdSinApproxFtzF32_b(SB)
-DATA simdbodies<>+2256(SB)/8, $·simdCosApproxF32_b(SB)
-DATA simdbodies<>+2264(SB)/8, $·simdCosApproxFtzF32_b(SB)
-DATA simdbodies<>+2272(SB)/8, $·simdLg2ApproxF32_b(SB)
-DATA simdbodies<>+2280(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
-DATA simdbodies<>+2288(SB)/8, $·simdNegF32_b(SB)
-DATA simdbodies<>+2296(SB)/8, $·simdNegFtzF32_b(SB)
-DATA simdbodies<>+2304(SB)/8, $·simdAbsF32_b(SB)
-DATA simdbodies<>+2312(SB)/8, $·simdAbsFtzF32_b(SB)
-DATA simdbodies<>+2320(SB)/8, $·simdNegF64_b(SB)
-DATA simdbodies<>+2328(SB)/8, $·simdAbsF64_b(SB)
-DATA simdbodies<>+2336(SB)/8, $·simdNegS32_b(SB)
-DATA simdbodies<>+2344(SB)/8, $·simdNeg64_b(SB)
-DATA simdbodies<>+2352(SB)/8, $·simdNot32_b(SB)
-DATA simdbodies<>+2360(SB)/8, $·simdNot64_b(SB)
-DATA simdbodies<>+2368(SB)/8, $·simdAbsS32_b(SB)
-DATA simdbodies<>+2376(SB)/8, $·simdAbsS64_b(SB)
-DATA simdbodies<>+2384(SB)/8, $·simdCvtF64F32_b(SB)
-DATA simdbodies<>+2392(SB)/8, $·simdCvtF32F64_b(SB)
-DATA simdbodies<>+2400(SB)/8, $·simdCvtF64F32Ftz_b(SB)
-DATA simdbodies<>+2408(SB)/8, $·simdCvtF32F64Ftz_b(SB)
-DATA simdbodies<>+2416(SB)/8, $·simdPopc32_b(SB)
-DATA simdbodies<>+2424(SB)/8, $·simdPopc64_b(SB)
-DATA simdbodies<>+2432(SB)/8, $·simdClz32_b(SB)
-DATA simdbodies<>+2440(SB)/8, $·simdBrev32_b(SB)
-DATA simdbodies<>+2448(SB)/8, $·simdSqrtF64_b(SB)
-DATA simdbodies<>+2456(SB)/8, $·simdRcpF64_b(SB)
-DATA simdbodies<>+2464(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+2472(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+2480(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+2488(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+2496(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+2504(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+2512(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+2520(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+2528(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+2536(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+2544(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+2552(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+2560(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+2568(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+2576(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+2584(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+2592(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+2600(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+2608(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+2616(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+2624(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+2632(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+2640(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+2648(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+2656(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+2664(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+2672(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+2680(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+2688(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+2696(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+2704(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+2712(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+2720(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+2728(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+2736(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+2744(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+2752(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+2760(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+2768(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+2776(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+2784(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+2792(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+2800(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+2808(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+2816(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+2824(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+2832(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+2840(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+2848(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+2856(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+2864(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+2872(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+2880(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+2888(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+2896(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3224
+DATA simdbodies<>+1840(SB)/8, $·simdPrmtUniform_b(SB)
+DATA simdbodies<>+1848(SB)/8, $·simdCvtRniF32_b(SB)
+DATA simdbodies<>+1856(SB)/8, $·simdCvtRniFtzF32_b(SB)
+DATA simdbodies<>+1864(SB)/8, $·simdCvtRniF64_b(SB)
+DATA simdbodies<>+1872(SB)/8, $·simdCvtRmiF32_b(SB)
+DATA simdbodies<>+1880(SB)/8, $·simdCvtRmiFtzF32_b(SB)
+DATA simdbodies<>+1888(SB)/8, $·simdCvtRmiF64_b(SB)
+DATA simdbodies<>+1896(SB)/8, $·simdCvtRpiF32_b(SB)
+DATA simdbodies<>+1904(SB)/8, $·simdCvtRpiFtzF32_b(SB)
+DATA simdbodies<>+1912(SB)/8, $·simdCvtRpiF64_b(SB)
+DATA simdbodies<>+1920(SB)/8, $·simdCvtRziF32_b(SB)
+DATA simdbodies<>+1928(SB)/8, $·simdCvtRziFtzF32_b(SB)
+DATA simdbodies<>+1936(SB)/8, $·simdCvtRziF64_b(SB)
+DATA simdbodies<>+1944(SB)/8, $·simdCopy64_b(SB)
+DATA simdbodies<>+1952(SB)/8, $·simdZext32_b(SB)
+DATA simdbodies<>+1960(SB)/8, $·simdSext32_b(SB)
+DATA simdbodies<>+1968(SB)/8, $·simdZext8_b(SB)
+DATA simdbodies<>+1976(SB)/8, $·simdSext8_b(SB)
+DATA simdbodies<>+1984(SB)/8, $·simdSext8Zext32_b(SB)
+DATA simdbodies<>+1992(SB)/8, $·simdZext16_b(SB)
+DATA simdbodies<>+2000(SB)/8, $·simdSext16_b(SB)
+DATA simdbodies<>+2008(SB)/8, $·simdSext16Zext32_b(SB)
+DATA simdbodies<>+2016(SB)/8, $·simdSqrtF32_b(SB)
+DATA simdbodies<>+2024(SB)/8, $·simdRsqrtApproxF32_b(SB)
+DATA simdbodies<>+2032(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+2040(SB)/8, $·simdRcpApproxF32_b(SB)
+DATA simdbodies<>+2048(SB)/8, $·simdRcpApproxFtzF32_b(SB)
+DATA simdbodies<>+2056(SB)/8, $·simdSqrtApproxF32_b(SB)
+DATA simdbodies<>+2064(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+2072(SB)/8, $·simdCvtF32S32_b(SB)
+DATA simdbodies<>+2080(SB)/8, $·simdCvtF32U32_b(SB)
+DATA simdbodies<>+2088(SB)/8, $·simdCvtF64S32_b(SB)
+DATA simdbodies<>+2096(SB)/8, $·simdCvtF64U32_b(SB)
+DATA simdbodies<>+2104(SB)/8, $·simdCvtS32F64Rzi_b(SB)
+DATA simdbodies<>+2112(SB)/8, $·simdCvtU32F64Rzi_b(SB)
+DATA simdbodies<>+2120(SB)/8, $·simdCvtS32F64Rni_b(SB)
+DATA simdbodies<>+2128(SB)/8, $·simdCvtU32F64Rni_b(SB)
+DATA simdbodies<>+2136(SB)/8, $·simdCvtS32F64Rmi_b(SB)
+DATA simdbodies<>+2144(SB)/8, $·simdCvtU32F64Rmi_b(SB)
+DATA simdbodies<>+2152(SB)/8, $·simdCvtS32F64Rpi_b(SB)
+DATA simdbodies<>+2160(SB)/8, $·simdCvtU32F64Rpi_b(SB)
+DATA simdbodies<>+2168(SB)/8, $·simdCvtS32F32Rzi_b(SB)
+DATA simdbodies<>+2176(SB)/8, $·simdCvtU32F32Rzi_b(SB)
+DATA simdbodies<>+2184(SB)/8, $·simdCvtS32F32Rni_b(SB)
+DATA simdbodies<>+2192(SB)/8, $·simdCvtU32F32Rni_b(SB)
+DATA simdbodies<>+2200(SB)/8, $·simdCvtS32F32Rmi_b(SB)
+DATA simdbodies<>+2208(SB)/8, $·simdCvtU32F32Rmi_b(SB)
+DATA simdbodies<>+2216(SB)/8, $·simdCvtS32F32Rpi_b(SB)
+DATA simdbodies<>+2224(SB)/8, $·simdCvtU32F32Rpi_b(SB)
+DATA simdbodies<>+2232(SB)/8, $·simdEx2ApproxF32_b(SB)
+DATA simdbodies<>+2240(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
+DATA simdbodies<>+2248(SB)/8, $·simdSinApproxF32_b(SB)
+DATA simdbodies<>+2256(SB)/8, $·simdSinApproxFtzF32_b(SB)
+DATA simdbodies<>+2264(SB)/8, $·simdCosApproxF32_b(SB)
+DATA simdbodies<>+2272(SB)/8, $·simdCosApproxFtzF32_b(SB)
+DATA simdbodies<>+2280(SB)/8, $·simdLg2ApproxF32_b(SB)
+DATA simdbodies<>+2288(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
+DATA simdbodies<>+2296(SB)/8, $·simdNegF32_b(SB)
+DATA simdbodies<>+2304(SB)/8, $·simdNegFtzF32_b(SB)
+DATA simdbodies<>+2312(SB)/8, $·simdAbsF32_b(SB)
+DATA simdbodies<>+2320(SB)/8, $·simdAbsFtzF32_b(SB)
+DATA simdbodies<>+2328(SB)/8, $·simdNegF64_b(SB)
+DATA simdbodies<>+2336(SB)/8, $·simdAbsF64_b(SB)
+DATA simdbodies<>+2344(SB)/8, $·simdNegS32_b(SB)
+DATA simdbodies<>+2352(SB)/8, $·simdNeg64_b(SB)
+DATA simdbodies<>+2360(SB)/8, $·simdNot32_b(SB)
+DATA simdbodies<>+2368(SB)/8, $·simdNot64_b(SB)
+DATA simdbodies<>+2376(SB)/8, $·simdAbsS32_b(SB)
+DATA simdbodies<>+2384(SB)/8, $·simdAbsS64_b(SB)
+DATA simdbodies<>+2392(SB)/8, $·simdCvtF64F32_b(SB)
+DATA simdbodies<>+2400(SB)/8, $·simdCvtF32F64_b(SB)
+DATA simdbodies<>+2408(SB)/8, $·simdCvtF64F32Ftz_b(SB)
+DATA simdbodies<>+2416(SB)/8, $·simdCvtF32F64Ftz_b(SB)
+DATA simdbodies<>+2424(SB)/8, $·simdPopc32_b(SB)
+DATA simdbodies<>+2432(SB)/8, $·simdPopc64_b(SB)
+DATA simdbodies<>+2440(SB)/8, $·simdClz32_b(SB)
+DATA simdbodies<>+2448(SB)/8, $·simdBrev32_b(SB)
+DATA simdbodies<>+2456(SB)/8, $·simdSqrtF64_b(SB)
+DATA simdbodies<>+2464(SB)/8, $·simdRcpF64_b(SB)
+DATA simdbodies<>+2472(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+2480(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+2488(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+2496(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+2504(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+2512(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+2520(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+2528(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+2536(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+2544(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+2552(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+2560(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+2568(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+2576(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+2584(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+2592(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+2600(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+2608(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+2616(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+2624(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+2632(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+2640(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+2648(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+2656(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+2664(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+2672(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+2680(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+2688(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+2696(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+2704(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+2712(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+2720(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+2728(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+2736(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+2744(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+2752(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+2760(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+2768(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+2776(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+2784(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+2792(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+2800(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+2808(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+2816(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+2824(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+2832(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+2840(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+2848(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+2856(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+2864(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+2872(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+2880(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+2888(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+2896(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3232
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -1452,3 +1452,32 @@ func TestSIMDBfeMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDPrmtUniformMatchesGo: prmt's AVX2 loop for a selector the same in
+// every lane against prmtDefault (the manual's rule), for every 16-bit
+// selector (sign replication included), operands with garbage above their
+// 32 bits.
+func TestSIMDPrmtUniformMatchesGo(t *testing.T) {
+	vec := simdTernary("prmt.uniform")
+	if vec == nil {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	var a, b, c, d lanes
+	for sel := uint64(0); sel < 1<<16; sel++ {
+		if sel%256 == 0 {
+			for i := range a {
+				a[i], b[i] = r.Uint64(), r.Uint64()
+			}
+		}
+		for i := range c {
+			c[i] = sel | r.Uint64()<<16 // only the low 16 bits select
+		}
+		vec(&d, &a, &b, &c)
+		for i := range d {
+			if want := prmtDefault(a[i], b[i], c[i]); d[i] != want {
+				t.Fatalf("prmt(%#x, %#x, %#x) = %#x, want %#x", a[i], b[i], sel, d[i], want)
+			}
+		}
+	}
+}

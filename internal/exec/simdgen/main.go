@@ -482,6 +482,70 @@ func f32Ops() []intOp {
 	}
 }
 
+// prmtUniform writes prmt.b32's default mode with the same selector c in
+// every lane (an immediate; bits.go's prmtDefault): c's four nibbles,
+// from lane 0 of the c row, become a VPSHUFB control picking bytes of the
+// qword {b, a} (the upper four bytes zero) and a mask of the result bytes
+// whose nibble's msb asks for the picked byte's sign replicated instead.
+func (g *gen) prmtUniform() {
+	name := "simdPrmtUniform"
+	g.keyedTer["prmt.uniform"] = name
+	g.decls = append(g.decls, decl{name, "(d, a, b, c *lanes)"})
+	g.text(name, 32)
+	w := &g.s
+	w.f("MOVQ d+0(FP), DI")
+	w.f("MOVQ a+8(FP), SI")
+	w.f("MOVQ b+16(FP), DX")
+	w.f("MOVQ c+24(FP), CX")
+	g.body(name)
+	prologue(w)
+	w.f("MOVQ (CX), AX")
+	w.f("MOVQ $0x8080808000000000, R9") // control: indices in the low 4 bytes
+	w.f("XORQ R10, R10")                // sign mask
+	for k := 0; k < 4; k++ {
+		w.f("MOVQ AX, BX")
+		if k > 0 {
+			w.f("SHRQ $%d, BX", 4*k)
+		}
+		w.f("ANDQ $7, BX")
+		if k > 0 {
+			w.f("SHLQ $%d, BX", 8*k)
+		}
+		w.f("ORQ BX, R9")
+		w.f("MOVQ AX, BX")
+		w.f("SHRQ $%d, BX", 4*k+3)
+		w.f("ANDQ $1, BX")
+		w.f("NEGQ BX")
+		w.f("ANDQ $0xff, BX")
+		if k > 0 {
+			w.f("SHLQ $%d, BX", 8*k)
+		}
+		w.f("ORQ BX, R10")
+	}
+	w.f("XORL BX, BX")
+	w.f("MOVQ R9, X13")
+	w.f("VPBROADCASTQ X13, Y13")
+	w.f("VPADDB oddqword8<>(SB), Y13, Y13")
+	w.f("MOVQ R10, X12")
+	w.f("VPBROADCASTQ X12, Y12")
+	w.f("VPXOR Y14, Y14, Y14")
+	for j := 0; j < 8; j++ {
+		ya, yt := chunkRegs(j)
+		yb := fmt.Sprintf("Y%d", 8+j%4)
+		w.f("VMOVDQU %d(SI), %s", 32*j, ya)
+		w.f("VMOVDQU %d(DX), %s", 32*j, yb)
+		zext32(w, ya)
+		w.f("VPSLLQ $32, %s, %s", yb, yb)
+		w.f("VPOR %s, %s, %s", yb, ya, ya)
+		w.f("VPSHUFB Y13, %s, %s", ya, yt) // the picked bytes
+		w.f("VPCMPGTB %s, Y14, %s", yt, ya) // their signs, replicated
+		w.f("VPBLENDVB Y12, %s, %s, %s", ya, yt, ya)
+		store(w, j, ya, yt, false)
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
 // fmaF32 is fma.f32: a*b+c rounded once, NaN results the canonical NaN.
 func fmaF32(w *writer, ya, yb, yt string, j int) {
 	w.f("VFMADD213PS %d(CX), %s, %s", 32*j, yb, ya)
@@ -1834,6 +1898,12 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	})
 	vec64("sign64v", 1<<63)
 	vec64("low8v", 0xff)
+	// 8 added to the byte indices of the odd qwords of each 128-bit lane
+	// (VPSHUFB indexes within 16 bytes)
+	for i := 0; i < 4; i++ {
+		fmt.Fprintf(&g.s.b, "DATA oddqword8<>+%d(SB)/8, $%#x\n", 8*i, uint64(0x0808080808080808)*uint64(i%2))
+	}
+	g.s.b.WriteString("GLOBL oddqword8<>(SB), RODATA|NOPTR, $32\n")
 	vec64("one64v", 1)
 	vec64("thirtyone", 31)
 	vec64("abs32v", 0x7fffffff)
@@ -1996,6 +2066,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPANDN %s, Y12, %s", ya, ya)
 		sext32(w, ya, yt)
 	})
+	g.prmtUniform()
 	// cvt.rni, .rzi, .rmi and .rpi between equal float types: the value
 	// rounded to an integral one in its own format (VROUND's immediate: 0
 	// to nearest even, 1 down, 2 up, 3 toward zero). An f64 NaN comes out
