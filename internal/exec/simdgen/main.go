@@ -537,7 +537,7 @@ func (g *gen) prmtUniform() {
 		zext32(w, ya)
 		w.f("VPSLLQ $32, %s, %s", yb, yb)
 		w.f("VPOR %s, %s, %s", yb, ya, ya)
-		w.f("VPSHUFB Y13, %s, %s", ya, yt) // the picked bytes
+		w.f("VPSHUFB Y13, %s, %s", ya, yt)  // the picked bytes
 		w.f("VPCMPGTB %s, Y14, %s", yt, ya) // their signs, replicated
 		w.f("VPBLENDVB Y12, %s, %s, %s", ya, yt, ya)
 		store(w, j, ya, yt, false)
