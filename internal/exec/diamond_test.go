@@ -3,6 +3,9 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -383,4 +386,118 @@ GJOIN:
 			t.Errorf("fault at thread %v, want %d", got.Thread, bad)
 		}
 	}
+}
+
+// TestDiamondsMatchDefaultScheduleRandom: random kernels of nested
+// if/else blocks (register ops, stores and atomics in the sides, some with
+// a branch inside, so not every one is a diamond) and short loops with
+// per-lane trip counts, run with the diamond fast path and without: every
+// thread's registers, the order lanes reached an atomic log, and the
+// instruction counts must agree.
+func TestDiamondsMatchDefaultScheduleRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 11))
+	diamonds := 0
+	for k := 0; k < 200; k++ {
+		var b strings.Builder
+		label := 0
+		newLabel := func() string { label++; return fmt.Sprintf("L%d", label) }
+		op := func() string {
+			d, a := r.IntN(4), r.IntN(4)
+			switch r.IntN(7) {
+			case 0:
+				return fmt.Sprintf("add.u32 %%r%d, %%r%d, %d;", d, a, r.IntN(100))
+			case 1:
+				return fmt.Sprintf("mul.lo.u32 %%r%d, %%r%d, %%r%d;", d, a, r.IntN(4))
+			case 2:
+				return fmt.Sprintf("xor.b32 %%r%d, %%r%d, %%t;", d, a)
+			case 3:
+				return fmt.Sprintf("shr.u32 %%r%d, %%r%d, %d;", d, a, r.IntN(5))
+			case 4:
+				return fmt.Sprintf("atom.global.add.u32 %%r%d, [%%cnt], 1;\n\tand.b32 %%r%d, %%r%d, 255;\n\tmul.wide.u32 %%w, %%r%d, 4;\n\tadd.u64 %%w, %%log, %%w;\n\tst.global.u32 [%%w], %%t;", d, d, d, d)
+			case 5:
+				return fmt.Sprintf("setp.lt.u32 %%p, %%r%d, %%r%d;\n\tselp.u32 %%r%d, %%r%d, 7, %%p;", a, d, d, a)
+			}
+			return fmt.Sprintf("sub.u32 %%r%d, %%r%d, %%r%d;", d, a, r.IntN(4))
+		}
+		var block func(depth int)
+		block = func(depth int) {
+			for n := 1 + r.IntN(3); n > 0; n-- {
+				switch c := r.IntN(6); {
+				case c < 3 || depth >= 2:
+					b.WriteString("\t" + op() + "\n")
+				case c < 5: // if/else
+					els, join := newLabel(), newLabel()
+					fmt.Fprintf(&b, "\tand.b32 %%a, %%r%d, %d;\n\tsetp.eq.u32 %%p, %%a, 0;\n\t@%%p bra %s;\n", r.IntN(4), 1<<r.IntN(4), els)
+					block(depth + 1)
+					fmt.Fprintf(&b, "\tbra.uni %s;\n%s:\n", join, els)
+					if r.IntN(2) == 0 {
+						block(depth + 1)
+					}
+					fmt.Fprintf(&b, "%s:\n", join)
+				default: // a loop of (r & 3) + 1 trips
+					top := newLabel()
+					fmt.Fprintf(&b, "\tand.b32 %%n%d, %%r%d, 3;\n\tmov.u32 %%i%d, 0;\n%s:\n", depth, r.IntN(4), depth, top)
+					block(depth + 1)
+					fmt.Fprintf(&b, "\tadd.u32 %%i%d, %%i%d, 1;\n\tsetp.le.u32 %%p, %%i%d, %%n%d;\n\t@%%p bra %s;\n", depth, depth, depth, depth, top)
+				}
+			}
+		}
+		block(0)
+		src := `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 logp) {
+	.reg .u32 %t, %a, %r0, %r1, %r2, %r3, %n0, %n1, %n2, %i0, %i1, %i2;
+	.reg .u64 %o, %log, %cnt, %w;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	ld.param.u64 %log, [logp];
+	add.u64 %cnt, %log, 1024;
+	mov.u32 %t, %tid.x;
+	mul.lo.u32 %r0, %t, 0x9e3779b9;
+	shr.u32 %r1, %r0, 7;
+	xor.b32 %r2, %r0, %t;
+	mov.u32 %r3, %t;
+` + b.String() + `	mul.wide.u32 %w, %t, 16;
+	add.u64 %o, %o, %w;
+	st.global.v4.u32 [%o], {%r0, %r1, %r2, %r3};
+	ret;
+}
+`
+		run := func() ([]byte, LaunchStats) {
+			p, g := load(t, src)
+			if diamondsEnabled {
+				for _, o := range p.Kernels["k"].Ops {
+					if o.dia != nil {
+						diamonds++
+					}
+				}
+			}
+			out, _ := g.Alloc(64*16, 0)
+			lg, _ := g.Alloc(1028, 0)
+			var st LaunchStats
+			if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+				Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
+				t.Fatalf("kernel %d: %v\n%s", k, err, src)
+			}
+			st.Duration = 0
+			b1, _ := g.Bytes(out, 64*16)
+			b2, _ := g.Bytes(lg, 1028)
+			return append(append([]byte(nil), b1...), b2...), st
+		}
+		got, gotStats := run()
+		diamondsEnabled = false
+		want, wantStats := run()
+		diamondsEnabled = true
+		if gotStats != wantStats {
+			t.Fatalf("kernel %d: stats %+v, default schedule %+v\n%s", k, gotStats, wantStats, src)
+		}
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("kernel %d: byte %d: %#x, default schedule %#x\n%s", k, i, got[i], want[i], src)
+		}
+	}
+	if diamonds < 100 {
+		t.Errorf("only %d diamonds in the 200 kernels", diamonds)
+	}
+	t.Logf("%d diamonds", diamonds)
 }
