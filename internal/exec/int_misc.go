@@ -25,7 +25,14 @@ func lowerIntMisc(l *lowering, in *ir.Inst, o *Op) error {
 			return l.unsupported(in, "type "+typeOf(in))
 		}
 		shiftamt := hasMod(in, ".shiftamt")
-		return l.unary(in, o, func(a uint64) uint64 { return bfind(t, shiftamt, a) })
+		fn := func(a uint64) uint64 { return bfind(t, shiftamt, a) }
+		if t.bits == 32 {
+			key := "bfind" + map[bool]string{false: "", true: ".shiftamt"}[shiftamt] + map[bool]string{false: ".u32", true: ".s32"}[t.signed]
+			if v := simdUnary(key); v != nil {
+				return l.unaryVec(in, o, fn, v)
+			}
+		}
+		return l.unary(in, o, fn)
 	case "fns":
 		return l.ternary(in, o, func(mask, base, offset uint64) uint64 {
 			return uint64(fns(uint32(mask), int32(base), int32(offset)))

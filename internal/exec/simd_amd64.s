@@ -61181,6 +61181,418 @@ TEXT ·simdClz32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdBfindU32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdBfindU32_b(SB)
+
+TEXT ·simdBfindU32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VPSUBQ bias1023v<>(SB), Y0, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VPSUBQ bias1023v<>(SB), Y1, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VPSUBQ bias1023v<>(SB), Y2, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VPSUBQ bias1023v<>(SB), Y3, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VPSUBQ bias1023v<>(SB), Y0, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VPSUBQ bias1023v<>(SB), Y1, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VPSUBQ bias1023v<>(SB), Y2, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VPSUBQ bias1023v<>(SB), Y3, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdBfindS32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdBfindS32_b(SB)
+
+TEXT ·simdBfindS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPSRAD $31, Y0, Y4
+	VPXOR Y4, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VPSUBQ bias1023v<>(SB), Y0, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPSRAD $31, Y1, Y5
+	VPXOR Y5, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VPSUBQ bias1023v<>(SB), Y1, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPSRAD $31, Y2, Y6
+	VPXOR Y6, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VPSUBQ bias1023v<>(SB), Y2, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPSRAD $31, Y3, Y7
+	VPXOR Y7, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VPSUBQ bias1023v<>(SB), Y3, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPSRAD $31, Y0, Y4
+	VPXOR Y4, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VPSUBQ bias1023v<>(SB), Y0, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPSRAD $31, Y1, Y5
+	VPXOR Y5, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VPSUBQ bias1023v<>(SB), Y1, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPSRAD $31, Y2, Y6
+	VPXOR Y6, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VPSUBQ bias1023v<>(SB), Y2, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPSRAD $31, Y3, Y7
+	VPXOR Y7, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VPSUBQ bias1023v<>(SB), Y3, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdBfindShiftU32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdBfindShiftU32_b(SB)
+
+TEXT ·simdBfindShiftU32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdBfindShiftS32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdBfindShiftS32_b(SB)
+
+TEXT ·simdBfindShiftS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPSRAD $31, Y0, Y4
+	VPXOR Y4, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPSRAD $31, Y1, Y5
+	VPXOR Y5, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPSRAD $31, Y2, Y6
+	VPXOR Y6, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPSRAD $31, Y3, Y7
+	VPXOR Y7, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPSRAD $31, Y0, Y4
+	VPXOR Y4, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VPOR two52v<>(SB), Y0, Y0
+	VSUBPD two52v<>(SB), Y0, Y0
+	VPSRLQ $52, Y0, Y0
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y0, Y8
+	VMOVDQU clzbase<>(SB), Y4
+	VPSUBQ Y0, Y4, Y4
+	VBLENDVPD Y8, Y15, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPSRAD $31, Y1, Y5
+	VPXOR Y5, Y1, Y1
+	VPAND Y15, Y1, Y1
+	VPOR two52v<>(SB), Y1, Y1
+	VSUBPD two52v<>(SB), Y1, Y1
+	VPSRLQ $52, Y1, Y1
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y1, Y8
+	VMOVDQU clzbase<>(SB), Y5
+	VPSUBQ Y1, Y5, Y5
+	VBLENDVPD Y8, Y15, Y5, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPSRAD $31, Y2, Y6
+	VPXOR Y6, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPOR two52v<>(SB), Y2, Y2
+	VSUBPD two52v<>(SB), Y2, Y2
+	VPSRLQ $52, Y2, Y2
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y2, Y8
+	VMOVDQU clzbase<>(SB), Y6
+	VPSUBQ Y2, Y6, Y6
+	VBLENDVPD Y8, Y15, Y6, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPSRAD $31, Y3, Y7
+	VPXOR Y7, Y3, Y3
+	VPAND Y15, Y3, Y3
+	VPOR two52v<>(SB), Y3, Y3
+	VSUBPD two52v<>(SB), Y3, Y3
+	VPSRLQ $52, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPCMPEQQ Y8, Y3, Y8
+	VMOVDQU clzbase<>(SB), Y7
+	VPSUBQ Y3, Y7, Y7
+	VBLENDVPD Y8, Y15, Y7, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdBrev32(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -77871,105 +78283,109 @@ DATA simdbodies<>+2416(SB)/8, $·simdCvtF32F64Ftz_b(SB)
 DATA simdbodies<>+2424(SB)/8, $·simdPopc32_b(SB)
 DATA simdbodies<>+2432(SB)/8, $·simdPopc64_b(SB)
 DATA simdbodies<>+2440(SB)/8, $·simdClz32_b(SB)
-DATA simdbodies<>+2448(SB)/8, $·simdBrev32_b(SB)
-DATA simdbodies<>+2456(SB)/8, $·simdSqrtF64_b(SB)
-DATA simdbodies<>+2464(SB)/8, $·simdRcpF64_b(SB)
-DATA simdbodies<>+2472(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+2480(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+2488(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+2496(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+2504(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+2512(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+2520(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+2528(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+2536(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+2544(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+2552(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+2560(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+2568(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+2576(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+2584(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+2592(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+2600(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+2608(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+2616(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+2624(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+2632(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+2640(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+2648(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+2656(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+2664(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+2672(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+2680(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+2688(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+2696(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+2704(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+2712(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+2720(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+2728(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+2736(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+2744(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+2752(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+2760(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+2768(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+2776(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+2784(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+2792(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+2800(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+2808(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+2816(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+2824(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+2832(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+2840(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+2848(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+2856(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+2864(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+2872(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+2880(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+2888(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+2896(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3232
+DATA simdbodies<>+2448(SB)/8, $·simdBfindU32_b(SB)
+DATA simdbodies<>+2456(SB)/8, $·simdBfindS32_b(SB)
+DATA simdbodies<>+2464(SB)/8, $·simdBfindShiftU32_b(SB)
+DATA simdbodies<>+2472(SB)/8, $·simdBfindShiftS32_b(SB)
+DATA simdbodies<>+2480(SB)/8, $·simdBrev32_b(SB)
+DATA simdbodies<>+2488(SB)/8, $·simdSqrtF64_b(SB)
+DATA simdbodies<>+2496(SB)/8, $·simdRcpF64_b(SB)
+DATA simdbodies<>+2504(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+2512(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+2520(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+2528(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+2536(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+2544(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+2552(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+2560(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+2568(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+2576(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+2584(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+2592(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+2600(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+2608(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+2616(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+2624(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+2632(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+2640(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+2648(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+2656(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+2664(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+2672(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+2680(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+2688(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+2696(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+2704(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+2712(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+2720(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+2728(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+2736(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+2744(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+2752(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+2760(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+2768(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+2776(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+2784(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+2792(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+2800(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+2808(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+2816(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+2824(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+2832(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+2840(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+2848(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+2856(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+2864(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+2872(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+2880(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+2888(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+2896(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3264
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -1481,3 +1481,44 @@ func TestSIMDPrmtUniformMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDBfindMatchesGo: bfind.u32/.s32 (.shiftamt too) AVX2 loops
+// against bfind (the manual's rule: the highest non-sign bit, 0xffffffff
+// where there is none), on powers of two, their neighbours, 0, -1, the
+// extremes and hashed bits with garbage above 32 bits.
+func TestSIMDBfindMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, c := range []struct {
+		key              string
+		signed, shiftamt bool
+	}{{"bfind.u32", false, false}, {"bfind.s32", true, false}, {"bfind.shiftamt.u32", false, true}, {"bfind.shiftamt.s32", true, true}} {
+		vec := simdUnary(c.key)
+		if vec == nil {
+			t.Skip("no AVX2 on this host")
+		}
+		it := intType{bits: 32, signed: c.signed}
+		for round := 0; round < 200; round++ {
+			var a, d lanes
+			for i := range a {
+				switch r.IntN(4) {
+				case 0:
+					a[i] = uint64(1) << r.IntN(32)
+					a[i] += uint64(r.IntN(3)) - 1
+				case 1:
+					a[i] = []uint64{0, 0xffffffff, 0x80000000, 0x7fffffff, 1}[r.IntN(5)]
+				default:
+					a[i] = uint64(r.Uint32()) >> r.IntN(32)
+				}
+				if r.IntN(4) == 0 {
+					a[i] |= r.Uint64() << 32
+				}
+			}
+			vec(&d, &a)
+			for i := range d {
+				if want := bfind(it, c.shiftamt, a[i]); d[i] != want {
+					t.Fatalf("%s(%#x) = %#x, want %#x", c.key, a[i], d[i], want)
+				}
+			}
+		}
+	}
+}

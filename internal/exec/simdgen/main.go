@@ -2488,6 +2488,36 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPCMPEQQ Y8, %s, Y8", ya)
 		w.f("VBLENDVPD Y8, thirtytwo<>(SB), %s, %s", yt, ya)
 	})
+	// bfind on 32 bits (int_misc.go's bfind): a negative .s32 value's
+	// complement; the exponent of the low half as an f64 (clz's trick) is
+	// the highest set bit's position, 31 less it with .shiftamt, and a
+	// zero has none (0xffffffff: Y15's low half)
+	for _, v := range []struct {
+		key, name        string
+		signed, shiftamt bool
+	}{{"bfind.u32", "simdBfindU32", false, false}, {"bfind.s32", "simdBfindS32", true, false},
+		{"bfind.shiftamt.u32", "simdBfindShiftU32", false, true}, {"bfind.shiftamt.s32", "simdBfindShiftS32", true, true}} {
+		signed, shiftamt := v.signed, v.shiftamt
+		g.keyedUnary(v.key, v.name, func(w *writer, ya, yt string) {
+			if signed {
+				w.f("VPSRAD $31, %s, %s", ya, yt)
+				w.f("VPXOR %s, %s, %s", yt, ya, ya)
+			}
+			w.f("VPAND Y15, %s, %s", ya, ya)
+			w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
+			w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
+			w.f("VPSRLQ $52, %s, %s", ya, ya) // 1023 + e, or 0 for zero
+			w.f("VPXOR Y8, Y8, Y8")
+			w.f("VPCMPEQQ Y8, %s, Y8", ya)
+			if shiftamt {
+				w.f("VMOVDQU clzbase<>(SB), %s", yt)
+				w.f("VPSUBQ %s, %s, %s", ya, yt, yt) // 1054 - (1023 + e) = 31 - e
+			} else {
+				w.f("VPSUBQ bias1023v<>(SB), %s, %s", ya, yt)
+			}
+			w.f("VBLENDVPD Y8, Y15, %s, %s", yt, ya)
+		})
+	}
 	// brev.b32: each byte's bits reversed (two nibble tables), the four
 	// bytes of the low half in reverse order, the upper half zero
 	g.unary("simdBrev32", func(w *writer, ya, yt string) {
