@@ -490,60 +490,45 @@ func f32Ops() []intOp {
 func (g *gen) prmtUniform() {
 	name := "simdPrmtUniform"
 	g.keyedTer["prmt.uniform"] = name
-	g.decls = append(g.decls, decl{name, "(d, a, b, c *lanes)"})
-	g.text(name, 32)
-	w := &g.s
-	w.f("MOVQ d+0(FP), DI")
-	w.f("MOVQ a+8(FP), SI")
-	w.f("MOVQ b+16(FP), DX")
-	w.f("MOVQ c+24(FP), CX")
-	g.body(name)
-	prologue(w)
-	w.f("MOVQ (CX), AX")
-	w.f("MOVQ $0x8080808000000000, R9") // control: indices in the low 4 bytes
-	w.f("XORQ R10, R10")                // sign mask
-	for k := 0; k < 4; k++ {
-		w.f("MOVQ AX, BX")
-		if k > 0 {
-			w.f("SHRQ $%d, BX", 4*k)
+	g.ternarySetup(name, "", func(w *writer) {
+		w.f("MOVQ (CX), AX")
+		w.f("MOVQ $0x8080808000000000, R9") // control: indices in the low 4 bytes
+		w.f("XORQ R10, R10")                // sign mask
+		for k := 0; k < 4; k++ {
+			w.f("MOVQ AX, BX")
+			if k > 0 {
+				w.f("SHRQ $%d, BX", 4*k)
+			}
+			w.f("ANDQ $7, BX")
+			if k > 0 {
+				w.f("SHLQ $%d, BX", 8*k)
+			}
+			w.f("ORQ BX, R9")
+			w.f("MOVQ AX, BX")
+			w.f("SHRQ $%d, BX", 4*k+3)
+			w.f("ANDQ $1, BX")
+			w.f("NEGQ BX")
+			w.f("ANDQ $0xff, BX")
+			if k > 0 {
+				w.f("SHLQ $%d, BX", 8*k)
+			}
+			w.f("ORQ BX, R10")
 		}
-		w.f("ANDQ $7, BX")
-		if k > 0 {
-			w.f("SHLQ $%d, BX", 8*k)
-		}
-		w.f("ORQ BX, R9")
-		w.f("MOVQ AX, BX")
-		w.f("SHRQ $%d, BX", 4*k+3)
-		w.f("ANDQ $1, BX")
-		w.f("NEGQ BX")
-		w.f("ANDQ $0xff, BX")
-		if k > 0 {
-			w.f("SHLQ $%d, BX", 8*k)
-		}
-		w.f("ORQ BX, R10")
-	}
-	w.f("XORL BX, BX")
-	w.f("MOVQ R9, X13")
-	w.f("VPBROADCASTQ X13, Y13")
-	w.f("VPADDB oddqword8<>(SB), Y13, Y13")
-	w.f("MOVQ R10, X12")
-	w.f("VPBROADCASTQ X12, Y12")
-	w.f("VPXOR Y14, Y14, Y14")
-	for j := 0; j < 8; j++ {
-		ya, yt := chunkRegs(j)
-		yb := fmt.Sprintf("Y%d", 8+j%4)
-		w.f("VMOVDQU %d(SI), %s", 32*j, ya)
-		w.f("VMOVDQU %d(DX), %s", 32*j, yb)
+		w.f("XORL BX, BX")
+		w.f("MOVQ R9, X13")
+		w.f("VPBROADCASTQ X13, Y13")
+		w.f("VPADDB oddqword8<>(SB), Y13, Y13")
+		w.f("MOVQ R10, X12")
+		w.f("VPBROADCASTQ X12, Y12")
+		w.f("VPXOR Y14, Y14, Y14")
+	}, func(w *writer, ya, yb, yt string, j int) {
 		zext32(w, ya)
 		w.f("VPSLLQ $32, %s, %s", yb, yb)
 		w.f("VPOR %s, %s, %s", yb, ya, ya)
 		w.f("VPSHUFB Y13, %s, %s", ya, yt)  // the picked bytes
 		w.f("VPCMPGTB %s, Y14, %s", yt, ya) // their signs, replicated
 		w.f("VPBLENDVB Y12, %s, %s, %s", ya, yt, ya)
-		store(w, j, ya, yt, false)
-	}
-	w.f("VZEROUPPER")
-	w.f("RET")
+	})
 }
 
 // fmaF32 is fma.f32: a*b+c rounded once, NaN results the canonical NaN.
@@ -1205,6 +1190,13 @@ func (g *gen) keyedUnary(key, name string, body func(w *writer, ya, yt string)) 
 
 // ternaryRC writes an rrr loop under the MXCSR word rc ("": none).
 func (g *gen) ternaryRC(name, rc string, body func(w *writer, ya, yb, yt string, j int)) {
+	g.ternarySetup(name, rc, nil, body)
+}
+
+// ternarySetup is ternaryRC with setup, when not nil, written after the
+// prologue (in the body, which traces call too) to prepare what every
+// chunk uses.
+func (g *gen) ternarySetup(name, rc string, setup func(w *writer), body func(w *writer, ya, yb, yt string, j int)) {
 	g.decls = append(g.decls, decl{name, "(d, a, b, c *lanes)"})
 	g.text(name, 32)
 	w := &g.s
@@ -1215,6 +1207,9 @@ func (g *gen) ternaryRC(name, rc string, body func(w *writer, ya, yb, yt string,
 	g.body(name)
 	prologue(w)
 	setRounding(w, rc)
+	if setup != nil {
+		setup(w)
+	}
 	for j := 0; j < 8; j++ {
 		ya, yt := chunkRegs(j)
 		yb := fmt.Sprintf("Y%d", 8+j%4)
@@ -1414,19 +1409,7 @@ func (g *gen) vectorLoads() {
 		move    string
 	}{{"simdLoadV2Z32", 2, 4, "MOVL"}, {"simdLoadV2S32", 2, 4, "MOVLQSX"}, {"simdLoadV4Z32", 4, 4, "MOVL"},
 		{"simdLoadV4S32", 4, 4, "MOVLQSX"}, {"simdLoadV2x64", 2, 8, "MOVQ"}} {
-		g.decls = append(g.decls, decl{v.name, "(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool"})
-		g.text(v.name, 41)
-		w := &g.s
-		w.f("MOVQ rows+0(FP), R8")
-		dst := []string{"R9", "R10", "R11", "R12"}[:v.n]
-		for k, r := range dst {
-			w.f("MOVQ %d(R8), %s", 8*k, r)
-		}
-		w.f("MOVQ regs+8(FP), SI")
-		w.f("MOVQ data+16(FP), DX")
-		checkLanes(w, v.n*v.size)
-		w.f("VZEROUPPER")
-		w.f("MOVQ adj+24(FP), CX")
+		w, dst := g.vectorAccessHead(v.name, v.n, v.size)
 		for i := 0; i < 32; i++ {
 			w.f("MOVQ %d(SI), AX", 8*i)
 			w.f("ADDQ CX, AX")
@@ -1435,12 +1418,7 @@ func (g *gen) vectorLoads() {
 				w.f("MOVQ BX, %d(%s)", 8*i, r)
 			}
 		}
-		w.f("MOVB $1, ret+40(FP)")
-		w.f("RET")
-		g.s.b.WriteString("fail:\n")
-		w.f("VZEROUPPER")
-		w.f("MOVB $0, ret+40(FP)")
-		w.f("RET")
+		g.vectorAccessTail()
 	}
 	// st.v2/.v4: the same, storing (aligned vectors either coincide or
 	// are apart, so lane order leaves the highest lane's elements, as the
@@ -1450,19 +1428,7 @@ func (g *gen) vectorLoads() {
 		n, size  int
 		load, st string
 	}{{"simdStoreV2x32", 2, 4, "MOVQ", "MOVL"}, {"simdStoreV4x32", 4, 4, "MOVQ", "MOVL"}, {"simdStoreV2x64", 2, 8, "MOVQ", "MOVQ"}} {
-		g.decls = append(g.decls, decl{v.name, "(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool"})
-		g.text(v.name, 41)
-		w := &g.s
-		w.f("MOVQ rows+0(FP), R8")
-		src := []string{"R9", "R10", "R11", "R12"}[:v.n]
-		for k, r := range src {
-			w.f("MOVQ %d(R8), %s", 8*k, r)
-		}
-		w.f("MOVQ regs+8(FP), SI")
-		w.f("MOVQ data+16(FP), DX")
-		checkLanes(w, v.n*v.size)
-		w.f("VZEROUPPER")
-		w.f("MOVQ adj+24(FP), CX")
+		w, src := g.vectorAccessHead(v.name, v.n, v.size)
 		for i := 0; i < 32; i++ {
 			w.f("MOVQ %d(SI), AX", 8*i)
 			w.f("ADDQ CX, AX")
@@ -1471,13 +1437,39 @@ func (g *gen) vectorLoads() {
 				w.f("%s BX, %d(DX)(AX*1)", v.st, k*v.size)
 			}
 		}
-		w.f("MOVB $1, ret+40(FP)")
-		w.f("RET")
-		g.s.b.WriteString("fail:\n")
-		w.f("VZEROUPPER")
-		w.f("MOVB $0, ret+40(FP)")
-		w.f("RET")
+		g.vectorAccessTail()
 	}
+}
+
+// vectorAccessHead starts a vector ld/st loop name of n elements of size
+// bytes: the element rows in R9-R12 (returned), the address row in SI,
+// the data in DX, every lane checked, adj in CX.
+func (g *gen) vectorAccessHead(name string, n, size int) (*writer, []string) {
+	g.decls = append(g.decls, decl{name, "(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool"})
+	g.text(name, 41)
+	w := &g.s
+	w.f("MOVQ rows+0(FP), R8")
+	rows := []string{"R9", "R10", "R11", "R12"}[:n]
+	for k, r := range rows {
+		w.f("MOVQ %d(R8), %s", 8*k, r)
+	}
+	w.f("MOVQ regs+8(FP), SI")
+	w.f("MOVQ data+16(FP), DX")
+	checkLanes(w, n*size)
+	w.f("VZEROUPPER")
+	w.f("MOVQ adj+24(FP), CX")
+	return w, rows
+}
+
+// vectorAccessTail ends it: true, or false from the check's fail.
+func (g *gen) vectorAccessTail() {
+	w := &g.s
+	w.f("MOVB $1, ret+40(FP)")
+	w.f("RET")
+	g.s.b.WriteString("fail:\n")
+	w.f("VZEROUPPER")
+	w.f("MOVB $0, ret+40(FP)")
+	w.f("RET")
 }
 
 // scatteredLoad writes the load of a row whose lanes are not consecutive
