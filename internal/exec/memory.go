@@ -603,14 +603,14 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			}
 			return
 		}
+		if local && w.loadLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
+			return
+		}
 		if mask == ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 &&
 			w.loadWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
 			return
 		}
 		if mask == ^uint32(0) && len(o.vec) > 1 && w.loadVectorWarp(o, f.regs, t) {
-			return
-		}
-		if local && w.loadLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
 			return
 		}
 		for m := mask; m != 0; m &= m - 1 {
