@@ -41,6 +41,7 @@ type LaunchStats struct {
 	ThreadInstructions uint64        // instructions executed, counted per lane (guard true)
 	Workers            int
 	CTAs               int
+	Batched            int // CTAs run in batches (see batch.go), not warp by warp
 }
 
 type launch struct {
@@ -62,6 +63,7 @@ type launch struct {
 	// of clusters until one does): clusters after it stop, those before it
 	// run on (for a while) so that the fault reported is the first one
 	stopAfter atomic.Int64
+	batched   atomic.Int64 // CTAs run in batches
 }
 
 // faultGrace is how long clusters before a faulted one may still run (and
@@ -200,6 +202,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			cfg.Progress(d, n*ctasPer)
 		}
 	}
+	// kernels of the batch shape run batches of CTAs (batch.go), on the
+	// default schedule, without clusters
+	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
 		wg.Add(1)
@@ -211,6 +216,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				l.threadInsts.Add(counts.thread)
 			}()
 			var spare *cluster
+			var br *batchRun
 			for {
 				start := int(next.Add(int64(chunk))) - chunk
 				if start >= n {
@@ -218,10 +224,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				}
 				end := min(start+chunk, n)
 				ran := 0
-				for i := start; i < end; i++ {
-					if int64(i) > l.stopAfter.Load() {
-						break
-					}
+				runCluster := func(i int) {
 					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
 					cl := newCluster(l, id, cdim, spare)
 					cl.index, cl.counts = i, counts
@@ -243,6 +246,35 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 						mu.Unlock()
 					}
 				}
+				for i := start; i < end; {
+					if int64(i) > l.stopAfter.Load() {
+						break
+					}
+					if batched {
+						// CTAs of one grid row, consecutive in x (batch.go)
+						if br == nil {
+							br = newBatchRun(l)
+						}
+						j := min(end, i+br.ctasPerBatch(), (i/ng[0]+1)*ng[0])
+						if br.runBatch(ctx, i%ng[0], j-i, uint32(i/ng[0]%ng[1]), uint32(i/(ng[0]*ng[1]))) {
+							counts.warp += br.nWarp
+							counts.thread += br.nThread
+							l.batched.Add(int64(j - i))
+							ran += j - i
+							i = j
+							continue
+						}
+						for ; i < j; i++ { // again on the warp engine, which faults where it must
+							if int64(i) > l.stopAfter.Load() {
+								break
+							}
+							runCluster(i)
+						}
+						continue
+					}
+					runCluster(i)
+					i++
+				}
 				report(ran)
 			}
 		}()
@@ -253,7 +285,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	}
 	if cfg.Stats != nil {
 		*cfg.Stats = LaunchStats{Duration: time.Since(l.start), WarpInstructions: l.warpInsts.Load(),
-			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer}
+			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer, Batched: int(l.batched.Load())}
 	}
 	if first != nil {
 		return first

@@ -148,6 +148,9 @@ func (p *Program) lower(f *Func) error {
 	}
 	buildTraces(f)
 	buildDiamonds(f)
+	if fn.Entry {
+		f.batch = planBatch(f)
+	}
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {
 			f.reuseConsts = append(f.reuseConsts, c)

@@ -63,6 +63,8 @@ type Func struct {
 	clearAll  bool
 	// prefix: the leading ops a reused kernel frame skips (prefix.go)
 	prefix int
+	// batch: how batches run the kernel (batch.go); nil: not of the shape
+	batch *batchPlan
 }
 
 // constSlot is a slot holding an immediate in every lane.

@@ -1,0 +1,351 @@
+package exec
+
+import (
+	"os"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// Batches (issue 7, memory-bound kernels). Most of a memory-bound kernel's
+// instructions compute indices and addresses: blockIdx.x*blockDim.x +
+// threadIdx.x, widened, scaled and added to a pointer. The warp engine
+// computes each of them for 32 lanes at a time, per warp, per CTA, and
+// pays the CTA's setup too, which keeps such kernels far below the host's
+// copy bandwidth. A kernel of a simple shape instead runs a batch of CTAs
+// (consecutive in x, in one row of the grid) op by op:
+//
+//   - a register whose lanes hold an affine function of the thread and
+//     CTA indices (base + c0*tid.x + c1*tid.y + c2*tid.z + c3*ctaid.x,
+//     modulo the register's width) is kept as that function, a form, and
+//     the integer ops that keep it affine (mov, add, sub, neg, mul.lo and
+//     mad.lo and shl by a uniform value, mul.wide and widening cvt when
+//     no lane's value wraps) compute the form once for the batch;
+//   - a load or store whose address is a form runs over each warp's 32
+//     lanes as one contiguous access where the lanes' addresses are;
+//   - every other op runs warp by warp through its usual handler, on a
+//     register file per warp that holds rows like a frame's (forms are
+//     written out into rows when such an op reads them).
+//
+// The shape: a kernel with one ret or exit, and no op other than
+// register-only ones (the pure ops, setp, selp, cvta, predicate logic),
+// ld.param of its parameters, weak scalar ld/st.global, mov from %tid,
+// %ntid, %ctaid and %nctaid, and branches; each guarded branch has the
+// exit on one side and as its reconvergence point, so lanes part only by
+// leaving (a bounds guard, a grid-stride loop's end) and every lane that
+// still runs is at one PC. Lanes that leave wait at the exit, as in the
+// warp engine, and run it with the rest of their warp at the end.
+//
+// The result is the one the warp engine gives: the lanes of different
+// CTAs cannot observe each other without atomics, barriers or strong
+// accesses (none of which the shape has), so running them op by op is one
+// of the executions the memory model allows, and for a kernel without
+// races it writes the same memory. The instruction counts are the same
+// (a warp issues an op when a lane of it is at the op), except that a
+// warp whose lanes spin in a loop for starvationLimit backward branches
+// while others wait at the exit counts the exit once, not twice (the warp
+// engine releases the waiting lanes then). A batch that faults is run
+// again CTA by CTA by the warp engine, which reports the fault as it
+// would have (the stores the batch made before the fault stay, as stores
+// of CTAs before a faulting one do).
+
+// batchEnabled lets tests (and PTXVM_BATCH=off) compare runs with and
+// without batches.
+var batchEnabled = os.Getenv("PTXVM_BATCH") != "off"
+
+// batchKind says how a batch runs an op.
+type batchKind uint8
+
+const (
+	bkReg   batchKind = iota // register-only: its handler, warp by warp
+	bkForm                   // an integer op that may keep a form
+	bkParam                  // ld.param of a kernel parameter by name
+	bkLoad                   // ld.global
+	bkStore                  // st.global
+	bkBra                    // a branch
+	bkExit                   // ret or exit
+)
+
+// batchPlan is a kernel's plan for batches: how each op runs.
+type batchPlan struct {
+	kind []batchKind
+	// srcs: per op, the register slots it reads (forms are written out
+	// into rows before a bkReg op runs)
+	srcs [][]int32
+	// sext: per bkForm op with a 32-bit result, whether the engine keeps
+	// that result sign-extended in its slot (probed from the handler)
+	sext []bool
+	exit int32 // the exit op
+	// sreg: the special register of each constant slot that holds one
+	sreg map[int32]*sregRef
+}
+
+// batchSregs are the special registers a batch computes as forms.
+var batchSregs = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true}
+
+// planBatch returns f's batch plan, or nil when f is not of the shape.
+func planBatch(f *Func) *batchPlan {
+	if !f.IR.Entry || len(f.frameConsts) > 0 {
+		return nil
+	}
+	p := &batchPlan{kind: make([]batchKind, len(f.Ops)), srcs: make([][]int32, len(f.Ops)),
+		sext: make([]bool, len(f.Ops)), exit: -1, sreg: map[int32]*sregRef{}}
+	for _, c := range f.consts {
+		if c.slot >= 0 && c.bits == sregMarker {
+			if !batchSregs[c.sreg.name] {
+				return nil
+			}
+			p.sreg[c.slot] = c.sreg
+		}
+	}
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		in := o.inst
+		if o.collective {
+			return nil
+		}
+		switch {
+		case o.ends:
+			if p.exit >= 0 || o.guard != 0 {
+				return nil
+			}
+			p.kind[pc], p.exit = bkExit, int32(pc)
+			continue
+		case in.Opcode == "bra":
+			if !o.bra {
+				return nil
+			}
+			p.kind[pc] = bkBra
+			continue
+		case in.Opcode == "ld" && o.space == spaceKernelParam && o.addrBase < 0 && !o.frameAddr:
+			if len(o.vec) != 1 {
+				return nil
+			}
+			p.kind[pc] = bkParam
+			continue
+		case in.Opcode == "ld" || in.Opcode == "st":
+			if o.space != mem.SpaceGlobal || o.frameAddr || o.addrBase < 0 || len(o.vec) != 1 ||
+				o.size > 8 || strong(in, o) || typeOf(in) == ".b128" {
+				return nil
+			}
+			p.kind[pc] = bkLoad
+			if in.Opcode == "st" {
+				p.kind[pc] = bkStore
+			}
+			continue
+		}
+		if !o.plain || (!o.pure && !registerOnlyBatch(o)) {
+			return nil
+		}
+		// special registers only through mov (a form)
+		for _, a := range in.Operands {
+			if a.Kind == ir.OpSreg && (in.Opcode != "mov" || !batchSregs[a.Sreg]) {
+				return nil
+			}
+		}
+		p.kind[pc] = bkReg
+		if formOp(in) {
+			p.kind[pc] = bkForm
+		}
+		p.srcs[pc] = regSources(f, in)
+		if o.pure { // (a special register's slot: a mov's source)
+			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+				if p.sreg[s] != nil {
+					p.srcs[pc] = append(p.srcs[pc], s)
+				}
+			}
+		}
+	}
+	if p.exit < 0 {
+		return nil
+	}
+	// every guarded branch parts lanes only by sending some to the exit,
+	// where they wait for the rest
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if p.kind[pc] != bkBra || o.guard == 0 {
+			continue
+		}
+		if o.target != p.exit && int32(pc+1) != p.exit || f.ipdom[pc] != p.exit {
+			return nil
+		}
+	}
+	if !probeSext(f, p) {
+		return nil
+	}
+	return p
+}
+
+// registerOnlyBatch: registerOnly without its special-register test (the
+// plan checks those itself), plus cvta.
+func registerOnlyBatch(o *Op) bool {
+	switch o.inst.Opcode {
+	case "setp", "selp":
+		return true
+	case "and", "or", "xor", "not":
+		return typeOf(o.inst) == ".pred"
+	case "cvta":
+		return o.vkind == vecUnary
+	}
+	return false
+}
+
+// regSources returns the register slots an instruction reads (not
+// predicates: those live in their own array).
+func regSources(f *Func, in *ir.Inst) []int32 {
+	var out []int32
+	var walk func(a *ir.Operand)
+	walk = func(a *ir.Operand) {
+		if a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type != ".pred" {
+			s := f.slot[a.Reg.ID]
+			for n := int32(0); n < int32(max(1, regRowCount(a.Reg))); n++ {
+				out = append(out, s+n)
+			}
+		}
+		if a.Base != nil {
+			walk(a.Base)
+		}
+		for k := range a.Elems {
+			walk(&a.Elems[k])
+		}
+	}
+	for i := range in.Operands {
+		if i == 0 && in.Opcode != "st" {
+			continue // the destination
+		}
+		walk(&in.Operands[i])
+	}
+	return out
+}
+
+// regRowCount is the number of slots a register takes.
+func regRowCount(r *ir.Reg) int {
+	if r.Type == ".b128" {
+		return 2
+	}
+	return 1
+}
+
+// formOp reports whether an instruction is one a form may pass through.
+func formOp(in *ir.Inst) bool {
+	t := typeOf(in)
+	it, ok := parseInt(t)
+	if !ok || it.bits != 32 && it.bits != 64 || in.Guard != nil || len(in.Mods) == 0 {
+		return false
+	}
+	for _, m := range in.Mods {
+		switch m {
+		case ".sat", ".cc", ".hi", ".ftz", ".relu":
+			return false
+		}
+	}
+	switch in.Opcode {
+	case "mov":
+		return len(in.Operands) == 2 && in.Operands[1].Kind != ir.OpVector && in.Operands[0].Kind == ir.OpReg
+	case "add", "sub", "shl":
+		return len(in.Operands) == 3
+	case "neg":
+		return it.signed || t[1] == 's'
+	case "mul":
+		return hasMod(in, ".lo") || hasMod(in, ".wide") && it.bits == 32
+	case "mad":
+		return hasMod(in, ".lo")
+	case "cvt":
+		if len(in.Types) < 2 {
+			return false
+		}
+		st, ok := parseInt(in.Types[1])
+		return ok && (st.bits == 32 || st.bits == 64)
+	}
+	return false
+}
+
+// probeSext finds, for each form op with a 32-bit result, how its handler
+// leaves a result in the slot (sign- or zero-extended), by running it on
+// operands whose result has bit 31 set, given both zero- and
+// sign-extended; an op whose handler does neither the same way for both
+// runs on rows (bkReg). It reports false when an op cannot be probed.
+func probeSext(f *Func, p *batchPlan) bool {
+	w := &Warp{}
+	fr := &frame{fn: f, regs: make([]uint64, f.numSlots*warpSize), preds: make([]uint32, f.numPreds)}
+	w.frames = []*frame{fr}
+	for _, c := range f.consts {
+		if c.slot >= 0 {
+			fill := c.bits
+			if fill == sregMarker {
+				fill = 0
+			}
+			fillRow((*lanes)(fr.regs[int(c.slot)*warpSize:]), fill)
+		}
+	}
+	probes := []uint32{0xffffffff, 0x80000000, 0x7fffffff, 0x40000000, 0x12345678, 0xfedcba98, 1, 3}
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if p.kind[pc] != bkForm {
+			continue
+		}
+		if !o.pure || resultBits(o.inst) != 32 {
+			continue // (regOp runs ops that are not pure; 64-bit results need no extension)
+		}
+		decided, sext := false, false
+	probe:
+		for _, v := range probes {
+			var got [2]uint64
+			ext := 2
+			if p.sreg[o.a] != nil {
+				ext = 1 // a special register's row is always zero-extended
+			}
+			for e := range ext {
+				x := uint64(v)
+				if e == 1 {
+					x = uint64(int64(int32(v)))
+				}
+				for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+					if int(s) < f.regSlots || p.sreg[s] != nil {
+						fillRow((*lanes)(fr.regs[int(s)*warpSize:]), x)
+					}
+				}
+				o.exec(w, o, ^uint32(0))
+				got[e] = fr.regs[int(o.d)*warpSize]
+			}
+			if ext == 1 {
+				got[1] = got[0]
+			}
+			if got[0] != got[1] {
+				break probe // the result depends on the operands' upper halves
+			}
+			if uint32(got[0])&0x80000000 == 0 {
+				continue
+			}
+			switch got[0] >> 32 {
+			case 0:
+				decided, sext = true, false
+			case 0xffffffff:
+				decided, sext = true, true
+			}
+			break
+		}
+		if !decided {
+			p.kind[pc] = bkReg
+			continue
+		}
+		p.sext[pc] = sext
+	}
+	return true
+}
+
+// resultBits is the width of an integer op's result.
+func resultBits(in *ir.Inst) int {
+	if in.Opcode == "cvt" {
+		d, _, ok := cvtIntTypes(in)
+		if !ok {
+			return 0
+		}
+		return d.bits
+	}
+	if in.Opcode == "mul" && hasMod(in, ".wide") {
+		return 64
+	}
+	t, _ := parseInt(typeOf(in))
+	return t.bits
+}

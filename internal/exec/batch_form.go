@@ -1,0 +1,188 @@
+package exec
+
+import (
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+// A form is a register's value in every lane of a batch (batch.go) as a
+// function of the lane's indices x = (tid.x, tid.y, tid.z, ctaid.x):
+// base + c·x modulo 2^bits, kept in the slot zero- or sign-extended (sext)
+// as the engine's handler for the op that wrote it leaves it. bits 0: the
+// register holds base in every lane, as the slot's content (c is zero).
+type form struct {
+	base uint64
+	c    [4]uint64
+	bits uint8
+	sext bool
+}
+
+// uniformRaw is the form of a slot holding v in every lane.
+func uniformRaw(v uint64) form { return form{base: v} }
+
+func (f form) uniform() bool { return f.c == [4]uint64{} }
+
+// norm is the slot content of the value v (modulo 2^bits).
+func (f form) norm(v uint64) uint64 {
+	if f.bits == 32 {
+		if f.sext {
+			return uint64(int64(int32(v)))
+		}
+		return uint64(uint32(v))
+	}
+	return v
+}
+
+// at is the slot content in the lane with indices x.
+func (f form) at(x [4]uint64) uint64 {
+	return f.norm(f.base + f.c[0]*x[0] + f.c[1]*x[1] + f.c[2]*x[2] + f.c[3]*x[3])
+}
+
+// raw is the slot content of a uniform form.
+func (f form) raw() uint64 { return f.norm(f.base) }
+
+// lin is the form as a linear function modulo 2^w, for an op of width w
+// (32 or 64): false when its lanes' values are not one (a 32-bit form
+// read as 64 bits; widen decides those).
+func (f form) lin(w int) (form, bool) {
+	switch {
+	case f.bits == 0:
+		return form{base: f.base}, true
+	case int(f.bits) >= w:
+		return form{base: f.base, c: f.c}, true
+	}
+	return form{}, false
+}
+
+func (f form) add(g form) form {
+	return form{base: f.base + g.base, c: [4]uint64{f.c[0] + g.c[0], f.c[1] + g.c[1], f.c[2] + g.c[2], f.c[3] + g.c[3]}}
+}
+
+func (f form) scale(k uint64) form {
+	return form{base: f.base * k, c: [4]uint64{f.c[0] * k, f.c[1] * k, f.c[2] * k, f.c[3] * k}}
+}
+
+// typed gives a linear function the width and extension of a result.
+func (f form) typed(bits int, sext bool) form {
+	f.bits, f.sext = uint8(bits), sext && bits == 32
+	return f
+}
+
+// batchDomain is the range of each index over a batch's lanes: x[i] in
+// [lo[i], lo[i]+n[i]).
+type batchDomain struct {
+	lo, n [4]int64
+}
+
+// widen returns the 64-bit linear function of a 32-bit form's values read
+// as unsigned or signed 32-bit integers, when no lane's value wraps
+// differently from the others: the exact integer base + c·x (with c's
+// entries taken as signed 32-bit steps) then lies in one 2^32 window over
+// the whole domain, and the values are that integer less the window's
+// start.
+func (f form) widen(signed bool, d *batchDomain) (form, bool) {
+	if f.bits == 0 || f.uniform() {
+		v := uint64(uint32(f.base))
+		if signed {
+			v = uint64(int64(int32(f.base)))
+		}
+		return form{base: v, bits: 64}, true
+	}
+	if f.bits != 32 {
+		return form{}, false
+	}
+	b := int64(uint32(f.base))
+	if signed {
+		b = int64(int32(f.base))
+	}
+	lo, hi := b, b
+	var c [4]uint64
+	for i, ci := range f.c {
+		s := int64(int32(ci)) // |s| < 2^31 and the indices < 2^31: no overflow below 2^63
+		c[i] = uint64(s)
+		if d.n[i] <= 0 || s == 0 {
+			continue
+		}
+		t0, t1 := s*d.lo[i], s*(d.lo[i]+d.n[i]-1)
+		lo += min(t0, t1)
+		hi += max(t0, t1)
+	}
+	off := int64(0)
+	if signed {
+		off = 1 << 31
+	}
+	k := (lo + off) >> 32 // floor division: the window of the smallest value
+	if (hi+off)>>32 != k {
+		return form{}, false
+	}
+	return form{base: uint64(b - k<<32), c: c, bits: 64}, true
+}
+
+// cvtIntTypes returns an integer cvt's destination and source types.
+func cvtIntTypes(in *ir.Inst) (intType, intType, bool) {
+	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
+	if dt == "" || at == "" {
+		var ts []string
+		for _, m := range in.Mods {
+			if isTypeMod(m) {
+				ts = append(ts, m)
+			}
+		}
+		if len(ts) != 2 {
+			return intType{}, intType{}, false
+		}
+		dt, at = ts[0], ts[1]
+	}
+	d, ok1 := parseInt(dt)
+	a, ok2 := parseInt(at)
+	return d, a, ok1 && ok2 && (d.bits == 32 || d.bits == 64) && (a.bits == 32 || a.bits == 64)
+}
+
+// compareInt is setp's integer comparison cmp of x and y of type t.
+func compareInt(x, y uint64, t intType, cmp string) bool {
+	if t.bits == 32 {
+		if t.signed {
+			x, y = uint64(int64(int32(x))), uint64(int64(int32(y)))
+		} else {
+			x, y = uint64(uint32(x)), uint64(uint32(y))
+		}
+	}
+	switch cmp {
+	case ".eq":
+		return x == y
+	case ".ne":
+		return x != y
+	case ".lo":
+		return x < y
+	case ".ls":
+		return x <= y
+	case ".hi":
+		return x > y
+	case ".hs":
+		return x >= y
+	}
+	if t.signed {
+		a, b := int64(x), int64(y)
+		switch cmp {
+		case ".lt":
+			return a < b
+		case ".le":
+			return a <= b
+		case ".gt":
+			return a > b
+		case ".ge":
+			return a >= b
+		}
+		return false
+	}
+	switch cmp {
+	case ".lt":
+		return x < y
+	case ".le":
+		return x <= y
+	case ".gt":
+		return x > y
+	case ".ge":
+		return x >= y
+	}
+	return false
+}

@@ -1,0 +1,748 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// batchBlocks is how many warps a batch holds at most: enough that the
+// forms' work, once per batch, is small per warp, few enough that the rows
+// an op streams through stay in the caches.
+const batchBlocks = 128
+
+// batchRun runs batches of one launch on one worker. Its register file
+// holds one frame-like file per warp ("block") of the batch: block b's
+// row of slot s is regs[(b*slots+s)*32:][:32].
+type batchRun struct {
+	l     *launch
+	fn    *Func
+	plan  *batchPlan
+	slots int
+	npred int
+	wpc   int // warps per CTA
+	// per linear thread index of a CTA: its tid
+	tid [][3]uint32
+	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
+	// has tid.x = tid.x of lane 0 + i)
+	run []bool
+
+	nb     int // warps in the current batch
+	x0     uint32
+	dom    batchDomain
+	cy, cz uint32
+	regs   []uint64
+	preds  []uint32
+	act    []uint32 // per block: the lanes running (not waiting at the exit)
+	alive  []uint32 // per block: the lanes that are threads
+	nAct   int      // blocks with running lanes
+	lanes  uint64   // running lanes
+	forms  []form
+	hasF   []bool // the slot's form is its value
+	hasR   []bool // the slot's rows hold its value
+	w      Warp   // runs handlers on a block's file
+	fr     frame
+	tmp    lanes
+	tmp2   lanes
+
+	gBase uint64
+	gData []byte
+
+	nWarp, nThread uint64
+}
+
+func newBatchRun(l *launch) *batchRun {
+	fn := l.kernel
+	b := l.block
+	threads := b[0] * b[1] * b[2]
+	r := &batchRun{l: l, fn: fn, plan: fn.batch, slots: fn.numSlots, npred: fn.numPreds,
+		wpc: (threads + warpSize - 1) / warpSize}
+	r.tid = make([][3]uint32, r.wpc*warpSize)
+	for t := range threads {
+		r.tid[t] = [3]uint32{uint32(t % b[0]), uint32(t / b[0] % b[1]), uint32(t / (b[0] * b[1]))}
+	}
+	r.run = make([]bool, r.wpc)
+	for w := range r.run {
+		r.run[w] = b[0]%warpSize == 0 || b[1]*b[2] == 1
+	}
+	nb := min(batchBlocks, max(r.wpc, batchBlocks/r.wpc*r.wpc))
+	r.regs = make([]uint64, nb*r.slots*warpSize)
+	r.preds = make([]uint32, nb*r.npred)
+	r.act = make([]uint32, nb)
+	r.alive = make([]uint32, nb)
+	r.forms = make([]form, r.slots)
+	r.hasF = make([]bool, r.slots)
+	r.hasR = make([]bool, r.slots)
+	r.fr = frame{fn: fn}
+	r.w.frames = []*frame{&r.fr}
+	// the immediates' rows, once: every batch of the launch reads them
+	for _, c := range fn.consts {
+		if c.slot >= 0 && c.bits != sregMarker {
+			for blk := range nb {
+				fillRow(r.row(blk, c.slot), c.bits)
+			}
+		}
+	}
+	for w := range r.wpc {
+		n := min(warpSize, threads-w*warpSize)
+		r.alive[w] = uint32(1<<n - 1)
+	}
+	return r
+}
+
+// ctasPerBatch is how many CTAs a batch takes.
+func (r *batchRun) ctasPerBatch() int { return max(1, len(r.act)/r.wpc) }
+
+func (r *batchRun) row(blk int, s int32) *lanes {
+	i := (blk*r.slots + int(s)) * warpSize
+	return (*lanes)(r.regs[i : i+warpSize])
+}
+
+func (r *batchRun) pred(blk int, p int32) *uint32 { return &r.preds[blk*r.npred+int(p)] }
+
+// guardOf is the lanes of block blk whose guard of op o is true.
+func (r *batchRun) guardOf(o *Op, blk int) uint32 {
+	if o.guard == 0 {
+		return ^uint32(0)
+	}
+	g := r.preds[blk*r.npred+int(o.guard-1)]
+	if o.neg {
+		g = ^g
+	}
+	return g
+}
+
+// runBatch runs CTAs x0 .. x0+n-1 of grid row (cy, cz); it reports false
+// when they must run again on the warp engine (a fault, or the launch was
+// cancelled), with nothing counted.
+func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
+	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
+	b := r.l.block
+	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
+	r.nAct, r.lanes = 0, 0
+	for blk := range r.nb {
+		a := r.alive[blk%r.wpc]
+		r.act[blk] = a
+		r.alive[blk] = a
+		r.nAct++
+		r.lanes += uint64(bits.OnesCount32(a))
+	}
+	clear(r.preds[:r.nb*r.npred])
+	for s := range r.slots {
+		r.forms[s], r.hasF[s], r.hasR[s] = form{}, true, false
+	}
+	for _, c := range r.fn.consts {
+		switch {
+		case c.slot < 0: // a predicate constant
+			if c.bits != 0 && c.bits != sregMarker {
+				for blk := range r.nb {
+					*r.pred(blk, -c.slot-1) = ^uint32(0)
+				}
+			}
+		case c.bits == sregMarker:
+			r.forms[c.slot] = r.sregForm(c.sreg)
+		default:
+			r.forms[c.slot], r.hasR[c.slot] = uniformRaw(c.bits), true
+		}
+	}
+	r.gData = nil
+	r.nWarp, r.nThread = 0, 0
+	ops := r.fn.Ops
+	plan := r.plan
+	backs := 0
+	for pc := int32(0); ; {
+		o := &ops[pc]
+		switch plan.kind[pc] {
+		case bkExit:
+			for blk := range r.nb {
+				if a := r.alive[blk]; a != 0 {
+					r.nWarp++
+					r.nThread += uint64(bits.OnesCount32(a))
+				}
+			}
+			return true
+		case bkBra:
+			if o.guard == 0 {
+				r.countAll()
+				if o.target <= pc {
+					if backs++; backs&255 == 0 && ctx.Err() != nil {
+						return false
+					}
+				}
+				pc = o.target
+				continue
+			}
+			next, ok := r.branch(o, pc)
+			if !ok {
+				return false
+			}
+			if next <= pc {
+				if backs++; backs&255 == 0 && ctx.Err() != nil {
+					return false
+				}
+			}
+			pc = next
+			continue
+		case bkParam:
+			if !r.param(o) {
+				return false
+			}
+		case bkForm:
+			if !r.formOp(pc, o) {
+				r.regOp(pc, o)
+			}
+		case bkReg:
+			r.regOp(pc, o)
+		case bkLoad:
+			if !r.access(o, false) {
+				return false
+			}
+		case bkStore:
+			if !r.access(o, true) {
+				return false
+			}
+		}
+		pc++
+	}
+}
+
+// sregForm is a special register's form in the batch.
+func (r *batchRun) sregForm(s *sregRef) form {
+	l := r.l
+	switch s.name {
+	case "%tid":
+		f := form{bits: 32}
+		f.c[s.ci] = 1
+		return f
+	case "%ntid":
+		return uniformRaw(uint64(l.block[s.ci]))
+	case "%nctaid":
+		return uniformRaw(uint64(l.grid[s.ci]))
+	}
+	// %ctaid
+	switch s.ci {
+	case 0:
+		return form{c: [4]uint64{0, 0, 0, 1}, bits: 32}
+	case 1:
+		return uniformRaw(uint64(r.cy))
+	}
+	return uniformRaw(uint64(r.cz))
+}
+
+// countAll counts an unguarded op in every block with running lanes.
+func (r *batchRun) countAll() {
+	r.nWarp += uint64(r.nAct)
+	r.nThread += r.lanes
+}
+
+// branch runs a guarded branch, whose exit side the lanes that go there
+// take to wait; it returns the next PC of the lanes that still run.
+func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
+	toExit := o.target == r.plan.exit
+	nAct, lanes := 0, uint64(0)
+	for blk := range r.nb {
+		a := r.act[blk]
+		if a == 0 {
+			continue
+		}
+		taken := a & r.guardOf(o, blk)
+		r.nWarp++
+		r.nThread += uint64(bits.OnesCount32(taken))
+		if toExit {
+			a &^= taken
+		} else {
+			a &= taken
+		}
+		r.act[blk] = a
+		if a != 0 {
+			nAct++
+			lanes += uint64(bits.OnesCount32(a))
+		}
+	}
+	r.nAct, r.lanes = nAct, lanes
+	switch {
+	case nAct == 0:
+		return r.plan.exit, true
+	case toExit:
+		return pc + 1, true
+	}
+	return o.target, true
+}
+
+// param runs ld.param of a kernel parameter: a uniform value.
+func (r *batchRun) param(o *Op) bool {
+	p, addr, n := r.l.params, o.addrConst, uint64(o.size)
+	if addr&(n-1) != 0 || n > uint64(len(p)) || addr > uint64(len(p))-n {
+		return false
+	}
+	v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
+	d := o.vec[0]
+	r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
+	r.countAll()
+	return true
+}
+
+// formOf returns slot s's form, if it has one.
+func (r *batchRun) formOf(s int32) (form, bool) {
+	if s < 0 || !r.hasF[s] {
+		return form{}, false
+	}
+	return r.forms[s], true
+}
+
+// formOp computes an integer op's result as a form, when its operands
+// are forms and the result is one; false leaves the op to regOp.
+func (r *batchRun) formOp(pc int32, o *Op) bool {
+	in := o.inst
+	if !o.pure {
+		return false
+	}
+	var src [3]form
+	for i, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+		f, ok := r.formOf(s)
+		if !ok {
+			return false
+		}
+		src[i] = f
+	}
+	t, _ := parseInt(typeOf(in))
+	w := t.bits
+	sext := r.plan.sext[pc]
+	var res form
+	switch in.Opcode {
+	case "mov":
+		a, ok := src[0].lin(w)
+		if !ok {
+			return false
+		}
+		res = a.typed(w, sext)
+	case "add", "sub":
+		a, ok1 := src[0].lin(w)
+		b, ok2 := src[1].lin(w)
+		if !ok1 || !ok2 {
+			return false
+		}
+		if in.Opcode == "sub" {
+			b = b.scale(^uint64(0))
+		}
+		res = a.add(b).typed(w, sext)
+	case "neg":
+		a, ok := src[0].lin(w)
+		if !ok {
+			return false
+		}
+		res = a.scale(^uint64(0)).typed(w, sext)
+	case "shl":
+		a, ok := src[0].lin(w)
+		if !ok || !src[1].uniform() {
+			return false
+		}
+		k := uint64(uint32(src[1].raw()))
+		if k >= uint64(w) {
+			res = form{}.typed(w, sext)
+		} else {
+			res = a.scale(1<<k).typed(w, sext)
+		}
+	case "mul", "mad":
+		a, b := src[0], src[1]
+		if !a.uniform() {
+			a, b = b, a
+		}
+		if !a.uniform() {
+			return false
+		}
+		if hasMod(in, ".wide") {
+			k, _ := a.widen(t.signed, &r.dom)
+			x, ok := b.widen(t.signed, &r.dom)
+			if !ok {
+				return false
+			}
+			res = x.scale(k.base).typed(64, false)
+			break
+		}
+		k, _ := a.lin(w)
+		x, ok := b.lin(w)
+		if !ok {
+			return false
+		}
+		res = x.scale(k.base)
+		if in.Opcode == "mad" {
+			c, ok := src[2].lin(w)
+			if !ok {
+				return false
+			}
+			res = res.add(c)
+		}
+		res = res.typed(w, sext)
+	case "cvt":
+		dt, at, ok := cvtIntTypes(in)
+		if !ok {
+			return false
+		}
+		var a form
+		if at.bits == 32 && dt.bits == 64 {
+			a, ok = src[0].widen(at.signed, &r.dom)
+		} else {
+			a, ok = src[0].lin(at.bits)
+		}
+		if !ok {
+			return false
+		}
+		res = a.typed(dt.bits, sext)
+	default:
+		return false
+	}
+	r.forms[o.d], r.hasF[o.d], r.hasR[o.d] = res, true, false
+	r.countAll()
+	return true
+}
+
+// materialize writes slot s's form into its rows (of the blocks with
+// running lanes: the others' rows are never read again).
+func (r *batchRun) materialize(s int32) {
+	if r.hasR[s] {
+		return
+	}
+	f := r.forms[s]
+	for blk := range r.nb {
+		if r.act[blk] != 0 {
+			r.formRow(f, blk, r.row(blk, s))
+		}
+	}
+	r.hasR[s] = true
+}
+
+// formRow writes form f's values in block blk's lanes into row.
+func (r *batchRun) formRow(f form, blk int, row *lanes) {
+	if f.uniform() {
+		fillRow(row, f.raw())
+		return
+	}
+	w := blk % r.wpc
+	cx := uint64(r.x0) + uint64(blk/r.wpc)
+	t := r.tid[w*warpSize : (w+1)*warpSize]
+	if r.run[w] {
+		v := f.base + f.c[0]*uint64(t[0][0]) + f.c[1]*uint64(t[0][1]) + f.c[2]*uint64(t[0][2]) + f.c[3]*cx
+		for i := range row {
+			row[i] = f.norm(v)
+			v += f.c[0]
+		}
+		return
+	}
+	for i := range row {
+		row[i] = f.at([4]uint64{uint64(t[i][0]), uint64(t[i][1]), uint64(t[i][2]), cx})
+	}
+}
+
+// first is the form's value in lane 0 of block blk (a run: the others
+// follow at steps of c[0]), before normalisation.
+func (r *batchRun) first(f form, blk int) uint64 {
+	w := blk % r.wpc
+	t := r.tid[w*warpSize]
+	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+uint64(blk/r.wpc))
+}
+
+// regOp runs a register-only op through its handler, block by block, on
+// rows (setp on forms compares them directly).
+func (r *batchRun) regOp(pc int32, o *Op) {
+	in := o.inst
+	if in.Opcode == "setp" && r.setpForms(o) {
+		return
+	}
+	dst := int32(-1)
+	if d := in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" && in.Opcode != "st" {
+		dst = r.fn.slot[d.Reg.ID]
+	}
+	srcs := r.plan.srcs[pc]
+	if o.guard == 0 && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
+		// the same operands in every lane: compute one block's worth
+		blk := 0
+		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
+			fillRow(r.row(blk, s), r.forms[s].raw())
+		}
+		r.fr.regs = r.regs[:r.slots*warpSize]
+		r.fr.preds = r.preds[:r.npred]
+		o.exec(&r.w, o, ^uint32(0))
+		v := r.row(blk, dst)[0]
+		r.forms[dst], r.hasF[dst], r.hasR[dst] = uniformRaw(v), true, false
+		r.countAll()
+		return
+	}
+	for _, s := range srcs {
+		r.materialize(s)
+	}
+	if o.guard != 0 && dst >= 0 {
+		r.materialize(dst) // the lanes whose guard is false keep their value
+	}
+	for blk := range r.nb {
+		a := r.act[blk]
+		if a == 0 {
+			continue
+		}
+		g := r.guardOf(o, blk)
+		r.nWarp++
+		r.nThread += uint64(bits.OnesCount32(a & g))
+		mask := g // lanes that do not run hold nothing anyone reads
+		if o.guard != 0 {
+			mask = a & g
+		}
+		if mask == 0 {
+			continue
+		}
+		i := blk * r.slots * warpSize
+		r.fr.regs = r.regs[i : i+r.slots*warpSize]
+		r.fr.preds = r.preds[blk*r.npred : (blk+1)*r.npred]
+		o.exec(&r.w, o, mask)
+	}
+	if dst >= 0 {
+		r.hasF[dst], r.hasR[dst] = false, true
+	}
+}
+
+// uniformSources reports whether every operand of a pure (or unary) op is
+// a uniform form.
+func (r *batchRun) uniformSources(o *Op) bool {
+	for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
+		if f, ok := r.formOf(s); !ok || !f.uniform() {
+			return false
+		}
+	}
+	return true
+}
+
+// setpForms runs an integer setp p, a, b on forms without rows: each
+// block where the lanes' values are a run without wrap-around, and the
+// comparison is a threshold, needs only its first and last lanes.
+func (r *batchRun) setpForms(o *Op) bool {
+	in := o.inst
+	cmp := in.Groups[".CmpOp"]
+	t, ok := parseInt(typeOf(in))
+	if !ok || in.Groups[".BoolOp"] != "" || len(in.Operands) != 3 || in.Operands[0].Kind != ir.OpReg || t.bits < 32 {
+		return false
+	}
+	var f [2]form
+	for i := range f {
+		a := in.Operands[1+i]
+		switch a.Kind {
+		case ir.OpReg:
+			s := r.fn.slot[a.Reg.ID]
+			if !r.hasF[s] {
+				return false
+			}
+			f[i] = r.forms[s]
+		case ir.OpImm:
+			f[i] = uniformRaw(constBits(a.Imm, typeOf(in)))
+		default:
+			return false
+		}
+	}
+	p := r.fn.slot[in.Operands[0].Reg.ID]
+	threshold := cmp != ".eq" && cmp != ".ne"
+	for blk := range r.nb {
+		a := r.act[blk]
+		if a == 0 {
+			continue
+		}
+		g := r.guardOf(o, blk)
+		r.nWarp++
+		r.nThread += uint64(bits.OnesCount32(a & g))
+		mask := g
+		if o.guard != 0 {
+			mask = a & g
+		}
+		var res uint32
+		if w := blk % r.wpc; r.run[w] && threshold && t.bits == 32 && (f[0].uniform() || f[1].uniform()) {
+			x0, x1, ok := r.runEnds(f, blk, t)
+			if ok {
+				lo, hi := compareInt(x0[0], x0[1], t, cmp), compareInt(x1[0], x1[1], t, cmp)
+				if lo == hi {
+					if lo {
+						res = ^uint32(0)
+					}
+					pp := r.pred(blk, p)
+					*pp = *pp&^mask | res&mask
+					continue
+				}
+			}
+		}
+		r.formRow(f[0], blk, &r.tmp)
+		r.formRow(f[1], blk, &r.tmp2)
+		for i := range warpSize {
+			if compareInt(r.tmp[i], r.tmp2[i], t, cmp) {
+				res |= 1 << i
+			}
+		}
+		pp := r.pred(blk, p)
+		*pp = *pp&^mask | res&mask
+	}
+	return true
+}
+
+// runEnds returns the operands' 32-bit values in lanes 0 and 31 of a run
+// block, when neither operand wraps around between them (so each moves
+// monotonically from one end to the other).
+func (r *batchRun) runEnds(f [2]form, blk int, t intType) ([2]uint64, [2]uint64, bool) {
+	var x0, x1 [2]uint64
+	for i, g := range f {
+		if g.uniform() {
+			x0[i], x1[i] = g.raw(), g.raw()
+			continue
+		}
+		v := r.first(g, blk)
+		s := int64(int32(g.c[0]))
+		a := int64(uint32(v))
+		lo, hi := int64(0), int64(1)<<32
+		if t.signed {
+			a, lo, hi = int64(int32(v)), -1<<31, 1<<31
+		}
+		e := a + 31*s
+		if e < lo || e >= hi {
+			return x0, x1, false
+		}
+		x0[i], x1[i] = uint64(a), uint64(e)
+	}
+	return x0, x1, true
+}
+
+// window returns the global memory holding [addr, addr+n) and addr's
+// offset in it.
+func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
+	if off := addr - r.gBase; r.gData != nil && off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off {
+		return r.gData, off, true
+	}
+	base, data, ok := r.l.prog.global.Find(addr)
+	if !ok {
+		return nil, 0, false
+	}
+	r.gBase, r.gData = base, data
+	off := addr - base
+	if off >= uint64(len(data)) || n > uint64(len(data))-off {
+		return nil, 0, false
+	}
+	return data, off, true
+}
+
+// access runs ld.global or st.global block by block; false: a lane
+// faults (the batch must run again: a store may have written the lanes
+// before it).
+func (r *batchRun) access(o *Op, store bool) bool {
+	t := typeOf(o.inst)
+	n := uint64(o.size)
+	signed := t != "" && t[1] == 's' && n < 8
+	v := o.vec[0]
+	if !store && o.guard != 0 {
+		r.materialize(v)
+	}
+	af, isForm := r.formOf(o.addrBase)
+	if isForm && af.bits == 32 {
+		isForm = false // a 32-bit register as an address: its rows
+	}
+	if !isForm {
+		r.materialize(o.addrBase)
+	}
+	var vf form
+	vForm := store && !r.hasR[v]
+	if vForm {
+		vf = r.forms[v]
+	}
+	for blk := range r.nb {
+		a := r.act[blk]
+		if a == 0 {
+			continue
+		}
+		eff := a & r.guardOf(o, blk)
+		r.nWarp++
+		r.nThread += uint64(bits.OnesCount32(eff))
+		if eff == 0 {
+			continue
+		}
+		row := r.row(blk, v)
+		if vForm {
+			r.formRow(vf, blk, &r.tmp2)
+			row = &r.tmp2
+		}
+		if isForm && r.run[blk%r.wpc] && af.c[0] == n && eff == ^uint32(0) {
+			start := r.first(af, blk) + o.addrConst
+			data, off, ok := r.window(start, n*warpSize)
+			if !ok || start&(n-1) != 0 {
+				return false
+			}
+			if store {
+				storeRun(data[off:off+n*warpSize], row, n)
+			} else {
+				loadRun(row, data[off:off+n*warpSize], n, signed)
+			}
+			continue
+		}
+		addrs := r.row(blk, o.addrBase)
+		if isForm {
+			r.formRow(af, blk, &r.tmp)
+			addrs = &r.tmp
+		}
+		for m := eff; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr := addrs[i] + o.addrConst
+			data, off, ok := r.window(addr, n)
+			if !ok || addr&(n-1) != 0 {
+				return false
+			}
+			if store {
+				mem.Store(data[off:off+n], row[i])
+			} else {
+				row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
+			}
+		}
+	}
+	if !store {
+		r.hasF[v], r.hasR[v] = false, true
+	}
+	return true
+}
+
+// loadRun loads a warp's consecutive n-byte values (signed: sign-extended)
+// into row.
+func loadRun(row *lanes, data []byte, n uint64, signed bool) {
+	switch {
+	case n == 8:
+		for i := range row {
+			row[i] = binary.LittleEndian.Uint64(data[8*i:])
+		}
+	case n == 4 && signed:
+		for i := range row {
+			row[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[4*i:]))))
+		}
+	case n == 4:
+		for i := range row {
+			row[i] = uint64(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+	default:
+		for i := range row {
+			v := mem.Load(data[uint64(i)*n : uint64(i+1)*n])
+			if signed {
+				v = uint64(int64(v<<(64-8*n)) >> (64 - 8*n))
+			}
+			row[i] = v
+		}
+	}
+}
+
+// storeRun stores a warp's row as consecutive n-byte values.
+func storeRun(data []byte, row *lanes, n uint64) {
+	switch n {
+	case 8:
+		for i, v := range row {
+			binary.LittleEndian.PutUint64(data[8*i:], v)
+		}
+	case 4:
+		for i, v := range row {
+			binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+		}
+	default:
+		for i, v := range row {
+			mem.Store(data[uint64(i)*n:uint64(i+1)*n], v)
+		}
+	}
+}
