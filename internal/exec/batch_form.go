@@ -137,51 +137,72 @@ func cvtIntTypes(in *ir.Inst) (intType, intType, bool) {
 	return d, a, ok1 && ok2 && (d.bits == 32 || d.bits == 64) && (a.bits == 32 || a.bits == 64)
 }
 
-// compareInt is setp's integer comparison cmp of x and y of type t.
-func compareInt(x, y uint64, t intType, cmp string) bool {
-	if t.bits == 32 {
-		if t.signed {
+// An intCmp is one of setp's integer comparisons.
+type intCmp uint8
+
+const (
+	cmpNone intCmp = iota
+	cmpEq
+	cmpNe
+	cmpLt // .lt, .lo: less, signed as the type says (.lo unsigned)
+	cmpLe
+	cmpGt
+	cmpGe
+)
+
+// parseIntCmp returns the comparison and whether it is unsigned whatever
+// the type (.lo, .ls, .hi, .hs).
+func parseIntCmp(cmp string) (intCmp, bool) {
+	switch cmp {
+	case ".eq":
+		return cmpEq, false
+	case ".ne":
+		return cmpNe, false
+	case ".lt":
+		return cmpLt, false
+	case ".le":
+		return cmpLe, false
+	case ".gt":
+		return cmpGt, false
+	case ".ge":
+		return cmpGe, false
+	case ".lo":
+		return cmpLt, true
+	case ".ls":
+		return cmpLe, true
+	case ".hi":
+		return cmpGt, true
+	case ".hs":
+		return cmpGe, true
+	}
+	return cmpNone, false
+}
+
+// compareInt is setp's integer comparison c of x and y of bits bits (32 or
+// 64), signed or not.
+func compareInt(x, y uint64, bits int, signed bool, c intCmp) bool {
+	if bits == 32 {
+		if signed {
 			x, y = uint64(int64(int32(x))), uint64(int64(int32(y)))
 		} else {
 			x, y = uint64(uint32(x)), uint64(uint32(y))
 		}
 	}
-	switch cmp {
-	case ".eq":
+	if signed {
+		x, y = x^1<<63, y^1<<63 // signed order as unsigned order
+	}
+	switch c {
+	case cmpEq:
 		return x == y
-	case ".ne":
+	case cmpNe:
 		return x != y
-	case ".lo":
+	case cmpLt:
 		return x < y
-	case ".ls":
+	case cmpLe:
 		return x <= y
-	case ".hi":
+	case cmpGt:
 		return x > y
-	case ".hs":
-		return x >= y
-	}
-	if t.signed {
-		a, b := int64(x), int64(y)
-		switch cmp {
-		case ".lt":
-			return a < b
-		case ".le":
-			return a <= b
-		case ".gt":
-			return a > b
-		case ".ge":
-			return a >= b
-		}
-		return false
-	}
-	switch cmp {
-	case ".lt":
-		return x < y
-	case ".le":
-		return x <= y
-	case ".gt":
-		return x > y
-	case ".ge":
+	case cmpGe:
 		return x >= y
 	}
 	return false

@@ -12,7 +12,7 @@ import (
 // batchBlocks is how many warps a batch holds at most: enough that the
 // forms' work, once per batch, is small per warp, few enough that the rows
 // an op streams through stay in the caches.
-const batchBlocks = 128
+const batchBlocks = 256
 
 // batchRun runs batches of one launch on one worker. Its register file
 // holds one frame-like file per warp ("block") of the batch: block b's
@@ -30,7 +30,9 @@ type batchRun struct {
 	// has tid.x = tid.x of lane 0 + i)
 	run []bool
 
-	nb     int // warps in the current batch
+	nb     int      // warps in the current batch
+	bw     []int32  // per block: its warp in its CTA
+	bcx    []uint64 // per block: its ctaid.x
 	x0     uint32
 	dom    batchDomain
 	cy, cz uint32
@@ -72,6 +74,8 @@ func newBatchRun(l *launch) *batchRun {
 	r.regs = make([]uint64, nb*r.slots*warpSize)
 	r.preds = make([]uint32, nb*r.npred)
 	r.act = make([]uint32, nb)
+	r.bw = make([]int32, nb)
+	r.bcx = make([]uint64, nb)
 	r.alive = make([]uint32, nb)
 	r.forms = make([]form, r.slots)
 	r.hasF = make([]bool, r.slots)
@@ -124,7 +128,9 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	r.nAct, r.lanes = 0, 0
 	for blk := range r.nb {
-		a := r.alive[blk%r.wpc]
+		w := blk % r.wpc
+		r.bw[blk], r.bcx[blk] = int32(w), uint64(x0+blk/r.wpc)
+		a := r.alive[w]
 		r.act[blk] = a
 		r.alive[blk] = a
 		r.nAct++
@@ -421,8 +427,7 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		fillRow(row, f.raw())
 		return
 	}
-	w := blk % r.wpc
-	cx := uint64(r.x0) + uint64(blk/r.wpc)
+	w, cx := int(r.bw[blk]), r.bcx[blk]
 	t := r.tid[w*warpSize : (w+1)*warpSize]
 	if r.run[w] {
 		v := f.base + f.c[0]*uint64(t[0][0]) + f.c[1]*uint64(t[0][1]) + f.c[2]*uint64(t[0][2]) + f.c[3]*cx
@@ -440,9 +445,8 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 // first is the form's value in lane 0 of block blk (a run: the others
 // follow at steps of c[0]), before normalisation.
 func (r *batchRun) first(f form, blk int) uint64 {
-	w := blk % r.wpc
-	t := r.tid[w*warpSize]
-	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+uint64(blk/r.wpc))
+	t := &r.tid[int(r.bw[blk])*warpSize]
+	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*r.bcx[blk]
 }
 
 // regOp runs a register-only op through its handler, block by block, on
@@ -492,6 +496,20 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		if mask == 0 {
 			continue
 		}
+		if mask == ^uint32(0) && o.vkind != vecNone {
+			// the op's whole-warp loop, as the converged path calls it
+			switch o.vkind {
+			case vecRR:
+				o.vrr(r.row(blk, o.d), r.row(blk, o.a), r.row(blk, o.b))
+			case vecK:
+				o.vrk(r.row(blk, o.d), r.row(blk, o.a), o.k)
+			case vecUnary:
+				o.vu(r.row(blk, o.d), r.row(blk, o.a))
+			case vecTern:
+				o.vt(r.row(blk, o.d), r.row(blk, o.a), r.row(blk, o.b), r.row(blk, o.c))
+			}
+			continue
+		}
 		i := blk * r.slots * warpSize
 		r.fr.regs = r.regs[i : i+r.slots*warpSize]
 		r.fr.preds = r.preds[blk*r.npred : (blk+1)*r.npred]
@@ -518,9 +536,9 @@ func (r *batchRun) uniformSources(o *Op) bool {
 // comparison is a threshold, needs only its first and last lanes.
 func (r *batchRun) setpForms(o *Op) bool {
 	in := o.inst
-	cmp := in.Groups[".CmpOp"]
 	t, ok := parseInt(typeOf(in))
-	if !ok || in.Groups[".BoolOp"] != "" || len(in.Operands) != 3 || in.Operands[0].Kind != ir.OpReg || t.bits < 32 {
+	c, unsigned := parseIntCmp(in.Groups[".CmpOp"])
+	if !ok || c == cmpNone || in.Groups[".BoolOp"] != "" || len(in.Operands) != 3 || in.Operands[0].Kind != ir.OpReg || t.bits < 32 {
 		return false
 	}
 	var f [2]form
@@ -540,7 +558,32 @@ func (r *batchRun) setpForms(o *Op) bool {
 		}
 	}
 	p := r.fn.slot[in.Operands[0].Reg.ID]
-	threshold := cmp != ".eq" && cmp != ".ne"
+	signed := t.signed && !unsigned
+	if o.guard == 0 && c != cmpEq && c != cmpNe && t.bits == 32 && (f[0].uniform() || f[1].uniform()) {
+		// one threshold for the whole batch, when its lanes' values run
+		// through it without wrapping around
+		mv, k, moving := &f[0], f[1].raw(), 0
+		if f[0].uniform() {
+			mv, k, moving = &f[1], f[0].raw(), 1
+		}
+		if v0, st, ok := r.linear(mv); ok {
+			if res, ok := threshold(v0, st, int64(r.nb*warpSize), k, moving, signed, c); ok {
+				for blk := range r.nb {
+					if r.act[blk] != 0 {
+						r.preds[blk*r.npred+int(p)] = res
+					}
+				}
+				r.countAll()
+				return true
+			}
+		}
+	}
+	// a threshold on one moving operand: the ends of a run decide it
+	ends := c != cmpEq && c != cmpNe && t.bits == 32 && (f[0].uniform() || f[1].uniform())
+	mv, k, moving := &f[0], f[1].raw(), 0 // the operand that moves, the other's value
+	if f[0].uniform() {
+		mv, k, moving = &f[1], f[0].raw(), 1
+	}
 	for blk := range r.nb {
 		a := r.act[blk]
 		if a == 0 {
@@ -553,59 +596,77 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if o.guard != 0 {
 			mask = a & g
 		}
-		var res uint32
-		if w := blk % r.wpc; r.run[w] && threshold && t.bits == 32 && (f[0].uniform() || f[1].uniform()) {
-			x0, x1, ok := r.runEnds(f, blk, t)
-			if ok {
-				lo, hi := compareInt(x0[0], x0[1], t, cmp), compareInt(x1[0], x1[1], t, cmp)
-				if lo == hi {
-					if lo {
-						res = ^uint32(0)
-					}
-					pp := r.pred(blk, p)
-					*pp = *pp&^mask | res&mask
-					continue
-				}
+		pp := &r.preds[blk*r.npred+int(p)]
+		if ends && r.run[r.bw[blk]] {
+			if res, ok := threshold(r.first(*mv, blk), mv.c[0], warpSize, k, moving, signed, c); ok {
+				*pp = *pp&^mask | res&mask
+				continue
 			}
 		}
 		r.formRow(f[0], blk, &r.tmp)
 		r.formRow(f[1], blk, &r.tmp2)
+		var res uint32
 		for i := range warpSize {
-			if compareInt(r.tmp[i], r.tmp2[i], t, cmp) {
+			if compareInt(r.tmp[i], r.tmp2[i], t.bits, signed, c) {
 				res |= 1 << i
 			}
 		}
-		pp := r.pred(blk, p)
 		*pp = *pp&^mask | res&mask
 	}
 	return true
 }
 
-// runEnds returns the operands' 32-bit values in lanes 0 and 31 of a run
-// block, when neither operand wraps around between them (so each moves
-// monotonically from one end to the other).
-func (r *batchRun) runEnds(f [2]form, blk int, t intType) ([2]uint64, [2]uint64, bool) {
-	var x0, x1 [2]uint64
-	for i, g := range f {
-		if g.uniform() {
-			x0[i], x1[i] = g.raw(), g.raw()
-			continue
-		}
-		v := r.first(g, blk)
-		s := int64(int32(g.c[0]))
-		a := int64(uint32(v))
-		lo, hi := int64(0), int64(1)<<32
-		if t.signed {
-			a, lo, hi = int64(int32(v)), -1<<31, 1<<31
-		}
-		e := a + 31*s
-		if e < lo || e >= hi {
-			return x0, x1, false
-		}
-		x0[i], x1[i] = uint64(a), uint64(e)
+// threshold compares a moving 32-bit operand, whose values in count
+// consecutive lanes are v, v+s, ... (before truncation), with the value
+// k (moving: which operand moves): when it does not wrap around it moves
+// monotonically, so where the two ends agree every lane does. false:
+// the lanes must be compared one by one.
+func threshold(v, s uint64, count int64, k uint64, moving int, signed bool, c intCmp) (uint32, bool) {
+	step := int64(int32(s))
+	a := int64(uint32(v))
+	lo, hi := int64(0), int64(1)<<32
+	if signed {
+		a, lo, hi = int64(int32(v)), -1<<31, 1<<31
 	}
-	return x0, x1, true
+	e := a + (count-1)*step // (|step| < 2^31, count <= 2^13)
+	if e < lo || e >= hi {
+		return 0, false
+	}
+	var r0, r1 bool
+	if moving == 0 {
+		r0, r1 = compareInt(uint64(a), k, 32, signed, c), compareInt(uint64(e), k, 32, signed, c)
+	} else {
+		r0, r1 = compareInt(k, uint64(a), 32, signed, c), compareInt(k, uint64(e), 32, signed, c)
+	}
+	switch {
+	case r0 != r1:
+		return 0, false
+	case r0:
+		return ^uint32(0), true
+	}
+	return 0, true
 }
+
+// linear returns v0 and s when form f's value in lane L of the batch
+// (L = 32*block + lane) is v0 + s*L in every lane, before truncation: the
+// CTAs have no partial warps and f steps by s from one thread to the next
+// in the order of their linear indices, across CTAs too.
+func (r *batchRun) linear(f *form) (uint64, uint64, bool) {
+	b := r.l.block
+	t := b[0] * b[1] * b[2]
+	s := f.c[0]
+	switch {
+	case t%warpSize != 0,
+		b[1] > 1 && f.c[1] != s*uint64(b[0]),
+		b[2] > 1 && f.c[2] != s*uint64(b[0]*b[1]),
+		r.nb > r.wpc && f.c[3] != s*uint64(t):
+		return 0, 0, false
+	}
+	return f.base + f.c[3]*uint64(r.x0), s, true
+}
+
+// full reports whether every lane of the batch runs.
+func (r *batchRun) full() bool { return r.lanes == uint64(r.nb*warpSize) }
 
 // window returns the global memory holding [addr, addr+n) and addr's
 // offset in it.
@@ -648,6 +709,21 @@ func (r *batchRun) access(o *Op, store bool) bool {
 	if vForm {
 		vf = r.forms[v]
 	}
+	if isForm && o.guard == 0 && !vForm && r.full() && (n == 4 || n == 8) {
+		// every lane, one range: one check, one pass
+		if v0, st, ok := r.linear(&af); ok && st == n {
+			start := v0 + o.addrConst
+			total := n * warpSize * uint64(r.nb)
+			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
+				r.countAll()
+				r.rows(o.vec[0], data[off:off+total], n, signed, store)
+				if !store {
+					r.hasF[v], r.hasR[v] = false, true
+				}
+				return true
+			}
+		}
+	}
 	for blk := range r.nb {
 		a := r.act[blk]
 		if a == 0 {
@@ -664,7 +740,7 @@ func (r *batchRun) access(o *Op, store bool) bool {
 			r.formRow(vf, blk, &r.tmp2)
 			row = &r.tmp2
 		}
-		if isForm && r.run[blk%r.wpc] && af.c[0] == n && eff == ^uint32(0) {
+		if isForm && r.run[r.bw[blk]] && af.c[0] == n && eff == ^uint32(0) {
 			start := r.first(af, blk) + o.addrConst
 			data, off, ok := r.window(start, n*warpSize)
 			if !ok || start&(n-1) != 0 {
@@ -702,10 +778,47 @@ func (r *batchRun) access(o *Op, store bool) bool {
 	return true
 }
 
+// rows loads the rows of slot s in every block from data (store: stores
+// them to data), n bytes a lane (4 or 8), the blocks' lanes one after the
+// other.
+func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool) {
+	stride := uintptr(r.slots * warpSize * 8)
+	nb := r.nb
+	if simdEnabled {
+		p := &data[:uint64(nb)*warpSize*n][0]
+		switch {
+		case store && n == 4:
+			batchStore32N(p, r.row(0, s), stride, nb)
+		case store:
+			batchStore64N(p, r.row(0, s), stride, nb)
+		case n == 8:
+			batchCopy64N(r.row(0, s), stride, p, nb)
+		case signed:
+			batchLoadS32N(r.row(0, s), stride, p, nb)
+		default:
+			batchLoadZ32N(r.row(0, s), stride, p, nb)
+		}
+		return
+	}
+	span := warpSize * n
+	for blk := range nb {
+		part := data[uint64(blk)*span : uint64(blk+1)*span]
+		if store {
+			storeRun(part, r.row(blk, s), n)
+		} else {
+			loadRun(r.row(blk, s), part, n, signed)
+		}
+	}
+}
+
 // loadRun loads a warp's consecutive n-byte values (signed: sign-extended)
 // into row.
 func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 	switch {
+	case n == 4 && simdEnabled && signed:
+		batchLoadS32(row, &data[:128][0])
+	case n == 4 && simdEnabled:
+		batchLoadZ32(row, &data[:128][0])
 	case n == 8:
 		for i := range row {
 			row[i] = binary.LittleEndian.Uint64(data[8*i:])
@@ -731,6 +844,11 @@ func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 
 // storeRun stores a warp's row as consecutive n-byte values.
 func storeRun(data []byte, row *lanes, n uint64) {
+	switch {
+	case n == 4 && simdEnabled:
+		batchStore32(&data[:128][0], row)
+		return
+	}
 	switch n {
 	case 8:
 		for i, v := range row {

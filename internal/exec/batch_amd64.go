@@ -1,0 +1,33 @@
+//go:build amd64 && !purego
+
+package exec
+
+// The AVX2 forms of a batch's contiguous 32-bit loads and stores
+// (batch_amd64.s); loadRun and storeRun use them when simdEnabled.
+
+//go:noescape
+func batchLoadZ32(row *lanes, src *byte)
+
+//go:noescape
+func batchLoadS32(row *lanes, src *byte)
+
+//go:noescape
+func batchStore32(dst *byte, row *lanes)
+
+// The same over n rows stride bytes apart (a batch's blocks) and n*32
+// consecutive values in memory; n > 0.
+
+//go:noescape
+func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int)
+
+//go:noescape
+func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int)
+
+//go:noescape
+func batchStore32N(dst *byte, row *lanes, stride uintptr, n int)
+
+//go:noescape
+func batchCopy64N(row *lanes, stride uintptr, src *byte, n int)
+
+//go:noescape
+func batchStore64N(dst *byte, row *lanes, stride uintptr, n int)

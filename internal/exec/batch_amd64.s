@@ -1,0 +1,239 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func batchLoadZ32(row *lanes, src *byte)
+// 32 consecutive uint32 values, zero-extended into a row.
+TEXT ·batchLoadZ32(SB), NOSPLIT, $0-16
+	MOVQ row+0(FP), DI
+	MOVQ src+8(FP), SI
+	VPMOVZXDQ 0(SI), Y0
+	VPMOVZXDQ 16(SI), Y1
+	VPMOVZXDQ 32(SI), Y2
+	VPMOVZXDQ 48(SI), Y3
+	VPMOVZXDQ 64(SI), Y4
+	VPMOVZXDQ 80(SI), Y5
+	VPMOVZXDQ 96(SI), Y6
+	VPMOVZXDQ 112(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func batchLoadS32(row *lanes, src *byte)
+// 32 consecutive int32 values, sign-extended into a row.
+TEXT ·batchLoadS32(SB), NOSPLIT, $0-16
+	MOVQ row+0(FP), DI
+	MOVQ src+8(FP), SI
+	VPMOVSXDQ 0(SI), Y0
+	VPMOVSXDQ 16(SI), Y1
+	VPMOVSXDQ 32(SI), Y2
+	VPMOVSXDQ 48(SI), Y3
+	VPMOVSXDQ 64(SI), Y4
+	VPMOVSXDQ 80(SI), Y5
+	VPMOVSXDQ 96(SI), Y6
+	VPMOVSXDQ 112(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func batchStore32(dst *byte, row *lanes)
+// A row's low halves as 32 consecutive uint32 values: VSHUFPS picks the
+// even dwords of two registers per 128-bit half, VPERMQ puts the halves
+// in order.
+TEXT ·batchStore32(SB), NOSPLIT, $0-16
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VMOVDQU Y2, 32(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VSHUFPS $0x88, Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU Y4, 64(DI)
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VSHUFPS $0x88, Y7, Y6, Y6
+	VPERMQ $0xD8, Y6, Y6
+	VMOVDQU Y6, 96(DI)
+	VZEROUPPER
+	RET
+
+// func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int)
+// batchLoadZ32 for n rows stride bytes apart, from consecutive memory.
+TEXT ·batchLoadZ32N(SB), NOSPLIT, $0-32
+	MOVQ row+0(FP), DI
+	MOVQ stride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+loop:
+	VPMOVZXDQ 0(SI), Y0
+	VPMOVZXDQ 16(SI), Y1
+	VPMOVZXDQ 32(SI), Y2
+	VPMOVZXDQ 48(SI), Y3
+	VPMOVZXDQ 64(SI), Y4
+	VPMOVZXDQ 80(SI), Y5
+	VPMOVZXDQ 96(SI), Y6
+	VPMOVZXDQ 112(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	ADDQ $128, SI
+	ADDQ DX, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int)
+TEXT ·batchLoadS32N(SB), NOSPLIT, $0-32
+	MOVQ row+0(FP), DI
+	MOVQ stride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+loop:
+	VPMOVSXDQ 0(SI), Y0
+	VPMOVSXDQ 16(SI), Y1
+	VPMOVSXDQ 32(SI), Y2
+	VPMOVSXDQ 48(SI), Y3
+	VPMOVSXDQ 64(SI), Y4
+	VPMOVSXDQ 80(SI), Y5
+	VPMOVSXDQ 96(SI), Y6
+	VPMOVSXDQ 112(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	ADDQ $128, SI
+	ADDQ DX, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func batchStore32N(dst *byte, row *lanes, stride uintptr, n int)
+// batchStore32 for n rows stride bytes apart, to consecutive memory.
+TEXT ·batchStore32N(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VMOVDQU Y2, 32(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VSHUFPS $0x88, Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU Y4, 64(DI)
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VSHUFPS $0x88, Y7, Y6, Y6
+	VPERMQ $0xD8, Y6, Y6
+	VMOVDQU Y6, 96(DI)
+	ADDQ $128, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func batchCopy64N(row *lanes, stride uintptr, src *byte, n int)
+// n rows stride bytes apart from consecutive 256-byte blocks.
+TEXT ·batchCopy64N(SB), NOSPLIT, $0-32
+	MOVQ row+0(FP), DI
+	MOVQ stride+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+loop:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	ADDQ $256, SI
+	ADDQ DX, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func batchStore64N(dst *byte, row *lanes, stride uintptr, n int)
+// n rows stride bytes apart to consecutive 256-byte blocks.
+TEXT ·batchStore64N(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
