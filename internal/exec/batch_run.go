@@ -24,6 +24,8 @@ type batchRun struct {
 	slots int
 	npred int
 	wpc   int // warps per CTA
+	block [3]int
+	ctas  int // CTAs a batch of this launch takes
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
@@ -56,12 +58,34 @@ type batchRun struct {
 	nWarp, nThread uint64
 }
 
-func newBatchRun(l *launch) *batchRun {
+// getBatchRun returns a batchRun for launch l: one an earlier launch of
+// the kernel with the same block shape left, when it holds enough blocks
+// (its immediates' rows are filled already), or a new one.
+func getBatchRun(l *launch) *batchRun {
+	b := l.block
+	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
+	ctas := l.grid[0] * l.grid[1] * l.grid[2]
+	nb := min(max(wpc, batchBlocks/wpc*wpc), ctas*wpc)
+	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
+		r.l, r.gData, r.ctas = l, nil, nb/wpc
+		return r
+	}
+	return newBatchRun(l, nb)
+}
+
+// putBatchRun keeps r for a later launch.
+func putBatchRun(r *batchRun) {
+	r.l, r.gData = nil, nil
+	r.fn.batchRuns.Put(r)
+}
+
+func newBatchRun(l *launch, nb int) *batchRun {
 	fn := l.kernel
 	b := l.block
 	threads := b[0] * b[1] * b[2]
 	r := &batchRun{l: l, fn: fn, plan: fn.batch, slots: fn.numSlots, npred: fn.numPreds,
-		wpc: (threads + warpSize - 1) / warpSize}
+		wpc: (threads + warpSize - 1) / warpSize, block: b}
+	r.ctas = nb / r.wpc
 	r.tid = make([][3]uint32, r.wpc*warpSize)
 	for t := range threads {
 		r.tid[t] = [3]uint32{uint32(t % b[0]), uint32(t / b[0] % b[1]), uint32(t / (b[0] * b[1]))}
@@ -70,7 +94,6 @@ func newBatchRun(l *launch) *batchRun {
 	for w := range r.run {
 		r.run[w] = b[0]%warpSize == 0 || b[1]*b[2] == 1
 	}
-	nb := min(batchBlocks, max(r.wpc, batchBlocks/r.wpc*r.wpc))
 	r.regs = make([]uint64, nb*r.slots*warpSize)
 	r.preds = make([]uint32, nb*r.npred)
 	r.act = make([]uint32, nb)
@@ -98,7 +121,7 @@ func newBatchRun(l *launch) *batchRun {
 }
 
 // ctasPerBatch is how many CTAs a batch takes.
-func (r *batchRun) ctasPerBatch() int { return max(1, len(r.act)/r.wpc) }
+func (r *batchRun) ctasPerBatch() int { return r.ctas }
 
 func (r *batchRun) row(blk int, s int32) *lanes {
 	i := (blk*r.slots + int(s)) * warpSize

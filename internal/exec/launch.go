@@ -253,7 +253,8 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					if batched {
 						// CTAs of one grid row, consecutive in x (batch.go)
 						if br == nil {
-							br = newBatchRun(l)
+							br = getBatchRun(l)
+							defer putBatchRun(br)
 						}
 						j := min(end, i+br.ctasPerBatch(), (i/ng[0]+1)*ng[0])
 						if br.runBatch(ctx, i%ng[0], j-i, uint32(i/ng[0]%ng[1]), uint32(i/(ng[0]*ng[1]))) {

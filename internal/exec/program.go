@@ -64,7 +64,8 @@ type Func struct {
 	// prefix: the leading ops a reused kernel frame skips (prefix.go)
 	prefix int
 	// batch: how batches run the kernel (batch.go); nil: not of the shape
-	batch *batchPlan
+	batch     *batchPlan
+	batchRuns sync.Pool // *batchRun: register files of finished launches' batches
 }
 
 // constSlot is a slot holding an immediate in every lane.
