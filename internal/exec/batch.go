@@ -75,6 +75,8 @@ type batchPlan struct {
 	// sext: per bkForm op with a 32-bit result, whether the engine keeps
 	// that result sign-extended in its slot (probed from the handler)
 	sext []bool
+	// form: per bkForm op, what it computes on forms
+	form []formInfo
 	exit int32 // the exit op
 	// sreg: the special register of each constant slot that holds one
 	sreg map[int32]*sregRef
@@ -89,7 +91,7 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	p := &batchPlan{kind: make([]batchKind, len(f.Ops)), srcs: make([][]int32, len(f.Ops)),
-		sext: make([]bool, len(f.Ops)), exit: -1, sreg: map[int32]*sregRef{}}
+		sext: make([]bool, len(f.Ops)), form: make([]formInfo, len(f.Ops)), exit: -1, sreg: map[int32]*sregRef{}}
 	for _, c := range f.consts {
 		if c.slot >= 0 && c.bits == sregMarker {
 			if !batchSregs[c.sreg.name] {
@@ -144,8 +146,8 @@ func planBatch(f *Func) *batchPlan {
 			}
 		}
 		p.kind[pc] = bkReg
-		if formOp(in) {
-			p.kind[pc] = bkForm
+		if fi, ok := formOf(in); ok && o.pure {
+			p.kind[pc], p.form[pc] = bkForm, fi
 		}
 		p.srcs[pc] = regSources(f, in)
 		if o.pure { // (a special register's slot: a mov's source)
@@ -226,38 +228,73 @@ func regRowCount(r *ir.Reg) int {
 	return 1
 }
 
-// formOp reports whether an instruction is one a form may pass through.
-func formOp(in *ir.Inst) bool {
+// formKind is what a form op computes.
+type formKind uint8
+
+const (
+	fMov formKind = iota
+	fAdd
+	fSub
+	fNeg
+	fShl
+	fMul // .lo
+	fMad // .lo
+	fMulWide
+	fCvt
+)
+
+// formInfo is a form op, decoded once.
+type formInfo struct {
+	op      formKind
+	bits    int  // the result's width
+	signed  bool // mul.wide, cvt: the source is signed
+	widen   bool // cvt from 32 to 64 bits
+	srcBits int  // cvt: the source's width
+}
+
+// formOf decodes an instruction a form may pass through: an integer op of
+// 32 or 64 bits, unguarded, without saturation, carry or high halves.
+func formOf(in *ir.Inst) (formInfo, bool) {
 	t := typeOf(in)
 	it, ok := parseInt(t)
 	if !ok || it.bits != 32 && it.bits != 64 || in.Guard != nil || len(in.Mods) == 0 {
-		return false
+		return formInfo{}, false
 	}
 	for _, m := range in.Mods {
 		switch m {
 		case ".sat", ".cc", ".hi", ".ftz", ".relu":
-			return false
+			return formInfo{}, false
 		}
 	}
+	fi := formInfo{bits: it.bits}
 	switch in.Opcode {
 	case "mov":
-		return len(in.Operands) == 2 && in.Operands[1].Kind != ir.OpVector && in.Operands[0].Kind == ir.OpReg
+		fi.op = fMov
+		ok = len(in.Operands) == 2 && in.Operands[1].Kind != ir.OpVector && in.Operands[0].Kind == ir.OpReg
 	case "add", "sub", "shl":
-		return len(in.Operands) == 3
+		fi.op = map[string]formKind{"add": fAdd, "sub": fSub, "shl": fShl}[in.Opcode]
+		ok = len(in.Operands) == 3
 	case "neg":
-		return it.signed || t[1] == 's'
+		fi.op, ok = fNeg, t[1] == 's'
 	case "mul":
-		return hasMod(in, ".lo") || hasMod(in, ".wide") && it.bits == 32
-	case "mad":
-		return hasMod(in, ".lo")
-	case "cvt":
-		if len(in.Types) < 2 {
-			return false
+		switch {
+		case hasMod(in, ".lo"):
+			fi.op = fMul
+		case hasMod(in, ".wide") && it.bits == 32:
+			fi.op, fi.bits, fi.signed = fMulWide, 64, it.signed
+		default:
+			ok = false
 		}
-		st, ok := parseInt(in.Types[1])
-		return ok && (st.bits == 32 || st.bits == 64)
+	case "mad":
+		fi.op, ok = fMad, hasMod(in, ".lo")
+	case "cvt":
+		d, a, ok2 := cvtIntTypes(in)
+		fi.op, fi.bits, fi.signed, fi.srcBits, ok = fCvt, d.bits, a.signed, a.bits, ok2
+		fi.widen = a.bits == 32 && d.bits == 64
+	default:
+		ok = false
 	}
-	return false
+	return fi, ok
 }
 
 // probeSext finds, for each form op with a 32-bit result, how its handler
@@ -284,8 +321,8 @@ func probeSext(f *Func, p *batchPlan) bool {
 		if p.kind[pc] != bkForm {
 			continue
 		}
-		if !o.pure || resultBits(o.inst) != 32 {
-			continue // (regOp runs ops that are not pure; 64-bit results need no extension)
+		if p.form[pc].bits != 32 {
+			continue // (64-bit results need no extension)
 		}
 		decided, sext := false, false
 	probe:
@@ -332,20 +369,4 @@ func probeSext(f *Func, p *batchPlan) bool {
 		p.sext[pc] = sext
 	}
 	return true
-}
-
-// resultBits is the width of an integer op's result.
-func resultBits(in *ir.Inst) int {
-	if in.Opcode == "cvt" {
-		d, _, ok := cvtIntTypes(in)
-		if !ok {
-			return 0
-		}
-		return d.bits
-	}
-	if in.Opcode == "mul" && hasMod(in, ".wide") {
-		return 64
-	}
-	t, _ := parseInt(typeOf(in))
-	return t.bits
 }

@@ -47,6 +47,10 @@ type batchRun struct {
 	forms  []form
 	hasF   []bool // the slot's form is its value
 	hasR   []bool // the slot's rows hold its value
+	// uniR: the slot's rows, in every block, hold uniRaw (kept across
+	// batches: a kernel parameter's rows are filled once per launch)
+	uniR   []bool
+	uniRaw []uint64
 	w      Warp   // runs handlers on a block's file
 	fr     frame
 	tmp    lanes
@@ -68,6 +72,7 @@ func getBatchRun(l *launch) *batchRun {
 	nb := min(max(wpc, batchBlocks/wpc*wpc), ctas*wpc)
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas = l, nil, nb/wpc
+		clear(r.uniR)
 		return r
 	}
 	return newBatchRun(l, nb)
@@ -103,6 +108,8 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.forms = make([]form, r.slots)
 	r.hasF = make([]bool, r.slots)
 	r.hasR = make([]bool, r.slots)
+	r.uniR = make([]bool, r.slots)
+	r.uniRaw = make([]uint64, r.slots)
 	r.fr = frame{fn: fn}
 	r.w.frames = []*frame{&r.fr}
 	// the immediates' rows, once: every batch of the launch reads them
@@ -325,57 +332,44 @@ func (r *batchRun) formOf(s int32) (form, bool) {
 // formOp computes an integer op's result as a form, when its operands
 // are forms and the result is one; false leaves the op to regOp.
 func (r *batchRun) formOp(pc int32, o *Op) bool {
-	in := o.inst
 	if !o.pure {
 		return false
 	}
 	var src [3]form
 	for i, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-		f, ok := r.formOf(s)
-		if !ok {
+		if s < 0 || !r.hasF[s] {
 			return false
 		}
-		src[i] = f
+		src[i] = r.forms[s]
 	}
-	t, _ := parseInt(typeOf(in))
-	w := t.bits
-	sext := r.plan.sext[pc]
+	fi := &r.plan.form[pc]
+	w, sext := fi.bits, r.plan.sext[pc]
 	var res form
-	switch in.Opcode {
-	case "mov":
-		a, ok := src[0].lin(w)
-		if !ok {
-			return false
-		}
-		res = a.typed(w, sext)
-	case "add", "sub":
+	var ok bool
+	switch fi.op {
+	case fMov:
+		res, ok = src[0].lin(w)
+	case fAdd, fSub:
 		a, ok1 := src[0].lin(w)
 		b, ok2 := src[1].lin(w)
-		if !ok1 || !ok2 {
-			return false
-		}
-		if in.Opcode == "sub" {
+		if fi.op == fSub {
 			b = b.scale(^uint64(0))
 		}
-		res = a.add(b).typed(w, sext)
-	case "neg":
-		a, ok := src[0].lin(w)
-		if !ok {
-			return false
-		}
-		res = a.scale(^uint64(0)).typed(w, sext)
-	case "shl":
-		a, ok := src[0].lin(w)
-		if !ok || !src[1].uniform() {
-			return false
-		}
-		k := uint64(uint32(src[1].raw()))
-		if k >= uint64(w) {
-			res = form{}.typed(w, sext)
+		res, ok = a.add(b), ok1 && ok2
+	case fNeg:
+		var a form
+		a, ok = src[0].lin(w)
+		res = a.scale(^uint64(0))
+	case fShl:
+		var a form
+		a, ok = src[0].lin(w)
+		ok = ok && src[1].uniform()
+		if k := uint64(uint32(src[1].raw())); k >= uint64(w) {
+			res = form{}
 		} else {
-			res = a.scale(1<<k).typed(w, sext)
+			res = a.scale(1 << k)
 		}
-	case "mul", "mad":
+	case fMul, fMad, fMulWide:
 		a, b := src[0], src[1]
 		if !a.uniform() {
 			a, b = b, a
@@ -383,48 +377,33 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 		if !a.uniform() {
 			return false
 		}
-		if hasMod(in, ".wide") {
-			k, _ := a.widen(t.signed, &r.dom)
-			x, ok := b.widen(t.signed, &r.dom)
-			if !ok {
-				return false
-			}
-			res = x.scale(k.base).typed(64, false)
+		if fi.op == fMulWide {
+			k, _ := a.widen(fi.signed, &r.dom)
+			var x form
+			x, ok = b.widen(fi.signed, &r.dom)
+			res = x.scale(k.base)
 			break
 		}
 		k, _ := a.lin(w)
-		x, ok := b.lin(w)
-		if !ok {
-			return false
-		}
+		var x form
+		x, ok = b.lin(w)
 		res = x.scale(k.base)
-		if in.Opcode == "mad" {
-			c, ok := src[2].lin(w)
-			if !ok {
-				return false
-			}
-			res = res.add(c)
+		if fi.op == fMad {
+			c, ok2 := src[2].lin(w)
+			res, ok = res.add(c), ok && ok2
 		}
-		res = res.typed(w, sext)
-	case "cvt":
-		dt, at, ok := cvtIntTypes(in)
-		if !ok {
-			return false
-		}
-		var a form
-		if at.bits == 32 && dt.bits == 64 {
-			a, ok = src[0].widen(at.signed, &r.dom)
+	case fCvt:
+		if fi.widen {
+			res, ok = src[0].widen(fi.signed, &r.dom)
 		} else {
-			a, ok = src[0].lin(at.bits)
+			res, ok = src[0].lin(fi.srcBits)
 		}
-		if !ok {
-			return false
-		}
-		res = a.typed(dt.bits, sext)
-	default:
+	}
+	if !ok {
 		return false
 	}
-	r.forms[o.d], r.hasF[o.d], r.hasR[o.d] = res, true, false
+	d := o.d
+	r.forms[d], r.hasF[d], r.hasR[d] = res.typed(w, sext), true, false
 	r.countAll()
 	return true
 }
@@ -436,12 +415,23 @@ func (r *batchRun) materialize(s int32) {
 		return
 	}
 	f := r.forms[s]
+	r.hasR[s] = true
+	if f.uniform() {
+		v := f.raw()
+		if !r.uniR[s] || r.uniRaw[s] != v {
+			for blk := range r.act {
+				fillRow(r.row(blk, s), v)
+			}
+			r.uniR[s], r.uniRaw[s] = true, v
+		}
+		return
+	}
+	r.uniR[s] = false
 	for blk := range r.nb {
 		if r.act[blk] != 0 {
 			r.formRow(f, blk, r.row(blk, s))
 		}
 	}
-	r.hasR[s] = true
 }
 
 // formRow writes form f's values in block blk's lanes into row.
@@ -488,8 +478,11 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		// the same operands in every lane: compute one block's worth
 		blk := 0
 		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
-			fillRow(r.row(blk, s), r.forms[s].raw())
+			v := r.forms[s].raw()
+			fillRow(r.row(blk, s), v)
+			r.uniR[s] = r.uniR[s] && r.uniRaw[s] == v
 		}
+		r.uniR[dst] = false
 		r.fr.regs = r.regs[:r.slots*warpSize]
 		r.fr.preds = r.preds[:r.npred]
 		o.exec(&r.w, o, ^uint32(0))
@@ -539,7 +532,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		o.exec(&r.w, o, mask)
 	}
 	if dst >= 0 {
-		r.hasF[dst], r.hasR[dst] = false, true
+		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
 	}
 }
 
@@ -741,7 +734,7 @@ func (r *batchRun) access(o *Op, store bool) bool {
 				r.countAll()
 				r.rows(o.vec[0], data[off:off+total], n, signed, store)
 				if !store {
-					r.hasF[v], r.hasR[v] = false, true
+					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 				}
 				return true
 			}
@@ -796,7 +789,7 @@ func (r *batchRun) access(o *Op, store bool) bool {
 		}
 	}
 	if !store {
-		r.hasF[v], r.hasR[v] = false, true
+		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 	}
 	return true
 }
