@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -733,6 +734,15 @@ func (r *batchRun) access(o *Op, store bool) bool {
 			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
 				r.countAll()
 				r.rows(o.vec[0], data[off:off+total], n, signed, store)
+				if next := off + total; prefetchEnabled && next < uint64(len(data)) {
+					// the next batch's range, while this one runs on
+					p, m := uintptr(unsafe.Pointer(&data[next])), uintptr(min(total, uint64(len(data))-next))
+					if store {
+						prefetchLinesW(p, m)
+					} else {
+						prefetchLines(p, m)
+					}
+				}
 				if !store {
 					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 				}
