@@ -158,15 +158,17 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	r.nAct, r.lanes = 0, 0
-	for blk := range r.nb {
-		w := blk % r.wpc
-		r.bw[blk], r.bcx[blk] = int32(w), uint64(x0+blk/r.wpc)
+	for blk, w, cx := 0, 0, uint64(x0); blk < r.nb; blk++ {
+		r.bw[blk], r.bcx[blk] = int32(w), cx
 		a := r.alive[w]
 		r.act[blk] = a
 		r.alive[blk] = a
-		r.nAct++
 		r.lanes += uint64(bits.OnesCount32(a))
+		if w++; w == r.wpc {
+			w, cx = 0, cx+1
+		}
 	}
+	r.nAct = r.nb
 	clear(r.preds[:r.nb*r.npred])
 	for s := range r.slots {
 		r.forms[s], r.hasF[s], r.hasR[s] = form{}, true, false
@@ -498,6 +500,14 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if o.guard != 0 && dst >= 0 {
 		r.materialize(dst) // the lanes whose guard is false keep their value
 	}
+	if o.guard == 0 && o.vkind != vecNone && dst >= 0 && dst == o.d && r.full() {
+		// every lane: the whole-warp loop over every block, the rows a
+		// register file apart
+		r.countAll()
+		r.vecAll(o)
+		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+		return
+	}
 	for blk := range r.nb {
 		a := r.act[blk]
 		if a == 0 {
@@ -534,6 +544,36 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	}
 	if dst >= 0 {
 		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+	}
+}
+
+// vecAll runs op o's whole-warp loop in every block.
+func (r *batchRun) vecAll(o *Op) {
+	step := r.slots * warpSize * 8
+	d, a := unsafe.Pointer(r.row(0, o.d)), unsafe.Pointer(r.row(0, o.a))
+	switch o.vkind {
+	case vecRR:
+		b := unsafe.Pointer(r.row(0, o.b))
+		for range r.nb {
+			o.vrr((*lanes)(d), (*lanes)(a), (*lanes)(b))
+			d, a, b = unsafe.Add(d, step), unsafe.Add(a, step), unsafe.Add(b, step)
+		}
+	case vecK:
+		for range r.nb {
+			o.vrk((*lanes)(d), (*lanes)(a), o.k)
+			d, a = unsafe.Add(d, step), unsafe.Add(a, step)
+		}
+	case vecUnary:
+		for range r.nb {
+			o.vu((*lanes)(d), (*lanes)(a))
+			d, a = unsafe.Add(d, step), unsafe.Add(a, step)
+		}
+	case vecTern:
+		b, c := unsafe.Pointer(r.row(0, o.b)), unsafe.Pointer(r.row(0, o.c))
+		for range r.nb {
+			o.vt((*lanes)(d), (*lanes)(a), (*lanes)(b), (*lanes)(c))
+			d, a, b, c = unsafe.Add(d, step), unsafe.Add(a, step), unsafe.Add(b, step), unsafe.Add(c, step)
+		}
 	}
 }
 
