@@ -59,6 +59,9 @@ type batchRun struct {
 
 	gBase uint64
 	gData []byte
+	// pfLast: per op, the first address of its last whole-batch access
+	// (0: none yet), to prefetch the next one
+	pfLast []uint64
 
 	nWarp, nThread uint64
 }
@@ -74,6 +77,7 @@ func getBatchRun(l *launch) *batchRun {
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas = l, nil, nb/wpc
 		clear(r.uniR)
+		clear(r.pfLast)
 		return r
 	}
 	return newBatchRun(l, nb)
@@ -111,6 +115,7 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.hasR = make([]bool, r.slots)
 	r.uniR = make([]bool, r.slots)
 	r.uniRaw = make([]uint64, r.slots)
+	r.pfLast = make([]uint64, len(fn.Ops))
 	r.fr = frame{fn: fn}
 	r.w.frames = []*frame{&r.fr}
 	// the immediates' rows, once: every batch of the launch reads them
@@ -236,11 +241,11 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 		case bkReg:
 			r.regOp(pc, o)
 		case bkLoad:
-			if !r.access(o, false) {
+			if !r.access(pc, o, false) {
 				return false
 			}
 		case bkStore:
-			if !r.access(o, true) {
+			if !r.access(pc, o, true) {
 				return false
 			}
 		}
@@ -746,7 +751,7 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 // access runs ld.global or st.global block by block; false: a lane
 // faults (the batch must run again: a store may have written the lanes
 // before it).
-func (r *batchRun) access(o *Op, store bool) bool {
+func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	t := typeOf(o.inst)
 	n := uint64(o.size)
 	signed := t != "" && t[1] == 's' && n < 8
@@ -774,13 +779,18 @@ func (r *batchRun) access(o *Op, store bool) bool {
 			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
 				r.countAll()
 				r.rows(o.vec[0], data[off:off+total], n, signed, store)
-				if next := off + total; prefetchEnabled && next < uint64(len(data)) {
-					// the next batch's range, while this one runs on
-					p, m := uintptr(unsafe.Pointer(&data[next])), uintptr(min(total, uint64(len(data))-next))
-					if store {
-						prefetchLinesW(p, m)
-					} else {
-						prefetchLines(p, m)
+				if prefetchEnabled {
+					// the range this op will access next (one step further
+					// than its last), while the batch runs on
+					last := r.pfLast[pc]
+					r.pfLast[pc] = start
+					if next := off + (start - last); last != 0 && next < uint64(len(data)) {
+						p, m := uintptr(unsafe.Pointer(&data[next])), uintptr(min(total, uint64(len(data))-next))
+						if store {
+							prefetchLinesW(p, m)
+						} else {
+							prefetchLines(p, m)
+						}
 					}
 				}
 				if !store {
