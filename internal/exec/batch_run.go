@@ -33,32 +33,37 @@ type batchRun struct {
 	// has tid.x = tid.x of lane 0 + i)
 	run []bool
 
-	nb     int      // warps in the current batch
-	bw     []int32  // per block: its warp in its CTA
-	bcx    []uint64 // per block: its ctaid.x
-	x0     uint32
-	dom    batchDomain
-	cy, cz uint32
-	regs   []uint64
-	preds  []uint32
-	act    []uint32 // per block: the lanes running (not waiting at the exit)
-	alive  []uint32 // per block: the lanes that are threads
-	nAct   int      // blocks with running lanes
-	lanes  uint64   // running lanes
-	forms  []form
-	hasF   []bool // the slot's form is its value
-	hasR   []bool // the slot's rows hold its value
+	nb       int      // warps in the current batch
+	bw       []int32  // per block: its warp in its CTA
+	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0)
+	ctaLanes uint64   // lanes of a CTA that are threads
+	x0       uint32
+	dom      batchDomain
+	cy, cz   uint32
+	regs     []uint64
+	preds    []uint32
+	act      []uint32 // per block: the lanes running (not waiting at the exit)
+	alive    []uint32 // per block: the lanes that are threads
+	nAct     int      // blocks with running lanes
+	lanes    uint64   // running lanes
+	forms    []form
+	hasF     []bool // the slot's form is its value
+	hasR     []bool // the slot's rows hold its value
 	// uniR: the slot's rows, in every block, hold uniRaw (kept across
 	// batches: a kernel parameter's rows are filled once per launch)
 	uniR   []bool
 	uniRaw []uint64
-	w      Warp   // runs handlers on a block's file
+	w      Warp // runs handlers on a block's file
 	fr     frame
 	tmp    lanes
 	tmp2   lanes
 
 	gBase uint64
 	gData []byte
+	// predUni: per predicate, 0 or 1 when setp gave every lane of the
+	// batch that value (-1: not known), so branches on it need no
+	// per-block work
+	predUni []int8
 	// pfLast: per op, the first address of its last whole-batch access
 	// (0: none yet), to prefetch the next one
 	pfLast []uint64
@@ -108,7 +113,7 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.preds = make([]uint32, nb*r.npred)
 	r.act = make([]uint32, nb)
 	r.bw = make([]int32, nb)
-	r.bcx = make([]uint64, nb)
+	r.bk = make([]uint64, nb)
 	r.alive = make([]uint32, nb)
 	r.forms = make([]form, r.slots)
 	r.hasF = make([]bool, r.slots)
@@ -116,6 +121,7 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.uniR = make([]bool, r.slots)
 	r.uniRaw = make([]uint64, r.slots)
 	r.pfLast = make([]uint64, len(fn.Ops))
+	r.predUni = make([]int8, r.npred)
 	r.fr = frame{fn: fn}
 	r.w.frames = []*frame{&r.fr}
 	// the immediates' rows, once: every batch of the launch reads them
@@ -126,10 +132,12 @@ func newBatchRun(l *launch, nb int) *batchRun {
 			}
 		}
 	}
-	for w := range r.wpc {
+	for blk := range nb {
+		w := blk % r.wpc
 		n := min(warpSize, threads-w*warpSize)
-		r.alive[w] = uint32(1<<n - 1)
+		r.alive[blk], r.bw[blk], r.bk[blk] = uint32(1<<n-1), int32(w), uint64(blk/r.wpc)
 	}
+	r.ctaLanes = uint64(threads)
 	return r
 }
 
@@ -163,18 +171,13 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	r.nAct, r.lanes = 0, 0
-	for blk, w, cx := 0, 0, uint64(x0); blk < r.nb; blk++ {
-		r.bw[blk], r.bcx[blk] = int32(w), cx
-		a := r.alive[w]
-		r.act[blk] = a
-		r.alive[blk] = a
-		r.lanes += uint64(bits.OnesCount32(a))
-		if w++; w == r.wpc {
-			w, cx = 0, cx+1
-		}
-	}
+	copy(r.act[:r.nb], r.alive[:r.nb])
+	r.lanes = uint64(n) * r.ctaLanes
 	r.nAct = r.nb
 	clear(r.preds[:r.nb*r.npred])
+	for i := range r.predUni {
+		r.predUni[i] = -1
+	}
 	for s := range r.slots {
 		r.forms[s], r.hasF[s], r.hasR[s] = form{}, true, false
 	}
@@ -286,6 +289,21 @@ func (r *batchRun) countAll() {
 // take to wait; it returns the next PC of the lanes that still run.
 func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 	toExit := o.target == r.plan.exit
+	if u := r.predUni[o.guard-1]; u >= 0 {
+		// every lane alike
+		r.nWarp += uint64(r.nAct)
+		if all := u == 1 != o.neg; all {
+			r.nThread += r.lanes
+			if !toExit {
+				return o.target, true
+			}
+		} else if toExit {
+			return pc + 1, true
+		}
+		clear(r.act[:r.nb]) // every lane leaves
+		r.nAct, r.lanes = 0, 0
+		return r.plan.exit, true
+	}
 	nAct, lanes := 0, uint64(0)
 	for blk := range r.nb {
 		a := r.act[blk]
@@ -448,7 +466,7 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		fillRow(row, f.raw())
 		return
 	}
-	w, cx := int(r.bw[blk]), r.bcx[blk]
+	w, cx := int(r.bw[blk]), uint64(r.x0)+r.bk[blk]
 	t := r.tid[w*warpSize : (w+1)*warpSize]
 	if r.run[w] {
 		v := f.base + f.c[0]*uint64(t[0][0]) + f.c[1]*uint64(t[0][1]) + f.c[2]*uint64(t[0][2]) + f.c[3]*cx
@@ -467,7 +485,7 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 // follow at steps of c[0]), before normalisation.
 func (r *batchRun) first(f form, blk int) uint64 {
 	t := &r.tid[int(r.bw[blk])*warpSize]
-	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*r.bcx[blk]
+	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+r.bk[blk])
 }
 
 // regOp runs a register-only op through its handler, block by block, on
@@ -482,6 +500,11 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		dst = r.fn.slot[d.Reg.ID]
 	}
 	srcs := r.plan.srcs[pc]
+	if dst < 0 {
+		for i := range r.predUni {
+			r.predUni[i] = -1 // (some predicate changes)
+		}
+	}
 	if o.guard == 0 && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
 		// the same operands in every lane: compute one block's worth
 		blk := 0
@@ -620,6 +643,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		}
 	}
 	p := r.fn.slot[in.Operands[0].Reg.ID]
+	r.predUni[p] = -1
 	signed := t.signed && !unsigned
 	if o.guard == 0 && c != cmpEq && c != cmpNe && t.bits == 32 && (f[0].uniform() || f[1].uniform()) {
 		// one threshold for the whole batch, when its lanes' values run
@@ -635,6 +659,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 						r.preds[blk*r.npred+int(p)] = res
 					}
 				}
+				r.predUni[p] = int8(res & 1)
 				r.countAll()
 				return true
 			}
