@@ -15,19 +15,20 @@ func batchLoadS32(row *lanes, src *byte)
 func batchStore32(dst *byte, row *lanes)
 
 // The same over n rows stride bytes apart (a batch's blocks) and n*32
-// consecutive values in memory; n > 0.
+// consecutive values in memory (n > 0), prefetching the lines pf bytes
+// after those they access (prefetches never fault).
 
 //go:noescape
-func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int)
+func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape
-func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int)
+func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape
-func batchStore32N(dst *byte, row *lanes, stride uintptr, n int)
+func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
 
 //go:noescape
-func batchCopy64N(row *lanes, stride uintptr, src *byte, n int)
+func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape
-func batchStore64N(dst *byte, row *lanes, stride uintptr, n int)
+func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)

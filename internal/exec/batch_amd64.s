@@ -80,14 +80,18 @@ TEXT ·batchStore32(SB), NOSPLIT, $0-16
 	VZEROUPPER
 	RET
 
-// func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int)
-// batchLoadZ32 for n rows stride bytes apart, from consecutive memory.
-TEXT ·batchLoadZ32N(SB), NOSPLIT, $0-32
+// func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
+// batchLoadZ32 for n rows stride bytes apart, from consecutive memory;
+// it prefetches the lines pf bytes after those it reads.
+TEXT ·batchLoadZ32N(SB), NOSPLIT, $0-40
 	MOVQ row+0(FP), DI
 	MOVQ stride+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
+	MOVQ pf+32(FP), R8
 loop:
+	PREFETCHT0 0(SI)(R8*1)
+	PREFETCHT0 64(SI)(R8*1)
 	VPMOVZXDQ 0(SI), Y0
 	VPMOVZXDQ 16(SI), Y1
 	VPMOVZXDQ 32(SI), Y2
@@ -111,13 +115,16 @@ loop:
 	VZEROUPPER
 	RET
 
-// func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int)
-TEXT ·batchLoadS32N(SB), NOSPLIT, $0-32
+// func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
+TEXT ·batchLoadS32N(SB), NOSPLIT, $0-40
 	MOVQ row+0(FP), DI
 	MOVQ stride+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
+	MOVQ pf+32(FP), R8
 loop:
+	PREFETCHT0 0(SI)(R8*1)
+	PREFETCHT0 64(SI)(R8*1)
 	VPMOVSXDQ 0(SI), Y0
 	VPMOVSXDQ 16(SI), Y1
 	VPMOVSXDQ 32(SI), Y2
@@ -141,14 +148,17 @@ loop:
 	VZEROUPPER
 	RET
 
-// func batchStore32N(dst *byte, row *lanes, stride uintptr, n int)
+// func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
 // batchStore32 for n rows stride bytes apart, to consecutive memory.
-TEXT ·batchStore32N(SB), NOSPLIT, $0-32
+TEXT ·batchStore32N(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ row+8(FP), SI
 	MOVQ stride+16(FP), DX
 	MOVQ n+24(FP), CX
+	MOVQ pf+32(FP), R8
 loop:
+	PREFETCHT0 0(DI)(R8*1)
+	PREFETCHT0 64(DI)(R8*1)
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VSHUFPS $0x88, Y1, Y0, Y0
@@ -176,14 +186,19 @@ loop:
 	VZEROUPPER
 	RET
 
-// func batchCopy64N(row *lanes, stride uintptr, src *byte, n int)
+// func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 // n rows stride bytes apart from consecutive 256-byte blocks.
-TEXT ·batchCopy64N(SB), NOSPLIT, $0-32
+TEXT ·batchCopy64N(SB), NOSPLIT, $0-40
 	MOVQ row+0(FP), DI
 	MOVQ stride+8(FP), DX
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
+	MOVQ pf+32(FP), R8
 loop:
+	PREFETCHT0 0(SI)(R8*1)
+	PREFETCHT0 64(SI)(R8*1)
+	PREFETCHT0 128(SI)(R8*1)
+	PREFETCHT0 192(SI)(R8*1)
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VMOVDQU 64(SI), Y2
@@ -207,14 +222,19 @@ loop:
 	VZEROUPPER
 	RET
 
-// func batchStore64N(dst *byte, row *lanes, stride uintptr, n int)
+// func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
 // n rows stride bytes apart to consecutive 256-byte blocks.
-TEXT ·batchStore64N(SB), NOSPLIT, $0-32
+TEXT ·batchStore64N(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ row+8(FP), SI
 	MOVQ stride+16(FP), DX
 	MOVQ n+24(FP), CX
+	MOVQ pf+32(FP), R8
 loop:
+	PREFETCHT0 0(DI)(R8*1)
+	PREFETCHT0 64(DI)(R8*1)
+	PREFETCHT0 128(DI)(R8*1)
+	PREFETCHT0 192(DI)(R8*1)
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VMOVDQU 64(SI), Y2

@@ -9,8 +9,8 @@ func batchLoadZ32(row *lanes, src *byte) { panic("unreachable") }
 func batchLoadS32(row *lanes, src *byte) { panic("unreachable") }
 func batchStore32(dst *byte, row *lanes) { panic("unreachable") }
 
-func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int) { panic("unreachable") }
-func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int) { panic("unreachable") }
-func batchStore32N(dst *byte, row *lanes, stride uintptr, n int) { panic("unreachable") }
-func batchCopy64N(row *lanes, stride uintptr, src *byte, n int)  { panic("unreachable") }
-func batchStore64N(dst *byte, row *lanes, stride uintptr, n int) { panic("unreachable") }
+func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr) { panic("unreachable") }
+func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr) { panic("unreachable") }
+func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
+func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)  { panic("unreachable") }
+func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }

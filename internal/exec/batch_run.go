@@ -803,21 +803,15 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			total := n * warpSize * uint64(r.nb)
 			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
 				r.countAll()
-				r.rows(o.vec[0], data[off:off+total], n, signed, store)
-				if prefetchEnabled {
-					// the range this op will access next (one step further
-					// than its last), while the batch runs on
-					last := r.pfLast[pc]
-					r.pfLast[pc] = start
-					if next := off + (start - last); last != 0 && next < uint64(len(data)) {
-						p, m := uintptr(unsafe.Pointer(&data[next])), uintptr(min(total, uint64(len(data))-next))
-						if store {
-							prefetchLinesW(p, m)
-						} else {
-							prefetchLines(p, m)
-						}
-					}
+				// prefetch the range this op will access next (one step
+				// further than its last), while the batch runs on
+				last := r.pfLast[pc]
+				r.pfLast[pc] = start
+				pf := uintptr(0)
+				if last != 0 {
+					pf = uintptr(start - last)
 				}
+				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 				}
@@ -882,22 +876,22 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 // rows loads the rows of slot s in every block from data (store: stores
 // them to data), n bytes a lane (4 or 8), the blocks' lanes one after the
 // other.
-func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool) {
+func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
 	stride := uintptr(r.slots * warpSize * 8)
 	nb := r.nb
 	if simdEnabled {
 		p := &data[:uint64(nb)*warpSize*n][0]
 		switch {
 		case store && n == 4:
-			batchStore32N(p, r.row(0, s), stride, nb)
+			batchStore32N(p, r.row(0, s), stride, nb, pf)
 		case store:
-			batchStore64N(p, r.row(0, s), stride, nb)
+			batchStore64N(p, r.row(0, s), stride, nb, pf)
 		case n == 8:
-			batchCopy64N(r.row(0, s), stride, p, nb)
+			batchCopy64N(r.row(0, s), stride, p, nb, pf)
 		case signed:
-			batchLoadS32N(r.row(0, s), stride, p, nb)
+			batchLoadS32N(r.row(0, s), stride, p, nb, pf)
 		default:
-			batchLoadZ32N(r.row(0, s), stride, p, nb)
+			batchLoadZ32N(r.row(0, s), stride, p, nb, pf)
 		}
 		return
 	}
