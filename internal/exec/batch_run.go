@@ -37,18 +37,24 @@ type batchRun struct {
 	bw       []int32  // per block: its warp in its CTA
 	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0)
 	ctaLanes uint64   // lanes of a CTA that are threads
-	x0       uint32
-	dom      batchDomain
-	cy, cz   uint32
-	regs     []uint64
-	preds    []uint32
-	act      []uint32 // per block: the lanes running (not waiting at the exit)
-	alive    []uint32 // per block: the lanes that are threads
-	nAct     int      // blocks with running lanes
-	lanes    uint64   // running lanes
-	forms    []form
-	hasF     []bool // the slot's form is its value
-	hasR     []bool // the slot's rows hold its value
+	// per block: the running lanes' reconvergence depth, the depth of the
+	// lanes that left last (-1: none yet), and the exit's issues so far
+	// (leave)
+	depth     []uint32
+	lastLeave []int32
+	rets      []uint32
+	x0        uint32
+	dom       batchDomain
+	cy, cz    uint32
+	regs      []uint64
+	preds     []uint32
+	act       []uint32 // per block: the lanes running (not waiting at the exit)
+	alive     []uint32 // per block: the lanes that are threads
+	nAct      int      // blocks with running lanes
+	lanes     uint64   // running lanes
+	forms     []form
+	hasF      []bool // the slot's form is its value
+	hasR      []bool // the slot's rows hold its value
 	// uniR: the slot's rows, in every block, hold uniRaw (kept across
 	// batches: a kernel parameter's rows are filled once per launch)
 	uniR   []bool
@@ -114,6 +120,9 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.act = make([]uint32, nb)
 	r.bw = make([]int32, nb)
 	r.bk = make([]uint64, nb)
+	r.depth = make([]uint32, nb)
+	r.lastLeave = make([]int32, nb)
+	r.rets = make([]uint32, nb)
 	r.alive = make([]uint32, nb)
 	r.forms = make([]form, r.slots)
 	r.hasF = make([]bool, r.slots)
@@ -172,6 +181,11 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	r.nAct, r.lanes = 0, 0
 	copy(r.act[:r.nb], r.alive[:r.nb])
+	clear(r.depth[:r.nb])
+	clear(r.rets[:r.nb])
+	for blk := range r.nb {
+		r.lastLeave[blk] = -1
+	}
 	r.lanes = uint64(n) * r.ctaLanes
 	r.nAct = r.nb
 	clear(r.preds[:r.nb*r.npred])
@@ -205,8 +219,11 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 		switch plan.kind[pc] {
 		case bkExit:
 			for blk := range r.nb {
+				if r.act[blk] != 0 {
+					r.leave(blk, false) // the lanes still running arrive
+				}
 				if a := r.alive[blk]; a != 0 {
-					r.nWarp++
+					r.nWarp += uint64(r.rets[blk])
 					r.nThread += uint64(bits.OnesCount32(a))
 				}
 			}
@@ -300,9 +317,7 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		} else if toExit {
 			return pc + 1, true
 		}
-		clear(r.act[:r.nb]) // every lane leaves
-		r.nAct, r.lanes = 0, 0
-		return r.plan.exit, true
+		return r.plan.exit, true // every lane leaves (the exit counts them)
 	}
 	nAct, lanes := 0, uint64(0)
 	for blk := range r.nb {
@@ -313,11 +328,14 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		taken := a & r.guardOf(o, blk)
 		r.nWarp++
 		r.nThread += uint64(bits.OnesCount32(taken))
-		if toExit {
-			a &^= taken
-		} else {
-			a &= taken
+		stay := a &^ taken
+		if !toExit {
+			stay = a & taken
 		}
+		if stay != a {
+			r.leave(blk, stay != 0)
+		}
+		a = stay
 		r.act[blk] = a
 		if a != 0 {
 			nAct++
@@ -332,6 +350,25 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		return pc + 1, true
 	}
 	return o.target, true
+}
+
+// leave records lanes of block blk leaving for the exit (split: others
+// stay). The warp engine pushes the exit as a reconvergence point on the
+// stack of every lane of a branch that splits (warp.go's diverged), so
+// the lanes still running share one depth, and lanes that leave keep
+// the depth they had; at the end each release of the exit pops one level
+// from the waiting lanes, and the lanes left without levels run it: the
+// exit issues once per distinct depth of its lanes.
+func (r *batchRun) leave(blk int, split bool) {
+	d := r.depth[blk]
+	if split {
+		d++
+		r.depth[blk] = d
+	}
+	if int32(d) != r.lastLeave[blk] {
+		r.rets[blk]++
+		r.lastLeave[blk] = int32(d)
+	}
 }
 
 // param runs ld.param of a kernel parameter: a uniform value.

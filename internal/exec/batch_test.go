@@ -1,0 +1,288 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// batchShapes: handwritten kernels of the batch shape, each exercising a
+// path of batch_run.go the clang kernels of testdata/batch do not reach
+// (or not always): guarded ops, selp, setp with a boolean op, equality
+// on forms, 64-bit comparisons, shifts past the width, narrowing cvt,
+// negative steps, per-lane loop trip counts, exit, unconditional
+// branches and a fall-through exit.
+const batchShapes = `
+.version 7.0
+.target sm_80
+.address_size 64
+
+// guarded ops on rows and forms; selp; setp.and; a 64-bit threshold
+.visible .entry guarded(.param .u64 out, .param .u64 in, .param .u32 n)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r6, [%rd4];
+	and.b32 %r7, %r5, 3;
+	setp.eq.u32 %p2, %r7, 1;
+	mov.u32 %r8, 77;
+	@%p2 add.u32 %r8, %r6, 5;
+	@!%p2 ld.global.u32 %r8, [%rd4+4];
+	setp.lt.u32 %p3, %r6, 1000000;
+	setp.gt.u32.and %p4, %r5, 7, %p3;
+	selp.b32 %r9, %r8, %r6, %p4;
+	cvt.u64.u32 %rd5, %r5;
+	setp.lt.u64 %p5, %rd5, 40;
+	@%p5 add.u32 %r9, %r9, 1000;
+	add.s64 %rd6, %rd1, %rd3;
+	@%p2 st.global.u32 [%rd6], %r9;
+	@!%p2 st.global.u32 [%rd6], %r8;
+DONE:
+	ret;
+}
+
+// forms through shl past the width, narrowing cvt, a negative step
+// (out[n-1-i]), setp.eq/.ne on forms, a stored form
+.visible .entry forms(.param .u64 out, .param .u64 aux, .param .u32 n)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [aux];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	sub.s32 %r6, %r1, %r5;
+	add.s32 %r7, %r6, -1;
+	mul.wide.s32 %rd3, %r7, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	shl.b32 %r8, %r5, 33;
+	shl.b32 %r9, %r5, 3;
+	add.s32 %r10, %r8, %r9;
+	cvt.u64.u32 %rd5, %r10;
+	shl.b64 %rd6, %rd5, 30;
+	cvt.u32.u64 %r11, %rd6;
+	xor.b32 %r12, %r11, %r10;
+	setp.eq.u32 %p2, %r5, 37;
+	setp.ne.s32 %p3, %r7, 5;
+	selp.b32 %r13, 1, 2, %p2;
+	selp.b32 %r14, %r12, %r13, %p3;
+	st.global.u32 [%rd4], %r14;
+	mul.wide.u32 %rd7, %r5, 8;
+	add.s64 %rd8, %rd2, %rd7;
+	st.global.u64 [%rd8], %rd6;
+DONE:
+	exit;
+}
+
+// a loop whose trip count differs per lane (tid % 5), left through the
+// fall-through into the exit; an unconditional branch
+.visible .entry trips(.param .u64 out, .param .u32 n)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.lt.u32 %p1, %r5, %r1;
+	@!%p1 bra DONE;
+	mul.wide.u32 %rd2, %r5, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	rem.u32 %r6, %r4, 5;
+	mov.u32 %r7, 0;
+	mov.u32 %r8, 1;
+	bra.uni TEST;
+LOOP:
+	mad.lo.s32 %r8, %r8, 3, %r7;
+	st.global.u32 [%rd3], %r8;
+	add.s32 %r7, %r7, 1;
+TEST:
+	setp.lt.u32 %p2, %r7, %r6;
+	@%p2 bra LOOP;
+DONE:
+	ret;
+}
+`
+
+// TestBatchShapes compares the batch executor with the warp engine on the
+// handwritten kernels, over grids of one batch and of many.
+func TestBatchShapes(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	const r, z = bdRand, bdZero
+	cases := []struct {
+		name, kernel string
+		grid, block  [3]int
+		bufs         []bdBuf
+		args         []bdArg
+	}{
+		{"guarded", "guarded", bdX(3), bdX(64), bdBufs(bdWords(200, z), bdWords(201, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(170))},
+		{"guarded/many", "guarded", bdX(700), bdX(32), bdBufs(bdWords(22400, z), bdWords(22401, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(22390))},
+		{"forms", "forms", bdX(4), bdX(96), bdBufs(bdWords(384, z), bdDwords(384, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
+		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
+		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300))},
+		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := bdFillBufs(c.bufs, bdSeed(c.name))
+			diff, ref := bdDiff(t, batchShapes, c.kernel, c.grid, c.block, in, c.args, true)
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			if ref.err != nil {
+				t.Fatal(ref.err)
+			}
+		})
+	}
+}
+
+// TestBatchTripsByHand checks the per-lane loop against its C meaning:
+// thread i runs tid%5 iterations of x = 3x + j (j from 0), storing x each
+// time; threads with no iteration store nothing.
+func TestBatchTripsByHand(t *testing.T) {
+	p, g := load(t, batchShapes)
+	k := p.Kernels["trips"]
+	const n, block = 1984, 64
+	out, _ := g.Alloc(4*n, 256)
+	b, _ := g.Bytes(out, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(b[4*i:], 0xdead)
+	}
+	var st LaunchStats
+	if err := p.Launch(context.Background(), "trips", LaunchConfig{Grid: [3]int{n / block, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(k, out, n), Workers: 1, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	if st.Batched != n/block {
+		t.Fatalf("%d CTAs batched, want %d", st.Batched, n/block)
+	}
+	for i := range n {
+		want := uint32(0xdead)
+		if trips := i % block % 5; trips > 0 {
+			want = 1
+			for j := range trips {
+				want = 3*want + uint32(j)
+			}
+		}
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != want {
+			t.Fatalf("thread %d: %d, want %d", i, got, want)
+		}
+	}
+}
+
+// TestBatchRunReuse: a launch reuses an earlier launch's register file
+// (getBatchRun); the rows it kept (a parameter's, uniR) must not leak
+// into a launch with another parameter value.
+func TestBatchRunReuse(t *testing.T) {
+	src := `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry scale(.param .u64 out, .param .f32 a)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.f32 %r1, [a];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	mul.wide.u32 %rd2, %r5, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	ld.global.f32 %r6, [%rd3];
+	mul.rn.f32 %r7, %r1, %r6;
+	st.global.f32 [%rd3], %r7;
+	ret;
+}`
+	p, g := load(t, src)
+	k := p.Kernels["scale"]
+	const n = 64 * 300 // several batches
+	out, _ := g.Alloc(4*n, 256)
+	b, _ := g.Bytes(out, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(b[4*i:], 0x3f800000) // 1.0
+	}
+	for _, a := range []uint64{0x40000000, 0x40400000} { // 2.0, then 3.0
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "scale", LaunchConfig{Grid: [3]int{n / 64, 1, 1}, Block: [3]int{64, 1, 1},
+			Params: params(k, out, a), Workers: 1, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		if st.Batched != n/64 {
+			t.Fatalf("%d CTAs batched", st.Batched)
+		}
+	}
+	for i := range n {
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != 0x40c00000 { // 6.0
+			t.Fatalf("element %d: %#x, want 6.0", i, got)
+		}
+	}
+}
+
+// TestBatchPlanRefusals: kernels outside the shape get no plan.
+func TestBatchPlanRefusals(t *testing.T) {
+	body := func(s string) string {
+		return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .b32 sh[32];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+` + s + `
+	ret;
+}`
+	}
+	for name, s := range map[string]string{
+		"barrier":   "bar.sync 0;",
+		"shared":    "st.shared.u32 [sh], %r1;",
+		"atomic":    "atom.global.add.u32 %r2, [%rd1], 1;",
+		"volatile":  "st.volatile.global.u32 [%rd1], %r1;",
+		"laneid":    "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
+		"clock":     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"two exits": "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
+		"if/else":   "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"vector":    "st.global.v2.u32 [%rd1], {%r1, %r1};",
+	} {
+		p, _ := load(t, body(s))
+		if p.Kernels["k"].batch != nil {
+			t.Errorf("%s: planned for batches", name)
+		}
+	}
+	p, _ := load(t, body("st.global.u32 [%rd1], %r1;"))
+	if p.Kernels["k"].batch == nil {
+		t.Error("a plain store: no batch plan")
+	}
+	if !strings.Contains(batchShapes, "exit;") {
+		t.Fatal("the shapes lost their exit")
+	}
+}
