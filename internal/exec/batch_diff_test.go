@@ -246,8 +246,14 @@ func bdCompare(want, got bdResult) string {
 // fault must report Batched > 0.
 func bdDiff(t *testing.T, src, entry string, grid, block [3]int, in bdInput, args []bdArg, mustBatch bool) (string, bdResult) {
 	t.Helper()
+	return bdDiffOn(t, src, entry, grid, block, in, args, mustBatch, []int{1, 2})
+}
+
+// bdDiffOn is bdDiff on the given worker counts.
+func bdDiffOn(t *testing.T, src, entry string, grid, block [3]int, in bdInput, args []bdArg, mustBatch bool, workerCounts []int) (string, bdResult) {
+	t.Helper()
 	var ref bdResult
-	for _, workers := range []int{1, 2} {
+	for _, workers := range workerCounts {
 		off, err := bdRun(src, entry, grid, block, in, args, workers, false)
 		if err != nil {
 			return fmt.Sprintf("load: %v", err), ref
@@ -854,7 +860,7 @@ func bdGenKernel(r *rand.Rand) bdRandKernel {
 }
 
 // TestBatchDiffRandom: random kernels of the batch executor's subset, each
-// launched with batchEnabled false and true, on 1 and 2 workers.
+// launched with batchEnabled false and true, on 1 worker.
 func TestBatchDiffRandom(t *testing.T) {
 	old := batchEnabled
 	t.Cleanup(func() { batchEnabled = old })
@@ -867,7 +873,10 @@ func TestBatchDiffRandom(t *testing.T) {
 	for i := range count {
 		k := bdGenKernel(r)
 		in := bdFillBufs(k.bufs, uint64(i)+1)
-		diff, ref := bdDiff(t, k.src, "k", k.grid, k.block, in, k.args, true)
+		// (one worker: a thread's store at idx*k+c may land in a buffer
+		// that other threads load from, and on two workers the outcome of
+		// such a race depends on timing)
+		diff, ref := bdDiffOn(t, k.src, "k", k.grid, k.block, in, k.args, true, []int{1})
 		if diff != "" {
 			t.Fatalf("kernel %d (%s): %s\n%s", i, k.desc, diff, k.src)
 		}

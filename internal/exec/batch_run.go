@@ -43,6 +43,7 @@ type batchRun struct {
 	depth     []uint32
 	lastLeave []int32
 	rets      []uint32
+	anyLeft   bool // some lanes left before the exit
 	x0        uint32
 	dom       batchDomain
 	cy, cz    uint32
@@ -182,6 +183,7 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	r.nAct, r.lanes = 0, 0
 	copy(r.act[:r.nb], r.alive[:r.nb])
 	clear(r.depth[:r.nb])
+	r.anyLeft = false
 	clear(r.rets[:r.nb])
 	for blk := range r.nb {
 		r.lastLeave[blk] = -1
@@ -218,6 +220,12 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 		o := &ops[pc]
 		switch plan.kind[pc] {
 		case bkExit:
+			if !r.anyLeft {
+				// every warp's lanes arrive together: one issue each
+				r.nWarp += uint64(r.nb)
+				r.nThread += uint64(r.nb/r.wpc) * r.ctaLanes
+				return true
+			}
 			for blk := range r.nb {
 				if r.act[blk] != 0 {
 					r.leave(blk, false) // the lanes still running arrive
@@ -360,6 +368,7 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 // from the waiting lanes, and the lanes left without levels run it: the
 // exit issues once per distinct depth of its lanes.
 func (r *batchRun) leave(blk int, split bool) {
+	r.anyLeft = true
 	d := r.depth[blk]
 	if split {
 		d++
@@ -614,30 +623,25 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 
 // vecAll runs op o's whole-warp loop in every block.
 func (r *batchRun) vecAll(o *Op) {
-	step := r.slots * warpSize * 8
-	d, a := unsafe.Pointer(r.row(0, o.d)), unsafe.Pointer(r.row(0, o.a))
+	base := unsafe.Pointer(unsafe.SliceData(r.regs))
+	file := r.slots * warpSize * 8 // bytes of a block's register file
+	row := func(blk int, s int32) *lanes { return (*lanes)(unsafe.Add(base, blk*file+int(s)*warpSize*8)) }
 	switch o.vkind {
 	case vecRR:
-		b := unsafe.Pointer(r.row(0, o.b))
-		for range r.nb {
-			o.vrr((*lanes)(d), (*lanes)(a), (*lanes)(b))
-			d, a, b = unsafe.Add(d, step), unsafe.Add(a, step), unsafe.Add(b, step)
+		for blk := range r.nb {
+			o.vrr(row(blk, o.d), row(blk, o.a), row(blk, o.b))
 		}
 	case vecK:
-		for range r.nb {
-			o.vrk((*lanes)(d), (*lanes)(a), o.k)
-			d, a = unsafe.Add(d, step), unsafe.Add(a, step)
+		for blk := range r.nb {
+			o.vrk(row(blk, o.d), row(blk, o.a), o.k)
 		}
 	case vecUnary:
-		for range r.nb {
-			o.vu((*lanes)(d), (*lanes)(a))
-			d, a = unsafe.Add(d, step), unsafe.Add(a, step)
+		for blk := range r.nb {
+			o.vu(row(blk, o.d), row(blk, o.a))
 		}
 	case vecTern:
-		b, c := unsafe.Pointer(r.row(0, o.b)), unsafe.Pointer(r.row(0, o.c))
-		for range r.nb {
-			o.vt((*lanes)(d), (*lanes)(a), (*lanes)(b), (*lanes)(c))
-			d, a, b, c = unsafe.Add(d, step), unsafe.Add(a, step), unsafe.Add(b, step), unsafe.Add(c, step)
+		for blk := range r.nb {
+			o.vt(row(blk, o.d), row(blk, o.a), row(blk, o.b), row(blk, o.c))
 		}
 	}
 }
