@@ -84,8 +84,7 @@ type batchRun struct {
 func getBatchRun(l *launch) *batchRun {
 	b := l.block
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
-	ctas := l.grid[0] * l.grid[1] * l.grid[2]
-	nb := min(max(wpc, batchBlocks/wpc*wpc), ctas*wpc)
+	nb := batchCTAs(b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas = l, nil, nb/wpc
 		clear(r.uniR)
@@ -93,6 +92,13 @@ func getBatchRun(l *launch) *batchRun {
 		return r
 	}
 	return newBatchRun(l, nb)
+}
+
+// batchCTAs is how many CTAs of block shape b a batch takes, in a launch
+// of ctas CTAs.
+func batchCTAs(b [3]int, ctas int) int {
+	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
+	return min(max(1, batchBlocks/wpc), ctas)
 }
 
 // putBatchRun keeps r for a later launch.

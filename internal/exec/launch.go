@@ -187,6 +187,13 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// the cores (transpose on 2 workers: 1.7x with chunks of 64, 1.9x with
 	// 256). The clusters after the first one that faulted are not started.
 	chunk := max(1, min(256, n/(workers*16)))
+	// kernels of the batch shape run batches of CTAs (batch.go), on the
+	// default schedule, without clusters; a worker's chunk holds whole
+	// batches where there are enough CTAs for every worker
+	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1
+	if batched {
+		chunk = max(chunk, min(batchCTAs(b, n), (n+workers-1)/workers))
+	}
 	var next atomic.Int64
 	l.stopAfter.Store(int64(n))
 	var grace *time.Timer
@@ -202,9 +209,6 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			cfg.Progress(d, n*ctasPer)
 		}
 	}
-	// kernels of the batch shape run batches of CTAs (batch.go), on the
-	// default schedule, without clusters
-	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
 		wg.Add(1)
