@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"unsafe"
 
@@ -692,15 +693,15 @@ func (r *batchRun) setpForms(o *Op) bool {
 	p := r.fn.slot[in.Operands[0].Reg.ID]
 	r.predUni[p] = -1
 	signed := t.signed && !unsigned
-	if o.guard == 0 && c != cmpEq && c != cmpNe && t.bits == 32 && (f[0].uniform() || f[1].uniform()) {
+	if o.guard == 0 && c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform()) {
 		// one threshold for the whole batch, when its lanes' values run
 		// through it without wrapping around
 		mv, k, moving := &f[0], f[1].raw(), 0
 		if f[0].uniform() {
 			mv, k, moving = &f[1], f[0].raw(), 1
 		}
-		if v0, st, ok := r.linear(mv); ok {
-			if res, ok := threshold(v0, st, int64(r.nb*warpSize), k, moving, signed, c); ok {
+		if v0, st, ok := r.linear(mv); ok && int(mv.bits) == t.bits {
+			if res, ok := threshold(v0, st, int64(r.nb*warpSize), k, moving, t.bits, signed, c); ok {
 				for blk := range r.nb {
 					if r.act[blk] != 0 {
 						r.preds[blk*r.npred+int(p)] = res
@@ -713,7 +714,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		}
 	}
 	// a threshold on one moving operand: the ends of a run decide it
-	ends := c != cmpEq && c != cmpNe && t.bits == 32 && (f[0].uniform() || f[1].uniform())
+	ends := c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform())
 	mv, k, moving := &f[0], f[1].raw(), 0 // the operand that moves, the other's value
 	if f[0].uniform() {
 		mv, k, moving = &f[1], f[0].raw(), 1
@@ -731,8 +732,8 @@ func (r *batchRun) setpForms(o *Op) bool {
 			mask = a & g
 		}
 		pp := &r.preds[blk*r.npred+int(p)]
-		if ends && r.run[r.bw[blk]] {
-			if res, ok := threshold(r.first(*mv, blk), mv.c[0], warpSize, k, moving, signed, c); ok {
+		if ends && r.run[r.bw[blk]] && int(mv.bits) == t.bits {
+			if res, ok := threshold(r.first(*mv, blk), mv.c[0], warpSize, k, moving, t.bits, signed, c); ok {
 				*pp = *pp&^mask | res&mask
 				continue
 			}
@@ -750,27 +751,43 @@ func (r *batchRun) setpForms(o *Op) bool {
 	return true
 }
 
-// threshold compares a moving 32-bit operand, whose values in count
-// consecutive lanes are v, v+s, ... (before truncation), with the value
-// k (moving: which operand moves): when it does not wrap around it moves
-// monotonically, so where the two ends agree every lane does. false:
-// the lanes must be compared one by one.
-func threshold(v, s uint64, count int64, k uint64, moving int, signed bool, c intCmp) (uint32, bool) {
-	step := int64(int32(s))
-	a := int64(uint32(v))
-	lo, hi := int64(0), int64(1)<<32
-	if signed {
-		a, lo, hi = int64(int32(v)), -1<<31, 1<<31
-	}
-	e := a + (count-1)*step // (|step| < 2^31, count <= 2^13)
-	if e < lo || e >= hi {
-		return 0, false
+// threshold compares (by c: not .eq or .ne) a moving operand of bits
+// bits, whose values in count consecutive lanes are v, v+s, ... (before
+// truncation), with the value k (moving: which operand moves): when it
+// does not wrap around it moves monotonically, so where the two ends
+// agree every lane does. false: the lanes must be compared one by one.
+func threshold(v, s uint64, count int64, k uint64, moving, bits int, signed bool, c intCmp) (uint32, bool) {
+	var a, e uint64 // the ends, in the comparison's order
+	if bits == 32 {
+		step := int64(int32(s))
+		x := int64(uint32(v))
+		lo, hi := int64(0), int64(1)<<32
+		if signed {
+			x, lo, hi = int64(int32(v)), -1<<31, 1<<31
+		}
+		y := x + (count-1)*step // (|step| < 2^31, count <= 2^13)
+		if y < lo || y >= hi {
+			return 0, false
+		}
+		a, e = uint64(x), uint64(y)
+	} else {
+		step := int64(s)
+		if step > 1<<32 || step < -1<<32 {
+			return 0, false
+		}
+		d := (count - 1) * step // (|d| < 2^45)
+		switch x := int64(v); {
+		case signed && (d > 0 && x > math.MaxInt64-d || d < 0 && x < math.MinInt64-d),
+			!signed && (d > 0 && v > math.MaxUint64-uint64(d) || d < 0 && v < uint64(-d)):
+			return 0, false // wraps around
+		}
+		a, e = v, v+uint64(d)
 	}
 	var r0, r1 bool
 	if moving == 0 {
-		r0, r1 = compareInt(uint64(a), k, 32, signed, c), compareInt(uint64(e), k, 32, signed, c)
+		r0, r1 = compareInt(a, k, bits, signed, c), compareInt(e, k, bits, signed, c)
 	} else {
-		r0, r1 = compareInt(k, uint64(a), 32, signed, c), compareInt(k, uint64(e), 32, signed, c)
+		r0, r1 = compareInt(k, a, bits, signed, c), compareInt(k, e, bits, signed, c)
 	}
 	switch {
 	case r0 != r1:

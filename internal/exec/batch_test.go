@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -284,5 +285,88 @@ func TestBatchPlanRefusals(t *testing.T) {
 	}
 	if !strings.Contains(batchShapes, "exit;") {
 		t.Fatal("the shapes lost their exit")
+	}
+}
+
+// TestBatchThreshold checks threshold against comparing every lane: when
+// it answers, every lane of the run compares as it says; and it answers
+// whenever the run does not wrap around and every lane compares alike.
+func TestBatchThreshold(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	pick := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return uint64(r.IntN(64)) - 32
+		case 1:
+			return 1<<31 + uint64(r.IntN(64)) - 32
+		case 2:
+			return 1<<63 + uint64(r.IntN(64)) - 32
+		}
+		return r.Uint64()
+	}
+	answered := 0
+	for range 40000 {
+		bitsN := []int{32, 64}[r.IntN(2)]
+		signed := r.IntN(2) == 0
+		c := intCmp(int(cmpLt) + r.IntN(4)) // (thresholds: not .eq, .ne)
+		count := int64([]int{2, 32, 8192}[r.IntN(3)])
+		v, k := pick(), pick()
+		s := uint64(r.IntN(9)) - 4
+		if r.IntN(3) == 0 {
+			s = uint64(r.Int64N(1<<33)) - 1<<32
+		}
+		moving := r.IntN(2)
+		res, ok := threshold(v, s, count, k, moving, bitsN, signed, c)
+		all, none, wraps := true, true, false
+		prev := uint64(0)
+		for l := range count {
+			x := v + s*uint64(l)
+			if bitsN == 32 {
+				x = uint64(uint32(x))
+			}
+			// a wrap: the value moves against the step's direction
+			if l > 0 {
+				ord := func(a, b uint64) bool { // a < b in the comparison's order
+					if bitsN == 32 {
+						if signed {
+							return int32(a) < int32(b)
+						}
+						return uint32(a) < uint32(b)
+					}
+					if signed {
+						return int64(a) < int64(b)
+					}
+					return a < b
+				}
+				step := int64(s) // (a 32-bit step is its signed 32-bit value: the same values)
+				if bitsN == 32 {
+					step = int64(int32(s))
+				}
+				if step > 0 && !ord(prev, x) || step < 0 && !ord(x, prev) {
+					wraps = true
+				}
+			}
+			prev = x
+			var lane bool
+			if moving == 0 {
+				lane = compareInt(x, k, bitsN, signed, c)
+			} else {
+				lane = compareInt(k, x, bitsN, signed, c)
+			}
+			all, none = all && lane, none && !lane
+			if ok && lane != (res != 0) {
+				t.Fatalf("v %#x s %d count %d k %#x moving %d %d-bit signed %v cmp %d: lane %d compares %v, threshold said %#x",
+					v, int64(s), count, k, moving, bitsN, signed, c, l, lane, res)
+			}
+		}
+		if ok {
+			answered++
+		}
+		if !ok && !wraps && (all || none) && (bitsN == 32 || int64(s) <= 1<<32 && int64(s) >= -1<<32) {
+			t.Fatalf("v %#x s %d count %d k %#x moving %d %d-bit signed %v cmp %d: no answer for a run without wrap-around", v, int64(s), count, k, moving, bitsN, signed, c)
+		}
+	}
+	if answered < 20000 {
+		t.Fatalf("threshold answered only %d of 40000", answered)
 	}
 }
