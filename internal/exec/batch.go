@@ -236,6 +236,7 @@ const (
 	fAdd
 	fSub
 	fNeg
+	fNot
 	fShl
 	fMul // .lo
 	fMad // .lo
@@ -276,6 +277,8 @@ func formOf(in *ir.Inst) (formInfo, bool) {
 		ok = len(in.Operands) == 3
 	case "neg":
 		fi.op, ok = fNeg, t[1] == 's'
+	case "not":
+		fi.op = fNot // (-x - 1)
 	case "mul":
 		switch {
 		case hasMod(in, ".lo"):

@@ -439,6 +439,10 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 		var a form
 		a, ok = src[0].lin(w)
 		res = a.scale(^uint64(0))
+	case fNot:
+		var a form
+		a, ok = src[0].lin(w)
+		res = a.scale(^uint64(0)).add(form{base: ^uint64(0)})
 	case fShl:
 		var a form
 		a, ok = src[0].lin(w)
