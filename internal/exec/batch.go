@@ -126,9 +126,14 @@ func planBatch(f *Func) *batchPlan {
 			p.kind[pc] = bkParam
 			continue
 		case in.Opcode == "ld" || in.Opcode == "st":
-			if o.space != mem.SpaceGlobal || o.frameAddr || o.addrBase < 0 || len(o.vec) != 1 ||
-				o.size > 8 || strong(in, o) || typeOf(in) == ".b128" {
+			if o.space != mem.SpaceGlobal || o.frameAddr || o.addrBase < 0 || len(o.vec) == 3 || len(o.vec) > 4 ||
+				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) || typeOf(in) == ".b128" {
 				return nil
+			}
+			for _, v := range o.vec {
+				if v < 0 && in.Opcode == "st" {
+					return nil
+				}
 			}
 			p.kind[pc] = bkLoad
 			if in.Opcode == "st" {

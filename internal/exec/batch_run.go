@@ -845,6 +845,9 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 // faults (the batch must run again: a store may have written the lanes
 // before it).
 func (r *batchRun) access(pc int32, o *Op, store bool) bool {
+	if len(o.vec) > 1 {
+		return r.vectorAccess(o, store)
+	}
 	t := typeOf(o.inst)
 	n := uint64(o.size)
 	signed := t != "" && t[1] == 's' && n < 8
@@ -937,6 +940,88 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	}
 	if !store {
 		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+	}
+	return true
+}
+
+// vectorAccess runs ld/st.v2/.v4.global block by block: the AVX2 loop of
+// the warp engine where every lane runs (it checks every lane first),
+// else lane by lane; false: a lane faults.
+func (r *batchRun) vectorAccess(o *Op, store bool) bool {
+	t := typeOf(o.inst)
+	n := uint64(o.size)
+	size := n * uint64(len(o.vec)) // the whole vector: its alignment too
+	for _, v := range o.vec {
+		if v >= 0 && (store || o.guard != 0) {
+			r.materialize(v)
+		}
+	}
+	af, isForm := r.formOf(o.addrBase)
+	if isForm && af.bits == 32 {
+		isForm = false
+	}
+	if !isForm {
+		r.materialize(o.addrBase)
+	}
+	var loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+	if store {
+		loop = simdVectorStore(len(o.vec), o.size)
+	} else {
+		loop = simdVectorLoad(len(o.vec), o.size, t)
+	}
+	var rows [4]*lanes
+	for blk := range r.nb {
+		a := r.act[blk]
+		if a == 0 {
+			continue
+		}
+		eff := a & r.guardOf(o, blk)
+		r.nWarp++
+		r.nThread += uint64(bits.OnesCount32(eff))
+		if eff == 0 {
+			continue
+		}
+		addrs := r.row(blk, o.addrBase)
+		if isForm {
+			r.formRow(af, blk, &r.tmp)
+			addrs = &r.tmp
+		}
+		for k, v := range o.vec {
+			rows[k] = &r.tmp2 // (a sink)
+			if v >= 0 {
+				rows[k] = r.row(blk, v)
+			}
+		}
+		if loop != nil && eff == ^uint32(0) {
+			a0 := addrs[0] + o.addrConst
+			if data, _, ok := r.window(a0, size); ok && uint64(len(data)) >= size &&
+				loop(&rows, addrs, &data[0], o.addrConst-r.gBase, uint64(len(data))-size) {
+				continue
+			}
+		}
+		for m := eff; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr := addrs[i] + o.addrConst
+			data, off, ok := r.window(addr, size)
+			if !ok || addr&(size-1) != 0 {
+				return false
+			}
+			for k := range o.vec {
+				e := data[off+uint64(k)*n : off+uint64(k+1)*n]
+				if store {
+					mem.Store(e, rows[k][i])
+				} else {
+					rows[k][i] = extend(mem.Load(e), t, int(n)*8)
+				}
+			}
+		}
+	}
+	if !store {
+		for _, v := range o.vec {
+			if v >= 0 {
+				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			}
+		}
 	}
 	return true
 }

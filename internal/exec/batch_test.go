@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -127,6 +128,59 @@ DONE:
 }
 `
 
+// batchVectors: ld/st.v2/.v4.global in batches: a float4 scale, a
+// pair load with a sink, a guarded vector store, 64-bit pairs.
+const batchVectors = `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry vec(.param .u64 out, .param .u64 in, .param .u32 n, .param .u64 out2)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .f32 %f<10>;
+	.reg .b64 %rd<16>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [n];
+	ld.param.u64 %rd9, [out2];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd3, %r5, 16;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+	mul.rn.f32 %f5, %f1, %f4;
+	add.rn.f32 %f6, %f2, %f3;
+	add.s64 %rd5, %rd1, %rd3;
+	st.global.v4.f32 [%rd5], {%f5, %f6, %f1, %f2};
+	ld.global.v2.u32 {%r6, _}, [%rd4+8];
+	and.b32 %r7, %r5, 1;
+	setp.eq.u32 %p2, %r7, 0;
+	mul.wide.u32 %rd6, %r5, 8;
+	add.s64 %rd7, %rd9, %rd6;
+	@%p2 st.global.v2.u32 [%rd7], {%r6, %r5};
+	ld.global.v2.u64 {%rd10, %rd11}, [%rd4];
+	xor.b64 %rd12, %rd10, %rd11;
+	ld.global.v2.s32 {%r10, %r11}, [%rd4];
+	setp.lt.s32 %p3, %r10, %r11;
+	selp.b32 %r12, %r10, %r11, %p3;
+	cvt.rn.f32.s32 %f7, %r12;
+	cvt.rn.f32.u32 %f8, %r11;
+	add.rn.f32 %f7, %f7, %f8;
+	mov.b32 %r13, %f7;
+	cvt.u64.u32 %rd14, %r13;
+	add.s64 %rd12, %rd12, %rd14;
+	add.s64 %rd13, %rd1, %rd3;
+	st.global.v2.u64 [%rd13], {%rd12, %rd10};
+DONE:
+	ret;
+}
+`
+
 // TestBatchShapes compares the batch executor with the warp engine on the
 // handwritten kernels, over grids of one batch and of many.
 func TestBatchShapes(t *testing.T) {
@@ -145,6 +199,30 @@ func TestBatchShapes(t *testing.T) {
 		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300))},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399))},
+	}
+	vec := []struct {
+		name, kernel string
+		grid, block  [3]int
+		bufs         []bdBuf
+		args         []bdArg
+	}{
+		{"vec", "vec", bdX(5), bdX(64), bdBufs(bdWords(4*320, z), bdWords(4*320, r), bdDwords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(300), bdPtr(2))},
+		{"vec/many", "vec", bdX(400), bdX(96), bdBufs(bdWords(4*38400, z), bdWords(4*38400, r), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400), bdPtr(2))},
+		{"vec/misaligned", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*260, z), bdWords(4*260, r), bdDwords(260, z)), bdArgs(bdPtr(0), bdPtrOff(1, 8), bdU(256), bdPtr(2))},
+		{"vec/past the end", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*256, z), bdWords(4*250, r), bdDwords(256, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(256), bdPtr(2))},
+	}
+	for _, c := range vec {
+		t.Run(c.name, func(t *testing.T) {
+			in := bdFillBufs(c.bufs, bdSeed(c.name))
+			diff, ref := bdDiff(t, batchVectors, c.kernel, c.grid, c.block, in, c.args, !strings.Contains(c.name, "/m") && !strings.Contains(c.name, "/p"))
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			var f *Fault
+			if fault := c.name == "vec/misaligned" || c.name == "vec/past the end"; fault != errors.As(ref.err, &f) {
+				t.Fatalf("fault %v, want one: %v", ref.err, fault)
+			}
+		})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -272,7 +350,6 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"clock":     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
 		"two exits": "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 		"if/else":   "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
-		"vector":    "st.global.v2.u32 [%rd1], {%r1, %r1};",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
