@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"math"
+
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
 
@@ -94,18 +96,14 @@ func (f form) widen(signed bool, d *batchDomain) (form, bool) {
 	if signed {
 		b = int64(int32(f.base))
 	}
-	lo, hi := b, b
 	var c [4]uint64
+	var cs [4]int64
 	for i, ci := range f.c {
-		s := int64(int32(ci)) // |s| < 2^31 and the indices < 2^31: no overflow below 2^63
-		c[i] = uint64(s)
-		if d.n[i] <= 0 || s == 0 {
-			continue
-		}
-		t0, t1 := s*d.lo[i], s*(d.lo[i]+d.n[i]-1)
-		lo += min(t0, t1)
-		hi += max(t0, t1)
+		cs[i] = int64(int32(ci)) // |c| < 2^31 and the indices < 2^31: no overflow below 2^63
+		c[i] = uint64(cs[i])
 	}
+	dlo, dhi := d.deltas(cs)
+	lo, hi := b+dlo, b+dhi
 	off := int64(0)
 	if signed {
 		off = 1 << 31
@@ -115,6 +113,64 @@ func (f form) widen(signed bool, d *batchDomain) (form, bool) {
 		return form{}, false
 	}
 	return form{base: uint64(b - k<<32), c: c, bits: 64}, true
+}
+
+// deltas returns the least and greatest of c·x over the domain; each
+// |c[i]| < 2^31 (the tid terms stay below 2^41, the ctaid.x term below
+// 2^62: the sums fit in an int64).
+func (d *batchDomain) deltas(c [4]int64) (int64, int64) {
+	var lo, hi int64
+	for i, s := range c {
+		if d.n[i] <= 0 || s == 0 {
+			continue
+		}
+		t0, t1 := s*d.lo[i], s*(d.lo[i]+d.n[i]-1)
+		lo += min(t0, t1)
+		hi += max(t0, t1)
+	}
+	return lo, hi
+}
+
+// span returns the least and greatest values, in the order of a
+// comparison of bits bits (signed or not), that a non-uniform form takes
+// over the domain, when no value wraps around (so the values lie between
+// them and a threshold comparison that the two agree on holds alike in
+// every lane).
+func (f form) span(bits int, signed bool, d *batchDomain) (uint64, uint64, bool) {
+	if int(f.bits) != bits {
+		return 0, 0, false
+	}
+	if bits == 32 {
+		w, ok := f.widen(signed, d) // the values as exact integers
+		if !ok {
+			return 0, 0, false
+		}
+		var cs [4]int64
+		for i, c := range w.c {
+			cs[i] = int64(c)
+		}
+		dlo, dhi := d.deltas(cs)
+		return w.base + uint64(dlo), w.base + uint64(dhi), true
+	}
+	var cs [4]int64
+	for i, c := range f.c {
+		cs[i] = int64(c)
+		if cs[i] >= 1<<31 || cs[i] <= -1<<31 {
+			return 0, 0, false
+		}
+	}
+	dlo, dhi := d.deltas(cs)
+	if signed {
+		b := int64(f.base)
+		if dlo < 0 && b < math.MinInt64-dlo || dhi > 0 && b > math.MaxInt64-dhi {
+			return 0, 0, false
+		}
+		return uint64(b + dlo), uint64(b + dhi), true
+	}
+	if dlo < 0 && f.base < uint64(-dlo) || dhi > 0 && f.base > math.MaxUint64-uint64(dhi) {
+		return 0, 0, false
+	}
+	return f.base + uint64(dlo), f.base + uint64(dhi), true
 }
 
 // cvtIntTypes returns an integer cvt's destination and source types.

@@ -704,17 +704,34 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if f[0].uniform() {
 			mv, k, moving = &f[1], f[0].raw(), 1
 		}
-		if v0, st, ok := r.linear(mv); ok && int(mv.bits) == t.bits {
-			if res, ok := threshold(v0, st, int64(r.nb*warpSize), k, moving, t.bits, signed, c); ok {
-				for blk := range r.nb {
-					if r.act[blk] != 0 {
-						r.preds[blk*r.npred+int(p)] = res
-					}
-				}
-				r.predUni[p] = int8(res & 1)
-				r.countAll()
-				return true
+		res, ok := uint32(0), false
+		if v0, st, lin := r.linear(mv); lin && int(mv.bits) == t.bits {
+			res, ok = threshold(v0, st, int64(r.nb*warpSize), k, moving, t.bits, signed, c)
+		}
+		if lo, hi, span := mv.span(t.bits, signed, &r.dom); !ok && span {
+			// (any block shape: the least and greatest values decide)
+			var r0, r1 bool
+			if moving == 0 {
+				r0, r1 = compareInt(lo, k, t.bits, signed, c), compareInt(hi, k, t.bits, signed, c)
+			} else {
+				r0, r1 = compareInt(k, lo, t.bits, signed, c), compareInt(k, hi, t.bits, signed, c)
 			}
+			if r0 == r1 {
+				ok = true
+				if r0 {
+					res = ^uint32(0)
+				}
+			}
+		}
+		if ok {
+			for blk := range r.nb {
+				if r.act[blk] != 0 {
+					r.preds[blk*r.npred+int(p)] = res
+				}
+			}
+			r.predUni[p] = int8(res & 1)
+			r.countAll()
+			return true
 		}
 	}
 	// a threshold on one moving operand: the ends of a run decide it

@@ -447,3 +447,61 @@ func TestBatchThreshold(t *testing.T) {
 		t.Fatalf("threshold answered only %d of 40000", answered)
 	}
 }
+
+// TestFormSpan checks form.span against every lane of small domains: the
+// values lie between its ends in the comparison's order, and the ends are
+// values some lane takes.
+func TestFormSpan(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	coef := func() uint64 {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return uint64(r.IntN(9)) - 4
+		case 2:
+			return uint64(r.Int64N(1<<32)) - 1<<31
+		}
+		return r.Uint64()
+	}
+	answered := 0
+	for range 30000 {
+		bitsN := []int{32, 64}[r.IntN(2)]
+		signed := r.IntN(2) == 0
+		f := form{base: r.Uint64(), c: [4]uint64{coef(), coef(), coef(), coef()}, bits: uint8(bitsN)}
+		switch r.IntN(4) {
+		case 0:
+			f.base = uint64(r.IntN(1<<12)) - 1<<11
+		case 1: // near a limit of the signed or unsigned order
+			f.base = []uint64{1 << 63, 1 << 31, 0, 1 << 32}[r.IntN(4)] + uint64(r.Int64N(1<<40)) - 1<<39
+		}
+		d := batchDomain{lo: [4]int64{0, 0, 0, r.Int64N(1 << 31)}, n: [4]int64{1 + r.Int64N(8), 1 + r.Int64N(4), 1 + r.Int64N(3), 1 + r.Int64N(8)}}
+		lo, hi, ok := f.span(bitsN, signed, &d)
+		if !ok {
+			continue
+		}
+		answered++
+		less := func(a, b uint64) bool { return compareInt(a, b, bitsN, signed, cmpLt) }
+		sawLo, sawHi := false, false
+		for x := range d.n[0] {
+			for y := range d.n[1] {
+				for z := range d.n[2] {
+					for c := range d.n[3] {
+						v := f.base + f.c[0]*uint64(x) + f.c[1]*uint64(y) + f.c[2]*uint64(z) + f.c[3]*uint64(d.lo[3]+c)
+						if less(v, lo) || less(hi, v) {
+							t.Fatalf("%+v over %+v (%d-bit, signed %v): lane value %#x outside [%#x, %#x]", f, d, bitsN, signed, v, lo, hi)
+						}
+						same := func(a, b uint64) bool { return !less(a, b) && !less(b, a) }
+						sawLo, sawHi = sawLo || same(v, lo), sawHi || same(v, hi)
+					}
+				}
+			}
+		}
+		if !sawLo || !sawHi {
+			t.Fatalf("%+v over %+v (%d-bit, signed %v): ends [%#x, %#x] not both taken", f, d, bitsN, signed, lo, hi)
+		}
+	}
+	if answered < 5000 {
+		t.Fatalf("span answered %d of 30000", answered)
+	}
+}
