@@ -33,6 +33,9 @@ type batchRun struct {
 	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
 	// has tid.x = tid.x of lane 0 + i)
 	run []bool
+	// segs: per warp of a CTA, its lanes that are threads as runs of
+	// consecutive tid.x (one run of 32 for a run warp)
+	segs [][]batchSeg
 
 	nb       int      // warps in the current batch
 	bw       []int32  // per block: its warp in its CTA
@@ -120,8 +123,24 @@ func newBatchRun(l *launch, nb int) *batchRun {
 		r.tid[t] = [3]uint32{uint32(t % b[0]), uint32(t / b[0] % b[1]), uint32(t / (b[0] * b[1]))}
 	}
 	r.run = make([]bool, r.wpc)
+	r.segs = make([][]batchSeg, r.wpc)
 	for w := range r.run {
 		r.run[w] = b[0]%warpSize == 0 || b[1]*b[2] == 1
+		if r.run[w] {
+			r.segs[w] = []batchSeg{{0, warpSize}}
+			continue
+		}
+		for i := 0; i < warpSize && w*warpSize+i < threads; i++ {
+			t, ss := r.tid[w*warpSize+i], r.segs[w]
+			if k := len(ss) - 1; k >= 0 && i > 0 {
+				p := r.tid[w*warpSize+i-1]
+				if t[0] == p[0]+1 && t[1] == p[1] && t[2] == p[2] {
+					ss[k].n++
+					continue
+				}
+			}
+			r.segs[w] = append(ss, batchSeg{i, 1})
+		}
 	}
 	r.regs = make([]uint64, nb*r.slots*warpSize)
 	r.preds = make([]uint32, nb*r.npred)
@@ -533,9 +552,24 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		}
 		return
 	}
-	for i := range row {
-		row[i] = f.at([4]uint64{uint64(t[i][0]), uint64(t[i][1]), uint64(t[i][2]), cx})
+	for _, sg := range r.segs[w] {
+		v := r.segFirst(&f, blk, sg)
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = f.norm(v)
+			v += f.c[0]
+		}
 	}
+}
+
+// A batchSeg is a run of lanes of a warp whose tid.x are consecutive:
+// lanes lane to lane+n-1.
+type batchSeg struct{ lane, n int }
+
+// segFirst is form f's value in segment sg's first lane of block blk,
+// before normalisation (the segment's lanes follow at steps of c[0]).
+func (r *batchRun) segFirst(f *form, blk int, sg batchSeg) uint64 {
+	t := &r.tid[int(r.bw[blk])*warpSize+sg.lane]
+	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+r.bk[blk])
 }
 
 // first is the form's value in lane 0 of block blk (a run: the others
@@ -753,8 +787,19 @@ func (r *batchRun) setpForms(o *Op) bool {
 			mask = a & g
 		}
 		pp := &r.preds[blk*r.npred+int(p)]
-		if ends && r.run[r.bw[blk]] && int(mv.bits) == t.bits {
-			if res, ok := threshold(r.first(*mv, blk), mv.c[0], warpSize, k, moving, t.bits, signed, c); ok {
+		if ends && int(mv.bits) == t.bits {
+			// each run of consecutive tid.x from its two ends
+			var res uint32
+			ok := true
+			for _, sg := range r.segs[r.bw[blk]] {
+				m, ok2 := threshold(r.segFirst(mv, blk, sg), mv.c[0], int64(sg.n), k, moving, t.bits, signed, c)
+				if !ok2 {
+					ok = false
+					break
+				}
+				res |= m & (uint32(1<<sg.n-1) << sg.lane)
+			}
+			if ok {
 				*pp = *pp&^mask | res&mask
 				continue
 			}
@@ -936,12 +981,34 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 			continue
 		}
+		left := eff // the lanes the runs below do not take
+		if isForm && int64(af.c[0]) > 0 && af.c[0] < 1<<32 && af.c[0]&(n-1) == 0 {
+			// each run of consecutive tid.x that runs wholly: one check of
+			// its span, then its lanes at steps of c[0]
+			for _, sg := range r.segs[r.bw[blk]] {
+				m := uint32(1<<sg.n-1) << sg.lane
+				if eff&m != m {
+					continue
+				}
+				start := r.segFirst(&af, blk, sg) + o.addrConst
+				span := af.c[0]*uint64(sg.n-1) + n
+				data, off, ok := r.window(start, span)
+				if !ok || start&(n-1) != 0 {
+					continue // (lane by lane below, which faults where it must)
+				}
+				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
+				left &^= m
+			}
+			if left == 0 {
+				continue
+			}
+		}
 		addrs := r.row(blk, o.addrBase)
 		if isForm {
 			r.formRow(af, blk, &r.tmp)
 			addrs = &r.tmp
 		}
-		for m := eff; m != 0; m &= m - 1 {
+		for m := left; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			addr := addrs[i] + o.addrConst
 			data, off, ok := r.window(addr, n)
@@ -1072,6 +1139,44 @@ func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf u
 			storeRun(part, r.row(blk, s), n)
 		} else {
 			loadRun(r.row(blk, s), part, n, signed)
+		}
+	}
+}
+
+// accessStrided loads (store: stores) segment sg's lanes of row from
+// data, n bytes each, stride bytes apart (the span checked).
+func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t string, store bool) {
+	off := uint64(0)
+	switch {
+	case store && n == 4:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			binary.LittleEndian.PutUint32(data[off:], uint32(row[i]))
+			off += stride
+		}
+	case store && n == 8:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			binary.LittleEndian.PutUint64(data[off:], row[i])
+			off += stride
+		}
+	case store:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			mem.Store(data[off:off+n], row[i])
+			off += stride
+		}
+	case n == 4 && t[1] != 's':
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+			off += stride
+		}
+	case n == 8:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = binary.LittleEndian.Uint64(data[off:])
+			off += stride
+		}
+	default:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
+			off += stride
 		}
 	}
 }
