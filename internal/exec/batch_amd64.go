@@ -32,3 +32,11 @@ func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape
 func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
+
+// The same for n slots from dst/src on (n a positive multiple of 4).
+
+//go:noescape
+func batchLoadZ32s(dst *uint64, src *byte, n int)
+
+//go:noescape
+func batchStore32s(dst *byte, src *uint64, n int)

@@ -257,3 +257,40 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func batchLoadZ32s(dst *uint64, src *byte, n int)
+// n consecutive uint32 values (n a positive multiple of 4), zero-extended.
+TEXT ·batchLoadZ32s(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+loop:
+	VPMOVZXDQ 0(SI), Y0
+	VMOVDQU Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func batchStore32s(dst *byte, src *uint64, n int)
+// the low halves of n slots (n a positive multiple of 4) as consecutive
+// uint32 values.
+TEXT ·batchStore32s(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $2, CX
+loop:
+	VMOVDQU 0(SI), Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET

@@ -1146,6 +1146,14 @@ func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf u
 // accessStrided loads (store: stores) segment sg's lanes of row from
 // data, n bytes each, stride bytes apart (the span checked).
 func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t string, store bool) {
+	if stride == n && simdEnabled && n == 4 && sg.n%4 == 0 && (store || t[1] != 's') {
+		if store {
+			batchStore32s(&data[:4*sg.n][0], &row[sg.lane:][0], sg.n)
+		} else {
+			batchLoadZ32s(&row[sg.lane : sg.lane+sg.n][0], &data[:4*sg.n][0], sg.n)
+		}
+		return
+	}
 	off := uint64(0)
 	switch {
 	case store && n == 4:

@@ -1,0 +1,122 @@
+//go:build amd64 && !purego
+
+package exec
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestBatchRowLoops checks the batch's AVX2 row loops against the rule
+// they implement, element by element: 32-bit values zero- or
+// sign-extended into 64-bit slots and back (the low halves), 64-bit
+// values copied, over rows a register file apart.
+func TestBatchRowLoops(t *testing.T) {
+	if !simdSupported() {
+		t.Skip("no AVX2")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	const rows, file = 5, 7 * warpSize // 5 rows, 7 slots a file apart
+	mem32 := make([]byte, rows*warpSize*4)
+	mem64 := make([]byte, rows*warpSize*8)
+	for i := range mem32 {
+		mem32[i] = byte(r.Uint32())
+	}
+	for i := range mem64 {
+		mem64[i] = byte(r.Uint32())
+	}
+	regs := make([]uint64, rows*file)
+	row := func(b int) *lanes { return (*lanes)(regs[b*file:]) }
+	fill := func() {
+		for i := range regs {
+			regs[i] = r.Uint64()
+		}
+	}
+	stride := uintptr(file * 8)
+	for _, signed := range []bool{false, true} {
+		fill()
+		if signed {
+			batchLoadS32N(row(0), stride, &mem32[0], rows, 0)
+		} else {
+			batchLoadZ32N(row(0), stride, &mem32[0], rows, 0)
+		}
+		for b := range rows {
+			for i := range warpSize {
+				v := binary.LittleEndian.Uint32(mem32[(b*warpSize+i)*4:])
+				want := uint64(v)
+				if signed {
+					want = uint64(int64(int32(v)))
+				}
+				if got := row(b)[i]; got != want {
+					t.Fatalf("load32 signed %v: row %d lane %d: %#x, want %#x", signed, b, i, got, want)
+				}
+			}
+		}
+		one := new(lanes)
+		if signed {
+			batchLoadS32(one, &mem32[4*32])
+		} else {
+			batchLoadZ32(one, &mem32[4*32])
+		}
+		if *one != *row(1) {
+			t.Fatalf("the one-row load (signed %v) differs from the rows' loop", signed)
+		}
+	}
+	fill()
+	out := make([]byte, len(mem32))
+	batchStore32N(&out[0], row(0), stride, rows, 0)
+	for b := range rows {
+		for i := range warpSize {
+			if got, want := binary.LittleEndian.Uint32(out[(b*warpSize+i)*4:]), uint32(row(b)[i]); got != want {
+				t.Fatalf("store32: row %d lane %d: %#x, want %#x", b, i, got, want)
+			}
+		}
+	}
+	out1 := make([]byte, 128)
+	batchStore32(&out1[0], row(2))
+	if string(out1) != string(out[2*128:3*128]) {
+		t.Fatal("the one-row store differs from the rows' loop")
+	}
+	fill()
+	batchCopy64N(row(0), stride, &mem64[0], rows, 0)
+	out64 := make([]byte, len(mem64))
+	batchStore64N(&out64[0], row(0), stride, rows, 0)
+	for b := range rows {
+		for i := range warpSize {
+			want := binary.LittleEndian.Uint64(mem64[(b*warpSize+i)*8:])
+			if got := row(b)[i]; got != want {
+				t.Fatalf("copy64: row %d lane %d: %#x, want %#x", b, i, got, want)
+			}
+		}
+	}
+	if string(out64) != string(mem64) {
+		t.Fatal("store64 did not give back what copy64 loaded")
+	}
+	// segments: n slots from a lane on
+	for _, n := range []int{4, 8, 16, 28} {
+		fill()
+		lane := 4
+		before := *row(0)
+		batchLoadZ32s(&row(0)[lane], &mem32[0], n)
+		for i := range warpSize {
+			want := before[i] // (the other lanes keep their values)
+			if i >= lane && i < lane+n {
+				want = uint64(binary.LittleEndian.Uint32(mem32[4*(i-lane):]))
+			}
+			if got := row(0)[i]; got != want {
+				t.Fatalf("load32s %d: lane %d: %#x, want %#x", n, i, got, want)
+			}
+		}
+		seg := make([]byte, 4*n+8)
+		batchStore32s(&seg[0], &row(0)[lane], n)
+		for k := range n {
+			if got, want := binary.LittleEndian.Uint32(seg[4*k:]), uint32(row(0)[lane+k]); got != want {
+				t.Fatalf("store32s %d: element %d: %#x, want %#x", n, k, got, want)
+			}
+		}
+		if binary.LittleEndian.Uint64(seg[4*n:]) != 0 {
+			t.Fatalf("store32s %d wrote past its %d elements", n, n)
+		}
+	}
+}
