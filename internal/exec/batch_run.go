@@ -510,6 +510,57 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 	return true
 }
 
+// predLogic runs and/or/xor/not on predicates that every lane of the
+// batch holds alike (predUni): the result is alike too.
+func (r *batchRun) predLogic(o *Op) bool {
+	in := o.inst
+	if typeOf(in) != ".pred" || in.Operands[0].Kind != ir.OpReg {
+		return false
+	}
+	var v [2]bool
+	srcs := in.Operands[1:]
+	if len(srcs) > 2 {
+		return false
+	}
+	for i, a := range srcs {
+		if a.Kind != ir.OpReg || a.Reg == nil {
+			return false
+		}
+		u := r.predUni[r.fn.slot[a.Reg.ID]]
+		if u < 0 {
+			return false
+		}
+		v[i] = (u == 1) != a.Negate
+	}
+	var res bool
+	switch in.Opcode {
+	case "and":
+		res = v[0] && v[1]
+	case "or":
+		res = v[0] || v[1]
+	case "xor":
+		res = v[0] != v[1]
+	case "not":
+		res = !v[0]
+	default:
+		return false
+	}
+	p := r.fn.slot[in.Operands[0].Reg.ID]
+	var word uint32
+	var u int8
+	if res {
+		word, u = ^uint32(0), 1
+	}
+	for blk := range r.nb {
+		if r.act[blk] != 0 {
+			r.preds[blk*r.npred+int(p)] = word
+		}
+	}
+	r.predUni[p] = u
+	r.countAll()
+	return true
+}
+
 // materialize writes slot s's form into its rows (of the blocks with
 // running lanes: the others' rows are never read again).
 func (r *batchRun) materialize(s int32) {
@@ -591,6 +642,9 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		dst = r.fn.slot[d.Reg.ID]
 	}
 	srcs := r.plan.srcs[pc]
+	if dst < 0 && o.guard == 0 && r.predLogic(o) {
+		return
+	}
 	if dst < 0 {
 		for i := range r.predUni {
 			r.predUni[i] = -1 // (some predicate changes)

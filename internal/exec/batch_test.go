@@ -95,6 +95,44 @@ DONE:
 	exit;
 }
 
+// predicate logic on predicates every lane holds alike
+.visible .entry predu(.param .u64 out, .param .u32 n)
+{
+	.reg .pred %p<10>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.lt.u32 %p1, %r5, -1;
+	setp.gt.u32 %p2, %r5, -2;
+	and.pred %p3, %p1, %p2;
+	or.pred %p4, %p1, %p2;
+	xor.pred %p5, %p1, %p2;
+	not.pred %p6, %p1;
+	or.pred %p7, %p2, !%p1;
+	selp.b32 %r6, 1, 0, %p3;
+	selp.b32 %r7, 2, 0, %p4;
+	selp.b32 %r8, 4, 0, %p5;
+	selp.b32 %r9, 8, 0, %p6;
+	selp.b32 %r10, 16, 0, %p7;
+	add.s32 %r11, %r6, %r7;
+	add.s32 %r11, %r11, %r8;
+	add.s32 %r11, %r11, %r9;
+	add.s32 %r11, %r11, %r10;
+	mul.wide.u32 %rd2, %r5, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	setp.ge.u32 %p8, %r5, %r1;
+	or.pred %p9, %p8, %p3;
+	@%p9 bra DONE;
+	st.global.u32 [%rd3], %r11;
+DONE:
+	ret;
+}
+
 // a loop whose trip count differs per lane (tid % 5), left through the
 // fall-through into the exit; an unconditional branch
 .visible .entry trips(.param .u64 out, .param .u32 n)
@@ -197,6 +235,7 @@ func TestBatchShapes(t *testing.T) {
 		{"guarded/many", "guarded", bdX(700), bdX(32), bdBufs(bdWords(22400, z), bdWords(22401, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(22390))},
 		{"forms", "forms", bdX(4), bdX(96), bdBufs(bdWords(384, z), bdDwords(384, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
 		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
+		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380))},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300))},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399))},
 	}
