@@ -40,3 +40,8 @@ func batchLoadZ32s(dst *uint64, src *byte, n int)
 
 //go:noescape
 func batchStore32s(dst *byte, src *uint64, n int)
+
+// batchIota sets row[i] = v + i*step.
+//
+//go:noescape
+func batchIota(row *lanes, v, step uint64)

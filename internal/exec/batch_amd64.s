@@ -294,3 +294,40 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func batchIota(row *lanes, v, step uint64)
+// row[i] = v + i*step (modulo 2^64).
+TEXT ·batchIota(SB), NOSPLIT, $0-24
+	MOVQ row+0(FP), DI
+	MOVQ v+8(FP), AX
+	MOVQ step+16(FP), DX
+	// Y0 = v, v+s, v+2s, v+3s (built in registers: reading back four
+	// 8-byte stores as one 32-byte load would stall); Y1 = 4s in every lane
+	MOVQ AX, X0
+	ADDQ DX, AX
+	VPINSRQ $1, AX, X0, X0
+	ADDQ DX, AX
+	MOVQ AX, X2
+	ADDQ DX, AX
+	VPINSRQ $1, AX, X2, X2
+	VINSERTI128 $1, X2, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	SHLQ $2, DX
+	MOVQ DX, X1
+	VPBROADCASTQ X1, Y1
+	VPADDQ Y1, Y0, Y2
+	VMOVDQU Y2, 32(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 96(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 128(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 160(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VPADDQ Y1, Y2, Y2
+	VMOVDQU Y2, 224(DI)
+	VZEROUPPER
+	RET

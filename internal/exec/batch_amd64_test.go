@@ -93,6 +93,15 @@ func TestBatchRowLoops(t *testing.T) {
 	if string(out64) != string(mem64) {
 		t.Fatal("store64 did not give back what copy64 loaded")
 	}
+	for _, c := range [][2]uint64{{0, 1}, {1 << 63, 16}, {^uint64(0) - 40, 3}, {12345, ^uint64(7)}} {
+		var got lanes
+		batchIota(&got, c[0], c[1])
+		for i := range got {
+			if want := c[0] + uint64(i)*c[1]; got[i] != want {
+				t.Fatalf("iota %#x step %#x: lane %d: %#x, want %#x", c[0], c[1], i, got[i], want)
+			}
+		}
+	}
 	// segments: n slots from a lane on
 	for _, n := range []int{4, 8, 16, 28} {
 		fill()

@@ -16,3 +16,4 @@ func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)  { p
 func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
 func batchLoadZ32s(dst *uint64, src *byte, n int)                            { panic("unreachable") }
 func batchStore32s(dst *byte, src *uint64, n int)                            { panic("unreachable") }
+func batchIota(row *lanes, v, step uint64)                                   { panic("unreachable") }

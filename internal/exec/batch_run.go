@@ -597,6 +597,10 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 	t := r.tid[w*warpSize : (w+1)*warpSize]
 	if r.run[w] {
 		v := f.base + f.c[0]*uint64(t[0][0]) + f.c[1]*uint64(t[0][1]) + f.c[2]*uint64(t[0][2]) + f.c[3]*cx
+		if f.bits == 64 && simdEnabled {
+			batchIota(row, v, f.c[0])
+			return
+		}
 		for i := range row {
 			row[i] = f.norm(v)
 			v += f.c[0]
@@ -962,7 +966,7 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 // before it).
 func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if len(o.vec) > 1 {
-		return r.vectorAccess(o, store)
+		return r.vectorAccess(pc, o, store)
 	}
 	t := typeOf(o.inst)
 	n := uint64(o.size)
@@ -1085,7 +1089,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 // vectorAccess runs ld/st.v2/.v4.global block by block: the AVX2 loop of
 // the warp engine where every lane runs (it checks every lane first),
 // else lane by lane; false: a lane faults.
-func (r *batchRun) vectorAccess(o *Op, store bool) bool {
+func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	t := typeOf(o.inst)
 	n := uint64(o.size)
 	size := n * uint64(len(o.vec)) // the whole vector: its alignment too
@@ -1108,6 +1112,16 @@ func (r *batchRun) vectorAccess(o *Op, store bool) bool {
 		loop = simdVectorLoad(len(o.vec), o.size, t)
 	}
 	var rows [4]*lanes
+	// prefetch distance: where this op will access next, when the batch's
+	// vectors are consecutive (as for scalars: one step of its own on)
+	var pf uint64
+	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled {
+		last := r.pfLast[pc]
+		r.pfLast[pc] = v0
+		if last != 0 {
+			pf = v0 - last
+		}
+	}
 	for blk := range r.nb {
 		a := r.act[blk]
 		if a == 0 {
@@ -1123,6 +1137,16 @@ func (r *batchRun) vectorAccess(o *Op, store bool) bool {
 		if isForm {
 			r.formRow(af, blk, &r.tmp)
 			addrs = &r.tmp
+		}
+		if pf != 0 {
+			if data, off, ok := r.window(addrs[0]+o.addrConst+pf, size*warpSize); ok {
+				p := uintptr(unsafe.Pointer(&data[off]))
+				if store {
+					prefetchLinesW(p, uintptr(size*warpSize))
+				} else {
+					prefetchLines(p, uintptr(size*warpSize))
+				}
+			}
 		}
 		for k, v := range o.vec {
 			rows[k] = &r.tmp2 // (a sink)
