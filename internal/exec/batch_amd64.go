@@ -45,3 +45,12 @@ func batchStore32s(dst *byte, src *uint64, n int)
 //
 //go:noescape
 func batchIota(row *lanes, v, step uint64)
+
+// The v4 forms of the row loops: 32 lanes' 16-byte vectors of four
+// 32-bit values to and from four rows per block.
+
+//go:noescape
+func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf uintptr)
+
+//go:noescape
+func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr)

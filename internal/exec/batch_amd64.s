@@ -331,3 +331,104 @@ TEXT ·batchIota(SB), NOSPLIT, $0-24
 	VMOVDQU Y2, 224(DI)
 	VZEROUPPER
 	RET
+
+// func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf uintptr)
+// n blocks of 32 consecutive 16-byte vectors of four uint32 values: lane
+// i's element k, zero-extended, into row rk (the rows stride bytes apart
+// from block to block): per four lanes, four loads of one lane's vector
+// each and a 4x4 transpose of 64-bit slots. It prefetches the lines pf
+// bytes after those it reads.
+TEXT ·batchLoadV4Z32N(SB), NOSPLIT, $0-64
+	MOVQ r0+0(FP), DI
+	MOVQ r1+8(FP), R10
+	MOVQ r2+16(FP), R11
+	MOVQ r3+24(FP), R12
+	MOVQ stride+32(FP), DX
+	MOVQ src+40(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ pf+56(FP), R8
+block:
+	XORQ R13, R13
+quad:
+	PREFETCHT0 0(SI)(R8*1)
+	VPMOVZXDQ 0(SI), Y0
+	VPMOVZXDQ 16(SI), Y1
+	VPMOVZXDQ 32(SI), Y2
+	VPMOVZXDQ 48(SI), Y3
+	VPUNPCKLQDQ Y1, Y0, Y4
+	VPUNPCKHQDQ Y1, Y0, Y5
+	VPUNPCKLQDQ Y3, Y2, Y6
+	VPUNPCKHQDQ Y3, Y2, Y7
+	VPERM2I128 $0x20, Y6, Y4, Y0
+	VPERM2I128 $0x31, Y6, Y4, Y2
+	VPERM2I128 $0x20, Y7, Y5, Y1
+	VPERM2I128 $0x31, Y7, Y5, Y3
+	VMOVDQU Y0, (DI)(R13*1)
+	VMOVDQU Y1, (R10)(R13*1)
+	VMOVDQU Y2, (R11)(R13*1)
+	VMOVDQU Y3, (R12)(R13*1)
+	ADDQ $64, SI
+	ADDQ $32, R13
+	CMPQ R13, $256
+	JNE quad
+	ADDQ DX, DI
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DX, R12
+	DECQ CX
+	JNZ block
+	VZEROUPPER
+	RET
+
+// func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr)
+// The inverse of batchLoadV4Z32N: lane i's 16-byte vector from the low
+// halves of its slots in rows r0..r3.
+TEXT ·batchStoreV4x32N(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), SI
+	MOVQ r0+8(FP), DI
+	MOVQ r1+16(FP), R10
+	MOVQ r2+24(FP), R11
+	MOVQ r3+32(FP), R12
+	MOVQ stride+40(FP), DX
+	MOVQ n+48(FP), CX
+	MOVQ pf+56(FP), R8
+sblock:
+	XORQ R13, R13
+squad:
+	PREFETCHT0 0(SI)(R8*1)
+	VMOVDQU (DI)(R13*1), Y0
+	VMOVDQU (R10)(R13*1), Y1
+	VMOVDQU (R11)(R13*1), Y2
+	VMOVDQU (R12)(R13*1), Y3
+	VPUNPCKLQDQ Y1, Y0, Y4
+	VPUNPCKHQDQ Y1, Y0, Y5
+	VPUNPCKLQDQ Y3, Y2, Y6
+	VPUNPCKHQDQ Y3, Y2, Y7
+	VPERM2I128 $0x20, Y6, Y4, Y0
+	VPERM2I128 $0x31, Y6, Y4, Y2
+	VPERM2I128 $0x20, Y7, Y5, Y1
+	VPERM2I128 $0x31, Y7, Y5, Y3
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 0(SI)
+	VPERMILPS $0x88, Y1, Y1
+	VPERMQ $0x08, Y1, Y1
+	VMOVDQU X1, 16(SI)
+	VPERMILPS $0x88, Y2, Y2
+	VPERMQ $0x08, Y2, Y2
+	VMOVDQU X2, 32(SI)
+	VPERMILPS $0x88, Y3, Y3
+	VPERMQ $0x08, Y3, Y3
+	VMOVDQU X3, 48(SI)
+	ADDQ $64, SI
+	ADDQ $32, R13
+	CMPQ R13, $256
+	JNE squad
+	ADDQ DX, DI
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DX, R12
+	DECQ CX
+	JNZ sblock
+	VZEROUPPER
+	RET

@@ -128,4 +128,29 @@ func TestBatchRowLoops(t *testing.T) {
 			t.Fatalf("store32s %d wrote past its %d elements", n, n)
 		}
 	}
+	// v4 vectors: lane i's element k to and from row k
+	fill()
+	vec := make([]byte, rows*warpSize*16)
+	for i := range vec {
+		vec[i] = byte(r.Uint32())
+	}
+	batchLoadV4Z32N(row(0), (*lanes)(regs[2*warpSize:]), (*lanes)(regs[4*warpSize:]), (*lanes)(regs[6*warpSize:]), stride, &vec[0], rows, 0)
+	for b := range rows {
+		for i := range warpSize {
+			for k := range 4 {
+				want := uint64(binary.LittleEndian.Uint32(vec[((b*warpSize+i)*4+k)*4:]))
+				if got := regs[b*file+2*k*warpSize+i]; got != want {
+					t.Fatalf("loadV4: block %d lane %d element %d: %#x, want %#x", b, i, k, got, want)
+				}
+			}
+		}
+	}
+	for i := range regs { // upper halves that the store must ignore
+		regs[i] |= r.Uint64() << 32
+	}
+	back := make([]byte, len(vec))
+	batchStoreV4x32N(&back[0], row(0), (*lanes)(regs[2*warpSize:]), (*lanes)(regs[4*warpSize:]), (*lanes)(regs[6*warpSize:]), stride, rows, 0)
+	if string(back) != string(vec) {
+		t.Fatal("storeV4 did not give back what loadV4 loaded")
+	}
 }

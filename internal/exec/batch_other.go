@@ -17,3 +17,9 @@ func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { p
 func batchLoadZ32s(dst *uint64, src *byte, n int)                            { panic("unreachable") }
 func batchStore32s(dst *byte, src *uint64, n int)                            { panic("unreachable") }
 func batchIota(row *lanes, v, step uint64)                                   { panic("unreachable") }
+func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf uintptr) {
+	panic("unreachable")
+}
+func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr) {
+	panic("unreachable")
+}

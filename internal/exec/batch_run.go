@@ -1122,6 +1122,30 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 			pf = v0 - last
 		}
 	}
+	if whole := isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
+		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
+		// every lane, the batch's vectors one after the other: one check,
+		// one pass of transposes
+		if v0, st, ok := r.linear(&af); ok && st == size {
+			start := v0 + o.addrConst
+			total := size * warpSize * uint64(r.nb)
+			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
+				r.countAll()
+				p := &data[off:off+total][0]
+				stride := uintptr(r.slots * warpSize * 8)
+				v := o.vec
+				if store {
+					batchStoreV4x32N(p, r.row(0, v[0]), r.row(0, v[1]), r.row(0, v[2]), r.row(0, v[3]), stride, r.nb, uintptr(pf))
+				} else {
+					batchLoadV4Z32N(r.row(0, v[0]), r.row(0, v[1]), r.row(0, v[2]), r.row(0, v[3]), stride, p, r.nb, uintptr(pf))
+					for _, s := range v {
+						r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false
+					}
+				}
+				return true
+			}
+		}
+	}
 	for blk := range r.nb {
 		a := r.act[blk]
 		if a == 0 {
