@@ -172,7 +172,7 @@ const batchVectors = `
 .version 7.0
 .target sm_80
 .address_size 64
-.visible .entry vec(.param .u64 out, .param .u64 in, .param .u32 n, .param .u64 out2)
+.visible .entry vec(.param .u64 out, .param .u64 in, .param .u32 n, .param .u64 out2, .param .u64 out3)
 {
 	.reg .pred %p<4>;
 	.reg .b32 %r<16>;
@@ -182,6 +182,7 @@ const batchVectors = `
 	ld.param.u64 %rd2, [in];
 	ld.param.u32 %r1, [n];
 	ld.param.u64 %rd9, [out2];
+	ld.param.u64 %rd15, [out3];
 	mov.u32 %r2, %ctaid.x;
 	mov.u32 %r3, %ntid.x;
 	mov.u32 %r4, %tid.x;
@@ -212,7 +213,7 @@ const batchVectors = `
 	mov.b32 %r13, %f7;
 	cvt.u64.u32 %rd14, %r13;
 	add.s64 %rd12, %rd12, %rd14;
-	add.s64 %rd13, %rd1, %rd3;
+	add.s64 %rd13, %rd15, %rd3;
 	st.global.v2.u64 [%rd13], {%rd12, %rd10};
 DONE:
 	ret;
@@ -245,10 +246,10 @@ func TestBatchShapes(t *testing.T) {
 		bufs         []bdBuf
 		args         []bdArg
 	}{
-		{"vec", "vec", bdX(5), bdX(64), bdBufs(bdWords(4*320, z), bdWords(4*320, r), bdDwords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(300), bdPtr(2))},
-		{"vec/many", "vec", bdX(400), bdX(96), bdBufs(bdWords(4*38400, z), bdWords(4*38400, r), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400), bdPtr(2))},
-		{"vec/misaligned", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*260, z), bdWords(4*260, r), bdDwords(260, z)), bdArgs(bdPtr(0), bdPtrOff(1, 8), bdU(256), bdPtr(2))},
-		{"vec/past the end", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*256, z), bdWords(4*250, r), bdDwords(256, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(256), bdPtr(2))},
+		{"vec", "vec", bdX(5), bdX(64), bdBufs(bdWords(4*320, z), bdWords(4*320, r), bdDwords(320, z), bdWords(4*320, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(300), bdPtr(2), bdPtr(3))},
+		{"vec/many", "vec", bdX(400), bdX(96), bdBufs(bdWords(4*38400, z), bdWords(4*38400, r), bdDwords(38400, z), bdWords(4*38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400), bdPtr(2), bdPtr(3))},
+		{"vec/misaligned", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*260, z), bdWords(4*260, r), bdDwords(260, z), bdWords(4*260, z)), bdArgs(bdPtr(0), bdPtrOff(1, 8), bdU(256), bdPtr(2), bdPtr(3))},
+		{"vec/past the end", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*256, z), bdWords(4*250, r), bdDwords(256, z), bdWords(4*256, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(256), bdPtr(2), bdPtr(3))},
 	}
 	for _, c := range vec {
 		t.Run(c.name, func(t *testing.T) {
