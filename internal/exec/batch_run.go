@@ -88,7 +88,7 @@ type batchRun struct {
 func getBatchRun(l *launch) *batchRun {
 	b := l.block
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
-	nb := batchCTAs(b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
+	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas = l, nil, nb/wpc
 		clear(r.uniR)
@@ -98,12 +98,18 @@ func getBatchRun(l *launch) *batchRun {
 	return newBatchRun(l, nb)
 }
 
-// batchCTAs is how many CTAs of block shape b a batch takes, in a launch
-// of ctas CTAs.
-func batchCTAs(b [3]int, ctas int) int {
+// batchCTAs is how many CTAs of block shape b a batch of kernel f takes,
+// in a launch of ctas CTAs: batchBlocks warps at most, and a register
+// file of batchBytes at most (one CTA at least).
+func batchCTAs(f *Func, b [3]int, ctas int) int {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
-	return min(max(1, batchBlocks/wpc), ctas)
+	blocks := min(batchBlocks, batchBytes/(f.numSlots*warpSize*8))
+	return max(1, min(blocks/wpc, ctas))
 }
+
+// batchBytes bounds a batch's register file (each worker has one, kept
+// across launches): 256 warps of a kernel with up to 64 register slots.
+const batchBytes = 4 << 20
 
 // putBatchRun keeps r for a later launch.
 func putBatchRun(r *batchRun) {

@@ -192,7 +192,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// batches where there are enough CTAs for every worker
 	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1
 	if batched {
-		chunk = max(chunk, min(batchCTAs(b, n), (n+workers-1)/workers))
+		chunk = max(chunk, min(batchCTAs(k, b, n), (n+workers-1)/workers))
 	}
 	var next atomic.Int64
 	l.stopAfter.Store(int64(n))
