@@ -103,7 +103,7 @@ func getBatchRun(l *launch) *batchRun {
 // file of batchBytes at most (one CTA at least).
 func batchCTAs(f *Func, b [3]int, ctas int) int {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
-	blocks := min(batchBlocks, batchBytes/(f.numSlots*warpSize*8))
+	blocks := min(batchBlocks, batchBytes/(max(1, f.numSlots)*warpSize*8))
 	return max(1, min(blocks/wpc, ctas))
 }
 
