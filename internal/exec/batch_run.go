@@ -692,13 +692,10 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		return
 	}
 	for blk := range r.nb {
-		a := r.act[blk]
+		a, g := r.issue(o, blk)
 		if a == 0 {
 			continue
 		}
-		g := r.guardOf(o, blk)
-		r.nWarp++
-		r.nThread += uint64(bits.OnesCount32(a & g))
 		mask := g // lanes that do not run hold nothing anyone reads
 		if o.guard != 0 {
 			mask = a & g
@@ -728,6 +725,32 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if dst >= 0 {
 		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
 	}
+}
+
+// issue counts op o's issue in block blk when a lane of it runs, and
+// returns those lanes and the lanes whose guard is true (a == 0: none
+// runs, nothing counted).
+func (r *batchRun) issue(o *Op, blk int) (a, g uint32) {
+	a = r.act[blk]
+	if a == 0 {
+		return 0, 0
+	}
+	g = r.guardOf(o, blk)
+	r.nWarp++
+	r.nThread += uint64(bits.OnesCount32(a & g))
+	return a, g
+}
+
+// pfStep records that op pc accesses the batch's range from start now and
+// returns how far its next access will lie (one step of its own on; 0
+// the first time).
+func (r *batchRun) pfStep(pc int32, start uint64) uintptr {
+	last := r.pfLast[pc]
+	r.pfLast[pc] = start
+	if last == 0 {
+		return 0
+	}
+	return uintptr(start - last)
 }
 
 // vecAll runs op o's whole-warp loop in every block.
@@ -839,13 +862,10 @@ func (r *batchRun) setpForms(o *Op) bool {
 		mv, k, moving = &f[1], f[0].raw(), 1
 	}
 	for blk := range r.nb {
-		a := r.act[blk]
+		a, g := r.issue(o, blk)
 		if a == 0 {
 			continue
 		}
-		g := r.guardOf(o, blk)
-		r.nWarp++
-		r.nThread += uint64(bits.OnesCount32(a & g))
 		mask := g
 		if o.guard != 0 {
 			mask = a & g
@@ -1002,13 +1022,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				r.countAll()
 				// prefetch the range this op will access next (one step
 				// further than its last), while the batch runs on
-				last := r.pfLast[pc]
-				r.pfLast[pc] = start
-				pf := uintptr(0)
-				if last != 0 {
-					pf = uintptr(start - last)
-				}
-				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
+				r.rows(o.vec[0], data[off:off+total], n, signed, store, r.pfStep(pc, start))
 				if !store {
 					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 				}
@@ -1017,13 +1031,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		}
 	}
 	for blk := range r.nb {
-		a := r.act[blk]
-		if a == 0 {
-			continue
-		}
-		eff := a & r.guardOf(o, blk)
-		r.nWarp++
-		r.nThread += uint64(bits.OnesCount32(eff))
+		a, g := r.issue(o, blk)
+		eff := a & g
 		if eff == 0 {
 			continue
 		}
@@ -1122,11 +1131,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	// vectors are consecutive (as for scalars: one step of its own on)
 	var pf uint64
 	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled {
-		last := r.pfLast[pc]
-		r.pfLast[pc] = v0
-		if last != 0 {
-			pf = v0 - last
-		}
+		pf = uint64(r.pfStep(pc, v0))
 	}
 	if whole := isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
@@ -1137,7 +1142,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 			total := size * warpSize * uint64(r.nb)
 			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
 				r.countAll()
-				p := &data[off:off+total][0]
+				p := &data[off : off+total][0]
 				stride := uintptr(r.slots * warpSize * 8)
 				v := o.vec
 				if store {
@@ -1153,13 +1158,8 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		}
 	}
 	for blk := range r.nb {
-		a := r.act[blk]
-		if a == 0 {
-			continue
-		}
-		eff := a & r.guardOf(o, blk)
-		r.nWarp++
-		r.nThread += uint64(bits.OnesCount32(eff))
+		a, g := r.issue(o, blk)
+		eff := a & g
 		if eff == 0 {
 			continue
 		}
