@@ -1,0 +1,190 @@
+package exec
+
+import (
+	"math"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+// setp in batches (batch.go): comparisons decided for a whole batch, a run
+// of lanes, or lane by lane.
+
+// setpForms runs an integer setp p, a, b on forms without rows: each
+// block where the lanes' values are a run without wrap-around, and the
+// comparison is a threshold, needs only its first and last lanes.
+func (r *batchRun) setpForms(o *Op) bool {
+	in := o.inst
+	t, ok := parseInt(typeOf(in))
+	c, unsigned := parseIntCmp(in.Groups[".CmpOp"])
+	if !ok || c == cmpNone || in.Groups[".BoolOp"] != "" || len(in.Operands) != 3 || in.Operands[0].Kind != ir.OpReg || t.bits < 32 {
+		return false
+	}
+	var f [2]form
+	for i := range f {
+		a := in.Operands[1+i]
+		switch a.Kind {
+		case ir.OpReg:
+			s := r.fn.slot[a.Reg.ID]
+			if !r.hasF[s] {
+				return false
+			}
+			f[i] = r.forms[s]
+		case ir.OpImm:
+			f[i] = uniformRaw(constBits(a.Imm, typeOf(in)))
+		default:
+			return false
+		}
+	}
+	p := r.fn.slot[in.Operands[0].Reg.ID]
+	r.predUni[p] = -1
+	signed := t.signed && !unsigned
+	if o.guard == 0 && c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform()) {
+		// one threshold for the whole batch, when its lanes' values run
+		// through it without wrapping around
+		mv, k, moving := &f[0], f[1].raw(), 0
+		if f[0].uniform() {
+			mv, k, moving = &f[1], f[0].raw(), 1
+		}
+		res, ok := uint32(0), false
+		if v0, st, lin := r.linear(mv); lin && int(mv.bits) == t.bits {
+			res, ok = threshold(v0, st, int64(r.nb*warpSize), k, moving, t.bits, signed, c)
+		}
+		if lo, hi, span := mv.span(t.bits, signed, &r.dom); !ok && span {
+			// (any block shape: the least and greatest values decide)
+			var r0, r1 bool
+			if moving == 0 {
+				r0, r1 = compareInt(lo, k, t.bits, signed, c), compareInt(hi, k, t.bits, signed, c)
+			} else {
+				r0, r1 = compareInt(k, lo, t.bits, signed, c), compareInt(k, hi, t.bits, signed, c)
+			}
+			if r0 == r1 {
+				ok = true
+				if r0 {
+					res = ^uint32(0)
+				}
+			}
+		}
+		if ok {
+			for blk := range r.nb {
+				if r.act[blk] != 0 {
+					r.preds[blk*r.npred+int(p)] = res
+				}
+			}
+			r.predUni[p] = int8(res & 1)
+			r.countAll()
+			return true
+		}
+	}
+	// a threshold on one moving operand: the ends of a run decide it
+	ends := c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform())
+	mv, k, moving := &f[0], f[1].raw(), 0 // the operand that moves, the other's value
+	if f[0].uniform() {
+		mv, k, moving = &f[1], f[0].raw(), 1
+	}
+	for blk := range r.nb {
+		a, g := r.issue(o, blk)
+		if a == 0 {
+			continue
+		}
+		mask := g
+		if o.guard != 0 {
+			mask = a & g
+		}
+		pp := &r.preds[blk*r.npred+int(p)]
+		if ends && int(mv.bits) == t.bits {
+			// each run of consecutive tid.x from its two ends
+			var res uint32
+			ok := true
+			for _, sg := range r.segs[r.bw[blk]] {
+				m, ok2 := threshold(r.segFirst(mv, blk, sg), mv.c[0], int64(sg.n), k, moving, t.bits, signed, c)
+				if !ok2 {
+					ok = false
+					break
+				}
+				res |= m & (uint32(1<<sg.n-1) << sg.lane)
+			}
+			if ok {
+				*pp = *pp&^mask | res&mask
+				continue
+			}
+		}
+		r.formRow(f[0], blk, &r.tmp)
+		r.formRow(f[1], blk, &r.tmp2)
+		var res uint32
+		for i := range warpSize {
+			if compareInt(r.tmp[i], r.tmp2[i], t.bits, signed, c) {
+				res |= 1 << i
+			}
+		}
+		*pp = *pp&^mask | res&mask
+	}
+	return true
+}
+
+// threshold compares (by c: not .eq or .ne) a moving operand of bits
+// bits, whose values in count consecutive lanes are v, v+s, ... (before
+// truncation), with the value k (moving: which operand moves): when it
+// does not wrap around it moves monotonically, so where the two ends
+// agree every lane does. false: the lanes must be compared one by one.
+func threshold(v, s uint64, count int64, k uint64, moving, bits int, signed bool, c intCmp) (uint32, bool) {
+	var a, e uint64 // the ends, in the comparison's order
+	if bits == 32 {
+		step := int64(int32(s))
+		x := int64(uint32(v))
+		lo, hi := int64(0), int64(1)<<32
+		if signed {
+			x, lo, hi = int64(int32(v)), -1<<31, 1<<31
+		}
+		y := x + (count-1)*step // (|step| < 2^31, count <= 2^13)
+		if y < lo || y >= hi {
+			return 0, false
+		}
+		a, e = uint64(x), uint64(y)
+	} else {
+		step := int64(s)
+		if step > 1<<32 || step < -1<<32 {
+			return 0, false
+		}
+		d := (count - 1) * step // (|d| < 2^45)
+		switch x := int64(v); {
+		case signed && (d > 0 && x > math.MaxInt64-d || d < 0 && x < math.MinInt64-d),
+			!signed && (d > 0 && v > math.MaxUint64-uint64(d) || d < 0 && v < uint64(-d)):
+			return 0, false // wraps around
+		}
+		a, e = v, v+uint64(d)
+	}
+	var r0, r1 bool
+	if moving == 0 {
+		r0, r1 = compareInt(a, k, bits, signed, c), compareInt(e, k, bits, signed, c)
+	} else {
+		r0, r1 = compareInt(k, a, bits, signed, c), compareInt(k, e, bits, signed, c)
+	}
+	switch {
+	case r0 != r1:
+		return 0, false
+	case r0:
+		return ^uint32(0), true
+	}
+	return 0, true
+}
+
+// linear returns v0 and s when form f's value in lane L of the batch
+// (L = 32*block + lane) is v0 + s*L in every lane, before truncation: the
+// CTAs have no partial warps and f steps by s from one thread to the next
+// in the order of their linear indices, across CTAs too.
+func (r *batchRun) linear(f *form) (uint64, uint64, bool) {
+	b := r.l.block
+	t := b[0] * b[1] * b[2]
+	s := f.c[0]
+	switch {
+	case t%warpSize != 0,
+		b[1] > 1 && f.c[1] != s*uint64(b[0]),
+		b[2] > 1 && f.c[2] != s*uint64(b[0]*b[1]),
+		r.nb > r.wpc && f.c[3] != s*uint64(t):
+		return 0, 0, false
+	}
+	return f.base + f.c[3]*uint64(r.x0), s, true
+}
+
+// full reports whether every lane of the batch runs.
+func (r *batchRun) full() bool { return r.lanes == uint64(r.nb*warpSize) }

@@ -1,0 +1,394 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// Global memory in batches (batch.go): whole-batch ranges, runs of
+// consecutive lanes, strided runs, vectors, and lane by lane.
+
+// window returns the global memory holding [addr, addr+n) and addr's
+// offset in it.
+func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
+	if off := addr - r.gBase; r.gData != nil && off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off {
+		return r.gData, off, true
+	}
+	base, data, ok := r.l.prog.global.Find(addr)
+	if !ok {
+		return nil, 0, false
+	}
+	r.gBase, r.gData = base, data
+	off := addr - base
+	if off >= uint64(len(data)) || n > uint64(len(data))-off {
+		return nil, 0, false
+	}
+	return data, off, true
+}
+
+// access runs ld.global or st.global block by block; false: a lane
+// faults (the batch must run again: a store may have written the lanes
+// before it).
+func (r *batchRun) access(pc int32, o *Op, store bool) bool {
+	if len(o.vec) > 1 {
+		return r.vectorAccess(pc, o, store)
+	}
+	t := typeOf(o.inst)
+	n := uint64(o.size)
+	signed := t != "" && t[1] == 's' && n < 8
+	v := o.vec[0]
+	if !store && o.guard != 0 {
+		r.materialize(v)
+	}
+	af, isForm := r.formOf(o.addrBase)
+	if isForm && af.bits == 32 {
+		isForm = false // a 32-bit register as an address: its rows
+	}
+	if !isForm {
+		r.materialize(o.addrBase)
+	}
+	var vf form
+	vForm := store && !r.hasR[v]
+	if vForm {
+		vf = r.forms[v]
+	}
+	if isForm && o.guard == 0 && !vForm && r.full() && (n == 4 || n == 8) {
+		// every lane, one range: one check, one pass
+		if v0, st, ok := r.linear(&af); ok && st == n {
+			start := v0 + o.addrConst
+			total := n * warpSize * uint64(r.nb)
+			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
+				r.countAll()
+				// prefetch the range this op will access next (one step
+				// further than its last), while the batch runs on
+				r.rows(o.vec[0], data[off:off+total], n, signed, store, r.pfStep(pc, start))
+				if !store {
+					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+				}
+				return true
+			}
+		}
+	}
+	for blk := range r.nb {
+		a, g := r.issue(o, blk)
+		eff := a & g
+		if eff == 0 {
+			continue
+		}
+		row := r.row(blk, v)
+		if vForm {
+			r.formRow(vf, blk, &r.tmp2)
+			row = &r.tmp2
+		}
+		if isForm && r.run[r.bw[blk]] && af.c[0] == n && eff == ^uint32(0) {
+			start := r.first(af, blk) + o.addrConst
+			data, off, ok := r.window(start, n*warpSize)
+			if !ok || start&(n-1) != 0 {
+				return false
+			}
+			if store {
+				storeRun(data[off:off+n*warpSize], row, n)
+			} else {
+				loadRun(row, data[off:off+n*warpSize], n, signed)
+			}
+			continue
+		}
+		left := eff // the lanes the runs below do not take
+		if isForm && int64(af.c[0]) > 0 && af.c[0] < 1<<32 && af.c[0]&(n-1) == 0 {
+			// each run of consecutive tid.x that runs wholly: one check of
+			// its span, then its lanes at steps of c[0]
+			for _, sg := range r.segs[r.bw[blk]] {
+				m := uint32(1<<sg.n-1) << sg.lane
+				if eff&m != m {
+					continue
+				}
+				start := r.segFirst(&af, blk, sg) + o.addrConst
+				span := af.c[0]*uint64(sg.n-1) + n
+				data, off, ok := r.window(start, span)
+				if !ok || start&(n-1) != 0 {
+					continue // (lane by lane below, which faults where it must)
+				}
+				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
+				left &^= m
+			}
+			if left == 0 {
+				continue
+			}
+		}
+		addrs := r.row(blk, o.addrBase)
+		if isForm {
+			r.formRow(af, blk, &r.tmp)
+			addrs = &r.tmp
+		}
+		for m := left; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr := addrs[i] + o.addrConst
+			data, off, ok := r.window(addr, n)
+			if !ok || addr&(n-1) != 0 {
+				return false
+			}
+			if store {
+				mem.Store(data[off:off+n], row[i])
+			} else {
+				row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
+			}
+		}
+	}
+	if !store {
+		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+	}
+	return true
+}
+
+// vectorAccess runs ld/st.v2/.v4.global block by block: the AVX2 loop of
+// the warp engine where every lane runs (it checks every lane first),
+// else lane by lane; false: a lane faults.
+func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
+	t := typeOf(o.inst)
+	n := uint64(o.size)
+	size := n * uint64(len(o.vec)) // the whole vector: its alignment too
+	for _, v := range o.vec {
+		if v >= 0 && (store || o.guard != 0) {
+			r.materialize(v)
+		}
+	}
+	af, isForm := r.formOf(o.addrBase)
+	if isForm && af.bits == 32 {
+		isForm = false
+	}
+	if !isForm {
+		r.materialize(o.addrBase)
+	}
+	var loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
+	if store {
+		loop = simdVectorStore(len(o.vec), o.size)
+	} else {
+		loop = simdVectorLoad(len(o.vec), o.size, t)
+	}
+	var rows [4]*lanes
+	// prefetch distance: where this op will access next, when the batch's
+	// vectors are consecutive (as for scalars: one step of its own on)
+	var pf uint64
+	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled {
+		pf = uint64(r.pfStep(pc, v0))
+	}
+	if whole := isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
+		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
+		// every lane, the batch's vectors one after the other: one check,
+		// one pass of transposes
+		if v0, st, ok := r.linear(&af); ok && st == size {
+			start := v0 + o.addrConst
+			total := size * warpSize * uint64(r.nb)
+			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
+				r.countAll()
+				p := &data[off : off+total][0]
+				stride := uintptr(r.slots * warpSize * 8)
+				v := o.vec
+				if store {
+					batchStoreV4x32N(p, r.row(0, v[0]), r.row(0, v[1]), r.row(0, v[2]), r.row(0, v[3]), stride, r.nb, uintptr(pf))
+				} else {
+					batchLoadV4Z32N(r.row(0, v[0]), r.row(0, v[1]), r.row(0, v[2]), r.row(0, v[3]), stride, p, r.nb, uintptr(pf))
+					for _, s := range v {
+						r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false
+					}
+				}
+				return true
+			}
+		}
+	}
+	for blk := range r.nb {
+		a, g := r.issue(o, blk)
+		eff := a & g
+		if eff == 0 {
+			continue
+		}
+		addrs := r.row(blk, o.addrBase)
+		if isForm {
+			r.formRow(af, blk, &r.tmp)
+			addrs = &r.tmp
+		}
+		if pf != 0 {
+			if data, off, ok := r.window(addrs[0]+o.addrConst+pf, size*warpSize); ok {
+				p := uintptr(unsafe.Pointer(&data[off]))
+				if store {
+					prefetchLinesW(p, uintptr(size*warpSize))
+				} else {
+					prefetchLines(p, uintptr(size*warpSize))
+				}
+			}
+		}
+		for k, v := range o.vec {
+			rows[k] = &r.tmp2 // (a sink)
+			if v >= 0 {
+				rows[k] = r.row(blk, v)
+			}
+		}
+		if loop != nil && eff == ^uint32(0) {
+			a0 := addrs[0] + o.addrConst
+			if data, _, ok := r.window(a0, size); ok && uint64(len(data)) >= size &&
+				loop(&rows, addrs, &data[0], o.addrConst-r.gBase, uint64(len(data))-size) {
+				continue
+			}
+		}
+		for m := eff; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr := addrs[i] + o.addrConst
+			data, off, ok := r.window(addr, size)
+			if !ok || addr&(size-1) != 0 {
+				return false
+			}
+			for k := range o.vec {
+				e := data[off+uint64(k)*n : off+uint64(k+1)*n]
+				if store {
+					mem.Store(e, rows[k][i])
+				} else {
+					rows[k][i] = extend(mem.Load(e), t, int(n)*8)
+				}
+			}
+		}
+	}
+	if !store {
+		for _, v := range o.vec {
+			if v >= 0 {
+				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			}
+		}
+	}
+	return true
+}
+
+// rows loads the rows of slot s in every block from data (store: stores
+// them to data), n bytes a lane (4 or 8), the blocks' lanes one after the
+// other.
+func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
+	stride := uintptr(r.slots * warpSize * 8)
+	nb := r.nb
+	if simdEnabled {
+		p := &data[:uint64(nb)*warpSize*n][0]
+		switch {
+		case store && n == 4:
+			batchStore32N(p, r.row(0, s), stride, nb, pf)
+		case store:
+			batchStore64N(p, r.row(0, s), stride, nb, pf)
+		case n == 8:
+			batchCopy64N(r.row(0, s), stride, p, nb, pf)
+		case signed:
+			batchLoadS32N(r.row(0, s), stride, p, nb, pf)
+		default:
+			batchLoadZ32N(r.row(0, s), stride, p, nb, pf)
+		}
+		return
+	}
+	span := warpSize * n
+	for blk := range nb {
+		part := data[uint64(blk)*span : uint64(blk+1)*span]
+		if store {
+			storeRun(part, r.row(blk, s), n)
+		} else {
+			loadRun(r.row(blk, s), part, n, signed)
+		}
+	}
+}
+
+// accessStrided loads (store: stores) segment sg's lanes of row from
+// data, n bytes each, stride bytes apart (the span checked).
+func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t string, store bool) {
+	if stride == n && simdEnabled && n == 4 && sg.n%4 == 0 && (store || t[1] != 's') {
+		if store {
+			batchStore32s(&data[:4*sg.n][0], &row[sg.lane:][0], sg.n)
+		} else {
+			batchLoadZ32s(&row[sg.lane : sg.lane+sg.n][0], &data[:4*sg.n][0], sg.n)
+		}
+		return
+	}
+	off := uint64(0)
+	switch {
+	case store && n == 4:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			binary.LittleEndian.PutUint32(data[off:], uint32(row[i]))
+			off += stride
+		}
+	case store && n == 8:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			binary.LittleEndian.PutUint64(data[off:], row[i])
+			off += stride
+		}
+	case store:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			mem.Store(data[off:off+n], row[i])
+			off += stride
+		}
+	case n == 4 && t[1] != 's':
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = uint64(binary.LittleEndian.Uint32(data[off:]))
+			off += stride
+		}
+	case n == 8:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = binary.LittleEndian.Uint64(data[off:])
+			off += stride
+		}
+	default:
+		for i := sg.lane; i < sg.lane+sg.n; i++ {
+			row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
+			off += stride
+		}
+	}
+}
+
+// loadRun loads a warp's consecutive n-byte values (signed: sign-extended)
+// into row.
+func loadRun(row *lanes, data []byte, n uint64, signed bool) {
+	switch {
+	case n == 4 && simdEnabled && signed:
+		batchLoadS32(row, &data[:128][0])
+	case n == 4 && simdEnabled:
+		batchLoadZ32(row, &data[:128][0])
+	case n == 8:
+		for i := range row {
+			row[i] = binary.LittleEndian.Uint64(data[8*i:])
+		}
+	case n == 4 && signed:
+		for i := range row {
+			row[i] = uint64(int64(int32(binary.LittleEndian.Uint32(data[4*i:]))))
+		}
+	case n == 4:
+		for i := range row {
+			row[i] = uint64(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+	default:
+		for i := range row {
+			v := mem.Load(data[uint64(i)*n : uint64(i+1)*n])
+			if signed {
+				v = uint64(int64(v<<(64-8*n)) >> (64 - 8*n))
+			}
+			row[i] = v
+		}
+	}
+}
+
+// storeRun stores a warp's row as consecutive n-byte values.
+func storeRun(data []byte, row *lanes, n uint64) {
+	switch {
+	case n == 4 && simdEnabled:
+		batchStore32(&data[:128][0], row)
+		return
+	}
+	switch n {
+	case 8:
+		for i, v := range row {
+			binary.LittleEndian.PutUint64(data[8*i:], v)
+		}
+	case 4:
+		for i, v := range row {
+			binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
+		}
+	default:
+		for i, v := range row {
+			mem.Store(data[uint64(i)*n:uint64(i+1)*n], v)
+		}
+	}
+}
