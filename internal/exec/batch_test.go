@@ -282,6 +282,9 @@ func TestBatchShapes(t *testing.T) {
 // thread i runs tid%5 iterations of x = 3x + j (j from 0), storing x each
 // time; threads with no iteration store nothing.
 func TestBatchTripsByHand(t *testing.T) {
+	old := batchEnabled
+	batchEnabled = true // (whatever PTXVM_BATCH says)
+	t.Cleanup(func() { batchEnabled = old })
 	p, g := load(t, batchShapes)
 	k := p.Kernels["trips"]
 	const n, block = 1984, 64
@@ -316,6 +319,9 @@ func TestBatchTripsByHand(t *testing.T) {
 // (getBatchRun); the rows it kept (a parameter's, uniR) must not leak
 // into a launch with another parameter value.
 func TestBatchRunReuse(t *testing.T) {
+	old := batchEnabled
+	batchEnabled = true // (whatever PTXVM_BATCH says)
+	t.Cleanup(func() { batchEnabled = old })
 	src := `
 .version 7.0
 .target sm_80
