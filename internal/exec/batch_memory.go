@@ -55,7 +55,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if vForm {
 		vf = r.forms[v]
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && (n == 4 || n == 8) {
+	if isForm && o.guard == 0 && !vForm && r.full() {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {
 			start := v0 + o.addrConst
@@ -261,12 +261,11 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 }
 
 // rows loads the rows of slot s in every block from data (store: stores
-// them to data), n bytes a lane (4 or 8), the blocks' lanes one after the
-// other.
+// them to data), n bytes a lane, the blocks' lanes one after the other.
 func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
 	stride := uintptr(r.slots * warpSize * 8)
 	nb := r.nb
-	if simdEnabled {
+	if simdEnabled && n >= 4 {
 		p := &data[:uint64(nb)*warpSize*n][0]
 		switch {
 		case store && n == 4:
@@ -359,13 +358,21 @@ func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 		for i := range row {
 			row[i] = uint64(binary.LittleEndian.Uint32(data[4*i:]))
 		}
-	default:
+	case n == 2 && signed:
 		for i := range row {
-			v := mem.Load(data[uint64(i)*n : uint64(i+1)*n])
-			if signed {
-				v = uint64(int64(v<<(64-8*n)) >> (64 - 8*n))
-			}
-			row[i] = v
+			row[i] = uint64(int64(int16(binary.LittleEndian.Uint16(data[2*i:]))))
+		}
+	case n == 2:
+		for i := range row {
+			row[i] = uint64(binary.LittleEndian.Uint16(data[2*i:]))
+		}
+	case n == 1 && signed:
+		for i, b := range data[:warpSize] {
+			row[i] = uint64(int64(int8(b)))
+		}
+	default: // n == 1
+		for i, b := range data[:warpSize] {
+			row[i] = uint64(b)
 		}
 	}
 }
@@ -386,9 +393,14 @@ func storeRun(data []byte, row *lanes, n uint64) {
 		for i, v := range row {
 			binary.LittleEndian.PutUint32(data[4*i:], uint32(v))
 		}
-	default:
+	case 2:
 		for i, v := range row {
-			mem.Store(data[uint64(i)*n:uint64(i+1)*n], v)
+			binary.LittleEndian.PutUint16(data[2*i:], uint16(v))
+		}
+	default: // 1
+		d := data[:warpSize]
+		for i, v := range row {
+			d[i] = byte(v)
 		}
 	}
 }
