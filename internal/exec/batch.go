@@ -29,12 +29,15 @@ import (
 //
 // The shape: a kernel with one ret or exit, and no op other than
 // register-only ones (the pure ops, setp, selp, cvta, predicate logic),
-// ld.param of its parameters, weak scalar ld/st.global, mov from %tid,
-// %ntid, %ctaid and %nctaid, and branches; each guarded branch has the
-// exit on one side and as its reconvergence point, so lanes part only by
-// leaving (a bounds guard, a grid-stride loop's end) and every lane that
-// still runs is at one PC. Lanes that leave wait at the exit, as in the
-// warp engine, and run it with the rest of their warp at the end.
+// ld.param of its parameters, weak ld/st.global of scalars and vectors,
+// mov from %tid, %ntid, %ctaid and %nctaid, and branches. A guarded
+// branch with the exit on one side and as its reconvergence point parts
+// lanes by sending them to the exit (a bounds guard, a grid-stride loop's
+// end); they wait there, as in the warp engine, and run it with the rest
+// of their warp at the end. Any other guarded branch must split lanes
+// into a region that only runs forward to its reconvergence point
+// (forwardRegion): its lanes run as groups one after the other (each
+// with its lanes' masks) until all meet at that point.
 //
 // The result is the one the warp engine gives: the lanes of different
 // CTAs cannot observe each other without atomics, barriers or strong
@@ -166,14 +169,16 @@ func planBatch(f *Func) *batchPlan {
 	if p.exit < 0 {
 		return nil
 	}
-	// every guarded branch parts lanes only by sending some to the exit,
-	// where they wait for the rest
+	// a guarded branch either parts lanes by sending some to the exit,
+	// where they wait for the rest, or splits them until they meet again
+	// at its reconvergence point (batch_run.go's frames)
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		if p.kind[pc] != bkBra || o.guard == 0 {
 			continue
 		}
-		if o.target != p.exit && int32(pc+1) != p.exit || f.ipdom[pc] != p.exit {
+		toExit := (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
+		if !toExit && !forwardRegion(f, p, int32(pc)) {
 			return nil
 		}
 	}
@@ -181,6 +186,37 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	return p
+}
+
+// forwardRegion reports whether the guarded branch at pc splits lanes
+// into a region that only runs forward to its reconvergence point: a
+// forward target, a point before the exit, and no exit and no backward
+// branch in between. (The warp engine pushes the point on the lanes'
+// reconvergence stacks at each split and pops it when they meet, so in
+// such a region every split's lanes meet again at its point, all
+// together. A loop whose lanes leave at different iterations towards a
+// point other than the exit pushes one level per iteration, and its
+// lanes then run what follows in several groups: batches do not model
+// that, nor nested splits that meet at the same point.)
+func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
+	o := &f.Ops[pc]
+	r := f.ipdom[pc]
+	if r <= pc || r == p.exit || int(r) >= len(f.Ops) || o.target <= pc || o.target > r {
+		return false
+	}
+	for i := pc + 1; i < r; i++ {
+		q := &f.Ops[i]
+		if p.kind[i] == bkExit || p.kind[i] == bkBra && (q.target <= i || q.target > r) {
+			return false
+		}
+		if p.kind[i] == bkBra && q.guard != 0 && f.ipdom[i] >= r {
+			// a nested split meeting at the same point: its lanes carry
+			// one level more there, the warp engine releases the others
+			// first, and the two groups run the rest apart
+			return false
+		}
+	}
+	return true
 }
 
 // registerOnlyBatch: registerOnly without its special-register test (the

@@ -40,8 +40,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	n := uint64(o.size)
 	signed := t != "" && t[1] == 's' && n < 8
 	v := o.vec[0]
-	if !store && o.guard != 0 {
-		r.materialize(v)
+	if !store && (o.guard != 0 || len(r.frames) > 0) {
+		r.materialize(v) // the lanes that do not load keep their value
 	}
 	af, isForm := r.formOf(o.addrBase)
 	if isForm && af.bits == 32 {
@@ -151,7 +151,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	n := uint64(o.size)
 	size := n * uint64(len(o.vec)) // the whole vector: its alignment too
 	for _, v := range o.vec {
-		if v >= 0 && (store || o.guard != 0) {
+		if v >= 0 && (store || o.guard != 0 || len(r.frames) > 0) {
 			r.materialize(v)
 		}
 	}

@@ -46,18 +46,22 @@ type batchRun struct {
 	lastLeave []int32
 	rets      []uint32
 	anyLeft   bool // some lanes left before the exit
-	x0        uint32
-	dom       batchDomain
-	cy, cz    uint32
-	regs      []uint64
-	preds     []uint32
-	act       []uint32 // per block: the lanes running (not waiting at the exit)
-	alive     []uint32 // per block: the lanes that are threads
-	nAct      int      // blocks with running lanes
-	lanes     uint64   // running lanes
-	forms     []form
-	hasF      []bool // the slot's form is its value
-	hasR      []bool // the slot's rows hold its value
+	// frames: the splits whose lanes have not all reconverged yet (split);
+	// maskPool: spare per-block masks
+	frames   []batchFrame
+	maskPool [][]uint32
+	x0       uint32
+	dom      batchDomain
+	cy, cz   uint32
+	regs     []uint64
+	preds    []uint32
+	act      []uint32 // per block: the lanes running (not waiting at the exit)
+	alive    []uint32 // per block: the lanes that are threads
+	nAct     int      // blocks with running lanes
+	lanes    uint64   // running lanes
+	forms    []form
+	hasF     []bool // the slot's form is its value
+	hasR     []bool // the slot's rows hold its value
 	// uniR: the slot's rows, in every block, hold uniRaw (kept across
 	// batches: a kernel parameter's rows are filled once per launch)
 	uniR   []bool
@@ -246,7 +250,11 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	ops := r.fn.Ops
 	plan := r.plan
 	backs := 0
+	r.frames = r.frames[:0]
 	for pc := int32(0); ; {
+		for n := len(r.frames); n > 0 && pc == r.frames[n-1].join; n = len(r.frames) {
+			pc = r.arrive() // a group reached its reconvergence point
+		}
 		o := &ops[pc]
 		switch plan.kind[pc] {
 		case bkExit:
@@ -277,7 +285,12 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				pc = o.target
 				continue
 			}
-			next, ok := r.branch(o, pc)
+			next, ok := int32(0), true
+			if r.fn.ipdom[pc] == plan.exit {
+				next, ok = r.branch(o, pc)
+			} else {
+				next = r.split(o, pc)
+			}
 			if !ok {
 				return false
 			}
@@ -293,8 +306,8 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				return false
 			}
 		case bkForm:
-			if !r.formOp(pc, o) {
-				r.regOp(pc, o)
+			if len(r.frames) > 0 || !r.formOp(pc, o) {
+				r.regOp(pc, o) // (inside a split a form would be every lane's)
 			}
 		case bkReg:
 			r.regOp(pc, o)
@@ -390,6 +403,109 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 	return o.target, true
 }
 
+// A batchFrame is a split's reconvergence point (join): the lanes that
+// arrived there so far, per block, and the groups still to run to it.
+type batchFrame struct {
+	join    int32
+	arrived []uint32
+	pending []batchGroup
+}
+
+// A batchGroup is lanes (per block) at one PC.
+type batchGroup struct {
+	pc   int32
+	mask []uint32
+}
+
+// split runs a guarded branch that reconverges before the exit: when it
+// splits the running lanes, the fall-through lanes run on and the taken
+// ones wait in a frame at the reconvergence point (the warp engine runs
+// the lower PC first; the order of the groups changes neither the
+// registers nor, without races, memory, nor the counts). It returns the
+// next PC.
+func (r *batchRun) split(o *Op, pc int32) int32 {
+	if u := r.predUni[o.guard-1]; u >= 0 {
+		r.nWarp += uint64(r.nAct)
+		if u == 1 != o.neg { // every lane alike
+			r.nThread += r.lanes
+			return o.target
+		}
+		return pc + 1
+	}
+	taken := r.masks()
+	anyTaken, anyFall := false, false
+	for blk := range r.nb {
+		a, g := r.issue(o, blk)
+		taken[blk] = a & g
+		anyTaken = anyTaken || a&g != 0
+		anyFall = anyFall || a&^g != 0
+	}
+	switch {
+	case !anyTaken:
+		r.putMasks(taken)
+		return pc + 1
+	case !anyFall:
+		r.putMasks(taken)
+		return o.target
+	}
+	arrived := r.masks()
+	clear(arrived)
+	for blk := range r.nb {
+		r.act[blk] &^= taken[blk]
+	}
+	r.recount()
+	r.frames = append(r.frames, batchFrame{join: r.fn.ipdom[pc], arrived: arrived,
+		pending: []batchGroup{{o.target, taken}}})
+	return pc + 1
+}
+
+// arrive records the running lanes at the top frame's reconvergence
+// point and returns where to go on: the next group waiting to run, or,
+// when all have arrived, the point itself with every lane.
+func (r *batchRun) arrive() int32 {
+	f := &r.frames[len(r.frames)-1]
+	for blk := range r.nb {
+		f.arrived[blk] |= r.act[blk]
+	}
+	if n := len(f.pending); n > 0 {
+		g := f.pending[n-1]
+		f.pending = f.pending[:n-1]
+		copy(r.act[:r.nb], g.mask)
+		r.putMasks(g.mask)
+		r.recount()
+		return g.pc
+	}
+	copy(r.act[:r.nb], f.arrived)
+	r.putMasks(f.arrived)
+	join := f.join
+	r.frames = r.frames[:len(r.frames)-1]
+	r.recount()
+	return join
+}
+
+// masks returns a per-block mask slice from the pool.
+func (r *batchRun) masks() []uint32 {
+	if n := len(r.maskPool); n > 0 {
+		m := r.maskPool[n-1]
+		r.maskPool = r.maskPool[:n-1]
+		return m[:r.nb]
+	}
+	return make([]uint32, r.nb, len(r.act))
+}
+
+func (r *batchRun) putMasks(m []uint32) { r.maskPool = append(r.maskPool, m) }
+
+// recount sets nAct and lanes from act.
+func (r *batchRun) recount() {
+	r.nAct, r.lanes = 0, 0
+	for _, a := range r.act[:r.nb] {
+		if a != 0 {
+			r.nAct++
+			r.lanes += uint64(bits.OnesCount32(a))
+		}
+	}
+}
+
 // leave records lanes of block blk leaving for the exit (split: others
 // stay). The warp engine pushes the exit as a reconvergence point on the
 // stack of every lane of a branch that splits (warp.go's diverged), so
@@ -418,8 +534,19 @@ func (r *batchRun) param(o *Op) bool {
 	}
 	v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
 	d := o.vec[0]
-	r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
 	r.countAll()
+	if len(r.frames) > 0 { // only the running lanes' rows
+		r.materialize(d)
+		for blk := range r.nb {
+			row := r.row(blk, d)
+			for m := r.act[blk]; m != 0; m &= m - 1 {
+				row[bits.TrailingZeros32(m)] = v
+			}
+		}
+		r.hasF[d], r.uniR[d] = false, false
+		return true
+	}
+	r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
 	return true
 }
 
@@ -565,8 +692,7 @@ func (r *batchRun) predLogic(o *Op) bool {
 	return true
 }
 
-// materialize writes slot s's form into its rows (of the blocks with
-// running lanes: the others' rows are never read again).
+// materialize writes slot s's form into its rows.
 func (r *batchRun) materialize(s int32) {
 	if r.hasR[s] {
 		return
@@ -585,7 +711,9 @@ func (r *batchRun) materialize(s int32) {
 	}
 	r.uniR[s] = false
 	for blk := range r.nb {
-		if r.act[blk] != 0 {
+		// (blocks with lanes waiting in a split's frame too, which act
+		// does not show; only blocks whose lanes all left could be skipped)
+		if r.alive[blk] != 0 {
 			r.formRow(f, blk, r.row(blk, s))
 		}
 	}
@@ -642,7 +770,8 @@ func (r *batchRun) first(f form, blk int) uint64 {
 // rows (setp on forms compares them directly).
 func (r *batchRun) regOp(pc int32, o *Op) {
 	in := o.inst
-	if in.Opcode == "setp" && r.setpForms(o) {
+	split := len(r.frames) > 0 // (lanes of other groups keep their values)
+	if in.Opcode == "setp" && !split && r.setpForms(o) {
 		return
 	}
 	dst := int32(-1)
@@ -650,7 +779,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		dst = r.fn.slot[d.Reg.ID]
 	}
 	srcs := r.plan.srcs[pc]
-	if dst < 0 && o.guard == 0 && r.predLogic(o) {
+	if dst < 0 && o.guard == 0 && !split && r.predLogic(o) {
 		return
 	}
 	if dst < 0 {
@@ -658,7 +787,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 			r.predUni[i] = -1 // (some predicate changes)
 		}
 	}
-	if o.guard == 0 && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
+	if o.guard == 0 && !split && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
 		// the same operands in every lane: compute one block's worth
 		blk := 0
 		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
@@ -678,8 +807,8 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	for _, s := range srcs {
 		r.materialize(s)
 	}
-	if o.guard != 0 && dst >= 0 {
-		r.materialize(dst) // the lanes whose guard is false keep their value
+	if (o.guard != 0 || split) && dst >= 0 {
+		r.materialize(dst) // the lanes that do not run keep their value
 	}
 	if o.guard == 0 && o.vkind != vecNone && dst >= 0 && dst == o.d && r.full() {
 		// every lane: the whole-warp loop over every block, the rows a
@@ -695,7 +824,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 			continue
 		}
 		mask := g // lanes that do not run hold nothing anyone reads
-		if o.guard != 0 {
+		if o.guard != 0 || split {
 			mask = a & g
 		}
 		if mask == 0 {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // batchShapes: handwritten kernels of the batch shape, each exercising a
@@ -220,6 +223,136 @@ DONE:
 }
 `
 
+// batchSplits: branches that split lanes until they reconverge before
+// the exit: a conditional store, clang's if/else layout, nested ifs, a
+// loop with per-lane trip counts inside the kernel, an if inside a
+// grid-stride loop.
+const batchSplits = `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry splits(.param .u64 x, .param .u64 y, .param .u64 z, .param .u32 n)
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<20>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u64 %rd3, [z];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd4, %r5, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.u32 %r6, [%rd5];
+	add.s64 %rd6, %rd2, %rd4;
+	add.s64 %rd7, %rd3, %rd4;
+	// a conditional store
+	and.b32 %r7, %r6, 3;
+	setp.ne.u32 %p2, %r7, 0;
+	@%p2 bra SKIP;
+	st.global.u32 [%rd6], %r6;
+SKIP:
+	// clang's if/else: the fall-through side jumps to its block
+	and.b32 %r8, %r6, 4;
+	setp.eq.u32 %p3, %r8, 0;
+	@%p3 bra ELSE;
+	bra.uni THEN;
+ELSE:
+	mul.lo.s32 %r9, %r6, 3;
+	bra.uni JOIN;
+THEN:
+	add.s32 %r9, %r6, 1000;
+JOIN:
+	// nested ifs
+	and.b32 %r10, %r6, 8;
+	setp.eq.u32 %p4, %r10, 0;
+	@%p4 bra OUTER_ELSE;
+	and.b32 %r11, %r6, 16;
+	setp.eq.u32 %p5, %r11, 0;
+	@%p5 bra IN_ELSE;
+	add.s32 %r9, %r9, 7;
+	bra.uni IN_JOIN;
+IN_ELSE:
+	xor.b32 %r9, %r9, 255;
+IN_JOIN:
+	bra.uni OUTER_JOIN;
+OUTER_ELSE:
+	shl.b32 %r9, %r9, 1;
+OUTER_JOIN:
+	st.global.u32 [%rd7], %r9;
+DONE:
+	ret;
+}
+
+// a loop whose trip count differs per lane, then a join before the exit:
+// not of the batch shape (TestBatchPlanRefusals)
+.visible .entry joinloop(.param .u64 x, .param .u64 y, .param .u64 z, .param .u32 n)
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<20>;
+	ld.param.u64 %rd3, [z];
+	mov.u32 %r4, %tid.x;
+	mul.wide.u32 %rd4, %r4, 4;
+	add.s64 %rd7, %rd3, %rd4;
+	rem.u32 %r12, %r4, 7;
+	mov.u32 %r13, 0;
+	mov.u32 %r14, %r4;
+	setp.eq.u32 %p6, %r12, 0;
+	@%p6 bra AFTER;
+LOOP:
+	mad.lo.s32 %r14, %r14, 5, %r13;
+	add.s32 %r13, %r13, 1;
+	setp.lt.u32 %p7, %r13, %r12;
+	@%p7 bra LOOP;
+AFTER:
+	st.global.u32 [%rd7], %r14;
+	ret;
+}
+
+// an if inside a grid-stride loop
+.visible .entry gsif(.param .u64 x, .param .u64 y, .param .u32 n)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, %nctaid.x;
+	mad.lo.s32 %r6, %r2, %r3, %r4;
+	mul.lo.s32 %r7, %r5, %r3;
+	setp.ge.u32 %p1, %r6, %r1;
+	@%p1 bra DONE;
+LOOP:
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	setp.lt.s32 %p2, %r8, 0;
+	@%p2 bra NEG;
+	add.s32 %r9, %r8, 1;
+	bra.uni STORE;
+NEG:
+	neg.s32 %r9, %r8;
+STORE:
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r9;
+	add.s32 %r6, %r6, %r7;
+	setp.lt.u32 %p3, %r6, %r1;
+	@%p3 bra LOOP;
+DONE:
+	ret;
+}
+`
+
 // TestBatchShapes compares the batch executor with the warp engine on the
 // handwritten kernels, over grids of one batch and of many.
 func TestBatchShapes(t *testing.T) {
@@ -261,6 +394,30 @@ func TestBatchShapes(t *testing.T) {
 			var f *Fault
 			if fault := c.name == "vec/misaligned" || c.name == "vec/past the end"; fault != errors.As(ref.err, &f) {
 				t.Fatalf("fault %v, want one: %v", ref.err, fault)
+			}
+		})
+	}
+	splits := []struct {
+		name, kernel string
+		grid, block  [3]int
+		bufs         []bdBuf
+		args         []bdArg
+	}{
+		{"splits", "splits", bdX(5), bdX(64), bdBufs(bdWords(320, r), bdWords(320, z), bdWords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(300))},
+		{"splits/many", "splits", bdX(500), bdX(96), bdBufs(bdWords(48000, r), bdWords(48000, z), bdWords(48000, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(47990))},
+		{"splits/2-D", "splits", bdX(40), bdXY(8, 4), bdBufs(bdWords(1280, r), bdWords(1280, z), bdWords(1280, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(1200))},
+		{"gsif", "gsif", bdX(12), bdX(64), bdBufs(bdWords(5000, r), bdWords(5000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(5000))},
+		{"gsif/many", "gsif", bdX(300), bdX(128), bdBufs(bdWords(200000, r), bdWords(200000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(199999))},
+	}
+	for _, c := range splits {
+		t.Run(c.name, func(t *testing.T) {
+			in := bdFillBufs(c.bufs, bdSeed(c.name))
+			diff, ref := bdDiff(t, batchSplits, c.kernel, c.grid, c.block, in, c.args, true)
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			if ref.err != nil {
+				t.Fatal(ref.err)
 			}
 		})
 	}
@@ -395,7 +552,6 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"laneid":    "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
 		"clock":     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
 		"two exits": "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
-		"if/else":   "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
@@ -405,6 +561,13 @@ func TestBatchPlanRefusals(t *testing.T) {
 	p, _ := load(t, body("st.global.u32 [%rd1], %r1;"))
 	if p.Kernels["k"].batch == nil {
 		t.Error("a plain store: no batch plan")
+	}
+	p, _ = load(t, batchSplits)
+	if p.Kernels["joinloop"].batch != nil {
+		t.Error("a loop that splits towards a point other than the exit: planned for batches")
+	}
+	if p.Kernels["splits"].batch == nil || p.Kernels["gsif"].batch == nil {
+		t.Error("forward splits: no batch plan")
 	}
 	if !strings.Contains(batchShapes, "exit;") {
 		t.Fatal("the shapes lost their exit")
@@ -549,5 +712,178 @@ func TestFormSpan(t *testing.T) {
 	}
 	if answered < 5000 {
 		t.Fatalf("span answered %d of 30000", answered)
+	}
+}
+
+// TestBatchSplitsRandom: random kernels whose lanes split at forward
+// branches (nested if/else, ifs without else, clang's if/else layout)
+// and meet again before the exit, with register writes (rows and forms),
+// parameter loads, comparisons, guarded ops, loads and stores in the
+// sides, compared with the warp engine (memory, counts, errors).
+func TestBatchSplitsRandom(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	r := rand.New(rand.NewPCG(11, 17))
+	count := 150
+	if testing.Short() {
+		count = 30
+	}
+	planned := 0
+	for k := range count {
+		var b strings.Builder
+		label := 0
+		nr := 20 // %r1..%r19 are set in the prologue
+		emit := func(format string, a ...any) { fmt.Fprintf(&b, "\t"+format+"\n", a...) }
+		reg := func() string { return fmt.Sprintf("%%r%d", 1+r.IntN(nr-1)) }
+		// a side: a few ops; depth bounds the nesting
+		var side func(depth int)
+		stmt := func(depth int) {
+			d := fmt.Sprintf("%%r%d", 10+r.IntN(10)) // (the prologue's %r1-%r9 stay)
+			switch x := r.IntN(11); {
+			case x < 3:
+				emit("%s %s, %s, %s;", []string{"add.s32", "sub.s32", "mul.lo.s32", "xor.b32", "and.b32"}[r.IntN(5)], d, reg(), reg())
+			case x == 3:
+				emit("mov.u32 %s, %d;", d, r.IntN(1000)-500) // a form inside a side
+			case x == 4:
+				emit("mad.lo.s32 %s, %%r5, %d, %s;", d, r.IntN(9)-4, reg()) // an affine one
+			case x == 5:
+				emit("ld.param.u32 %s, [c];", d)
+			case x == 6:
+				emit("setp.lt.s32 %%p%d, %s, %s;", 2+r.IntN(3), reg(), reg())
+			case x == 7:
+				emit("@%%p%d add.s32 %s, %s, 1;", 2+r.IntN(3), d, reg())
+			case x == 8:
+				emit("ld.global.u32 %s, [%%rd4+%d];", d, 4*r.IntN(4))
+			case x == 9:
+				emit("st.global.u32 [%%rd5+%d], %s;", 4*r.IntN(3), reg()) // (this lane's own words)
+			default:
+				if depth > 0 {
+					side(depth - 1)
+					if r.IntN(4) > 0 { // (else the nested join may be this side's own)
+						emit("add.s32 %s, %s, 1;", d, reg())
+					}
+				}
+			}
+		}
+		side = func(depth int) {
+			label++
+			l := label
+			emit("and.b32 %%r20, %s, %d;", reg(), 1<<r.IntN(5))
+			emit("setp.eq.u32 %%p1, %%r20, 0;")
+			switch r.IntN(3) {
+			case 0: // if without else
+				emit("@%%p1 bra SKIP%d;", l)
+				for range 1 + r.IntN(4) {
+					stmt(depth)
+				}
+				fmt.Fprintf(&b, "SKIP%d:\n", l)
+			case 1: // if/else
+				emit("@%%p1 bra ELSE%d;", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				emit("bra.uni JOIN%d;", l)
+				fmt.Fprintf(&b, "ELSE%d:\n", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				fmt.Fprintf(&b, "JOIN%d:\n", l)
+			default: // clang's layout: the fall-through side jumps to its block
+				emit("@%%p1 bra ELSE%d;", l)
+				emit("bra.uni THEN%d;", l)
+				fmt.Fprintf(&b, "ELSE%d:\n", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				emit("bra.uni JOIN%d;", l)
+				fmt.Fprintf(&b, "THEN%d:\n", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				fmt.Fprintf(&b, "JOIN%d:\n", l)
+			}
+		}
+		for range 1 + r.IntN(3) {
+			side(r.IntN(3))
+		}
+		body := b.String()
+		src := fmt.Sprintf(`
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n, .param .u32 c)
+{
+	.reg .pred %%p<6>;
+	.reg .b32 %%r<24>;
+	.reg .b64 %%rd<8>;
+	ld.param.u64 %%rd1, [in];
+	ld.param.u64 %%rd2, [out];
+	ld.param.u32 %%r1, [n];
+	mov.u32 %%r2, %%ctaid.x;
+	mov.u32 %%r3, %%ntid.x;
+	mov.u32 %%r4, %%tid.x;
+	mad.lo.s32 %%r5, %%r2, %%r3, %%r4;
+	setp.ge.u32 %%p1, %%r5, %%r1;
+	@%%p1 bra DONE;
+	mul.wide.u32 %%rd3, %%r5, 16;
+	add.s64 %%rd4, %%rd1, %%rd3;
+	add.s64 %%rd5, %%rd2, %%rd3;
+	ld.global.u32 %%r6, [%%rd4];
+	ld.global.u32 %%r7, [%%rd4+4];
+	mul.lo.s32 %%r8, %%r5, 7;
+	setp.lt.u32 %%p2, %%r6, %%r7;
+	setp.gt.s32 %%p3, %%r6, 0;
+	setp.ne.u32 %%p4, %%r8, 21;
+	mov.u32 %%r10, 1;
+	mov.u32 %%r11, %%r5;
+	mov.u32 %%r12, %%r6;
+	mov.u32 %%r13, 0;
+	mov.u32 %%r14, %%r7;
+	mov.u32 %%r15, 3;
+	mov.u32 %%r16, %%r8;
+	mov.u32 %%r17, %%r4;
+	mov.u32 %%r18, 5;
+	mov.u32 %%r19, %%r2;
+%s
+	add.s32 %%r21, %%r10, %%r11;
+	add.s32 %%r21, %%r21, %%r12;
+	add.s32 %%r21, %%r21, %%r13;
+	add.s32 %%r21, %%r21, %%r14;
+	add.s32 %%r21, %%r21, %%r15;
+	add.s32 %%r21, %%r21, %%r16;
+	add.s32 %%r21, %%r21, %%r17;
+	add.s32 %%r21, %%r21, %%r18;
+	add.s32 %%r21, %%r21, %%r19;
+	selp.b32 %%r22, 1, 2, %%p2;
+	selp.b32 %%r23, 4, 8, %%p3;
+	add.s32 %%r21, %%r21, %%r22;
+	add.s32 %%r21, %%r21, %%r23;
+	st.global.u32 [%%rd5+12], %%r21;
+DONE:
+	ret;
+}`, body)
+		block := []int{32, 64, 96, 100, 256}[r.IntN(5)]
+		grid := 1 + r.IntN(40)
+		n := grid*block - r.IntN(block)
+		bufs := bdBufs(bdWords(4*n+4, bdRand), bdWords(4*n, bdZero))
+		in := bdFillBufs(bufs, uint64(k)+1)
+		args := bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(n)), bdU(uint64(r.IntN(100))))
+		diff, ref := bdDiffOn(t, src, "k", bdX(grid), bdX(block), in, args, false, []int{1})
+		if diff != "" {
+			t.Fatalf("kernel %d (grid %d, block %d, n %d): %s\n%s", k, grid, block, n, diff, src)
+		}
+		if ref.err != nil {
+			t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
+		}
+		if mod, err := bdParse(src); err == nil {
+			if p, err := Load(mod, mem.NewGlobal(0)); err == nil && p.Kernels["k"].batch != nil {
+				planned++
+			}
+		}
+	}
+	// (kernels with nested splits that meet at one point stay on the warp
+	// engine: most of the rest must run in batches)
+	if planned < count/2 {
+		t.Fatalf("only %d of %d kernels run in batches", planned, count)
 	}
 }
