@@ -641,6 +641,27 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 	return true
 }
 
+// forgetPreds marks the predicates instruction in writes (its first
+// operand: p, or p|q) as no longer known alike in every lane.
+func (r *batchRun) forgetPreds(in *ir.Inst) {
+	d := in.Operands[0]
+	switch {
+	case d.Kind == ir.OpReg && d.Reg != nil:
+		r.predUni[r.fn.slot[d.Reg.ID]] = -1
+		return
+	case d.Kind == ir.OpPair:
+		for _, e := range d.Elems {
+			if e.Kind == ir.OpReg && e.Reg != nil {
+				r.predUni[r.fn.slot[e.Reg.ID]] = -1
+			}
+		}
+		return
+	}
+	for i := range r.predUni {
+		r.predUni[i] = -1
+	}
+}
+
 // predLogic runs and/or/xor/not on predicates that every lane of the
 // batch holds alike (predUni): the result is alike too.
 func (r *batchRun) predLogic(o *Op) bool {
@@ -783,9 +804,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		return
 	}
 	if dst < 0 {
-		for i := range r.predUni {
-			r.predUni[i] = -1 // (some predicate changes)
-		}
+		r.forgetPreds(in) // (the predicates it writes)
 	}
 	if o.guard == 0 && !split && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
 		// the same operands in every lane: compute one block's worth

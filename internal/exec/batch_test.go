@@ -748,8 +748,10 @@ func TestBatchSplitsRandom(t *testing.T) {
 				emit("mad.lo.s32 %s, %%r5, %d, %s;", d, r.IntN(9)-4, reg()) // an affine one
 			case x == 5:
 				emit("ld.param.u32 %s, [c];", d)
-			case x == 6:
+			case x == 6 && r.IntN(2) == 0:
 				emit("setp.lt.s32 %%p%d, %s, %s;", 2+r.IntN(3), reg(), reg())
+			case x == 6: // predicate logic (on predicates the prologue may have set alike in every lane)
+				emit("%s.pred %%p%d, %%p%d, %%p%d;", []string{"and", "or", "xor"}[r.IntN(3)], 2+r.IntN(3), 5+r.IntN(2), 5+r.IntN(2))
 			case x == 7:
 				emit("@%%p%d add.s32 %s, %s, 1;", 2+r.IntN(3), d, reg())
 			case x == 8:
@@ -813,7 +815,7 @@ func TestBatchSplitsRandom(t *testing.T) {
 .address_size 64
 .visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n, .param .u32 c)
 {
-	.reg .pred %%p<6>;
+	.reg .pred %%p<8>;
 	.reg .b32 %%r<24>;
 	.reg .b64 %%rd<8>;
 	ld.param.u64 %%rd1, [in];
@@ -834,6 +836,8 @@ func TestBatchSplitsRandom(t *testing.T) {
 	setp.lt.u32 %%p2, %%r6, %%r7;
 	setp.gt.s32 %%p3, %%r6, 0;
 	setp.ne.u32 %%p4, %%r8, 21;
+	setp.lt.u32 %%p5, %%r5, -1;
+	setp.gt.u32 %%p6, %%r5, -1;
 	mov.u32 %%r10, 1;
 	mov.u32 %%r11, %%r5;
 	mov.u32 %%r12, %%r6;
