@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
 )
@@ -889,5 +890,46 @@ DONE:
 	// engine: most of the rest must run in batches)
 	if planned < count/2 {
 		t.Fatalf("only %d of %d kernels run in batches", planned, count)
+	}
+}
+
+// TestBatchCancel: a batch that never ends (an unconditional loop) stops
+// when the launch's context is cancelled, with a canceled fault.
+func TestBatchCancel(t *testing.T) {
+	old := batchEnabled
+	batchEnabled = true
+	t.Cleanup(func() { batchEnabled = old })
+	p, g := load(t, `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry spin(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+LOOP:
+	add.s32 %r2, %r2, %r1;
+	st.global.u32 [%rd1], %r2;
+	bra.uni LOOP;
+	ret;
+}`)
+	k := p.Kernels["spin"]
+	if k.batch == nil {
+		t.Fatal("no batch plan")
+	}
+	out, _ := g.Alloc(4, 256)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := p.Launch(ctx, "spin", LaunchConfig{Grid: [3]int{4, 1, 1}, Block: [3]int{64, 1, 1}, Params: params(k, out), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultCanceled {
+		t.Fatalf("got %v, want a canceled fault", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the launch took %v to stop", d)
 	}
 }
