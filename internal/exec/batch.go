@@ -81,6 +81,9 @@ type batchPlan struct {
 	// form: per bkForm op, what it computes on forms
 	form []formInfo
 	exit int32 // the exit op
+	// toExit: per guarded branch, the exit is on one side and its
+	// reconvergence point (lanes that take that side leave)
+	toExit []bool
 	// sreg: the special register of each constant slot that holds one
 	sreg map[int32]*sregRef
 }
@@ -171,14 +174,24 @@ func planBatch(f *Func) *batchPlan {
 	}
 	// a guarded branch either parts lanes by sending some to the exit,
 	// where they wait for the rest, or splits them until they meet again
-	// at its reconvergence point (batch_run.go's frames)
+	// at its reconvergence point (batch_run.go's frames): in a region that
+	// only runs forward, or on a predicate every lane of a warp holds
+	// alike (batch_uniform.go), which splits only whole warps
+	p.toExit = make([]bool, len(f.Ops))
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
-		if p.kind[pc] != bkBra || o.guard == 0 {
+		if p.kind[pc] == bkBra && o.guard != 0 {
+			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
+		}
+	}
+	uniform := uniformPreds(f, p)
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if p.kind[pc] != bkBra || o.guard == 0 || p.toExit[pc] {
 			continue
 		}
-		toExit := (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
-		if !toExit && !forwardRegion(f, p, int32(pc)) {
+		r := f.ipdom[pc]
+		if !forwardRegion(f, p, int32(pc)) && !(uniform[o.guard-1] && r >= 0 && int(r) < len(f.Ops)) {
 			return nil
 		}
 	}

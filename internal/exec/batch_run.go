@@ -288,7 +288,7 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				continue
 			}
 			next, ok := int32(0), true
-			if r.fn.ipdom[pc] == plan.exit {
+			if plan.toExit[pc] {
 				next, ok = r.branch(o, pc)
 			} else {
 				next = r.split(o, pc)

@@ -1,0 +1,109 @@
+package exec
+
+import (
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+// Warp-uniform predicates (batch.go). A branch on a predicate that every
+// lane of a warp holds alike never splits a warp: in the warp engine each
+// warp takes it as a whole, so its lanes never wait for each other at its
+// reconvergence point, and a batch may run it as a split of whole warps
+// (frames) wherever it lies, backward too: a loop whose trip count is the
+// same for the lanes of a warp (a count from a parameter, %ntid or
+// %ctaid). Were a predicate wrongly taken as uniform, the batch's split
+// would still give each lane its own path (the results stay right); only
+// the warp engine's counts could differ, which the differential tests
+// compare.
+
+// uniformPreds returns, per predicate, whether every lane of a warp holds
+// it alike whenever a lane reads it: the fixpoint of marking non-uniform
+// every register or predicate with a definition that reads a non-uniform
+// one, reads %tid (or memory at a non-uniform address), is guarded by a
+// non-uniform predicate, or lies where only some lanes of a warp run (a
+// region that a branch on a non-uniform predicate splits).
+func uniformPreds(f *Func, p *batchPlan) []bool {
+	nonReg := make([]bool, f.numSlots)
+	nonPred := make([]bool, f.numPreds)
+	for s, ref := range p.sreg {
+		if ref.name == "%tid" {
+			nonReg[s] = true
+		}
+	}
+	predOf := func(a *ir.Operand) int32 {
+		if a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type == ".pred" {
+			return f.slot[a.Reg.ID]
+		}
+		return -1
+	}
+	for changed := true; changed; {
+		changed = false
+		// the ops that only some lanes of a warp may run
+		split := make([]bool, len(f.Ops))
+		for pc := range f.Ops {
+			o := &f.Ops[pc]
+			if p.kind[pc] != bkBra || o.guard == 0 || !nonPred[o.guard-1] || p.toExit[pc] {
+				continue
+			}
+			lo, hi := int32(pc)+1, f.ipdom[pc]
+			if o.target <= int32(pc) { // a loop: its body
+				lo, hi = o.target, int32(pc)+1
+			}
+			if hi < 0 {
+				hi = int32(len(f.Ops))
+			}
+			for i := lo; i < hi && int(i) < len(f.Ops); i++ {
+				split[i] = true
+			}
+		}
+		for pc := range f.Ops {
+			o := &f.Ops[pc]
+			in := o.inst
+			if len(in.Operands) == 0 || p.kind[pc] == bkBra || p.kind[pc] == bkExit || p.kind[pc] == bkStore {
+				continue
+			}
+			non := split[pc] || o.guard != 0 && nonPred[o.guard-1]
+			for _, s := range p.srcs[pc] {
+				non = non || nonReg[s]
+			}
+			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+				non = non || s >= 0 && int(s) < len(nonReg) && nonReg[s]
+			}
+			if p.kind[pc] == bkLoad {
+				non = non || nonReg[o.addrBase]
+			}
+			for i := 1; i < len(in.Operands); i++ {
+				if q := predOf(&in.Operands[i]); q >= 0 {
+					non = non || nonPred[q]
+				}
+			}
+			if !non {
+				continue
+			}
+			// mark what it writes
+			mark := func(a *ir.Operand) {
+				switch {
+				case a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type == ".pred":
+					q := f.slot[a.Reg.ID]
+					changed = changed || !nonPred[q]
+					nonPred[q] = true
+				case a.Kind == ir.OpReg && a.Reg != nil:
+					s := f.slot[a.Reg.ID]
+					for n := int32(0); n < int32(max(1, regRowCount(a.Reg))); n++ {
+						changed = changed || !nonReg[s+n]
+						nonReg[s+n] = true
+					}
+				}
+			}
+			d := &in.Operands[0]
+			mark(d)
+			for k := range d.Elems {
+				mark(&d.Elems[k])
+			}
+		}
+	}
+	uni := make([]bool, f.numPreds)
+	for q := range uni {
+		uni[q] = !nonPred[q]
+	}
+	return uni
+}
