@@ -55,6 +55,17 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if vForm {
 		vf = r.forms[v]
 	}
+	if isForm && af.uniform() && !store && o.guard == 0 && len(r.frames) == 0 {
+		// every lane loads one address: one load, a uniform value
+		addr := af.raw() + o.addrConst
+		data, off, ok := r.window(addr, n)
+		if !ok || addr&(n-1) != 0 {
+			return false
+		}
+		r.countAll()
+		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
+		return true
+	}
 	if isForm && o.guard == 0 && !vForm && r.full() {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {

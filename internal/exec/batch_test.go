@@ -99,6 +99,47 @@ DONE:
 	exit;
 }
 
+// loads every lane makes at one address (signed and not), in a split and
+// guarded too
+.visible .entry uload(.param .u64 out, .param .u64 in, .param .u32 n)
+{
+	.reg .pred %p<4>;
+	.reg .b16 %h<4>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	ld.global.s8 %r6, [%rd2+3];
+	ld.global.u16 %h1, [%rd2+6];
+	cvt.u32.u16 %r7, %h1;
+	ld.global.s32 %r8, [%rd2+8];
+	ld.global.u32 %r9, [%rd2+12];
+	and.b32 %r10, %r5, 1;
+	setp.eq.u32 %p2, %r10, 0;
+	@%p2 bra EVEN;
+	ld.global.s16 %h2, [%rd2+16];
+	cvt.s32.s16 %r9, %h2;
+EVEN:
+	setp.lt.u32 %p3, %r4, 17;
+	@%p3 ld.global.s8 %r8, [%rd2+20];
+	add.s32 %r11, %r6, %r7;
+	add.s32 %r11, %r11, %r8;
+	xor.b32 %r11, %r11, %r9;
+	add.s32 %r11, %r11, %r5;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r11;
+DONE:
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -370,6 +411,8 @@ func TestBatchShapes(t *testing.T) {
 		{"guarded/many", "guarded", bdX(700), bdX(32), bdBufs(bdWords(22400, z), bdWords(22401, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(22390))},
 		{"forms", "forms", bdX(4), bdX(96), bdBufs(bdWords(384, z), bdDwords(384, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
 		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
+		{"uload", "uload", bdX(6), bdX(64), bdBufs(bdWords(384, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
+		{"uload/many", "uload", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380))},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300))},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399))},
