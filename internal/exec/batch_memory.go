@@ -123,6 +123,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 					continue // (lane by lane below, which faults where it must)
 				}
 				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
+				if af.c[0] >= 64 && !store {
+					r.strided = true // (a cache line per lane)
+				}
 				left &^= m
 			}
 			if left == 0 {

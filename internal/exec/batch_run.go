@@ -28,6 +28,13 @@ type batchRun struct {
 	wpc   int // warps per CTA
 	block [3]int
 	ctas  int // CTAs a batch of this launch takes
+	// strided: a load of the launch took a cache line per lane (a
+	// row-per-thread gemv). Over a batch, each op's lines leave the
+	// caches before the next op reads their neighbours (A[i*n+j+1]); the
+	// warp engine, warp by warp, finds them there: the worker runs the
+	// rest of the launch's CTAs on it.
+	strided bool
+	probed  bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
@@ -94,7 +101,7 @@ func getBatchRun(l *launch) *batchRun {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
-		r.l, r.gData, r.ctas = l, nil, nb/wpc
+		r.l, r.gData, r.ctas, r.strided, r.probed = l, nil, nb/wpc, false, false
 		clear(r.uniR)
 		clear(r.pfLast)
 		return r
@@ -188,7 +195,16 @@ func newBatchRun(l *launch, nb int) *batchRun {
 }
 
 // ctasPerBatch is how many CTAs a batch takes.
-func (r *batchRun) ctasPerBatch() int { return r.ctas }
+func (r *batchRun) ctasPerBatch() int {
+	if !r.probed { // a small first batch finds strided loads early
+		return max(1, min(r.ctas, probeBlocks/r.wpc))
+	}
+	return r.ctas
+}
+
+// probeBlocks is how many warps a worker's first batch of a launch holds
+// at most (see strided).
+const probeBlocks = 32
 
 func (r *batchRun) row(blk int, s int32) *lanes {
 	i := (blk*r.slots + int(s)) * warpSize
@@ -214,6 +230,7 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 // cancelled), with nothing counted.
 func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
+	r.probed = true
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	r.nAct, r.lanes = 0, 0
