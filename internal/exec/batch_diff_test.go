@@ -421,6 +421,9 @@ func bdCases() []bdCase {
 		{name: "gemv", kernel: "gemv", grid: bdX(8), block: bdX(128),
 			bufs: bdBufs(bdWords(37*1000, f), bdWords(37, f), bdWords(1000, z)),
 			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(37), bdU(1000)), eligible: true},
+		{name: "gemv/many", kernel: "gemv", grid: bdX(64), block: bdX(128), // (after the first batch, warp by warp)
+			bufs: bdBufs(bdWords(21*8000, f), bdWords(21, f), bdWords(8000, z)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(21), bdU(8000)), eligible: true},
 		{name: "gemv/n4", kernel: "gemv", grid: bdX(40), block: bdX(96),
 			bufs: bdBufs(bdWords(4*3800, f), bdWords(4, f), bdWords(3800, z)),
 			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(4), bdU(3800)), eligible: true},
