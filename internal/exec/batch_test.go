@@ -357,6 +357,41 @@ AFTER:
 	ret;
 }
 
+// a branch on %ctaid (alike in a warp) around a data-dependent one that
+// meets at the same point: forwardRegion refuses the outer one, the
+// uniform predicate lets it through (whole warps split)
+.visible .entry usplit(.param .u64 x, .param .u64 y, .param .u32 n)
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r6, [%rd4];
+	add.s64 %rd5, %rd2, %rd3;
+	and.b32 %r10, %r2, 1;
+	setp.eq.u32 %p5, %r10, 0;
+	@%p5 bra J;
+	and.b32 %r11, %r6, 1;
+	setp.eq.u32 %p6, %r11, 0;
+	@%p6 bra J;
+	st.global.u32 [%rd5], %r6;
+J:
+	add.s32 %r12, %r6, %r5;
+	st.global.u32 [%rd5+4096], %r12;
+DONE:
+	ret;
+}
+
 // an if inside a grid-stride loop
 .visible .entry gsif(.param .u64 x, .param .u64 y, .param .u32 n)
 {
@@ -450,6 +485,7 @@ func TestBatchShapes(t *testing.T) {
 		{"splits", "splits", bdX(5), bdX(64), bdBufs(bdWords(320, r), bdWords(320, z), bdWords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(300))},
 		{"splits/many", "splits", bdX(500), bdX(96), bdBufs(bdWords(48000, r), bdWords(48000, z), bdWords(48000, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(47990))},
 		{"splits/2-D", "splits", bdX(40), bdXY(8, 4), bdBufs(bdWords(1280, r), bdWords(1280, z), bdWords(1280, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(1200))},
+		{"usplit", "usplit", bdX(16), bdX(64), bdBufs(bdWords(1024, r), bdWords(2048, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(1000))},
 		{"gsif", "gsif", bdX(12), bdX(64), bdBufs(bdWords(5000, r), bdWords(5000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(5000))},
 		{"gsif/many", "gsif", bdX(300), bdX(128), bdBufs(bdWords(200000, r), bdWords(200000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(199999))},
 	}
@@ -610,7 +646,7 @@ func TestBatchPlanRefusals(t *testing.T) {
 	if p.Kernels["joinloop"].batch != nil {
 		t.Error("a loop that splits towards a point other than the exit: planned for batches")
 	}
-	if p.Kernels["splits"].batch == nil || p.Kernels["gsif"].batch == nil {
+	if p.Kernels["splits"].batch == nil || p.Kernels["gsif"].batch == nil || p.Kernels["usplit"].batch == nil {
 		t.Error("forward splits: no batch plan")
 	}
 	if !strings.Contains(batchShapes, "exit;") {

@@ -7,13 +7,14 @@ import (
 // Warp-uniform predicates (batch.go). A branch on a predicate that every
 // lane of a warp holds alike never splits a warp: in the warp engine each
 // warp takes it as a whole, so its lanes never wait for each other at its
-// reconvergence point, and a batch may run it as a split of whole warps
-// (frames) wherever it lies, backward too: a loop whose trip count is the
-// same for the lanes of a warp (a count from a parameter, %ntid or
-// %ctaid). Were a predicate wrongly taken as uniform, the batch's split
-// would still give each lane its own path (the results stay right); only
-// the warp engine's counts could differ, which the differential tests
-// compare.
+// reconvergence point, and a batch may run a forward one as a split of
+// whole warps (frames) whatever lies in its region (if (blockIdx.x == 0)
+// around code that forwardRegion refuses). Backward ones, loops with a
+// trip count alike in a warp, would do too, but batch.go refuses them:
+// the warp engine's traces run such loops faster. Were a predicate
+// wrongly taken as uniform, the batch's split would still give each lane
+// its own path (the results stay right); only the warp engine's counts
+// could differ, which the differential tests compare.
 
 // uniformPreds returns, per predicate, whether every lane of a warp holds
 // it alike whenever a lane reads it: the fixpoint of marking non-uniform
