@@ -184,15 +184,33 @@ func planBatch(f *Func) *batchPlan {
 			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
 		}
 	}
-	uniform := uniformPreds(f, p)
+	uniform, varies := uniformPreds(f, p)
+	// loops: only those whose body accesses global memory at addresses
+	// that differ between lanes (a grid-stride loop); the warp engine's
+	// traces run loops of arithmetic faster (hash, nbody and transcend
+	// ran 1.2-1.8x slower in batches)
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if p.kind[pc] != bkBra || o.target > int32(pc) {
+			continue
+		}
+		memory := false
+		for i := o.target; i <= int32(pc); i++ {
+			if k := p.kind[i]; (k == bkLoad || k == bkStore) && varies[f.Ops[i].addrBase] {
+				memory = true
+			}
+		}
+		if !memory {
+			return nil
+		}
+	}
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		if p.kind[pc] != bkBra || o.guard == 0 || p.toExit[pc] {
 			continue
 		}
-		// (a loop on a uniform predicate would do: but loops are where the
-		// warp engine's traces keep rows in the first-level cache, and
-		// hash, nbody and transcend ran 1.2-1.8x slower in batches)
+		// (a loop on a uniform predicate would do, but see above: gemvt
+		// ran no faster in batches)
 		r := f.ipdom[pc]
 		if !forwardRegion(f, p, int32(pc)) && !(uniform[o.guard-1] && o.target > int32(pc) && r >= 0 && int(r) < len(f.Ops)) {
 			return nil

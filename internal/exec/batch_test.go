@@ -988,10 +988,12 @@ func TestBatchCancel(t *testing.T) {
 	.reg .b64 %rd<4>;
 	ld.param.u64 %rd1, [out];
 	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
 	mov.u32 %r2, 0;
 LOOP:
 	add.s32 %r2, %r2, %r1;
-	st.global.u32 [%rd1], %r2;
+	st.global.u32 [%rd3], %r2;
 	bra.uni LOOP;
 	ret;
 }`)
@@ -999,7 +1001,7 @@ LOOP:
 	if k.batch == nil {
 		t.Fatal("no batch plan")
 	}
-	out, _ := g.Alloc(4, 256)
+	out, _ := g.Alloc(4*64, 256)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()

@@ -17,12 +17,13 @@ import (
 // could differ, which the differential tests compare.
 
 // uniformPreds returns, per predicate, whether every lane of a warp holds
-// it alike whenever a lane reads it: the fixpoint of marking non-uniform
+// it alike whenever a lane reads it, and per register slot whether it may
+// differ between the lanes of a warp: the fixpoint of marking non-uniform
 // every register or predicate with a definition that reads a non-uniform
 // one, reads %tid (or memory at a non-uniform address), is guarded by a
 // non-uniform predicate, or lies where only some lanes of a warp run (a
 // region that a branch on a non-uniform predicate splits).
-func uniformPreds(f *Func, p *batchPlan) []bool {
+func uniformPreds(f *Func, p *batchPlan) ([]bool, []bool) {
 	nonReg := make([]bool, f.numSlots)
 	nonPred := make([]bool, f.numPreds)
 	for s, ref := range p.sreg {
@@ -106,5 +107,5 @@ func uniformPreds(f *Func, p *batchPlan) []bool {
 	for q := range uni {
 		uni[q] = !nonPred[q]
 	}
-	return uni
+	return uni, nonReg
 }
