@@ -625,13 +625,14 @@ func TestBatchPlanRefusals(t *testing.T) {
 }`
 	}
 	for name, s := range map[string]string{
-		"barrier":   "bar.sync 0;",
-		"shared":    "st.shared.u32 [sh], %r1;",
-		"atomic":    "atom.global.add.u32 %r2, [%rd1], 1;",
-		"volatile":  "st.volatile.global.u32 [%rd1], %r1;",
-		"laneid":    "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
-		"clock":     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
-		"two exits": "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
+		"barrier":         "bar.sync 0;",
+		"shared":          "st.shared.u32 [sh], %r1;",
+		"atomic":          "atom.global.add.u32 %r2, [%rd1], 1;",
+		"volatile":        "st.volatile.global.u32 [%rd1], %r1;",
+		"laneid":          "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
+		"clock":           "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"arithmetic loop": "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
+		"two exits":       "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
