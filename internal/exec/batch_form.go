@@ -34,11 +34,6 @@ func (f form) norm(v uint64) uint64 {
 	return v
 }
 
-// at is the slot content in the lane with indices x.
-func (f form) at(x [4]uint64) uint64 {
-	return f.norm(f.base + f.c[0]*x[0] + f.c[1]*x[1] + f.c[2]*x[2] + f.c[3]*x[3])
-}
-
 // raw is the slot content of a uniform form.
 func (f form) raw() uint64 { return f.norm(f.base) }
 

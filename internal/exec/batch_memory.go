@@ -95,7 +95,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			row = &r.tmp2
 		}
 		if isForm && r.run[r.bw[blk]] && af.c[0] == n && eff == ^uint32(0) {
-			start := r.first(af, blk) + o.addrConst
+			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
 			data, off, ok := r.window(start, n*warpSize)
 			if !ok || start&(n-1) != 0 {
 				return false

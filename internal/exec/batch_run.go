@@ -765,10 +765,9 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		fillRow(row, f.raw())
 		return
 	}
-	w, cx := int(r.bw[blk]), uint64(r.x0)+r.bk[blk]
-	t := r.tid[w*warpSize : (w+1)*warpSize]
+	w := int(r.bw[blk])
 	if r.run[w] {
-		v := f.base + f.c[0]*uint64(t[0][0]) + f.c[1]*uint64(t[0][1]) + f.c[2]*uint64(t[0][2]) + f.c[3]*cx
+		v := r.segFirst(&f, blk, batchSeg{0, warpSize})
 		if f.bits == 64 && simdEnabled {
 			batchIota(row, v, f.c[0])
 			return
@@ -796,13 +795,6 @@ type batchSeg struct{ lane, n int }
 // before normalisation (the segment's lanes follow at steps of c[0]).
 func (r *batchRun) segFirst(f *form, blk int, sg batchSeg) uint64 {
 	t := &r.tid[int(r.bw[blk])*warpSize+sg.lane]
-	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+r.bk[blk])
-}
-
-// first is the form's value in lane 0 of block blk (a run: the others
-// follow at steps of c[0]), before normalisation.
-func (r *batchRun) first(f form, blk int) uint64 {
-	t := &r.tid[int(r.bw[blk])*warpSize]
 	return f.base + f.c[0]*uint64(t[0]) + f.c[1]*uint64(t[1]) + f.c[2]*uint64(t[2]) + f.c[3]*(uint64(r.x0)+r.bk[blk])
 }
 

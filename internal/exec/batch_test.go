@@ -436,80 +436,58 @@ func TestBatchShapes(t *testing.T) {
 	old := batchEnabled
 	t.Cleanup(func() { batchEnabled = old })
 	const r, z = bdRand, bdZero
-	cases := []struct {
-		name, kernel string
-		grid, block  [3]int
-		bufs         []bdBuf
-		args         []bdArg
-	}{
-		{"guarded", "guarded", bdX(3), bdX(64), bdBufs(bdWords(200, z), bdWords(201, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(170))},
-		{"guarded/many", "guarded", bdX(700), bdX(32), bdBufs(bdWords(22400, z), bdWords(22401, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(22390))},
-		{"forms", "forms", bdX(4), bdX(96), bdBufs(bdWords(384, z), bdDwords(384, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
-		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
-		{"uload", "uload", bdX(6), bdX(64), bdBufs(bdWords(384, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(380))},
-		{"uload/many", "uload", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400))},
-		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380))},
-		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300))},
-		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399))},
+	cases := []shapeCase{
+		{"guarded", "guarded", bdX(3), bdX(64), bdBufs(bdWords(200, z), bdWords(201, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(170)), false},
+		{"guarded/many", "guarded", bdX(700), bdX(32), bdBufs(bdWords(22400, z), bdWords(22401, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(22390)), false},
+		{"forms", "forms", bdX(4), bdX(96), bdBufs(bdWords(384, z), bdDwords(384, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(380)), false},
+		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400)), false},
+		{"uload", "uload", bdX(6), bdX(64), bdBufs(bdWords(384, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(380)), false},
+		{"uload/many", "uload", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400)), false},
+		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
+		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
+		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
 	}
-	vec := []struct {
-		name, kernel string
-		grid, block  [3]int
-		bufs         []bdBuf
-		args         []bdArg
-	}{
-		{"vec", "vec", bdX(5), bdX(64), bdBufs(bdWords(4*320, z), bdWords(4*320, r), bdDwords(320, z), bdWords(4*320, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(300), bdPtr(2), bdPtr(3))},
-		{"vec/many", "vec", bdX(400), bdX(96), bdBufs(bdWords(4*38400, z), bdWords(4*38400, r), bdDwords(38400, z), bdWords(4*38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400), bdPtr(2), bdPtr(3))},
-		{"vec/misaligned", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*260, z), bdWords(4*260, r), bdDwords(260, z), bdWords(4*260, z)), bdArgs(bdPtr(0), bdPtrOff(1, 8), bdU(256), bdPtr(2), bdPtr(3))},
-		{"vec/past the end", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*256, z), bdWords(4*250, r), bdDwords(256, z), bdWords(4*256, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(256), bdPtr(2), bdPtr(3))},
+	vec := []shapeCase{
+		{"vec", "vec", bdX(5), bdX(64), bdBufs(bdWords(4*320, z), bdWords(4*320, r), bdDwords(320, z), bdWords(4*320, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(300), bdPtr(2), bdPtr(3)), false},
+		{"vec/many", "vec", bdX(400), bdX(96), bdBufs(bdWords(4*38400, z), bdWords(4*38400, r), bdDwords(38400, z), bdWords(4*38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400), bdPtr(2), bdPtr(3)), false},
+		{"vec/misaligned", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*260, z), bdWords(4*260, r), bdDwords(260, z), bdWords(4*260, z)), bdArgs(bdPtr(0), bdPtrOff(1, 8), bdU(256), bdPtr(2), bdPtr(3)), true},
+		{"vec/past the end", "vec", bdX(4), bdX(64), bdBufs(bdWords(4*256, z), bdWords(4*250, r), bdDwords(256, z), bdWords(4*256, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(256), bdPtr(2), bdPtr(3)), true},
 	}
-	for _, c := range vec {
+	runShapes(t, batchVectors, vec)
+	splits := []shapeCase{
+		{"splits", "splits", bdX(5), bdX(64), bdBufs(bdWords(320, r), bdWords(320, z), bdWords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(300)), false},
+		{"splits/many", "splits", bdX(500), bdX(96), bdBufs(bdWords(48000, r), bdWords(48000, z), bdWords(48000, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(47990)), false},
+		{"splits/2-D", "splits", bdX(40), bdXY(8, 4), bdBufs(bdWords(1280, r), bdWords(1280, z), bdWords(1280, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(1200)), false},
+		{"usplit", "usplit", bdX(16), bdX(64), bdBufs(bdWords(1024, r), bdWords(2048, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(1000)), false},
+		{"gsif", "gsif", bdX(12), bdX(64), bdBufs(bdWords(5000, r), bdWords(5000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(5000)), false},
+		{"gsif/many", "gsif", bdX(300), bdX(128), bdBufs(bdWords(200000, r), bdWords(200000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(199999)), false},
+	}
+	runShapes(t, batchSplits, splits)
+	runShapes(t, batchShapes, cases)
+}
+
+// A shapeCase is a launch of a handwritten kernel; fault: it must fault
+// (else it must not, and must run in batches).
+type shapeCase struct {
+	name, kernel string
+	grid, block  [3]int
+	bufs         []bdBuf
+	args         []bdArg
+	fault        bool
+}
+
+// runShapes compares each case's launch of src with the warp engine.
+func runShapes(t *testing.T, src string, cases []shapeCase) {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			in := bdFillBufs(c.bufs, bdSeed(c.name))
-			diff, ref := bdDiff(t, batchVectors, c.kernel, c.grid, c.block, in, c.args, !strings.Contains(c.name, "/m") && !strings.Contains(c.name, "/p"))
+			diff, ref := bdDiff(t, src, c.kernel, c.grid, c.block, in, c.args, !c.fault)
 			if diff != "" {
 				t.Fatal(diff)
 			}
 			var f *Fault
-			if fault := c.name == "vec/misaligned" || c.name == "vec/past the end"; fault != errors.As(ref.err, &f) {
-				t.Fatalf("fault %v, want one: %v", ref.err, fault)
-			}
-		})
-	}
-	splits := []struct {
-		name, kernel string
-		grid, block  [3]int
-		bufs         []bdBuf
-		args         []bdArg
-	}{
-		{"splits", "splits", bdX(5), bdX(64), bdBufs(bdWords(320, r), bdWords(320, z), bdWords(320, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(300))},
-		{"splits/many", "splits", bdX(500), bdX(96), bdBufs(bdWords(48000, r), bdWords(48000, z), bdWords(48000, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(47990))},
-		{"splits/2-D", "splits", bdX(40), bdXY(8, 4), bdBufs(bdWords(1280, r), bdWords(1280, z), bdWords(1280, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(1200))},
-		{"usplit", "usplit", bdX(16), bdX(64), bdBufs(bdWords(1024, r), bdWords(2048, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(1000))},
-		{"gsif", "gsif", bdX(12), bdX(64), bdBufs(bdWords(5000, r), bdWords(5000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(5000))},
-		{"gsif/many", "gsif", bdX(300), bdX(128), bdBufs(bdWords(200000, r), bdWords(200000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(199999))},
-	}
-	for _, c := range splits {
-		t.Run(c.name, func(t *testing.T) {
-			in := bdFillBufs(c.bufs, bdSeed(c.name))
-			diff, ref := bdDiff(t, batchSplits, c.kernel, c.grid, c.block, in, c.args, true)
-			if diff != "" {
-				t.Fatal(diff)
-			}
-			if ref.err != nil {
-				t.Fatal(ref.err)
-			}
-		})
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			in := bdFillBufs(c.bufs, bdSeed(c.name))
-			diff, ref := bdDiff(t, batchShapes, c.kernel, c.grid, c.block, in, c.args, true)
-			if diff != "" {
-				t.Fatal(diff)
-			}
-			if ref.err != nil {
-				t.Fatal(ref.err)
+			if c.fault != errors.As(ref.err, &f) {
+				t.Fatalf("got %v, want a fault: %v", ref.err, c.fault)
 			}
 		})
 	}
