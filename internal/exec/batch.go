@@ -18,14 +18,19 @@ import (
 //   - a register whose lanes hold an affine function of the thread and
 //     CTA indices (base + c0*tid.x + c1*tid.y + c2*tid.z + c3*ctaid.x,
 //     modulo the register's width) is kept as that function, a form, and
-//     the integer ops that keep it affine (mov, add, sub, neg, mul.lo and
-//     mad.lo and shl by a uniform value, mul.wide and widening cvt when
-//     no lane's value wraps) compute the form once for the batch;
-//   - a load or store whose address is a form runs over each warp's 32
-//     lanes as one contiguous access where the lanes' addresses are;
-//   - every other op runs warp by warp through its usual handler, on a
-//     register file per warp that holds rows like a frame's (forms are
-//     written out into rows when such an op reads them).
+//     the integer ops that keep it affine (mov, add, sub, neg, not, mul.lo
+//     and mad.lo and shl by a uniform value, mul.wide and widening cvt
+//     when no lane's value wraps) compute the form once for the batch
+//     (batch_form.go);
+//   - a load or store whose address is a form is one checked pass over
+//     the whole batch where the lanes' addresses are consecutive, else one
+//     check per run of consecutive lanes (batch_memory.go); setp on forms
+//     is decided from the ends of such runs or from a form's range
+//     (batch_compare.go);
+//   - every other op runs warp by warp through its usual handler (its
+//     whole-warp loop where every lane runs), on a register file per warp
+//     that holds rows like a frame's (forms are written out into rows when
+//     such an op reads them).
 //
 // The shape: a kernel with one ret or exit, and no op other than
 // register-only ones (the pure ops, setp, selp, cvta, predicate logic),
@@ -36,8 +41,11 @@ import (
 // end); they wait there, as in the warp engine, and run it with the rest
 // of their warp at the end. Any other guarded branch must split lanes
 // into a region that only runs forward to its reconvergence point
-// (forwardRegion): its lanes run as groups one after the other (each
-// with its lanes' masks) until all meet at that point.
+// (forwardRegion), or branch forward on a predicate every lane of a warp
+// holds alike (batch_uniform.go): its lanes run as groups one after the
+// other (each with its lanes' masks) until all meet at that point. A loop
+// must access global memory at addresses that differ between lanes: the
+// warp engine's traces run loops of arithmetic faster.
 //
 // The result is the one the warp engine gives: the lanes of different
 // CTAs cannot observe each other without atomics, barriers or strong
