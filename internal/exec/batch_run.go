@@ -329,6 +329,10 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				r.regOp(pc, o) // (inside a split a form would be every lane's)
 			}
 		case bkReg:
+			if n := r.vecRun(pc); n > 0 {
+				pc += n
+				continue
+			}
 			r.regOp(pc, o)
 		case bkLoad:
 			if !r.access(pc, o, false) {
@@ -933,6 +937,89 @@ func (r *batchRun) vecAll(o *Op) {
 			o.vt(row(blk, o.d), row(blk, o.a), row(blk, o.b), row(blk, o.c))
 		}
 	}
+}
+
+// vecRun runs the ops from pc on that regOp would each run through
+// vecAll (every lane running, unguarded, a whole-warp loop, not all of
+// their operands uniform), warp by warp rather than op by op: the rows
+// one warp's ops pass each other stay in the first-level cache (a float4
+// kernel's eight adds on the four loaded rows). It returns how many ops
+// it ran, 0 when fewer than two qualify.
+func (r *batchRun) vecRun(pc int32) int32 {
+	if len(r.frames) > 0 || !r.full() {
+		return 0
+	}
+	ops, plan := r.fn.Ops, r.plan
+	var written []int32
+	isWritten := func(s int32) bool {
+		for _, w := range written {
+			if w == s {
+				return true
+			}
+		}
+		return false
+	}
+	end := pc
+	for ; int(end) < len(ops) && plan.kind[end] == bkReg; end++ {
+		o := &ops[end]
+		d := o.inst.Operands[0]
+		if o.guard != 0 || o.vkind == vecNone || d.Kind != ir.OpReg || d.Reg == nil || d.Reg.Type == ".pred" ||
+			r.fn.slot[d.Reg.ID] != o.d || (o.pure || o.vkind == vecUnary) && r.uniformIn(o, isWritten) {
+			break
+		}
+		written = append(written, o.d)
+	}
+	if end-pc < 2 {
+		return 0
+	}
+	// the sources no earlier op of the run writes (one that a later op
+	// writes is read before it, so it needs its rows too)
+	all := written
+	for i := pc; i < end; i++ {
+		written = all[:i-pc]
+		for _, s := range plan.srcs[i] {
+			if !isWritten(s) {
+				r.materialize(s)
+			}
+		}
+		r.countAll()
+	}
+	written = all
+	base := unsafe.Pointer(unsafe.SliceData(r.regs))
+	file := r.slots * warpSize * 8
+	run := ops[pc:end]
+	for blk := range r.nb {
+		f := unsafe.Add(base, blk*file)
+		row := func(s int32) *lanes { return (*lanes)(unsafe.Add(f, int(s)*warpSize*8)) }
+		for k := range run {
+			o := &run[k]
+			switch o.vkind {
+			case vecRR:
+				o.vrr(row(o.d), row(o.a), row(o.b))
+			case vecK:
+				o.vrk(row(o.d), row(o.a), o.k)
+			case vecUnary:
+				o.vu(row(o.d), row(o.a))
+			case vecTern:
+				o.vt(row(o.d), row(o.a), row(o.b), row(o.c))
+			}
+		}
+	}
+	for _, d := range written {
+		r.hasF[d], r.hasR[d], r.uniR[d] = false, true, false
+	}
+	return end - pc
+}
+
+// uniformIn reports whether every operand of op o is a uniform form no op
+// of the run so far (written) overwrote: regOp would compute it once.
+func (r *batchRun) uniformIn(o *Op, written func(int32) bool) bool {
+	for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
+		if f, ok := r.formOf(s); !ok || !f.uniform() || written(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // uniformSources reports whether every operand of a pure (or unary) op is

@@ -140,6 +140,37 @@ DONE:
 	ret;
 }
 
+// a run of whole-warp ops (vecRun) that reads a form one of its later ops
+// overwrites
+.visible .entry vrun(.param .u64 out, .param .u64 in, .param .u32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<16>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.s32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p1, %r5, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd3, %r5, 8;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.f32 %f1, [%rd4];
+	ld.global.f32 %f2, [%rd4+4];
+	mov.b32 %f3, 0f3FC00000;
+	add.rn.f32 %f4, %f1, %f3;
+	mul.rn.f32 %f3, %f1, %f2;
+	sub.rn.f32 %f5, %f4, %f3;
+	add.s64 %rd5, %rd1, %rd3;
+	st.global.v2.f32 [%rd5], {%f5, %f3};
+DONE:
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -443,6 +474,7 @@ func TestBatchShapes(t *testing.T) {
 		{"forms/many", "forms", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdDwords(38400, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400)), false},
 		{"uload", "uload", bdX(6), bdX(64), bdBufs(bdWords(384, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(380)), false},
 		{"uload/many", "uload", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400)), false},
+		{"vrun", "vrun", bdX(40), bdX(64), bdBufs(bdDwords(2560, z), bdDwords(2560, bdF32)), bdArgs(bdPtr(0), bdPtr(1), bdU(2560)), false},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},

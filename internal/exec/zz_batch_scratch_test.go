@@ -137,3 +137,19 @@ func BenchmarkZZGemv(b *testing.B) {
 	b.ReportMetric(float64(st.Batched), "batched")
 	b.ReportMetric(float64(4*n*m)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "GB/s")
 }
+
+func BenchmarkZZVec4(b *testing.B) {
+	src, _ := os.ReadFile("/tmp/probe_repo/testdata/bench/ptx/wreduce.ptx")
+	t := &testing.T{}
+	p, g := load(t, string(src))
+	k := p.Kernels["vec4"]
+	n := envInt("ZZN", 1<<20)
+	x, _ := g.Alloc(uint64(4*n), 256)
+	y, _ := g.Alloc(uint64(4*n), 256)
+	cfg := LaunchConfig{Grid: [3]int{n / 4 / 256, 1, 1}, Block: [3]int{256, 1, 1}, Params: params(k, x, y, uint64(n)), Workers: 1}
+	b.ResetTimer()
+	for range b.N {
+		p.Launch(context.Background(), "vec4", cfg)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n/4/32), "ns/warp")
+}
