@@ -134,7 +134,7 @@ func planBatch(f *Func) *batchPlan {
 			p.kind[pc] = bkBra
 			continue
 		case in.Opcode == "ld" && o.space == spaceKernelParam && o.addrBase < 0 && !o.frameAddr:
-			if len(o.vec) != 1 {
+			if len(o.vec) > 4 || o.size > 8 {
 				return nil
 			}
 			p.kind[pc] = bkParam

@@ -549,27 +549,34 @@ func (r *batchRun) leave(blk int, split bool) {
 	}
 }
 
-// param runs ld.param of a kernel parameter: a uniform value.
+// param runs ld.param of a kernel parameter (a scalar or a vector):
+// uniform values.
 func (r *batchRun) param(o *Op) bool {
-	p, addr, n := r.l.params, o.addrConst, uint64(o.size)
-	if addr&(n-1) != 0 || n > uint64(len(p)) || addr > uint64(len(p))-n {
+	p, n := r.l.params, uint64(o.size)
+	whole := n * uint64(len(o.vec)) // (a vector's alignment is its size)
+	if addr := o.addrConst; addr&(whole-1) != 0 || whole > uint64(len(p)) || addr > uint64(len(p))-whole {
 		return false
 	}
-	v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
-	d := o.vec[0]
 	r.countAll()
-	if len(r.frames) > 0 { // only the running lanes' rows
-		r.materialize(d)
-		for blk := range r.nb {
-			row := r.row(blk, d)
-			for m := r.act[blk]; m != 0; m &= m - 1 {
-				row[bits.TrailingZeros32(m)] = v
-			}
+	for k, d := range o.vec {
+		if d < 0 {
+			continue // a sink
 		}
-		r.hasF[d], r.uniR[d] = false, false
-		return true
+		addr := o.addrConst + uint64(k)*n
+		v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
+		if len(r.frames) > 0 { // only the running lanes' rows
+			r.materialize(d)
+			for blk := range r.nb {
+				row := r.row(blk, d)
+				for m := r.act[blk]; m != 0; m &= m - 1 {
+					row[bits.TrailingZeros32(m)] = v
+				}
+			}
+			r.hasF[d], r.uniR[d] = false, false
+			continue
+		}
+		r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
 	}
-	r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
 	return true
 }
 

@@ -1025,3 +1025,62 @@ LOOP:
 		t.Fatalf("the launch took %v to stop", d)
 	}
 }
+
+// TestBatchParamVector: ld.param.v2/.v4 of a structure parameter (a sink
+// among the elements) in batches, against the warp engine and by hand.
+func TestBatchParamVector(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	src := `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry pv(.param .u64 out, .param .align 16 .b8 s[16])
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.v4.u32 {%r1, %r2, _, %r4}, [s];
+	ld.param.v2.u32 {%r5, %r6}, [s+8];
+	mov.u32 %r7, %tid.x;
+	mad.lo.s32 %r8, %r7, %r1, %r2;
+	add.s32 %r8, %r8, %r4;
+	xor.b32 %r8, %r8, %r5;
+	add.s32 %r8, %r8, %r6;
+	mul.wide.u32 %rd2, %r7, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r8;
+	ret;
+}`
+	for _, on := range []bool{false, true} {
+		batchEnabled = on
+		p, g := load(t, src)
+		k := p.Kernels["pv"]
+		if k.batch == nil {
+			t.Fatal("no batch plan")
+		}
+		out, _ := g.Alloc(4*64, 256)
+		offs, size := k.ParamLayout()
+		buf := make([]byte, size)
+		binary.LittleEndian.PutUint64(buf[offs[0]:], out)
+		for i, v := range []uint32{3, 100, 7, 1000} {
+			binary.LittleEndian.PutUint32(buf[offs[1]+uint64(4*i):], v)
+		}
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "pv", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1}, Params: buf, Workers: 1, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		if on != (st.Batched == 1) {
+			t.Fatalf("batches %v: %d CTAs batched", on, st.Batched)
+		}
+		b, _ := g.Bytes(out, 4*64)
+		for i := range 64 {
+			// r1=3 r2=100 (r3 sunk: 7) r4=1000 r5=7 r6=1000
+			want := (uint32(i)*3 + 100 + 1000) ^ 7
+			want += 1000
+			if got := binary.LittleEndian.Uint32(b[4*i:]); got != want {
+				t.Fatalf("batches %v: thread %d: %d, want %d", on, i, got, want)
+			}
+		}
+	}
+}
