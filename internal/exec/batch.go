@@ -388,7 +388,14 @@ func formOf(in *ir.Inst) (formInfo, bool) {
 // operands whose result has bit 31 set, given both zero- and
 // sign-extended; an op whose handler does neither the same way for both
 // runs on rows (bkReg). It reports false when an op cannot be probed.
-func probeSext(f *Func, p *batchPlan) bool {
+func probeSext(f *Func, p *batchPlan) (ok bool) {
+	defer func() {
+		// a handler that needs more than a frame's registers (none of the
+		// form ops should): no batches for the kernel, not a failed load
+		if recover() != nil {
+			ok = false
+		}
+	}()
 	w := &Warp{}
 	fr := &frame{fn: f, regs: make([]uint64, f.numSlots*warpSize), preds: make([]uint32, f.numPreds)}
 	w.frames = []*frame{fr}
