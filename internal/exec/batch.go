@@ -34,7 +34,8 @@ import (
 //
 // The shape: a kernel with one ret or exit, and no op other than
 // register-only ones (the pure ops, setp, selp, cvta, predicate logic),
-// ld.param of its parameters, weak ld/st.global of scalars and vectors,
+// ld.param of its parameters, weak ld/st.global and ld/st.shared of
+// scalars and vectors, barriers of the whole CTA (barriersOK),
 // mov from %tid, %ntid, %ctaid and %nctaid, and branches. A guarded
 // branch with the exit on one side and as its reconvergence point parts
 // lanes by sending them to the exit (a bounds guard, a grid-stride loop's
@@ -48,10 +49,11 @@ import (
 // warp engine's traces run loops of arithmetic faster.
 //
 // The result is the one the warp engine gives: the lanes of different
-// CTAs cannot observe each other without atomics, barriers or strong
-// accesses (none of which the shape has), so running them op by op is one
-// of the executions the memory model allows, and for a kernel without
-// races it writes the same memory. The instruction counts are the same
+// CTAs cannot observe each other without atomics or strong accesses (none
+// of which the shape has), and the lanes of one CTA meet at barriers that
+// all of them reach together, so running them op by op is one of the
+// executions the memory model allows, and for a kernel without races it
+// writes the same memory. The instruction counts are the same
 // (a warp issues an op when a lane of it is at the op), except that a
 // warp whose lanes spin in a loop for starvationLimit backward branches
 // while others wait at the exit counts the exit once, not twice (the warp
@@ -75,6 +77,7 @@ const (
 	bkStore                  // st.global
 	bkBra                    // a branch
 	bkExit                   // ret or exit
+	bkBar                    // bar.sync / barrier.sync of a whole CTA
 )
 
 // batchPlan is a kernel's plan for batches: how each op runs.
@@ -139,8 +142,13 @@ func planBatch(f *Func) *batchPlan {
 			}
 			p.kind[pc] = bkParam
 			continue
+		case (in.Opcode == "bar" || in.Opcode == "barrier") && hasMod(in, ".sync") && len(in.Operands) == 1 &&
+			in.Operands[0].Kind == ir.OpImm && o.guard == 0 && !hasMod(in, ".warp") && !hasMod(in, ".cluster") &&
+			!hasMod(in, ".red") && !hasMod(in, ".arrive"):
+			p.kind[pc] = bkBar
+			continue
 		case in.Opcode == "ld" || in.Opcode == "st":
-			if o.space != mem.SpaceGlobal || o.frameAddr || o.addrBase < 0 || len(o.vec) == 3 || len(o.vec) > 4 ||
+			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared || hasMod(in, ".volatile") || o.frameAddr || o.addrBase < 0 || len(o.vec) == 3 || len(o.vec) > 4 ||
 				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) || typeOf(in) == ".b128" {
 				return nil
 			}
@@ -192,6 +200,9 @@ func planBatch(f *Func) *batchPlan {
 			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
 		}
 	}
+	if !barriersOK(f, p) {
+		return nil
+	}
 	uniform, varies := uniformPreds(f, p)
 	// loops: only those whose body accesses global memory at addresses
 	// that differ between lanes (a grid-stride loop); the warp engine's
@@ -228,6 +239,34 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	return p
+}
+
+// barriersOK reports whether every barrier is one that all of each CTA's
+// threads reach together, running: none lies in a loop, in a region that
+// a guarded branch splits, or after a branch lanes leave by for the exit
+// (those lanes wait at the exit without having exited).
+func barriersOK(f *Func, p *batchPlan) bool {
+	for b := range f.Ops {
+		if p.kind[b] != bkBar {
+			continue
+		}
+		for pc := range f.Ops {
+			o := &f.Ops[pc]
+			if p.kind[pc] != bkBra {
+				continue
+			}
+			if o.target <= int32(pc) && o.target <= int32(b) && b <= pc {
+				return false // in a loop
+			}
+			if o.guard != 0 && p.toExit[pc] && pc < b {
+				return false
+			}
+			if o.guard != 0 && !p.toExit[pc] && pc < b && (f.ipdom[pc] < 0 || int32(b) < f.ipdom[pc]) {
+				return false // in a split's region
+			}
+		}
+	}
+	return true
 }
 
 // forwardRegion reports whether the guarded branch at pc splits lanes

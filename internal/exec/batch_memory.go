@@ -29,6 +29,23 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 	return data, off, true
 }
 
+// winAt returns the memory an access of op space by block blk at addr
+// (n bytes) goes through, addr's offset in it and its first byte's
+// address: global memory (window), or the shared memory of the block's
+// CTA, whose addresses start at 0.
+func (r *batchRun) winAt(space mem.Space, blk int, addr, n uint64) ([]byte, uint64, uint64, bool) {
+	if space == mem.SpaceShared {
+		k := r.bk[blk]
+		sh := r.shared[k*r.shSize : (k+1)*r.shSize]
+		if addr >= r.shSize || n > r.shSize-addr {
+			return nil, 0, 0, false
+		}
+		return sh, addr, 0, true
+	}
+	data, off, ok := r.window(addr, n)
+	return data, off, r.gBase, ok
+}
+
 // access runs ld.global or st.global block by block; false: a lane
 // faults (the batch must run again: a store may have written the lanes
 // before it).
@@ -55,7 +72,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if vForm {
 		vf = r.forms[v]
 	}
-	if isForm && af.uniform() && !store && o.guard == 0 && len(r.frames) == 0 {
+	global := o.space == mem.SpaceGlobal
+	if isForm && af.uniform() && !store && o.guard == 0 && len(r.frames) == 0 && global {
 		// every lane loads one address: one load, a uniform value
 		addr := af.raw() + o.addrConst
 		data, off, ok := r.window(addr, n)
@@ -66,7 +84,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
 		return true
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() {
+	if isForm && o.guard == 0 && !vForm && r.full() && global {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {
 			start := v0 + o.addrConst
@@ -96,7 +114,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		}
 		if isForm && r.run[r.bw[blk]] && af.c[0] == n && eff == ^uint32(0) {
 			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
-			data, off, ok := r.window(start, n*warpSize)
+			data, off, _, ok := r.winAt(o.space, blk, start, n*warpSize)
 			if !ok || start&(n-1) != 0 {
 				return false
 			}
@@ -118,7 +136,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				}
 				start := r.segFirst(&af, blk, sg) + o.addrConst
 				span := af.c[0]*uint64(sg.n-1) + n
-				data, off, ok := r.window(start, span)
+				data, off, _, ok := r.winAt(o.space, blk, start, span)
 				if !ok || start&(n-1) != 0 {
 					continue // (lane by lane below, which faults where it must)
 				}
@@ -140,7 +158,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		for m := left; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			addr := addrs[i] + o.addrConst
-			data, off, ok := r.window(addr, n)
+			data, off, _, ok := r.winAt(o.space, blk, addr, n)
 			if !ok || addr&(n-1) != 0 {
 				return false
 			}
@@ -186,10 +204,10 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	// prefetch distance: where this op will access next, when the batch's
 	// vectors are consecutive (as for scalars: one step of its own on)
 	var pf uint64
-	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled {
+	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
-	if whole := isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
+	if whole := o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,
 		// one pass of transposes
@@ -242,15 +260,15 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		}
 		if loop != nil && eff == ^uint32(0) {
 			a0 := addrs[0] + o.addrConst
-			if data, _, ok := r.window(a0, size); ok && uint64(len(data)) >= size &&
-				loop(&rows, addrs, &data[0], o.addrConst-r.gBase, uint64(len(data))-size) {
+			if data, _, base, ok := r.winAt(o.space, blk, a0, size); ok && uint64(len(data)) >= size &&
+				loop(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data))-size) {
 				continue
 			}
 		}
 		for m := eff; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			addr := addrs[i] + o.addrConst
-			data, off, ok := r.window(addr, size)
+			data, off, _, ok := r.winAt(o.space, blk, addr, size)
 			if !ok || addr&(size-1) != 0 {
 				return false
 			}

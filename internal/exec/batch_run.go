@@ -82,6 +82,9 @@ type batchRun struct {
 
 	gBase uint64
 	gData []byte
+	// shared: the batch's CTAs' shared memories, shSize bytes each
+	shared []byte
+	shSize uint64
 	// predUni: per predicate, 0 or 1 when setp gave every lane of the
 	// batch that value (-1: not known), so branches on it need no
 	// per-block work
@@ -102,6 +105,7 @@ func getBatchRun(l *launch) *batchRun {
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas, r.strided, r.probed = l, nil, nb/wpc, false, false
+		r.sizeShared()
 		clear(r.uniR)
 		clear(r.pfLast)
 		return r
@@ -174,6 +178,7 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.uniR = make([]bool, r.slots)
 	r.uniRaw = make([]uint64, r.slots)
 	r.pfLast = make([]uint64, len(fn.Ops))
+	r.sizeShared()
 	r.predUni = make([]int8, r.npred)
 	r.fr = frame{fn: fn}
 	r.w.frames = []*frame{&r.fr}
@@ -192,6 +197,16 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	}
 	r.ctaLanes = uint64(threads)
 	return r
+}
+
+// sizeShared gives each CTA of a batch its shared memory (the module's
+// variables and the launch's dynamic part), zeroed by runBatch as a new
+// CTA's is.
+func (r *batchRun) sizeShared() {
+	r.shSize = r.l.prog.dynShared + r.l.dynShared
+	if n := uint64(r.ctas) * r.shSize; uint64(len(r.shared)) < n {
+		r.shared = make([]byte, n)
+	}
 }
 
 // ctasPerBatch is how many CTAs a batch takes.
@@ -230,6 +245,7 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 // cancelled), with nothing counted.
 func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
+	clear(r.shared[:uint64(n)*r.shSize])
 	r.probed = true
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
@@ -328,6 +344,10 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 			if len(r.frames) > 0 || !r.formOp(pc, o) {
 				r.regOp(pc, o) // (inside a split a form would be every lane's)
 			}
+		case bkBar:
+			// every thread of the batch's CTAs is here (batch.go's rule for
+			// barriers): the op-by-op order has run all their earlier ops
+			r.countAll()
 		case bkReg:
 			if n := r.vecRun(pc); n > 0 {
 				pc += n

@@ -171,6 +171,72 @@ DONE:
 	ret;
 }
 
+// shared memory and a barrier: each CTA stages its elements and a halo of
+// 2 in shared memory (the halo by 2 lanes, in a split), waits, then sums
+// its neighbours; a v2 shared store and load too
+.visible .entry tile(.param .u64 out, .param .u64 in)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<16>;
+	.shared .align 8 .b8 sh[1096];
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	add.s32 %r5, %r4, 2;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r6, [%rd4];
+	mov.u64 %rd5, sh;
+	mul.wide.u32 %rd6, %r3, 4;
+	add.s64 %rd7, %rd5, %rd6;
+	st.shared.u32 [%rd7+8], %r6;
+	setp.gt.u32 %p1, %r3, 1;
+	@%p1 bra HALO;
+	mul.wide.u32 %rd8, %r4, 4;
+	add.s64 %rd9, %rd2, %rd8;
+	ld.global.u32 %r7, [%rd9];
+	st.shared.u32 [%rd7], %r7;
+	add.s32 %r8, %r4, %r2;
+	add.s32 %r8, %r8, 2;
+	mul.wide.u32 %rd10, %r8, 4;
+	add.s64 %rd11, %rd2, %rd10;
+	ld.global.u32 %r9, [%rd11];
+	mul.wide.u32 %rd12, %r2, 4;
+	add.s64 %rd13, %rd7, %rd12;
+	st.shared.u32 [%rd13+8], %r9;
+HALO:
+	mul.wide.u32 %rd14, %r3, 8;
+	add.s64 %rd15, %rd5, %rd14;
+	st.shared.v2.u32 [%rd15+576], {%r3, %r6};
+	ld.shared.u32 %r19, [%rd5+1088];
+	bar.sync 0;
+	st.shared.u32 [%rd5+1088], %r4;
+	ld.shared.u32 %r10, [%rd7];
+	ld.shared.u32 %r11, [%rd7+4];
+	ld.shared.u32 %r12, [%rd7+8];
+	ld.shared.u32 %r13, [%rd7+12];
+	ld.shared.u32 %r14, [%rd7+16];
+	add.s32 %r15, %r10, %r11;
+	add.s32 %r15, %r15, %r12;
+	mad.lo.s32 %r15, %r13, 3, %r15;
+	xor.b32 %r15, %r15, %r14;
+	xor.b32 %r16, %r3, 1;
+	mul.wide.u32 %rd14, %r16, 8;
+	add.s64 %rd15, %rd5, %rd14;
+	ld.shared.v2.u32 {%r17, %r18}, [%rd15+576];
+	add.s32 %r15, %r15, %r18;
+	add.s32 %r15, %r15, %r17;
+	add.s32 %r15, %r15, %r19;
+	mul.wide.u32 %rd8, %r4, 4;
+	add.s64 %rd9, %rd1, %rd8;
+	st.global.u32 [%rd9], %r15;
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -475,6 +541,9 @@ func TestBatchShapes(t *testing.T) {
 		{"uload", "uload", bdX(6), bdX(64), bdBufs(bdWords(384, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(380)), false},
 		{"uload/many", "uload", bdX(300), bdX(128), bdBufs(bdWords(38400, z), bdWords(8, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(38400)), false},
 		{"vrun", "vrun", bdX(40), bdX(64), bdBufs(bdDwords(2560, z), bdDwords(2560, bdF32)), bdArgs(bdPtr(0), bdPtr(1), bdU(2560)), false},
+		{"tile", "tile", bdX(3), bdX(64), bdBufs(bdWords(192, z), bdWords(196, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
+		{"tile/many", "tile", bdX(600), bdX(64), bdBufs(bdWords(38400, z), bdWords(38404, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
+		{"tile/past the end", "tile", bdX(4), bdX(64), bdBufs(bdWords(256, z), bdWords(250, r)), bdArgs(bdPtr(0), bdPtr(1)), true},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
@@ -635,14 +704,18 @@ func TestBatchPlanRefusals(t *testing.T) {
 }`
 	}
 	for name, s := range map[string]string{
-		"barrier":         "bar.sync 0;",
-		"shared":          "st.shared.u32 [sh], %r1;",
-		"atomic":          "atom.global.add.u32 %r2, [%rd1], 1;",
-		"volatile":        "st.volatile.global.u32 [%rd1], %r1;",
-		"laneid":          "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
-		"clock":           "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
-		"arithmetic loop": "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
-		"two exits":       "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
+		"barrier in a split":    "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"barrier after an exit": "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
+		"barrier in a loop":     "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
+		"shared, absolute":      "st.shared.u32 [sh], %r1;",
+		"barrier.red":           "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
+		"volatile shared":       "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
+		"atomic":                "atom.global.add.u32 %r2, [%rd1], 1;",
+		"volatile":              "st.volatile.global.u32 [%rd1], %r1;",
+		"laneid":                "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
+		"clock":                 "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"arithmetic loop":       "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
+		"two exits":             "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
