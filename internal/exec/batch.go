@@ -95,6 +95,12 @@ type batchPlan struct {
 	// toExit: per guarded branch, the exit is on one side and its
 	// reconvergence point (lanes that take that side leave)
 	toExit []bool
+	// readsFirst, readsLast: per op writing a register, the first and last
+	// op reading that register (anywhere; -1: none); inside a split
+	// a form op may still write a form when every read lies between it
+	// and the split's reconvergence point (the other groups' lanes never
+	// read the value)
+	readsFirst, readsLast []int32
 	// sreg: the special register of each constant slot that holds one
 	sreg map[int32]*sregRef
 }
@@ -238,7 +244,61 @@ func planBatch(f *Func) *batchPlan {
 	if !probeSext(f, p) {
 		return nil
 	}
+	p.readRanges(f)
 	return p
+}
+
+// readRanges fills readsFirst and readsLast for the ops that write one
+// register (forms, parameters).
+func (p *batchPlan) readRanges(f *Func) {
+	first := make([]int32, f.numSlots)
+	last := make([]int32, f.numSlots)
+	for s := range first {
+		first[s], last[s] = -1, -1
+	}
+	for pc := range f.Ops {
+		for _, s := range regSources(f, f.Ops[pc].inst) {
+			if first[s] < 0 {
+				first[s] = int32(pc)
+			}
+			last[s] = int32(pc)
+		}
+		if o := &f.Ops[pc]; o.pure { // (a special register's slot)
+			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+				if s >= 0 && int(s) < f.numSlots {
+					if first[s] < 0 || int32(pc) < first[s] {
+						first[s] = int32(pc)
+					}
+					last[s] = max(last[s], int32(pc))
+				}
+			}
+		}
+	}
+	p.readsFirst = make([]int32, len(f.Ops))
+	p.readsLast = make([]int32, len(f.Ops))
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		d := int32(-1)
+		switch p.kind[pc] {
+		case bkForm:
+			d = o.d
+		case bkParam:
+			if len(o.vec) == 1 {
+				d = o.vec[0]
+			}
+		}
+		p.readsFirst[pc], p.readsLast[pc] = -1, -1
+		if d >= 0 && int(d) < f.numSlots {
+			p.readsFirst[pc], p.readsLast[pc] = first[d], last[d]
+		}
+	}
+}
+
+// localIn reports whether the register op pc writes is read only after
+// it and before join (so a form may stand for its value in every lane).
+func (p *batchPlan) localIn(pc, join int32) bool {
+	f, l := p.readsFirst[pc], p.readsLast[pc]
+	return f < 0 || f > pc && l < join
 }
 
 // barriersOK reports whether every barrier is one that all of each CTA's

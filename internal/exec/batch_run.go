@@ -341,8 +341,10 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				return false
 			}
 		case bkForm:
-			if len(r.frames) > 0 || !r.formOp(pc, o) {
-				r.regOp(pc, o) // (inside a split a form would be every lane's)
+			// (inside a split a form would be every lane's value: only for
+			// a register no other lane reads)
+			if n := len(r.frames); n > 0 && !plan.localIn(pc, r.frames[n-1].join) || !r.formOp(pc, o) {
+				r.regOp(pc, o)
 			}
 		case bkBar:
 			// every thread of the batch's CTAs is here (batch.go's rule for
@@ -584,7 +586,7 @@ func (r *batchRun) param(o *Op) bool {
 		}
 		addr := o.addrConst + uint64(k)*n
 		v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
-		if len(r.frames) > 0 { // only the running lanes' rows
+		if n := len(r.frames); n > 0 && !(len(o.vec) == 1 && r.plan.localIn(o.pc, r.frames[n-1].join)) { // only the running lanes' rows
 			r.materialize(d)
 			for blk := range r.nb {
 				row := r.row(blk, d)

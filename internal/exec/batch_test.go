@@ -489,6 +489,43 @@ DONE:
 	ret;
 }
 
+// a form written in a split inside a grid-stride loop and read, before
+// the split, in the next iteration (not local to the split)
+.visible .entry gsform(.param .u64 x, .param .u64 y, .param .u32 n)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, %nctaid.x;
+	mad.lo.s32 %r6, %r2, %r3, %r4;
+	mul.lo.s32 %r7, %r5, %r3;
+	mov.u32 %r10, 7;
+	setp.ge.u32 %p1, %r6, %r1;
+	@%p1 bra DONE;
+LOOP:
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	add.s32 %r11, %r8, %r10;
+	setp.lt.s32 %p2, %r8, 0;
+	@%p2 bra SKIP;
+	mad.lo.s32 %r10, %r6, 3, 1;
+SKIP:
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r11;
+	add.s32 %r6, %r6, %r7;
+	setp.lt.u32 %p3, %r6, %r1;
+	@%p3 bra LOOP;
+DONE:
+	ret;
+}
+
 // an if inside a grid-stride loop
 .visible .entry gsif(.param .u64 x, .param .u64 y, .param .u32 n)
 {
@@ -560,6 +597,7 @@ func TestBatchShapes(t *testing.T) {
 		{"splits/many", "splits", bdX(500), bdX(96), bdBufs(bdWords(48000, r), bdWords(48000, z), bdWords(48000, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(47990)), false},
 		{"splits/2-D", "splits", bdX(40), bdXY(8, 4), bdBufs(bdWords(1280, r), bdWords(1280, z), bdWords(1280, z)), bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(1200)), false},
 		{"usplit", "usplit", bdX(16), bdX(64), bdBufs(bdWords(1024, r), bdWords(2048, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(1000)), false},
+		{"gsform", "gsform", bdX(6), bdX(64), bdBufs(bdWords(3000, r), bdWords(3000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(3000)), false},
 		{"gsif", "gsif", bdX(12), bdX(64), bdBufs(bdWords(5000, r), bdWords(5000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(5000)), false},
 		{"gsif/many", "gsif", bdX(300), bdX(128), bdBufs(bdWords(200000, r), bdWords(200000, z)), bdArgs(bdPtr(0), bdPtr(1), bdU(199999)), false},
 	}
