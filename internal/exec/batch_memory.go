@@ -101,6 +101,23 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 		}
 	}
+	if isForm && o.guard == 0 && !vForm && r.full() && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
+		// every lane, each CTA's lanes one after the other in its own
+		// shared memory, at the same offsets in every CTA: one check
+		start := af.base + o.addrConst
+		span := n * uint64(r.wpc) * warpSize
+		if start < r.shSize && span <= r.shSize-start && start&(n-1) == 0 {
+			r.countAll()
+			for k := range uint64(r.nb / r.wpc) {
+				sh := r.shared[k*r.shSize+start : k*r.shSize+start+span]
+				r.rowsAt(v, int(k)*r.wpc, r.wpc, sh, n, signed, store, 0)
+			}
+			if !store {
+				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			}
+			return true
+		}
+	}
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
 		eff := a & g
@@ -295,33 +312,46 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 // rows loads the rows of slot s in every block from data (store: stores
 // them to data), n bytes a lane, the blocks' lanes one after the other.
 func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
+	r.rowsAt(s, 0, r.nb, data, n, signed, store, pf)
+}
+
+// rowsAt is rows for the nb blocks from b0 on.
+func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, store bool, pf uintptr) {
 	stride := uintptr(r.slots * warpSize * 8)
-	nb := r.nb
 	if simdEnabled && n >= 4 {
 		p := &data[:uint64(nb)*warpSize*n][0]
 		switch {
 		case store && n == 4:
-			batchStore32N(p, r.row(0, s), stride, nb, pf)
+			batchStore32N(p, r.row(b0, s), stride, nb, pf)
 		case store:
-			batchStore64N(p, r.row(0, s), stride, nb, pf)
+			batchStore64N(p, r.row(b0, s), stride, nb, pf)
 		case n == 8:
-			batchCopy64N(r.row(0, s), stride, p, nb, pf)
+			batchCopy64N(r.row(b0, s), stride, p, nb, pf)
 		case signed:
-			batchLoadS32N(r.row(0, s), stride, p, nb, pf)
+			batchLoadS32N(r.row(b0, s), stride, p, nb, pf)
 		default:
-			batchLoadZ32N(r.row(0, s), stride, p, nb, pf)
+			batchLoadZ32N(r.row(b0, s), stride, p, nb, pf)
 		}
 		return
 	}
 	span := warpSize * n
-	for blk := range nb {
-		part := data[uint64(blk)*span : uint64(blk+1)*span]
+	for k := range nb {
+		part := data[uint64(k)*span : uint64(k+1)*span]
 		if store {
-			storeRun(part, r.row(blk, s), n)
+			storeRun(part, r.row(b0+k, s), n)
 		} else {
-			loadRun(r.row(blk, s), part, n, signed)
+			loadRun(r.row(b0+k, s), part, n, signed)
 		}
 	}
+}
+
+// ctaLinear reports whether form f steps by n from one thread of a CTA to
+// the next in the order of their linear indices, the same in every CTA
+// (no ctaid.x term), and the CTAs have no partial warps.
+func (r *batchRun) ctaLinear(f *form, n uint64) bool {
+	b := r.l.block
+	return f.c[0] == n && f.c[3] == 0 && (b[0]*b[1]*b[2])%warpSize == 0 &&
+		(b[1] == 1 || f.c[1] == n*uint64(b[0])) && (b[2] == 1 || f.c[2] == n*uint64(b[0]*b[1]))
 }
 
 // accessStrided loads (store: stores) segment sg's lanes of row from

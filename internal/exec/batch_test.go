@@ -237,6 +237,35 @@ HALO:
 	ret;
 }
 
+// a shared address with a %ctaid term: stored at tid + ctaid, loaded at
+// tid (each CTA's own shared memory)
+.visible .entry shcta(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b8 sh[1024];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mov.u64 %rd2, sh;
+	add.s32 %r5, %r3, %r1;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	mul.lo.s32 %r6, %r4, 7;
+	xor.b32 %r6, %r6, %r3; // (a row, not a form)
+	st.shared.u32 [%rd4], %r6;
+	bar.sync 0;
+	mul.wide.u32 %rd5, %r3, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	ld.shared.u32 %r7, [%rd6];
+	mul.wide.u32 %rd7, %r4, 4;
+	add.s64 %rd8, %rd1, %rd7;
+	st.global.u32 [%rd8], %r7;
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -581,6 +610,7 @@ func TestBatchShapes(t *testing.T) {
 		{"tile", "tile", bdX(3), bdX(64), bdBufs(bdWords(192, z), bdWords(196, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"tile/many", "tile", bdX(600), bdX(64), bdBufs(bdWords(38400, z), bdWords(38404, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"tile/past the end", "tile", bdX(4), bdX(64), bdBufs(bdWords(256, z), bdWords(250, r)), bdArgs(bdPtr(0), bdPtr(1)), true},
+		{"shcta", "shcta", bdX(8), bdX(64), bdBufs(bdWords(512, z)), bdArgs(bdPtr(0)), false},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
