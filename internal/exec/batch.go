@@ -206,10 +206,10 @@ func planBatch(f *Func) *batchPlan {
 			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
 		}
 	}
-	if !barriersOK(f, p) {
+	uniform, varies := uniformPreds(f, p)
+	if !barriersOK(f, p, uniform) {
 		return nil
 	}
-	uniform, varies := uniformPreds(f, p)
 	// loops: only those whose body accesses global memory at addresses
 	// that differ between lanes (a grid-stride loop); the warp engine's
 	// traces run loops of arithmetic faster (hash, nbody and transcend
@@ -302,10 +302,14 @@ func (p *batchPlan) localIn(pc, join int32) bool {
 }
 
 // barriersOK reports whether every barrier is one that all of each CTA's
-// threads reach together, running: none lies in a loop, in a region that
-// a guarded branch splits, or after a branch lanes leave by for the exit
-// (those lanes wait at the exit without having exited).
-func barriersOK(f *Func, p *batchPlan) bool {
+// threads reach together, running: it lies in no region of a branch on a
+// predicate that differs between lanes (uniform: a predicate every lane of
+// a CTA holds alike, as batch_uniform.go finds, the %tid-derived values
+// being the only ones that differ), not after a branch lanes leave by for
+// the exit (those lanes wait at the exit without having exited), and not
+// in a loop.
+func barriersOK(f *Func, p *batchPlan, uniform []bool) bool {
+	uni := func(o *Op) bool { return o.guard == 0 || uniform[o.guard-1] }
 	for b := range f.Ops {
 		if p.kind[b] != bkBar {
 			continue
@@ -315,13 +319,15 @@ func barriersOK(f *Func, p *batchPlan) bool {
 			if p.kind[pc] != bkBra {
 				continue
 			}
-			if o.target <= int32(pc) && o.target <= int32(b) && b <= pc {
-				return false // in a loop
+			if t := int(o.target); t <= pc && t <= b && b <= pc {
+				// a loop around it: refused (a tiled matmul, whose shared
+				// loads batches run lane by lane in part, ran 1.8x slower)
+				return false
 			}
 			if o.guard != 0 && p.toExit[pc] && pc < b {
 				return false
 			}
-			if o.guard != 0 && !p.toExit[pc] && pc < b && (f.ipdom[pc] < 0 || int32(b) < f.ipdom[pc]) {
+			if !uni(o) && !p.toExit[pc] && pc < b && (f.ipdom[pc] < 0 || int32(b) < f.ipdom[pc]) {
 				return false // in a split's region
 			}
 		}

@@ -143,6 +143,28 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			continue
 		}
 		left := eff // the lanes the runs below do not take
+		if isForm && af.c[0] == 0 && !store {
+			// each run of consecutive tid.x reads one address: one load
+			for _, sg := range r.segs[r.bw[blk]] {
+				m := uint32(1<<sg.n-1) << sg.lane
+				if eff&m != m {
+					continue
+				}
+				addr := r.segFirst(&af, blk, sg) + o.addrConst
+				data, off, _, ok := r.winAt(o.space, blk, addr, n)
+				if !ok || addr&(n-1) != 0 {
+					continue // (lane by lane below, which faults where it must)
+				}
+				x := extend(mem.Load(data[off:off+n]), t, int(n)*8)
+				for i := sg.lane; i < sg.lane+sg.n; i++ {
+					row[i] = x
+				}
+				left &^= m
+			}
+			if left == 0 {
+				continue
+			}
+		}
 		if isForm && int64(af.c[0]) > 0 && af.c[0] < 1<<32 && af.c[0]&(n-1) == 0 {
 			// each run of consecutive tid.x that runs wholly: one check of
 			// its span, then its lanes at steps of c[0]

@@ -266,6 +266,45 @@ HALO:
 	ret;
 }
 
+// loads a run of lanes makes at one address (in[ty], sh[ty] in 16x16
+// blocks), and a barrier inside a branch on %ctaid (every thread of a CTA
+// takes it alike)
+.visible .entry bcast(.param .u64 out, .param .u64 in)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<16>;
+	.shared .align 4 .b8 sh[64];
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %tid.y;
+	shl.b32 %r4, %r1, 8;
+	mad.lo.s32 %r5, %r3, 16, %r2;
+	add.s32 %r6, %r4, %r5;
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	mov.u64 %rd5, sh;
+	mul.wide.u32 %rd6, %r2, 4;
+	add.s64 %rd7, %rd5, %rd6;
+	add.s32 %r8, %r7, %r1;
+	st.shared.u32 [%rd7], %r8;
+	and.b32 %r9, %r1, 1;
+	setp.eq.u32 %p1, %r9, 0;
+	@%p1 bra EVEN;
+	bar.sync 0;
+	add.s64 %rd8, %rd5, %rd3;
+	ld.shared.u32 %r10, [%rd8];
+	add.s32 %r7, %r7, %r10;
+EVEN:
+	mul.wide.u32 %rd9, %r6, 4;
+	add.s64 %rd10, %rd1, %rd9;
+	st.global.u32 [%rd10], %r7;
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -611,6 +650,7 @@ func TestBatchShapes(t *testing.T) {
 		{"tile/many", "tile", bdX(600), bdX(64), bdBufs(bdWords(38400, z), bdWords(38404, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"tile/past the end", "tile", bdX(4), bdX(64), bdBufs(bdWords(256, z), bdWords(250, r)), bdArgs(bdPtr(0), bdPtr(1)), true},
 		{"shcta", "shcta", bdX(8), bdX(64), bdBufs(bdWords(512, z)), bdArgs(bdPtr(0)), false},
+		{"bcast", "bcast", bdX(40), bdXY(16, 16), bdBufs(bdWords(40*256, z), bdWords(16, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
