@@ -54,3 +54,8 @@ func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf
 
 //go:noescape
 func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr)
+
+// batchGather32 sets row[i] to the uint32 at base+offs[i], zero-extended.
+//
+//go:noescape
+func batchGather32(row *lanes, base *byte, offs *uint32)

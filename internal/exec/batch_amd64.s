@@ -432,3 +432,28 @@ squad:
 	JNZ sblock
 	VZEROUPPER
 	RET
+
+// func batchGather32(row *lanes, base *byte, offs *uint32)
+// row[i] = the uint32 at base+offs[i], zero-extended, for 32 lanes:
+// VPGATHERDD eight lanes at a time (offsets below 2^31, all checked).
+TEXT ·batchGather32(SB), NOSPLIT, $0-24
+	MOVQ row+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), DX
+	MOVQ $4, CX
+gloop:
+	VMOVDQU (DX), Y1
+	VPCMPEQD Y2, Y2, Y2
+	VPXOR Y0, Y0, Y0
+	VPGATHERDD Y2, (SI)(Y1*1), Y0
+	VPMOVZXDQ X0, Y3
+	VEXTRACTI128 $1, Y0, X4
+	VPMOVZXDQ X4, Y4
+	VMOVDQU Y3, 0(DI)
+	VMOVDQU Y4, 32(DI)
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ gloop
+	VZEROUPPER
+	RET

@@ -153,4 +153,16 @@ func TestBatchRowLoops(t *testing.T) {
 	if string(back) != string(vec) {
 		t.Fatal("storeV4 did not give back what loadV4 loaded")
 	}
+	// a gather: lane i's uint32 at its offset, zero-extended
+	offs := make([]uint32, warpSize)
+	for i := range offs {
+		offs[i] = uint32(i * 13 % 60 * 4)
+	}
+	var got lanes
+	batchGather32(&got, &vec[0], &offs[0])
+	for i := range got {
+		if want := uint64(binary.LittleEndian.Uint32(vec[offs[i]:])); got[i] != want {
+			t.Fatalf("gather: lane %d: %#x, want %#x", i, got[i], want)
+		}
+	}
 }

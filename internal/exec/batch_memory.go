@@ -118,6 +118,18 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			return true
 		}
 	}
+	if isForm && !store && o.guard == 0 && len(r.frames) == 0 && r.sharedOffsets(o, &af) {
+		// the same offsets in every CTA's shared memory: gathers
+		for blk := range r.nb {
+			if a, _ := r.issue(o, blk); a == 0 {
+				continue
+			}
+			k, w := r.bk[blk], int(r.bw[blk])
+			batchGather32(r.row(blk, v), &r.shared[k*r.shSize], &r.goffs[w*warpSize])
+		}
+		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+		return true
+	}
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
 		eff := a & g
@@ -365,6 +377,32 @@ func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, st
 			loadRun(r.row(b0+k, s), part, n, signed)
 		}
 	}
+}
+
+// sharedOffsets reports whether unsigned 4-byte load o from shared memory
+// at form af reads, in every CTA of the batch, each lane at the same
+// offset (no %ctaid.x term), every offset in bounds and aligned; it leaves
+// them in goffs, per warp of a CTA and lane.
+func (r *batchRun) sharedOffsets(o *Op, af *form) bool {
+	t := typeOf(o.inst)
+	if !simdEnabled || o.space != mem.SpaceShared || o.size != 4 || t[1] == 's' || af.c[3] != 0 || af.bits != 64 ||
+		r.shSize < 4 || r.shSize > 1<<31 {
+		return false
+	}
+	n := r.wpc * warpSize
+	if cap(r.goffs) < n {
+		r.goffs = make([]uint32, n)
+	}
+	r.goffs = r.goffs[:n]
+	for i := range n {
+		x := r.tid[i]
+		off := af.base + af.c[0]*uint64(x[0]) + af.c[1]*uint64(x[1]) + af.c[2]*uint64(x[2]) + o.addrConst
+		if off > r.shSize-4 || off&3 != 0 {
+			return false // (lane by lane, which faults where it must)
+		}
+		r.goffs[i] = uint32(off)
+	}
+	return true
 }
 
 // ctaLinear reports whether form f steps by n from one thread of a CTA to

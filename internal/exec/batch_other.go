@@ -23,3 +23,4 @@ func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf
 func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr) {
 	panic("unreachable")
 }
+func batchGather32(row *lanes, base *byte, offs *uint32) { panic("unreachable") }

@@ -82,9 +82,11 @@ type batchRun struct {
 
 	gBase uint64
 	gData []byte
-	// shared: the batch's CTAs' shared memories, shSize bytes each
+	// shared: the batch's CTAs' shared memories, shSize bytes each;
+	// goffs: a gather's offsets (sharedOffsets)
 	shared []byte
 	shSize uint64
+	goffs  []uint32
 	// predUni: per predicate, 0 or 1 when setp gave every lane of the
 	// batch that value (-1: not known), so branches on it need no
 	// per-block work

@@ -305,6 +305,38 @@ EVEN:
 	ret;
 }
 
+// a transposed shared tile (sh[tx][ty] read after sh[ty][tx] is
+// written): the same offsets in every CTA, not consecutive (a gather)
+.visible .entry transp(.param .u64 out, .param .u64 in)
+{
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<16>;
+	.shared .align 4 .b8 sh[1024];
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %tid.y;
+	shl.b32 %r4, %r1, 8;
+	mad.lo.s32 %r5, %r3, 16, %r2;
+	add.s32 %r6, %r4, %r5;
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	mov.u64 %rd5, sh;
+	mul.wide.u32 %rd6, %r5, 4;
+	add.s64 %rd7, %rd5, %rd6;
+	st.shared.u32 [%rd7], %r7;
+	bar.sync 0;
+	mad.lo.s32 %r8, %r2, 16, %r3;
+	mul.wide.u32 %rd8, %r8, 4;
+	add.s64 %rd9, %rd5, %rd8;
+	ld.shared.u32 %r9, [%rd9];
+	add.s64 %rd10, %rd1, %rd3;
+	st.global.u32 [%rd10], %r9;
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -651,6 +683,7 @@ func TestBatchShapes(t *testing.T) {
 		{"tile/past the end", "tile", bdX(4), bdX(64), bdBufs(bdWords(256, z), bdWords(250, r)), bdArgs(bdPtr(0), bdPtr(1)), true},
 		{"shcta", "shcta", bdX(8), bdX(64), bdBufs(bdWords(512, z)), bdArgs(bdPtr(0)), false},
 		{"bcast", "bcast", bdX(40), bdXY(16, 16), bdBufs(bdWords(40*256, z), bdWords(16, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
+		{"transp", "transp", bdX(30), bdXY(16, 16), bdBufs(bdWords(30*256, z), bdWords(30*256, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
