@@ -211,21 +211,23 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	// loops: only those whose body accesses global memory at addresses
-	// that differ between lanes (a grid-stride loop); the warp engine's
-	// traces run loops of arithmetic faster (hash, nbody and transcend
-	// ran 1.2-1.8x slower in batches)
+	// that differ between lanes and that lanes leave for the exit (a
+	// grid-stride loop) or that hold a barrier (a tiled kernel's loop over
+	// its tiles); the warp engine's traces run other loops faster (hash,
+	// nbody and transcend ran 1.2-1.8x slower in batches, a naive sgemm
+	// 1.5x)
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		if p.kind[pc] != bkBra || o.target > int32(pc) {
 			continue
 		}
-		memory := false
+		memory, kind := false, false
 		for i := o.target; i <= int32(pc); i++ {
-			if k := p.kind[i]; (k == bkLoad || k == bkStore) && varies[f.Ops[i].addrBase] {
-				memory = true
-			}
+			k := p.kind[i]
+			memory = memory || (k == bkLoad || k == bkStore) && varies[f.Ops[i].addrBase]
+			kind = kind || k == bkBar || k == bkBra && f.Ops[i].guard != 0 && p.toExit[i]
 		}
-		if !memory {
+		if !memory || !kind {
 			return nil
 		}
 	}
@@ -237,7 +239,7 @@ func planBatch(f *Func) *batchPlan {
 		// (a loop on a uniform predicate would do, but see above: gemvt
 		// ran no faster in batches)
 		r := f.ipdom[pc]
-		if !forwardRegion(f, p, int32(pc)) && !(uniform[o.guard-1] && o.target > int32(pc) && r >= 0 && int(r) < len(f.Ops)) {
+		if !forwardRegion(f, p, int32(pc)) && !(uniform[o.guard-1] && r >= 0 && int(r) < len(f.Ops)) {
 			return nil
 		}
 	}
@@ -319,10 +321,15 @@ func barriersOK(f *Func, p *batchPlan, uniform []bool) bool {
 			if p.kind[pc] != bkBra {
 				continue
 			}
-			if t := int(o.target); t <= pc && t <= b && b <= pc {
-				// a loop around it: refused (a tiled matmul, whose shared
-				// loads batches run lane by lane in part, ran 1.8x slower)
-				return false
+			if t := int(o.target); t <= pc && t <= b && b <= pc { // a loop around it
+				if !uni(o) {
+					return false
+				}
+				for i := t; i <= pc; i++ {
+					if p.kind[i] == bkBra && f.Ops[i].guard != 0 && p.toExit[i] {
+						return false
+					}
+				}
 			}
 			if o.guard != 0 && p.toExit[pc] && pc < b {
 				return false

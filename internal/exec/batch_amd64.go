@@ -59,3 +59,9 @@ func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, p
 //
 //go:noescape
 func batchGather32(row *lanes, base *byte, offs *uint32)
+
+// batchChunks32 is batchGather32 by chunks of eight lanes: kinds[c] 0
+// gathers, 1 loads eight consecutive values, 2 loads one for all eight.
+//
+//go:noescape
+func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)

@@ -457,3 +457,49 @@ gloop:
 	JNZ gloop
 	VZEROUPPER
 	RET
+
+// func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)
+// batchGather32 by chunks of eight lanes, each as kinds[c] says: 0 a
+// gather, 1 eight consecutive uint32 values from base+offs[8c], 2 one
+// value (at base+offs[8c]) in all eight lanes.
+TEXT ·batchChunks32(SB), NOSPLIT, $0-32
+	MOVQ row+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), DX
+	MOVQ kinds+24(FP), R8
+	MOVQ $4, CX
+cloop:
+	MOVBQZX (R8), AX
+	CMPQ AX, $1
+	JEQ consec
+	CMPQ AX, $2
+	JEQ bcast
+	VMOVDQU (DX), Y1
+	VPCMPEQD Y2, Y2, Y2
+	VPXOR Y0, Y0, Y0
+	VPGATHERDD Y2, (SI)(Y1*1), Y0
+	VPMOVZXDQ X0, Y3
+	VEXTRACTI128 $1, Y0, X4
+	VPMOVZXDQ X4, Y4
+	JMP cstore
+consec:
+	MOVLQZX (DX), AX
+	VPMOVZXDQ (SI)(AX*1), Y3
+	VPMOVZXDQ 16(SI)(AX*1), Y4
+	JMP cstore
+bcast:
+	MOVLQZX (DX), AX
+	MOVLQZX (SI)(AX*1), AX
+	MOVQ AX, X0
+	VPBROADCASTQ X0, Y3
+	VMOVDQA Y3, Y4
+cstore:
+	VMOVDQU Y3, 0(DI)
+	VMOVDQU Y4, 32(DI)
+	ADDQ $32, DX
+	ADDQ $64, DI
+	INCQ R8
+	DECQ CX
+	JNZ cloop
+	VZEROUPPER
+	RET

@@ -165,4 +165,16 @@ func TestBatchRowLoops(t *testing.T) {
 			t.Fatalf("gather: lane %d: %#x, want %#x", i, got[i], want)
 		}
 	}
+	// chunks: a gather, eight consecutive values, one value for eight
+	for i := range 8 {
+		offs[8+i] = uint32(40 + 4*i)
+		offs[16+i] = 12
+	}
+	kinds := []uint8{0, 1, 2, 0}
+	batchChunks32(&got, &vec[0], &offs[0], &kinds[0])
+	for i := range got {
+		if want := uint64(binary.LittleEndian.Uint32(vec[offs[i]:])); got[i] != want {
+			t.Fatalf("chunks: lane %d: %#x, want %#x", i, got[i], want)
+		}
+	}
 }

@@ -118,17 +118,19 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			return true
 		}
 	}
-	if isForm && !store && o.guard == 0 && len(r.frames) == 0 && r.sharedOffsets(o, &af) {
-		// the same offsets in every CTA's shared memory: gathers
-		for blk := range r.nb {
-			if a, _ := r.issue(o, blk); a == 0 {
-				continue
+	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
+		if g := r.sharedOffsets(pc, o, &af); g != nil {
+			// the same offsets in every CTA's shared memory: gathers
+			for blk := range r.nb {
+				if a, _ := r.issue(o, blk); a == 0 {
+					continue
+				}
+				k, w := r.bk[blk], int(r.bw[blk])
+				batchChunks32(r.row(blk, v), &r.shared[k*r.shSize], &g.offs[w*warpSize], &g.kinds[4*w])
 			}
-			k, w := r.bk[blk], int(r.bw[blk])
-			batchGather32(r.row(blk, v), &r.shared[k*r.shSize], &r.goffs[w*warpSize])
+			r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			return true
 		}
-		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
-		return true
 	}
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
@@ -379,30 +381,66 @@ func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, st
 	}
 }
 
-// sharedOffsets reports whether unsigned 4-byte load o from shared memory
-// at form af reads, in every CTA of the batch, each lane at the same
-// offset (no %ctaid.x term), every offset in bounds and aligned; it leaves
-// them in goffs, per warp of a CTA and lane.
-func (r *batchRun) sharedOffsets(o *Op, af *form) bool {
+// A gatherPlan is a shared load's offsets in a CTA, per warp and lane,
+// and the kind of each chunk of eight lanes (batchChunks32), for the form
+// and offset it was made for.
+type gatherPlan struct {
+	f     form
+	k     uint64
+	offs  []uint32
+	kinds []uint8
+}
+
+// sharedOffsets returns, when unsigned 4-byte load o (op pc) from shared
+// memory at form af reads, in every CTA of the batch, each lane at the
+// same offset (no %ctaid.x term), every offset in bounds and aligned, its
+// gather plan (made once per op while its form stays the same: a tile's
+// loads in a loop), else nil.
+func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	t := typeOf(o.inst)
 	if !simdEnabled || o.space != mem.SpaceShared || o.size != 4 || t[1] == 's' || af.c[3] != 0 || af.bits != 64 ||
 		r.shSize < 4 || r.shSize > 1<<31 {
-		return false
+		return nil
+	}
+	if r.gplans == nil {
+		r.gplans = make([]*gatherPlan, len(r.fn.Ops))
 	}
 	n := r.wpc * warpSize
-	if cap(r.goffs) < n {
-		r.goffs = make([]uint32, n)
+	g := r.gplans[pc]
+	if g != nil && g.f == *af && g.k == o.addrConst && len(g.offs) == n {
+		return g
 	}
-	r.goffs = r.goffs[:n]
+	if g == nil {
+		g = &gatherPlan{}
+		r.gplans[pc] = g
+	}
+	g.f, g.k = *af, o.addrConst
+	g.offs = append(g.offs[:0], make([]uint32, n)...)
 	for i := range n {
 		x := r.tid[i]
 		off := af.base + af.c[0]*uint64(x[0]) + af.c[1]*uint64(x[1]) + af.c[2]*uint64(x[2]) + o.addrConst
 		if off > r.shSize-4 || off&3 != 0 {
-			return false // (lane by lane, which faults where it must)
+			g.offs = g.offs[:0] // (lane by lane, which faults where it must)
+			return nil
 		}
-		r.goffs[i] = uint32(off)
+		g.offs[i] = uint32(off)
 	}
-	return true
+	g.kinds = append(g.kinds[:0], make([]uint8, n/8)...)
+	for c := range g.kinds {
+		ch := g.offs[8*c : 8*c+8]
+		same, consec := true, true
+		for j := 1; j < 8; j++ {
+			same = same && ch[j] == ch[0]
+			consec = consec && ch[j] == ch[0]+uint32(4*j)
+		}
+		switch {
+		case same:
+			g.kinds[c] = 2
+		case consec && uint64(ch[0])+32 <= r.shSize:
+			g.kinds[c] = 1
+		}
+	}
+	return g
 }
 
 // ctaLinear reports whether form f steps by n from one thread of a CTA to

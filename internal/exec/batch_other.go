@@ -23,4 +23,5 @@ func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf
 func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr) {
 	panic("unreachable")
 }
-func batchGather32(row *lanes, base *byte, offs *uint32) { panic("unreachable") }
+func batchGather32(row *lanes, base *byte, offs *uint32)               { panic("unreachable") }
+func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8) { panic("unreachable") }

@@ -83,10 +83,10 @@ type batchRun struct {
 	gBase uint64
 	gData []byte
 	// shared: the batch's CTAs' shared memories, shSize bytes each;
-	// goffs: a gather's offsets (sharedOffsets)
+	// gplans: per op, its shared gathers' plan (sharedOffsets)
 	shared []byte
 	shSize uint64
-	goffs  []uint32
+	gplans []*gatherPlan
 	// predUni: per predicate, 0 or 1 when setp gave every lane of the
 	// batch that value (-1: not known), so branches on it need no
 	// per-block work
@@ -108,6 +108,7 @@ func getBatchRun(l *launch) *batchRun {
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas, r.strided, r.probed = l, nil, nb/wpc, false, false
 		r.sizeShared()
+		clear(r.gplans) // (the block shape may not be all that changed)
 		clear(r.uniR)
 		clear(r.pfLast)
 		return r

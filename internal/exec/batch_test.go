@@ -1209,6 +1209,7 @@ func TestBatchCancel(t *testing.T) {
 .address_size 64
 .visible .entry spin(.param .u64 out)
 {
+	.reg .pred %p<2>;
 	.reg .b32 %r<4>;
 	.reg .b64 %rd<4>;
 	ld.param.u64 %rd1, [out];
@@ -1219,7 +1220,10 @@ func TestBatchCancel(t *testing.T) {
 LOOP:
 	add.s32 %r2, %r2, %r1;
 	st.global.u32 [%rd3], %r2;
+	setp.gt.u32 %p1, %r1, 5000;
+	@%p1 bra DONE;
 	bra.uni LOOP;
+DONE:
 	ret;
 }`)
 	k := p.Kernels["spin"]
