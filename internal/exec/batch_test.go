@@ -337,6 +337,61 @@ EVEN:
 	ret;
 }
 
+// a loop over tiles whose shared offsets move with the iteration (the
+// gather plan must follow the form), reading each tile reversed and at
+// double stride (increasing, not consecutive)
+.visible .entry tileloop(.param .u64 out, .param .u64 in, .param .u32 tiles)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<16>;
+	.shared .align 4 .b8 sh[2048];
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [tiles];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %tid.x;
+	shl.b32 %r4, %r2, 5;
+	add.s32 %r5, %r4, %r3;
+	mov.u64 %rd5, sh;
+	mov.u32 %r6, 0;
+	mov.u32 %r7, 0;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 bra END;
+LOOP:
+	mad.lo.s32 %r8, %r6, 1024, %r5;
+	mul.wide.u32 %rd3, %r8, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r9, [%rd4];
+	shl.b32 %r10, %r6, 7;
+	mad.lo.s32 %r11, %r3, 4, %r10;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	st.shared.u32 [%rd7], %r9;
+	bar.sync 0;
+	sub.s32 %r12, 31, %r3;
+	mad.lo.s32 %r13, %r12, 4, %r10;
+	cvt.u64.u32 %rd8, %r13;
+	add.s64 %rd9, %rd5, %rd8;
+	ld.shared.u32 %r14, [%rd9];
+	shr.u32 %r15, %r3, 4;
+	mad.lo.s32 %r16, %r3, 8, %r10;
+	cvt.u64.u32 %rd10, %r16;
+	add.s64 %rd11, %rd5, %rd10;
+	ld.shared.u32 %r17, [%rd11+-128];
+	add.s32 %r7, %r7, %r14;
+	xor.b32 %r7, %r7, %r17;
+	bar.sync 0;
+	add.s32 %r6, %r6, 1;
+	setp.lt.u32 %p2, %r6, %r1;
+	@%p2 bra LOOP;
+END:
+	mul.wide.u32 %rd12, %r5, 4;
+	add.s64 %rd13, %rd1, %rd12;
+	st.global.u32 [%rd13], %r7;
+	ret;
+}
+
 // predicate logic on predicates every lane holds alike
 .visible .entry predu(.param .u64 out, .param .u32 n)
 {
@@ -684,6 +739,7 @@ func TestBatchShapes(t *testing.T) {
 		{"shcta", "shcta", bdX(8), bdX(64), bdBufs(bdWords(512, z)), bdArgs(bdPtr(0)), false},
 		{"bcast", "bcast", bdX(40), bdXY(16, 16), bdBufs(bdWords(40*256, z), bdWords(16, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
 		{"transp", "transp", bdX(30), bdXY(16, 16), bdBufs(bdWords(30*256, z), bdWords(30*256, r)), bdArgs(bdPtr(0), bdPtr(1)), false},
+		{"tileloop", "tileloop", bdX(24), bdX(32), bdBufs(bdWords(768, z), bdWords(8*1024, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(7)), false},
 		{"predu", "predu", bdX(6), bdX(64), bdBufs(bdWords(384, z)), bdArgs(bdPtr(0), bdU(380)), false},
 		{"trips", "trips", bdX(5), bdX(64), bdBufs(bdWords(320, z)), bdArgs(bdPtr(0), bdU(300)), false},
 		{"trips/many", "trips", bdX(600), bdX(64), bdBufs(bdWords(38400, z)), bdArgs(bdPtr(0), bdU(38399)), false},
@@ -1299,6 +1355,96 @@ func TestBatchParamVector(t *testing.T) {
 			if got := binary.LittleEndian.Uint32(b[4*i:]); got != want {
 				t.Fatalf("batches %v: thread %d: %d, want %d", on, i, got, want)
 			}
+		}
+	}
+}
+
+// TestBatchSharedRandom: random kernels that stage values in shared
+// memory, wait at a barrier, and read them back at random lane patterns
+// (own, reversed, rotated, broadcast, halved, strided through and), with
+// forward splits after the barrier, against the warp engine.
+func TestBatchSharedRandom(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	r := rand.New(rand.NewPCG(23, 29))
+	count := 60
+	if testing.Short() {
+		count = 15
+	}
+	for k := range count {
+		shape := [][2]int{{32, 1}, {64, 1}, {128, 1}, {256, 1}, {16, 4}, {8, 8}, {16, 16}}[r.IntN(7)]
+		threads := shape[0] * shape[1]
+		var b strings.Builder
+		emit := func(format string, a ...any) { fmt.Fprintf(&b, "\t"+format+"\n", a...) }
+		for j := range 1 + r.IntN(5) {
+			d := fmt.Sprintf("%%r%d", 20+j)
+			switch r.IntN(6) {
+			case 0: // own
+				emit("mov.u32 %%r10, %%r5;")
+			case 1: // reversed
+				emit("sub.s32 %%r10, %d, %%r5;", threads-1)
+			case 2: // rotated (not affine)
+				emit("add.s32 %%r10, %%r5, %d;", 1+r.IntN(threads))
+				emit("and.b32 %%r10, %%r10, %d;", threads-1)
+			case 3: // broadcast
+				emit("mov.u32 %%r10, %d;", r.IntN(threads))
+			case 4: // halved
+				emit("shr.u32 %%r10, %%r5, 1;")
+			default: // strided through and (not affine)
+				emit("mul.lo.s32 %%r10, %%r5, %d;", 2*r.IntN(8)+1)
+				emit("and.b32 %%r10, %%r10, %d;", threads-1)
+			}
+			emit("mul.wide.u32 %%rd8, %%r10, 4;")
+			emit("add.s64 %%rd9, %%rd5, %%rd8;")
+			emit("ld.shared.u32 %s, [%%rd9];", d)
+			if r.IntN(3) == 0 { // a split after the barrier
+				emit("setp.lt.u32 %%p2, %s, %d;", d, 1<<31)
+				emit("@%%p2 bra SK%d;", j)
+				emit("xor.b32 %s, %s, %%r5;", d, d)
+				fmt.Fprintf(&b, "SK%d:\n", j)
+			}
+			emit("add.s32 %%r11, %%r11, %s;", d)
+		}
+		src := fmt.Sprintf(`
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+	.reg .pred %%p<4>;
+	.reg .b32 %%r<32>;
+	.reg .b64 %%rd<12>;
+	.shared .align 4 .b8 sh[1024];
+	ld.param.u64 %%rd1, [out];
+	ld.param.u64 %%rd2, [in];
+	mov.u32 %%r1, %%ctaid.x;
+	mov.u32 %%r2, %%tid.x;
+	mov.u32 %%r3, %%tid.y;
+	mad.lo.s32 %%r5, %%r3, %d, %%r2;
+	mad.lo.s32 %%r6, %%r1, %d, %%r5;
+	mul.wide.u32 %%rd3, %%r6, 4;
+	add.s64 %%rd4, %%rd2, %%rd3;
+	ld.global.u32 %%r7, [%%rd4];
+	mov.u64 %%rd5, sh;
+	mul.wide.u32 %%rd6, %%r5, 4;
+	add.s64 %%rd7, %%rd5, %%rd6;
+	st.shared.u32 [%%rd7], %%r7;
+	mov.u32 %%r11, 0;
+	bar.sync 0;
+%s	add.s64 %%rd10, %%rd1, %%rd3;
+	st.global.u32 [%%rd10], %%r11;
+	ret;
+}`, shape[0], threads, b.String())
+		grid := 1 + r.IntN(30)
+		n := grid * threads
+		bufs := bdBufs(bdWords(n, bdZero), bdWords(n, bdRand))
+		in := bdFillBufs(bufs, uint64(k)+1)
+		diff, ref := bdDiffOn(t, src, "k", bdX(grid), bdXY(shape[0], shape[1]), in, bdArgs(bdPtr(0), bdPtr(1)), true, []int{1, 2})
+		if diff != "" {
+			t.Fatalf("kernel %d (grid %d, block %v): %s\n%s", k, grid, shape, diff, src)
+		}
+		if ref.err != nil {
+			t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
 		}
 	}
 }
