@@ -78,6 +78,8 @@ const (
 	bkBra                    // a branch
 	bkExit                   // ret or exit
 	bkBar                    // bar.sync / barrier.sync of a whole CTA
+	bkColl                   // a warp collective of whole warps (batch_collective.go)
+	bkAtom                   // the global atomic (batch_atomic.go)
 )
 
 // batchPlan is a kernel's plan for batches: how each op runs.
@@ -127,9 +129,16 @@ func planBatch(f *Func) *batchPlan {
 		o := &f.Ops[pc]
 		in := o.inst
 		if o.collective {
-			return nil
+			if !batchCollective(o) {
+				return nil
+			}
+			p.kind[pc], p.srcs[pc] = bkColl, regSources(f, in)
+			continue
 		}
 		switch {
+		case batchAtomic(o):
+			p.kind[pc], p.srcs[pc] = bkAtom, regSources(f, in)
+			continue
 		case o.ends:
 			if p.exit >= 0 || o.guard != 0 {
 				return nil
@@ -154,7 +163,7 @@ func planBatch(f *Func) *batchPlan {
 			p.kind[pc] = bkBar
 			continue
 		case in.Opcode == "ld" || in.Opcode == "st":
-			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared || hasMod(in, ".volatile") || o.frameAddr || o.addrBase < 0 || len(o.vec) == 3 || len(o.vec) > 4 ||
+			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared || hasMod(in, ".volatile") || o.frameAddr || len(o.vec) == 3 || len(o.vec) > 4 ||
 				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) || typeOf(in) == ".b128" {
 				return nil
 			}
@@ -207,7 +216,7 @@ func planBatch(f *Func) *batchPlan {
 		}
 	}
 	uniform, varies := uniformPreds(f, p)
-	if !barriersOK(f, p, uniform) {
+	if !barriersOK(f, p, uniform) || !collectivesOK(f, p, uniform) || !atomicsOK(f, p) {
 		return nil
 	}
 	// loops: only those whose body accesses global memory at addresses
@@ -224,7 +233,7 @@ func planBatch(f *Func) *batchPlan {
 		memory, kind := false, false
 		for i := o.target; i <= int32(pc); i++ {
 			k := p.kind[i]
-			memory = memory || (k == bkLoad || k == bkStore) && varies[f.Ops[i].addrBase]
+			memory = memory || (k == bkLoad || k == bkStore) && f.Ops[i].addrBase >= 0 && varies[f.Ops[i].addrBase]
 			kind = kind || k == bkBar || k == bkBra && f.Ops[i].guard != 0 && p.toExit[i]
 		}
 		if !memory || !kind {

@@ -84,6 +84,9 @@ type bdCase struct {
 	// with batchEnabled). The others may run either way.
 	eligible bool
 	fault    bool // the launch must fault
+	// oneWorker: compare on one worker only (f32 atomics: the order of
+	// the adds, which two workers change from run to run, decides the bits)
+	oneWorker bool
 }
 
 // bdResult is what one launch left: the error, every buffer, the counts.
@@ -448,6 +451,37 @@ func bdCases() []bdCase {
 		{name: "tiled/n0", kernel: "tiled", grid: bdXY(2, 2), block: bdXY(8, 8),
 			bufs: bdBufs(bdWords(4, f), bdWords(4, f), bdWords(256, r)),
 			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(0)), eligible: true},
+		// shared memory read at a variable's own address, one global
+		// atomic (a total), warp collectives
+		{name: "blockreduce", kernel: "blockreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(5000, r), bdWords(40, z), bdWords(1, r)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(5000)), eligible: true},
+		{name: "blockreduce/many", kernel: "blockreduce", grid: bdX(1000), block: bdX(128),
+			bufs: bdBufs(bdWords(128000, r), bdWords(1000, z), bdWords(1, r)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(127990)), eligible: true},
+		// the total past the end of its buffer: every thread 0 faults at the
+		// atomic, which the batch checks before it adds anything
+		{name: "blockreduce/fault", kernel: "blockreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(5000, r), bdWords(40, z), bdWords(1, r)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtrOff(2, 4), bdU(5000)), fault: true},
+		{name: "warpreduce", kernel: "warpreduce", grid: bdX(50), block: bdX(64),
+			bufs: bdBufs(bdWords(3200, r), bdWords(1, r), bdWords(3200, f), bdWords(3200, z), bdWords(200, z)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdPtr(4), bdU(3)), eligible: true},
+		{name: "warpreduce/many", kernel: "warpreduce", grid: bdX(600), block: bdX(256),
+			bufs: bdBufs(bdWords(153600, r), bdWords(1, r), bdWords(153600, f), bdWords(153600, z), bdWords(9600, z)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdPtr(4), bdU(5)), eligible: true},
+		// a partial warp (48 threads a block): the collectives' warps are not
+		// whole, the batch declines, and the warp engine faults (a shfl
+		// reads a lane that is not a thread)
+		{name: "warpreduce/block48", kernel: "warpreduce", grid: bdX(10), block: bdX(48),
+			bufs: bdBufs(bdWords(480, r), bdWords(1, r), bdWords(480, f), bdWords(480, z), bdWords(40, z)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdPtr(4), bdU(3)), fault: true},
+		{name: "fatomic", kernel: "fatomic", grid: bdX(70), block: bdX(96),
+			bufs: bdBufs(bdWords(6700, f), bdWords(16, f)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdU(6700), bdU(16)), eligible: true, oneWorker: true},
+		{name: "fatomic/misaligned", kernel: "fatomic", grid: bdX(70), block: bdX(96),
+			bufs: bdBufs(bdWords(6700, f), bdWords(17, f)),
+			args: bdArgs(bdPtr(0), bdPtrOff(1, 2), bdU(6700), bdU(16)), fault: true, oneWorker: true},
 		{name: "ctaloop", kernel: "ctaloop", grid: bdX(300), block: bdX(64),
 			bufs: bdBufs(bdWords(300*64, z)), args: bdArgs(bdPtr(0), bdU(3)), eligible: false},
 		{name: "ctaloop/block100", kernel: "ctaloop", grid: bdX(13), block: bdX(100),
@@ -473,7 +507,11 @@ func TestBatchDiffKernels(t *testing.T) {
 				srcs[c.kernel] = src
 			}
 			in := bdFillBufs(c.bufs, bdSeed(c.name))
-			diff, ref := bdDiff(t, src, c.kernel, c.grid, c.block, in, c.args, c.eligible)
+			workers := []int{1, 2}
+			if c.oneWorker {
+				workers = workers[:1]
+			}
+			diff, ref := bdDiffOn(t, src, c.kernel, c.grid, c.block, in, c.args, c.eligible, workers)
 			if diff != "" {
 				t.Fatal(diff)
 			}

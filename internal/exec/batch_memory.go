@@ -46,6 +46,24 @@ func (r *batchRun) winAt(space mem.Space, blk int, addr, n uint64) ([]byte, uint
 	return data, off, r.gBase, ok
 }
 
+// addrForm returns the form of op o's address register, when it has one
+// and the batch keeps it (64 bits wide), with its rows written out
+// otherwise; an address without a register (a variable's, [buf+4]) is
+// the form 0, o.addrConst being all of it.
+func (r *batchRun) addrForm(o *Op) (form, bool) {
+	if o.addrBase < 0 {
+		return uniformRaw(0), true
+	}
+	af, isForm := r.formOf(o.addrBase)
+	if isForm && af.bits == 32 {
+		isForm = false // a 32-bit register as an address: its rows
+	}
+	if !isForm {
+		r.materialize(o.addrBase)
+	}
+	return af, isForm
+}
+
 // access runs ld.global or st.global block by block; false: a lane
 // faults (the batch must run again: a store may have written the lanes
 // before it).
@@ -60,13 +78,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if !store && (o.guard != 0 || len(r.frames) > 0) {
 		r.materialize(v) // the lanes that do not load keep their value
 	}
-	af, isForm := r.formOf(o.addrBase)
-	if isForm && af.bits == 32 {
-		isForm = false // a 32-bit register as an address: its rows
-	}
-	if !isForm {
-		r.materialize(o.addrBase)
-	}
+	af, isForm := r.addrForm(o)
 	var vf form
 	vForm := store && !r.hasR[v]
 	if vForm {
@@ -203,10 +215,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				continue
 			}
 		}
-		addrs := r.row(blk, o.addrBase)
+		addrs := &r.tmp
 		if isForm {
-			r.formRow(af, blk, &r.tmp)
-			addrs = &r.tmp
+			r.formRow(af, blk, addrs)
+		} else {
+			addrs = r.row(blk, o.addrBase)
 		}
 		for m := left; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
@@ -240,13 +253,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 			r.materialize(v)
 		}
 	}
-	af, isForm := r.formOf(o.addrBase)
-	if isForm && af.bits == 32 {
-		isForm = false
-	}
-	if !isForm {
-		r.materialize(o.addrBase)
-	}
+	af, isForm := r.addrForm(o)
 	var loop func(rows *[4]*lanes, regs *lanes, data *byte, adj, limit uint64) bool
 	if store {
 		loop = simdVectorStore(len(o.vec), o.size)
@@ -290,10 +297,11 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		if eff == 0 {
 			continue
 		}
-		addrs := r.row(blk, o.addrBase)
+		addrs := &r.tmp
 		if isForm {
-			r.formRow(af, blk, &r.tmp)
-			addrs = &r.tmp
+			r.formRow(af, blk, addrs)
+		} else {
+			addrs = r.row(blk, o.addrBase)
 		}
 		if pf != 0 {
 			if data, off, ok := r.window(addrs[0]+o.addrConst+pf, size*warpSize); ok {

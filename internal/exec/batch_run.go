@@ -34,7 +34,11 @@ type batchRun struct {
 	// warp engine, warp by warp, finds them there: the worker runs the
 	// rest of the launch's CTAs on it.
 	strided bool
-	probed  bool // a batch of this launch ran
+	// declined: a batch of the launch found a collective's warp not
+	// whole (batch_collective.go): the worker runs the rest of the
+	// launch's CTAs on the warp engine
+	declined bool
+	probed   bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
@@ -76,6 +80,7 @@ type batchRun struct {
 	uniR   []bool
 	uniRaw []uint64
 	w      Warp // runs handlers on a block's file
+	cta    cta  // w's: its launch
 	fr     frame
 	tmp    lanes
 	tmp2   lanes
@@ -106,7 +111,8 @@ func getBatchRun(l *launch) *batchRun {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
-		r.l, r.gData, r.ctas, r.strided, r.probed = l, nil, nb/wpc, false, false
+		r.l, r.gData, r.ctas, r.strided, r.declined, r.probed = l, nil, nb/wpc, false, false, false
+		r.cta.l = l
 		r.sizeShared()
 		clear(r.gplans) // (the block shape may not be all that changed)
 		clear(r.uniR)
@@ -185,6 +191,8 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.predUni = make([]int8, r.npred)
 	r.fr = frame{fn: fn}
 	r.w.frames = []*frame{&r.fr}
+	r.cta.l = l
+	r.w.cta = &r.cta // (the atomic's handler finds global memory through it)
 	// the immediates' rows, once: every batch of the launch reads them
 	for _, c := range fn.consts {
 		if c.slot >= 0 && c.bits != sregMarker {
@@ -347,12 +355,29 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 			// (inside a split a form would be every lane's value: only for
 			// a register no other lane reads)
 			if n := len(r.frames); n > 0 && !plan.localIn(pc, r.frames[n-1].join) || !r.formOp(pc, o) {
+				if n := r.vecRun(pc); n > 0 {
+					pc += n
+					continue
+				}
 				r.regOp(pc, o)
 			}
 		case bkBar:
 			// every thread of the batch's CTAs is here (batch.go's rule for
 			// barriers): the op-by-op order has run all their earlier ops
 			r.countAll()
+		case bkColl:
+			if n := r.vecRun(pc); n > 0 {
+				pc += n
+				continue
+			}
+			if !r.collective(pc, o) {
+				r.declined = true // (the launch's other batches would too)
+				return false
+			}
+		case bkAtom:
+			if !r.atomic(pc, o) {
+				return false
+			}
 		case bkReg:
 			if n := r.vecRun(pc); n > 0 {
 				pc += n
@@ -808,6 +833,14 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 			batchIota(row, v, f.c[0])
 			return
 		}
+		if v32 := uint64(uint32(v)); f.bits == 32 && simdEnabled && f.c[0] < 1<<31 {
+			// a 32-bit form whose lanes do not wrap (nor, sign-extended,
+			// cross 2^31): its values as they are (a thread index)
+			if end := v32 + (warpSize-1)*f.c[0]; end < 1<<31 || !f.sext && end < 1<<32 {
+				batchIota(row, v32, f.c[0])
+				return
+			}
+		}
 		for i := range row {
 			row[i] = f.norm(v)
 			v += f.c[0]
@@ -910,14 +943,19 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 			}
 			continue
 		}
-		i := blk * r.slots * warpSize
-		r.fr.regs = r.regs[i : i+r.slots*warpSize]
-		r.fr.preds = r.preds[blk*r.npred : (blk+1)*r.npred]
+		r.point(blk)
 		o.exec(&r.w, o, mask)
 	}
 	if dst >= 0 {
 		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
 	}
+}
+
+// point makes r.fr block blk's register file, for a handler to run on.
+func (r *batchRun) point(blk int) {
+	i := blk * r.slots * warpSize
+	r.fr.regs = r.regs[i : i+r.slots*warpSize]
+	r.fr.preds = r.preds[blk*r.npred : (blk+1)*r.npred]
 }
 
 // issue counts op o's issue in block blk when a lane of it runs, and
@@ -992,8 +1030,31 @@ func (r *batchRun) vecRun(pc int32) int32 {
 		return false
 	}
 	end := pc
-	for ; int(end) < len(ops) && plan.kind[end] == bkReg; end++ {
+loop:
+	for ; int(end) < len(ops); end++ {
 		o := &ops[end]
+		if plan.kind[end] == bkColl {
+			// a collective of whole warps (every lane runs, batch_collective.go)
+			if c := o.aux.(*collOp); o.guard == 0 && c.fullMask && c.dst >= 0 {
+				written = append(written, c.dst)
+				continue
+			}
+			break
+		}
+		switch plan.kind[end] {
+		case bkReg:
+		case bkForm:
+			// (one whose operands are not all forms: regOp's)
+			form := o.pure
+			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
+				form = form && s >= 0 && r.hasF[s] && !isWritten(s)
+			}
+			if form {
+				break loop
+			}
+		default:
+			break loop
+		}
 		d := o.inst.Operands[0]
 		if o.guard != 0 || o.vkind == vecNone || d.Kind != ir.OpReg || d.Reg == nil || d.Reg.Type == ".pred" ||
 			r.fn.slot[d.Reg.ID] != o.d || (o.pure || o.vkind == vecUnary) && r.uniformIn(o, isWritten) {
@@ -1025,6 +1086,11 @@ func (r *batchRun) vecRun(pc int32) int32 {
 		row := func(s int32) *lanes { return (*lanes)(unsafe.Add(f, int(s)*warpSize*8)) }
 		for k := range run {
 			o := &run[k]
+			if plan.kind[pc+int32(k)] == bkColl {
+				r.point(blk)
+				o.aux.(*collOp).whole(&r.fr)
+				continue
+			}
 			switch o.vkind {
 			case vecRR:
 				o.vrr(row(o.d), row(o.a), row(o.b))
@@ -1039,6 +1105,13 @@ func (r *batchRun) vecRun(pc int32) int32 {
 	}
 	for _, d := range written {
 		r.hasF[d], r.hasR[d], r.uniR[d] = false, true, false
+	}
+	for k := range run {
+		if plan.kind[pc+int32(k)] == bkColl {
+			if c := run[k].aux.(*collOp); c.pdst >= 0 {
+				r.predUni[c.pdst] = -1
+			}
+		}
 	}
 	return end - pc
 }

@@ -885,14 +885,15 @@ func TestBatchRunReuse(t *testing.T) {
 func TestBatchPlanRefusals(t *testing.T) {
 	body := func(s string) string {
 		return `
-.version 7.0
-.target sm_80
+.version 8.1
+.target sm_90
 .address_size 64
 .visible .entry k(.param .u64 out)
 {
 	.reg .pred %p<2>;
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<4>;
+	.reg .f32 %f<3>;
 	.shared .b32 sh[32];
 	ld.param.u64 %rd1, [out];
 	mov.u32 %r1, %tid.x;
@@ -904,10 +905,18 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"barrier in a split":    "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
 		"barrier after an exit": "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
 		"barrier in a loop":     "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
-		"shared, absolute":      "st.shared.u32 [sh], %r1;",
 		"barrier.red":           "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
 		"volatile shared":       "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
-		"atomic":                "atom.global.add.u32 %r2, [%rd1], 1;",
+		"two atomics":           "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
+		"atomic in a loop":      "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
+		"loop after an atomic":  "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
+		"store after an atomic": "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
+		"atomic in a split":     "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, 1;",
+		"shared atomic":         "atom.shared.add.u32 %r2, [sh], 1;",
+		"generic atomic":        "atom.add.u32 %r2, [%rd1], 1;",
+		"vector atomic":         "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",
+		"shfl after an atomic":  "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
+		"shfl in a split":       "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
 		"volatile":              "st.volatile.global.u32 [%rd1], %r1;",
 		"laneid":                "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
 		"clock":                 "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
@@ -1445,6 +1454,68 @@ func TestBatchSharedRandom(t *testing.T) {
 		}
 		if ref.err != nil {
 			t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
+		}
+	}
+}
+
+// TestBatchVariableAddresses: loads and stores at a variable's own address
+// ([gv+8], [sh+4]: no address register). Thread 0 of each CTA stores
+// gv[2] + ctaid.x into sh[1]; after the barrier every thread stores
+// sh[1]*gv[0] + tid.x, that is (7 + ctaid.x)*5 + tid.x.
+func TestBatchVariableAddresses(t *testing.T) {
+	old := batchEnabled
+	batchEnabled = true
+	t.Cleanup(func() { batchEnabled = old })
+	p, g := load(t, `
+.version 7.0
+.target sm_80
+.address_size 64
+.global .align 4 .u32 gv[4] = {5, 6, 7, 8};
+.visible .entry absaddr(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .u32 sh[4];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.s32 %r4, %r2, %r3, %r1;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra SKIP;
+	ld.global.u32 %r5, [gv+8];
+	add.u32 %r5, %r5, %r2;
+	st.shared.u32 [sh+4], %r5;
+SKIP:
+	bar.sync 0;
+	ld.shared.u32 %r6, [sh+4];
+	ld.global.u32 %r7, [gv];
+	mad.lo.u32 %r8, %r6, %r7, %r1;
+	mul.wide.u32 %rd2, %r4, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r8;
+	ret;
+}`)
+	k := p.Kernels["absaddr"]
+	if k.batch == nil {
+		t.Fatal("not planned for batches")
+	}
+	const ctas, block = 100, 96
+	out, _ := g.Alloc(4*ctas*block, 256)
+	var st LaunchStats
+	if err := p.Launch(context.Background(), "absaddr", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(k, out), Workers: 1, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	if st.Batched != ctas {
+		t.Fatalf("%d CTAs batched, want %d", st.Batched, ctas)
+	}
+	b, _ := g.Bytes(out, 4*ctas*block)
+	for i := range ctas * block {
+		if got, want := binary.LittleEndian.Uint32(b[4*i:]), uint32((7+i/block)*5+i%block); got != want {
+			t.Fatalf("thread %d: %d, want %d", i, got, want)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func uniformPreds(f *Func, p *batchPlan) ([]bool, []bool) {
 				non = non || s >= 0 && int(s) < len(nonReg) && nonReg[s]
 			}
 			if p.kind[pc] == bkLoad {
-				non = non || nonReg[o.addrBase]
+				non = non || o.addrBase >= 0 && nonReg[o.addrBase]
 			}
 			for i := 1; i < len(in.Operands); i++ {
 				if q := predOf(&in.Operands[i]); q >= 0 {

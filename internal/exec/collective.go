@@ -290,29 +290,6 @@ func (l *lowering) dstPair(in *ir.Inst, c *collOp) error {
 }
 
 // shfl{.sync}.mode.b32 d[|p], a, b, c{, membermask} (9.7.9.6 Semantics).
-// permRun is a block of a lane permutation: lanes dst..dst+n-1 take
-// lanes src..src+n-1.
-type permRun struct{ dst, src, n uint8 }
-
-// permRuns splits a permutation into its runs of consecutive lanes, or
-// returns nil when there are more than 8 (a copy per run would cost more
-// than the lane loop).
-func permRuns(perm *[warpSize]uint8) []permRun {
-	var runs []permRun
-	for lane := 0; lane < warpSize; {
-		r := permRun{dst: uint8(lane), src: perm[lane], n: 1}
-		for lane+int(r.n) < warpSize && perm[lane+int(r.n)] == r.src+r.n {
-			r.n++
-		}
-		runs = append(runs, r)
-		lane += int(r.n)
-	}
-	if len(runs) > 8 {
-		return nil
-	}
-	return runs
-}
-
 func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 	c := &collOp{predIn: -1}
 	if err := l.dstPair(in, c); err != nil {
@@ -408,20 +385,13 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 				pvals |= 1 << lane
 			}
 		}
-		runs := permRuns(&perm)
-		zext := simdUnary("zext.32")
 		c.shfl = newShflTable(&perm, pvals)
+		rows := newShflRows(&perm)
 		c.whole = func(f *frame) {
 			a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
-			if runs != nil && zext != nil && c.dst >= 0 && c.dst != c.ins[0] {
-				// a few runs of consecutive lanes (up, down, xor by 4 or
-				// more): block copies into the destination row, then
-				// its low halves
-				d := (*lanes)(f.regs[int(c.dst)*warpSize:])
-				for _, r := range runs {
-					copy(d[r.dst:r.dst+r.n], a[r.src:r.src+r.n])
-				}
-				zext(d, d)
+			if c.dst >= 0 && c.dst != c.ins[0] {
+				// by chunks of four lanes (shfl_row.go)
+				shflRow((*lanes)(f.regs[int(c.dst)*warpSize:]), a, rows)
 				if c.pdst >= 0 {
 					f.preds[c.pdst] = pvals
 				}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // bothCollectivePaths runs a test with the whole-warp fast path of
@@ -344,8 +345,32 @@ func TestCollectivePartialWarp(t *testing.T) {
 // and assorted b and c, on a row whose 32-bit values carry garbage above
 // them (the result is the low 32 bits).
 func TestShflWholeMatchesRule(t *testing.T) {
+	t.Run("AVX2", func(t *testing.T) { shflWholeMatchesRule(t) })
+	old := simdEnabled
+	simdEnabled = false
+	t.Cleanup(func() { simdEnabled = old })
+	t.Run("Go", func(t *testing.T) { shflWholeMatchesRule(t) })
+}
+
+// TestShflRowLayout pins the offsets shfl_row_amd64.s reads.
+func TestShflRowLayout(t *testing.T) {
+	var r shflRows
+	if unsafe.Offsetof(r.off) != 0 || unsafe.Offsetof(r.idx) != 32 || unsafe.Offsetof(r.lane) != 288 {
+		t.Fatalf("shflRows layout: off %d idx %d lane %d", unsafe.Offsetof(r.off), unsafe.Offsetof(r.idx), unsafe.Offsetof(r.lane))
+	}
+}
+
+// shflWholeMatchesRule checks every shift or lane b, with segment masks
+// (c's bits 8-12) of 0, 4, 8 and 16 lanes.
+func shflWholeMatchesRule(t *testing.T) {
+	var bcs [][2]uint32
+	for b := range uint32(32) {
+		for _, c := range []uint32{31, 0, 0x1807, 0x100f, 0x181f, 0x1c03, 0x1e01} {
+			bcs = append(bcs, [2]uint32{b, c})
+		}
+	}
 	for _, mode := range []string{"up", "down", "bfly", "idx"} {
-		for _, bc := range [][2]uint32{{1, 31}, {2, 0}, {4, 31}, {8, 31}, {16, 31}, {5, 31}, {3, 0x1807}, {1, 0x100f}, {0, 31}, {31, 31}} {
+		for _, bc := range bcs {
 			b, c := bc[0], bc[1]
 			p, _ := load(t, fmt.Sprintf(`.version 7.8
 .target sm_90

@@ -254,7 +254,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					if int64(i) > l.stopAfter.Load() {
 						break
 					}
-					if batched && (br == nil || !br.strided) {
+					if batched && (br == nil || !br.strided && !br.declined) {
 						// CTAs of one grid row, consecutive in x (batch.go)
 						if br == nil {
 							br = getBatchRun(l)

@@ -27,3 +27,5 @@ DEVFN float fminf(float a, float b) { return __builtin_fminf(a, b); }
 DEVFN float sqrtf(float x) { return __builtin_sqrtf(x); }
 DEVFN double sqrt(double x) { return __builtin_sqrt(x); }
 DEVFN double fabs(double x) { return __builtin_fabs(x); }
+DEVFN u32 atomicAdd(u32 *p, u32 v) { return (u32)__nvvm_atom_add_gen_i((int *)p, (int)v); }
+DEVFN float atomicAdd(float *p, float v) { return __nvvm_atom_add_gen_f(p, v); }
