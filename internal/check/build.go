@@ -29,6 +29,30 @@ type builder struct {
 	mod   *ir.Module
 	vars  map[string]*ir.Var  // module scope
 	funcs map[string]*ir.Func // module scope
+	// insts, operands: the instructions and operands still to hand out,
+	// allocated many at a time (a module has thousands of each)
+	insts              []ir.Inst
+	operands           []ir.Operand
+	instChunk, opChunk int
+}
+
+// newInst returns a zero instruction with n zero operands.
+func (b *builder) newInst(n int) *ir.Inst {
+	// (chunks that double, from 16 instructions and 32 operands up to 64
+	// times that: a small module does not pay for a large one's)
+	if len(b.insts) == 0 {
+		b.instChunk = min(max(2*b.instChunk, 16), 1024)
+		b.insts = make([]ir.Inst, b.instChunk)
+	}
+	in := &b.insts[0]
+	b.insts = b.insts[1:]
+	if n > len(b.operands) {
+		b.opChunk = min(max(2*b.opChunk, 32), 2048)
+		b.operands = make([]ir.Operand, max(n, b.opChunk))
+	}
+	in.Operands = b.operands[:n:n] // (an append elsewhere copies)
+	b.operands = b.operands[n:]
+	return in
 }
 
 // fscope is a function-body scope of the builder.
@@ -226,7 +250,8 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 }
 
 func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
-	out := &ir.Inst{Pos: in.Pos, Opcode: in.Opcode, Mods: in.Modifiers}
+	out := b.newInst(len(in.Operands))
+	out.Pos, out.Opcode, out.Mods = in.Pos, in.Opcode, in.Modifiers
 	if m := b.c.matched[in]; m != nil {
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
 		out.Types = b.c.operandTypes(in, *m)
@@ -236,7 +261,6 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 		g.Negate = in.Guard.Negate
 		out.Guard = &g
 	}
-	out.Operands = make([]ir.Operand, len(in.Operands))
 	for i, e := range in.Operands {
 		out.Operands[i] = b.operand(f, s, e)
 	}

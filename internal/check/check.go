@@ -53,6 +53,10 @@ type checker struct {
 	matched map[*ptx.Instruction]*match
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
+	gates map[gateKey][]gateMemo // gate's findings by combination (gate)
+	// matchBuf: checkInstruction's candidates, a buffer reused from one
+	// instruction to the next
+	matchBuf []match
 	// choices caches choicesFor per form and operand count
 	choices map[choiceKey][]choice
 }

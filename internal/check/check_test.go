@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -342,6 +343,35 @@ func TestVariableOperands(t *testing.T) {
 	for _, ok := range []string{"mov.u64 %rd1, sv;", "cvta.shared.u64 %rd1, sv;", "mov.u32 %r1, sv;"} {
 		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+ok), Options{})); len(errs) > 0 {
 			t.Errorf("%q: %q", ok, errs)
+		}
+	}
+}
+
+// TestGateMemo: gate keeps its findings per opcode, modifiers and form,
+// with the questions about operands they depended on. Two mov.u64 with
+// the same modifiers, one taking a kernel's address (PTX ISA 3.1, sm_35:
+// 9.7.9.1 mov), in either order, for .target sm_30: the one that takes
+// the address is reported, on its own line, and the other is not.
+func TestGateMemo(t *testing.T) {
+	plain := "mov.u64 %rd1, %rd2;"
+	addr := "mov.u64 %rd1, k;"
+	for _, order := range [][2]string{{plain, addr}, {addr, plain}} {
+		src := kernel("3.1", "sm_30", ".reg .b64 %rd<3>;\n\t"+order[0]+"\n\t"+order[1]+"\n\t"+order[0])
+		var lines []int
+		for _, d := range checkSrc(t, src, Options{}) {
+			if d.Severity == ptx.SeverityError {
+				if !strings.Contains(d.Msg, "taking the address of a kernel") {
+					t.Errorf("%v", d)
+				}
+				lines = append(lines, d.Pos.Line)
+			}
+		}
+		want := []int{8}
+		if order[0] == addr {
+			want = []int{7, 9}
+		}
+		if fmt.Sprint(lines) != fmt.Sprint(want) {
+			t.Errorf("%q then %q: errors on lines %v, want %v", order[0], order[1], lines, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ package check
 // the module's version and target allow it (feature gating).
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/isa"
@@ -42,8 +43,13 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			break
 		}
 	}
-	var matches []match
-	for _, fm := range c.formsFor(blocks, in) {
+	key := in.Opcode
+	if len(in.Modifiers) > 0 {
+		key += "\x00" + strings.Join(in.Modifiers, "\x00")
+	}
+	matches := c.matchBuf[:0]
+	defer func() { c.matchBuf = matches[:0] }()
+	for _, fm := range c.formsFor(blocks, in, key) {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
 		// mean either.
@@ -72,12 +78,13 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	bestScore := -1
 	for i, m := range matches {
 		start := len(c.diags)
-		c.emit(in.Pos, c.gate(s, in, m))
+		c.emit(in.Pos, c.gate(s, in, m, key))
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
 			if c.matched != nil {
-				c.matched[orig] = &matches[i]
+				mi := matches[i] // (matches is a scratch buffer)
+				c.matched[orig] = &mi
 			}
 			return
 		}
@@ -100,11 +107,8 @@ type formMatch struct {
 // formsFor returns the forms of blocks that in's modifiers fill. A module
 // repeats a few opcode and modifier combinations many times, so the
 // answer is kept per combination.
-func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction) []formMatch {
-	key := in.Opcode
-	if len(in.Modifiers) > 0 {
-		key += "\x00" + strings.Join(in.Modifiers, "\x00")
-	}
+// (key: the opcode and modifiers, as checkInstruction writes them.)
+func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) []formMatch {
 	if fms, ok := c.forms[key]; ok {
 		return fms
 	}
@@ -423,25 +427,58 @@ func (c *checker) emit(pos ptx.Pos, ds []gateDiag) {
 	}
 }
 
+// gateKey is what gate's findings depend on, besides the operands: the
+// opcode and modifiers (formsFor's key) and the form.
+type gateKey struct {
+	mods string
+	form *isa.Form
+}
+
+// gateMemo is one evaluation of gate for a gateKey: the questions its
+// requirements asked about the operands (which are written, of what
+// kind: "" asks whether one is present), their answers, and the findings.
+type gateMemo struct {
+	asked   []isa.Alt
+	answers []bool
+	ds      []gateDiag
+}
+
 // gate evaluates the block's requirements that apply to this instruction.
-func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
-	have := map[string]bool{}
-	for _, mod := range in.Modifiers {
-		have[mod] = true
-	}
+// A module repeats a few opcode and modifier combinations many times: the
+// findings are kept per combination and form, with the questions about
+// operands the evaluation asked, and an instruction whose operands answer
+// them alike gets them again.
+func (c *checker) gate(s *scope, in *ptx.Instruction, m match, key string) []gateDiag {
 	var exprs map[string]ptx.Expr // placeholder -> operand, made when a condition asks
-	return c.requirements(m.instr.Requires, func(a isa.Alt) bool {
-		if a.Operand && a.Kind != "" {
-			if exprs == nil {
-				exprs = operandExprs(m, in.Operands)
-			}
-			e, ok := exprs[a.Value]
-			return ok && c.operandIs(s, e, a.Kind)
-		}
-		if a.Operand {
+	operand := func(a isa.Alt) bool {
+		if a.Kind == "" {
 			return m.present[a.Value]
 		}
-		if have[a.Value] {
+		if exprs == nil {
+			exprs = operandExprs(m, in.Operands)
+		}
+		e, ok := exprs[a.Value]
+		return ok && c.operandIs(s, e, a.Kind)
+	}
+	gk := gateKey{key, m.form}
+	memos := c.gates[gk]
+memo:
+	for _, mm := range memos {
+		for i, a := range mm.asked {
+			if operand(a) != mm.answers[i] {
+				continue memo
+			}
+		}
+		return mm.ds
+	}
+	var mm gateMemo
+	mm.ds = c.requirements(m.instr.Requires, func(a isa.Alt) bool {
+		if a.Operand {
+			v := operand(a)
+			mm.asked, mm.answers = append(mm.asked, a), append(mm.answers, v)
+			return v
+		}
+		if slices.Contains(in.Modifiers, a.Value) {
 			return true
 		}
 		// a compound value holds when its words are written in a row
@@ -452,6 +489,13 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		}
 		return featureName(in, m.form, r.When)
 	})
+	if len(memos) < 8 {
+		if c.gates == nil {
+			c.gates = map[gateKey][]gateMemo{}
+		}
+		c.gates[gk] = append(memos, mm)
+	}
+	return mm.ds
 }
 
 // operandExprs maps the form's placeholders to the operands written for

@@ -3,6 +3,8 @@ package exec
 // Reconvergence points: the immediate post-dominator of each branch, where
 // lanes that diverged there meet again (docs/engine.md; DESIGN.md decision 4).
 
+import "slices"
+
 // successors lists where control goes after op i; len(ops) stands for the
 // function's exit.
 func successors(f *Func, i int, out []int32) []int32 {
@@ -41,16 +43,32 @@ func successors(f *Func, i int, out []int32) []int32 {
 func postDominators(f *Func) []int32 {
 	n := len(f.Ops)
 	exit := n
-	preds := make([][]int32, n+1) // predecessors in the reversed graph = successors
-	succ := make([][]int32, n+1)
-	var buf []int32
+	// the edges, as flat lists per node (succ[i]: succTo[succAt[i]:succAt[i+1]];
+	// preds likewise: the predecessors in the reversed graph = successors)
+	succAt := make([]int32, n+2)
+	var succTo []int32
+	nPred := make([]int32, n+2)
 	for i := 0; i < n; i++ {
-		buf = successors(f, i, buf[:0])
-		for _, s := range buf {
-			succ[i] = append(succ[i], s)
-			preds[s] = append(preds[s], int32(i))
+		succAt[i] = int32(len(succTo))
+		succTo = successors(f, i, succTo)
+		for _, s := range succTo[succAt[i]:] {
+			nPred[s+1]++
 		}
 	}
+	succAt[n], succAt[n+1] = int32(len(succTo)), int32(len(succTo))
+	for i := 1; i < len(nPred); i++ {
+		nPred[i] += nPred[i-1]
+	}
+	predAt := slices.Clone(nPred) // starts; nPred: next free place
+	predFrom := make([]int32, len(succTo))
+	for i := 0; i < n; i++ {
+		for _, s := range succTo[succAt[i]:succAt[i+1]] {
+			predFrom[nPred[s]] = int32(i)
+			nPred[s]++
+		}
+	}
+	succ := func(i int32) []int32 { return succTo[succAt[i]:succAt[i+1]] }
+	preds := func(i int32) []int32 { return predFrom[predAt[i]:predAt[i+1]] }
 	// Postorder of the reversed graph from the exit.
 	order := make([]int32, 0, n+1)
 	index := make([]int32, n+1)
@@ -58,13 +76,14 @@ func postDominators(f *Func) []int32 {
 		index[i] = -1
 	}
 	type frame struct{ node, next int32 }
-	stack := []frame{{int32(exit), 0}}
+	stack := make([]frame, 1, n+1)
+	stack[0] = frame{int32(exit), 0}
 	visited := make([]bool, n+1)
 	visited[exit] = true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if int(top.next) < len(preds[top.node]) {
-			p := preds[top.node][top.next]
+		if ps := preds(top.node); int(top.next) < len(ps) {
+			p := ps[top.next]
 			top.next++
 			if !visited[p] {
 				visited[p] = true
@@ -100,7 +119,7 @@ func postDominators(f *Func) []int32 {
 				continue
 			}
 			newIdom := int32(-1)
-			for _, s := range succ[node] {
+			for _, s := range succ(node) {
 				if ipdom[s] == -1 {
 					continue
 				}

@@ -11,7 +11,11 @@ package exec
 // parameter loads and their cvta), a large share of a short
 // memory-bound kernel's work.
 
-import "github.com/ptxvm/ptxvm/internal/ir"
+import (
+	"slices"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
 
 // prefixEnabled lets tests compare runs with and without the skip.
 var prefixEnabled = true
@@ -84,35 +88,38 @@ func invariantPrefix(f *Func) int {
 // may write it: the first operand of those whose first operand is their
 // only destination (uninit.go's definesFirst, and setp), nothing for
 // stores, branches and barriers, every register operand of the rest.
-func registerWriters(f *Func) map[int32]int {
-	writers := map[int32]int{}
-	var mark func(op *ir.Operand, seen map[int32]bool)
-	mark = func(op *ir.Operand, seen map[int32]bool) {
+func registerWriters(f *Func) []int {
+	writers := make([]int, f.numSlots)
+	var seen []int32 // the current instruction's slots, each once
+	var mark func(op *ir.Operand)
+	mark = func(op *ir.Operand) {
 		if op.Kind == ir.OpReg && op.Reg != nil && op.Reg.Type != ".pred" {
-			seen[f.slot[op.Reg.ID]] = true
+			if s := f.slot[op.Reg.ID]; !slices.Contains(seen, s) {
+				seen = append(seen, s)
+			}
 		}
 		if op.Base != nil {
-			mark(op.Base, seen)
+			mark(op.Base)
 		}
 		for k := range op.Elems {
-			mark(&op.Elems[k], seen)
+			mark(&op.Elems[k])
 		}
 	}
 	for _, in := range f.IR.Insts {
-		seen := map[int32]bool{}
+		seen = seen[:0]
 		switch {
 		case definesFirst[in.Opcode] || in.Opcode == "setp":
 			if len(in.Operands) > 0 {
-				mark(&in.Operands[0], seen)
+				mark(&in.Operands[0])
 			}
 		case in.Opcode == "st" || in.Opcode == "bra" || in.Opcode == "bar" || in.Opcode == "barrier" ||
 			in.Opcode == "ret" || in.Opcode == "exit":
 		default:
 			for k := range in.Operands {
-				mark(&in.Operands[k], seen)
+				mark(&in.Operands[k])
 			}
 		}
-		for s := range seen {
+		for _, s := range seen {
 			writers[s]++
 		}
 	}

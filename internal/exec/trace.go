@@ -23,6 +23,7 @@ package exec
 // on the Go path: that path installs the op's window or raises the fault.
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -130,8 +131,9 @@ func buildTraces(f *Func) {
 		t := traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k}
 		return t, true
 	}
+	var run []traceOp // (a scratch buffer: the runs kept are copies)
 	for i := 0; i < len(f.Ops); {
-		var run []traceOp
+		run = run[:0]
 		j := i
 		for ; j < len(f.Ops) && (j == i || !target[j]); j++ {
 			t, ok := entry(&f.Ops[j])
@@ -141,7 +143,7 @@ func buildTraces(f *Func) {
 			run = append(run, t)
 		}
 		if len(run) >= minTrace {
-			f.Ops[i].trace = run
+			f.Ops[i].trace = slices.Clone(run)
 			for k := i; k < i+len(run); k++ {
 				f.Ops[i].traceMem = f.Ops[i].traceMem || f.Ops[k].memTrace != ""
 			}
