@@ -29,26 +29,21 @@ type builder struct {
 	mod   *ir.Module
 	vars  map[string]*ir.Var  // module scope
 	funcs map[string]*ir.Func // module scope
-	// insts, operands: the instructions and operands still to hand out,
-	// allocated many at a time (a module has thousands of each)
-	insts              []ir.Inst
-	operands           []ir.Operand
-	instChunk, opChunk int
+	// insts, operands: the function's instructions and operands still to
+	// hand out, allocated at once (a module has thousands of each)
+	insts    []ir.Inst
+	operands []ir.Operand
 }
 
 // newInst returns a zero instruction with n zero operands.
 func (b *builder) newInst(n int) *ir.Inst {
-	// (chunks that double, from 16 instructions and 32 operands up to 64
-	// times that: a small module does not pay for a large one's)
-	if len(b.insts) == 0 {
-		b.instChunk = min(max(2*b.instChunk, 16), 1024)
-		b.insts = make([]ir.Inst, b.instChunk)
+	if len(b.insts) == 0 { // (function counts them all: countInsts)
+		b.insts = make([]ir.Inst, 16)
 	}
 	in := &b.insts[0]
 	b.insts = b.insts[1:]
 	if n > len(b.operands) {
-		b.opChunk = min(max(2*b.opChunk, 32), 2048)
-		b.operands = make([]ir.Operand, max(n, b.opChunk))
+		b.operands = make([]ir.Operand, max(n, 32))
 	}
 	in.Operands = b.operands[:n:n] // (an append elsewhere copies)
 	b.operands = b.operands[n:]
@@ -191,7 +186,26 @@ func (b *builder) function(f *ir.Func) {
 		return
 	}
 	b.labels(f, d.Body)
+	// the function's instructions and operands in two allocations
+	ni, no := countInsts(d.Body)
+	b.insts, b.operands = make([]ir.Inst, ni), make([]ir.Operand, no)
+	f.Insts = make([]*ir.Inst, 0, ni)
 	b.block(f, fs, d.Body)
+}
+
+// countInsts counts the instructions of blk and their operands.
+func countInsts(blk *ptx.Block) (insts, operands int) {
+	for _, st := range blk.Stmts {
+		switch st := st.(type) {
+		case *ptx.Instruction:
+			insts++
+			operands += len(st.Operands)
+		case *ptx.Block:
+			i, o := countInsts(st)
+			insts, operands = insts+i, operands+o
+		}
+	}
+	return insts, operands
 }
 
 // labels numbers the instructions and records where each label points.
