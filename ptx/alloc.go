@@ -4,6 +4,9 @@ package ptx
 // millions of identifiers and literals; taking them from slabs instead of
 // one heap allocation each roughly halves parse time. Slices handed out are
 // capped (s[i:j:j]) so a caller's append never overwrites a neighbour.
+// Each kind's slabs start small and double up to slabSize (exprs and words
+// four times that): a kernel of a few dozen instructions does not pay for
+// slabs a large module fills.
 
 const slabSize = 256
 
@@ -13,11 +16,17 @@ type slabs struct {
 	instrs []Instruction
 	exprs  []Expr
 	words  []string
+	// the size of each kind's last slab
+	nIdents, nInts, nInstrs, nExprs, nWords int
 }
+
+// grow returns the size of a kind's next slab after one of last.
+func grow(last, limit int) int { return min(max(2*last, 16), limit) }
 
 func (s *slabs) ident(pos Pos, name string) *Ident {
 	if len(s.idents) == cap(s.idents) {
-		s.idents = make([]Ident, 0, slabSize)
+		s.nIdents = grow(s.nIdents, slabSize)
+		s.idents = make([]Ident, 0, s.nIdents)
 	}
 	s.idents = append(s.idents, Ident{Pos: pos, Name: name})
 	return &s.idents[len(s.idents)-1]
@@ -25,7 +34,8 @@ func (s *slabs) ident(pos Pos, name string) *Ident {
 
 func (s *slabs) intLit(l IntLit) *IntLit {
 	if len(s.ints) == cap(s.ints) {
-		s.ints = make([]IntLit, 0, slabSize)
+		s.nInts = grow(s.nInts, slabSize)
+		s.ints = make([]IntLit, 0, s.nInts)
 	}
 	s.ints = append(s.ints, l)
 	return &s.ints[len(s.ints)-1]
@@ -33,7 +43,8 @@ func (s *slabs) intLit(l IntLit) *IntLit {
 
 func (s *slabs) instruction() *Instruction {
 	if len(s.instrs) == cap(s.instrs) {
-		s.instrs = make([]Instruction, 0, slabSize)
+		s.nInstrs = grow(s.nInstrs, slabSize)
+		s.instrs = make([]Instruction, 0, s.nInstrs)
 	}
 	s.instrs = s.instrs[:len(s.instrs)+1]
 	return &s.instrs[len(s.instrs)-1]
@@ -49,7 +60,8 @@ func (s *slabs) exprList(list []Expr) []Expr {
 		return append([]Expr(nil), list...)
 	}
 	if cap(s.exprs)-len(s.exprs) < n {
-		s.exprs = make([]Expr, 0, slabSize*4)
+		s.nExprs = grow(s.nExprs, slabSize*4)
+		s.exprs = make([]Expr, 0, max(s.nExprs, n))
 	}
 	i := len(s.exprs)
 	s.exprs = append(s.exprs, list...)
@@ -66,7 +78,8 @@ func (s *slabs) wordList(list []string) []string {
 		return append([]string(nil), list...)
 	}
 	if cap(s.words)-len(s.words) < n {
-		s.words = make([]string, 0, slabSize*4)
+		s.nWords = grow(s.nWords, slabSize*4)
+		s.words = make([]string, 0, max(s.nWords, n))
 	}
 	i := len(s.words)
 	s.words = append(s.words, list...)

@@ -54,6 +54,7 @@ type checker struct {
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
 	gates map[gateKey][]gateMemo // gate's findings by combination (gate)
+	specs map[specKey][]specMemo // spec's answers likewise
 	// matchBuf: checkInstruction's candidates, a buffer reused from one
 	// instruction to the next
 	matchBuf []match

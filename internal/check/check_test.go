@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxvm/ptxvm/internal/isa"
 	"github.com/ptxvm/ptxvm/ptx"
 )
 
@@ -372,6 +373,30 @@ func TestGateMemo(t *testing.T) {
 		}
 		if fmt.Sprint(lines) != fmt.Sprint(want) {
 			t.Errorf("%q then %q: errors on lines %v, want %v", order[0], order[1], lines, want)
+		}
+	}
+}
+
+// TestSpecMemo: spec keeps its answers per opcode, modifiers, form and
+// name, with the optional operands whose presence they depended on. No
+// rule of today's tables asks about presence (FORMAT.md allows it), so
+// the block here is made up: d is .u32, or .u64 when c is present.
+func TestSpecMemo(t *testing.T) {
+	in := &isa.Instr{Opcode: "x", Operands: []isa.OperandRule{
+		{Names: []string{"d"}, Type: ".u32"},
+		{Names: []string{"d"}, Type: ".u64", When: isa.Cond{{{Value: "c", Operand: true}}}},
+	}}
+	form := &isa.Form{}
+	c := &checker{}
+	pin := &ptx.Instruction{Opcode: "x"}
+	for _, present := range []bool{false, true, false, true} {
+		m := match{key: "x", instr: in, form: form, present: map[string]bool{"c": present}}
+		want := ".u32"
+		if present {
+			want = ".u64"
+		}
+		if got := c.spec(pin, m, "d").typ; got != want {
+			t.Errorf("c present %v: d is %q, want %q", present, got, want)
 		}
 	}
 }

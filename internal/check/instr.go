@@ -13,6 +13,7 @@ import (
 
 // match is an instruction matched to one form of one block.
 type match struct {
+	key   string // the opcode and modifiers (formsFor's key)
 	instr *isa.Instr
 	form  *isa.Form
 	// present lists the form's operand placeholders the instruction gives
@@ -60,7 +61,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 				if present == nil {
 					present = presentNames(ch.ops, in.Operands)
 				}
-				matches = append(matches, match{fm.instr, fm.form, present, fm.groups, ch.ops})
+				matches = append(matches, match{key, fm.instr, fm.form, present, fm.groups, ch.ops})
 			}
 		}
 	}

@@ -19,39 +19,74 @@ type operandSpec struct {
 }
 
 // spec resolves the operand rules of the matched block for placeholder
-// name: later rules whose condition holds override earlier ones.
-func (c *checker) spec(in *ptx.Instruction, m match, name string, holds func(isa.Alt) bool) operandSpec {
-	var sp operandSpec
+// name: later rules whose condition holds override earlier ones. The
+// answer depends on the opcode, modifiers and form (m.key, m.form), the
+// name, and which optional operands are present: it is kept per key with
+// the questions about presence it asked (gate's approach).
+func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
+	sk := specKey{m.key, m.form, name}
+	memos := c.specs[sk]
+memo:
+	for _, mm := range memos {
+		for i, v := range mm.asked {
+			if m.present[v] != mm.answers[i] {
+				continue memo
+			}
+		}
+		return mm.sp
+	}
+	var mm specMemo
+	holds := func(a isa.Alt) bool {
+		if a.Operand {
+			v := m.present[a.Value]
+			mm.asked, mm.answers = append(mm.asked, a.Value), append(mm.answers, v)
+			return v
+		}
+		return containsString(in.Modifiers, a.Value)
+	}
 	for _, r := range m.instr.Operands {
 		if !containsString(r.Names, name) || !condHolds(r.When, holds) {
 			continue
 		}
 		if len(r.Kinds) > 0 {
-			sp.kinds = r.Kinds
+			mm.sp.kinds = r.Kinds
 		}
 		if r.Type != "" {
-			sp.typ = resolveType(r.Type, m.groups, m.instr.Groups, in.Modifiers)
+			mm.sp.typ = resolveType(r.Type, m.groups, m.instr.Groups, in.Modifiers)
 		}
 	}
-	if sp.typ == "" && onlyPredicate(sp.kinds) {
-		sp.typ = ".pred"
+	if mm.sp.typ == "" && onlyPredicate(mm.sp.kinds) {
+		mm.sp.typ = ".pred"
 	}
-	return sp
+	if len(memos) < 8 {
+		if c.specs == nil {
+			c.specs = map[specKey][]specMemo{}
+		}
+		c.specs[sk] = append(memos, mm)
+	}
+	return mm.sp
+}
+
+// specKey and specMemo: spec's answers, by what they depend on.
+type specKey struct {
+	mods string
+	form *isa.Form
+	name string
+}
+
+type specMemo struct {
+	asked   []string // optional operands asked about
+	answers []bool   // whether each was present
+	sp      operandSpec
 }
 
 // operandTypes gives each operand of an instruction matched to m the type
 // its form assigns it ("" where none), for immediates' encoding (ir.Inst.Types).
 func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
-	holds := func(a isa.Alt) bool {
-		if a.Operand {
-			return m.present[a.Value]
-		}
-		return containsString(in.Modifiers, a.Value)
-	}
 	types := make([]string, len(in.Operands))
 	for i, fo := range m.operands {
 		if len(fo.Names) > 0 {
-			types[i] = c.spec(in, m, fo.Names[0], holds).typ
+			types[i] = c.spec(in, m, fo.Names[0]).typ
 		}
 	}
 	return types
@@ -201,34 +236,28 @@ var relaxedOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "cvt":
 
 // checkOperands checks the operands of an instruction matched to a form.
 func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
-	holds := func(a isa.Alt) bool {
-		if a.Operand {
-			return m.present[a.Value]
-		}
-		return containsString(in.Modifiers, a.Value)
-	}
 	relaxed := relaxedOpcodes[in.Opcode]
 	for i, e := range in.Operands {
 		fo := m.operands[i]
 		switch fo.Shape {
 		case isa.ShapeScalar:
-			sp := c.spec(in, m, fo.Names[0], holds)
+			sp := c.spec(in, m, fo.Names[0])
 			c.checkRegister(s, in, e, sp, relaxed)
 			c.checkImmediate(in, e, fo, i, sp)
 			c.checkVariable(s, in, e, fo, sp)
 		case isa.ShapePair:
 			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
-				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0], holds), relaxed)
-				c.checkRegister(s, in, p.Y, c.spec(in, m, fo.Names[1], holds), relaxed)
+				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0]), relaxed)
+				c.checkRegister(s, in, p.Y, c.spec(in, m, fo.Names[1]), relaxed)
 			} else {
-				c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0], holds), relaxed)
+				c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0]), relaxed)
 			}
 		case isa.ShapeVector:
 			// Only loads and stores give vector elements the instruction
 			// type; elsewhere (mov packing, mma fragments) elements are
 			// narrower or packed.
 			if b, ok := e.(*ptx.BraceExpr); ok && relaxed && in.Opcode != "cvt" && len(fo.Names) > 0 {
-				sp := c.spec(in, m, fo.Names[0], holds)
+				sp := c.spec(in, m, fo.Names[0])
 				for _, x := range b.Elems {
 					c.checkRegister(s, in, x, sp, relaxed)
 				}
