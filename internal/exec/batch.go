@@ -416,8 +416,8 @@ func regSources(f *Func, in *ir.Inst) []int32 {
 		}
 	}
 	for i := range in.Operands {
-		if i == 0 && in.Opcode != "st" {
-			continue // the destination
+		if i == 0 && in.Opcode != "st" && in.Opcode != "red" {
+			continue // the destination (a store's and red's first operand is their address)
 		}
 		walk(&in.Operands[i])
 	}

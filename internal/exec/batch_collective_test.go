@@ -1,0 +1,135 @@
+package exec
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestBatchCollectivesRandom: random kernels of warp collectives (shfl of
+// every mode with immediate or register lanes and segment masks, vote,
+// redux), ALU ops between them, branches on warp-uniform predicates,
+// per-thread stores, and now and then a global atomic at the end (red or
+// atom, a total or one counter per CTA) run with batches on and off, on
+// one worker and on two, and must agree on memory, counts and errors. The
+// blocks are whole warps (any shape) or, now and then, not (48 threads:
+// the batch declines and the warp engine faults where the manual says).
+func TestBatchCollectivesRandom(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	r := rand.New(rand.NewPCG(31, 37))
+	count := 80
+	if testing.Short() {
+		count = 20
+	}
+	declined := 0
+	for k := range count {
+		shape := [][2]int{{32, 1}, {64, 1}, {128, 1}, {256, 1}, {16, 4}, {8, 8}, {32, 4}, {48, 1}}[r.IntN(8)]
+		whole := shape[0]*shape[1]%32 == 0
+		var b strings.Builder
+		emit := func(format string, a ...any) { fmt.Fprintf(&b, "\t"+format+"\n", a...) }
+		regs := []string{"%r7", "%r6", "%r5"} // values so far (the loaded word, the index, tid)
+		pick := func() string { return regs[len(regs)-1-r.IntN(min(3, len(regs)))] }
+		next := 20
+		fresh := func() string { next++; d := fmt.Sprintf("%%r%d", next); regs = append(regs, d); return d }
+		for j := range 2 + r.IntN(8) {
+			a := pick()
+			switch r.IntN(8) {
+			case 0, 1, 2:
+				mode := []string{"up", "down", "bfly", "idx"}[r.IntN(4)]
+				c := []int{31, 0x1f, 0x181f, 0x1c1f, 0x1007}[r.IntN(5)]
+				lane := fmt.Sprint(r.IntN(32))
+				if r.IntN(4) == 0 {
+					lane = "%r5" // a register lane: tid, masked by the rule
+				}
+				d := fresh()
+				if r.IntN(3) == 0 {
+					emit("shfl.sync.%s.b32 %s|%%p3, %s, %s, %d, -1;", mode, d, a, lane, c)
+					emit("selp.b32 %s, %s, 7, %%p3;", d, d)
+				} else {
+					emit("shfl.sync.%s.b32 %s, %s, %s, %d, -1;", mode, d, a, lane, c)
+				}
+			case 3:
+				d := fresh()
+				emit("setp.lt.u32 %%p2, %s, %d;", a, r.Uint32())
+				emit("vote.sync.ballot.b32 %s, %%p2, -1;", d)
+			case 4:
+				d := fresh()
+				emit("setp.gt.u32 %%p2, %s, %d;", a, r.Uint32())
+				emit("vote.sync.%s.pred %%p3, %%p2, -1;", []string{"any", "all", "uni"}[r.IntN(3)])
+				emit("selp.b32 %s, %s, %d, %%p3;", d, a, r.IntN(100))
+			case 5:
+				d := fresh()
+				emit("redux.sync.%s %s, %s, -1;", []string{"add.u32", "min.u32", "max.s32", "and.b32", "or.b32", "xor.b32"}[r.IntN(6)], d, a)
+			case 6: // a branch on a value every lane of a warp holds alike (a vote's)
+				d := fresh()
+				emit("setp.lt.u32 %%p2, %s, %d;", a, r.Uint32())
+				emit("vote.sync.any.pred %%p3, %%p2, -1;")
+				emit("mov.u32 %s, %s;", d, a)
+				emit("@%%p3 bra U%d;", j)
+				emit("mul.lo.s32 %s, %s, 3;", d, d)
+				fmt.Fprintf(&b, "U%d:\n", j)
+			default:
+				d := fresh()
+				emit("%s %s, %s, %s;", []string{"add.s32", "xor.b32", "mul.lo.s32", "sub.s32"}[r.IntN(4)], d, a, pick())
+			}
+		}
+		emit("st.global.u32 [%%rd10], %s;", pick())
+		atomic := ""
+		switch r.IntN(4) {
+		case 0: // a total
+			emit("red.global.add.u32 [%%rd2], %s;", pick())
+			atomic = "red"
+		case 1: // one counter per CTA, from lane 0 of each warp
+			emit("and.b32 %%r8, %%r5, 31;")
+			emit("setp.ne.u32 %%p2, %%r8, 0;")
+			emit("@%%p2 bra DONE;")
+			emit("mul.wide.u32 %%rd11, %%r1, 4;")
+			emit("add.s64 %%rd11, %%rd2, %%rd11;")
+			emit("atom.global.add.u32 %%r9, [%%rd11], %s;", pick())
+			atomic = "atom"
+		}
+		src := fmt.Sprintf(`
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in, .param .u64 sums)
+{
+	.reg .pred %%p<4>;
+	.reg .b32 %%r<64>;
+	.reg .b64 %%rd<12>;
+	ld.param.u64 %%rd1, [out];
+	ld.param.u64 %%rd3, [in];
+	ld.param.u64 %%rd2, [sums];
+	mov.u32 %%r1, %%ctaid.x;
+	mov.u32 %%r2, %%tid.x;
+	mov.u32 %%r3, %%tid.y;
+	mad.lo.s32 %%r5, %%r3, %d, %%r2;
+	mad.lo.s32 %%r6, %%r1, %d, %%r5;
+	mul.wide.u32 %%rd4, %%r6, 4;
+	add.s64 %%rd5, %%rd3, %%rd4;
+	ld.global.u32 %%r7, [%%rd5];
+	add.s64 %%rd10, %%rd1, %%rd4;
+%sDONE:
+	ret;
+}`, shape[0], shape[0]*shape[1], b.String())
+		grid := 1 + r.IntN(40)
+		n := grid * shape[0] * shape[1]
+		bufs := bdBufs(bdWords(n, bdZero), bdWords(n, bdRand), bdWords(grid, bdRand))
+		in := bdFillBufs(bufs, uint64(k)+1)
+		diff, ref := bdDiffOn(t, src, "k", bdX(grid), bdXY(shape[0], shape[1]), in, bdArgs(bdPtr(0), bdPtr(1), bdPtr(2)), whole, []int{1, 2})
+		if diff != "" {
+			t.Fatalf("kernel %d (grid %d, block %v, %s): %s\n%s", k, grid, shape, atomic, diff, src)
+		}
+		if ref.err != nil {
+			if whole {
+				t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
+			}
+			declined++
+		}
+	}
+	if declined == 0 {
+		t.Errorf("no kernel had a partial warp")
+	}
+}
