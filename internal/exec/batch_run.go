@@ -79,8 +79,9 @@ type batchRun struct {
 	// batches: a kernel parameter's rows are filled once per launch)
 	uniR   []bool
 	uniRaw []uint64
-	w      Warp // runs handlers on a block's file
-	cta    cta  // w's: its launch
+	vtr    []vecTraceRun // vecRun's traces, by first op
+	w      Warp          // runs handlers on a block's file
+	cta    cta           // w's: its launch
 	fr     frame
 	tmp    lanes
 	tmp2   lanes
@@ -1081,7 +1082,17 @@ loop:
 	base := unsafe.Pointer(unsafe.SliceData(r.regs))
 	file := r.slots * warpSize * 8
 	run := ops[pc:end]
+	if tr := r.vecTrace(pc, end); tr != nil {
+		// the run as a trace (trace.go): one call per block
+		for blk := range r.nb {
+			simdTrace(unsafe.Add(base, blk*file), &tr[0], len(tr), nil)
+		}
+		run = nil
+	}
 	for blk := range r.nb {
+		if run == nil {
+			break
+		}
 		f := unsafe.Add(base, blk*file)
 		row := func(s int32) *lanes { return (*lanes)(unsafe.Add(f, int(s)*warpSize*8)) }
 		for k := range run {
@@ -1114,6 +1125,54 @@ loop:
 		}
 	}
 	return end - pc
+}
+
+// vecTrace returns the run of ops pc..end-1 as a trace of register-only
+// bodies (trace.go's, with whole-warp shfl's), or nil when an op has none;
+// kept per run.
+func (r *batchRun) vecTrace(pc, end int32) []traceOp {
+	if !tracesEnabled || !simdEnabled {
+		return nil
+	}
+	if r.vtr == nil {
+		r.vtr = make([]vecTraceRun, len(r.fn.Ops))
+	}
+	v := &r.vtr[pc]
+	if v.end == end {
+		return v.ops
+	}
+	v.end, v.ops = end, nil
+	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
+	var tr []traceOp
+	for i := pc; i < end; i++ {
+		o := &r.fn.Ops[i]
+		if r.plan.kind[i] == bkColl {
+			c := o.aux.(*collOp)
+			body, ok := simdMemBody("shfl")
+			if o.memTrace != "shfl" || c.pdst >= 0 || !ok {
+				return nil // (a predicate destination: the body's needs a context)
+			}
+			tr = append(tr, traceOp{body: body, d: row(c.dst), a: row(c.ins[0]), k: uint64(uintptr(unsafe.Pointer(c.shfl)))})
+			continue
+		}
+		body, ok := simdBodyOf(o.vecLoop())
+		if !ok {
+			return nil
+		}
+		var offs [4]uint64 // d, a, b, c (0 where the loop has none)
+		for k, s := range o.vecRows() {
+			offs[k] = row(s)
+		}
+		tr = append(tr, traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k})
+	}
+	v.ops = tr
+	return tr
+}
+
+// A vecTraceRun is vecTrace's run from one op: where it ends, its trace.
+type vecTraceRun struct {
+	end int32
+	ops []traceOp
 }
 
 // uniformIn reports whether every operand of op o is a uniform form no op
