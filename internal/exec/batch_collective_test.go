@@ -133,3 +133,51 @@ func TestBatchCollectivesRandom(t *testing.T) {
 		t.Errorf("no kernel had a partial warp")
 	}
 }
+
+// TestBatchCollectiveUniformSplit: a shfl inside a branch on a predicate
+// every lane of a CTA holds alike (CTAs below 5 take it: whole warps split
+// from the others, batch_uniform.go), and a guarded red after it; batches
+// on and off agree, and the launch runs in batches.
+func TestBatchCollectiveUniformSplit(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	src := `
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 sums)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [sums];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.s32 %r4, %r1, %r3, %r2;
+	mul.lo.s32 %r5, %r4, 7;
+	setp.ge.u32 %p1, %r1, 5;
+	@%p1 bra SKIP;
+	shfl.sync.bfly.b32 %r5, %r4, 3, 31, -1;
+	add.s32 %r5, %r5, 1000;
+SKIP:
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r5;
+	setp.lt.u32 %p2, %r2, 5;
+	@%p2 red.global.add.u32 [%rd2], %r5;
+	ret;
+}`
+	for _, grid := range []int{3, 9, 40} {
+		n := grid * 64
+		in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(1, bdRand)), uint64(grid))
+		diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), true)
+		if diff != "" {
+			t.Fatalf("grid %d: %s", grid, diff)
+		}
+		if ref.err != nil {
+			t.Fatalf("grid %d: %v", grid, ref.err)
+		}
+	}
+}
