@@ -107,8 +107,9 @@ type batchPlan struct {
 	sreg map[int32]*sregRef
 }
 
-// batchSregs are the special registers a batch computes as forms.
-var batchSregs = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true}
+// batchSregs are the special registers a batch computes as forms (%laneid
+// as rows: 0 to 31 in every warp).
+var batchSregs = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true, "%laneid": true}
 
 // planBatch returns f's batch plan, or nil when f is not of the shape.
 func planBatch(f *Func) *batchPlan {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -178,6 +179,82 @@ SKIP:
 		}
 		if ref.err != nil {
 			t.Fatalf("grid %d: %v", grid, ref.err)
+		}
+	}
+}
+
+// TestBatchLaneid: %laneid (0 to 31 in every warp, whatever the block's
+// shape) in a batch: each thread stores laneid*1000 + its warp's sum of
+// the input over its lanes with an odd laneid (redux of a selected value),
+// and lane 0 (by %laneid) adds the warp's sum to a total. Checked by hand
+// and against the warp engine.
+func TestBatchLaneid(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	src := `
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in, .param .u64 sums)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u64 %rd7, [sums];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %tid.y;
+	mov.u32 %r9, %ntid.x;
+	mad.lo.s32 %r10, %r3, %r9, %r2;
+	mov.u32 %r4, %laneid;
+	mad.lo.s32 %r5, %r1, 64, %r10;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r6, [%rd4];
+	and.b32 %r7, %r4, 1;
+	setp.eq.u32 %p1, %r7, 1;
+	selp.b32 %r7, %r6, 0, %p1;
+	redux.sync.add.u32 %r8, %r7, -1;
+	mad.lo.s32 %r11, %r4, 1000, %r8;
+	add.s64 %rd5, %rd1, %rd3;
+	st.global.u32 [%rd5], %r11;
+	setp.ne.u32 %p2, %r4, 0;
+	@%p2 bra DONE;
+	red.global.add.u32 [%rd7], %r8;
+DONE:
+	ret;
+}`
+	for _, c := range []struct {
+		grid  int
+		block [3]int
+	}{{3, bdX(64)}, {40, bdX(64)}, {40, bdXY(16, 4)}, {40, bdXY(8, 8)}} {
+		n := c.grid * 64
+		in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(n, bdRand), bdWords(1, bdZero)), uint64(c.grid))
+		diff, ref := bdDiff(t, src, "k", bdX(c.grid), c.block, in, bdArgs(bdPtr(0), bdPtr(1), bdPtr(2)), true)
+		if diff != "" {
+			t.Fatalf("grid %d, block %v: %s", c.grid, c.block, diff)
+		}
+		if ref.err != nil {
+			t.Fatal(ref.err)
+		}
+		word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+		var total uint32
+		for w := range n / 32 {
+			var sum uint32
+			for l := 1; l < 32; l += 2 {
+				sum += word(in[1], 32*w+l)
+			}
+			total += sum
+			for l := range 32 {
+				if got, want := word(ref.mem[0], 32*w+l), uint32(l)*1000+sum; got != want {
+					t.Fatalf("grid %d, block %v, thread %d: %d, want %d", c.grid, c.block, 32*w+l, got, want)
+				}
+			}
+		}
+		if got := word(ref.mem[2], 0); got != total {
+			t.Fatalf("grid %d, block %v: total %d, want %d", c.grid, c.block, got, total)
 		}
 	}
 }

@@ -196,9 +196,16 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.w.cta = &r.cta // (the atomic's handler finds global memory through it)
 	// the immediates' rows, once: every batch of the launch reads them
 	for _, c := range fn.consts {
-		if c.slot >= 0 && c.bits != sregMarker {
+		switch {
+		case c.slot >= 0 && c.bits != sregMarker:
 			for blk := range nb {
 				fillRow(r.row(blk, c.slot), c.bits)
+			}
+		case c.slot >= 0 && c.sreg.name == "%laneid":
+			for blk := range nb {
+				for i := range warpSize {
+					r.row(blk, c.slot)[i] = uint64(i)
+				}
 			}
 		}
 	}
@@ -286,6 +293,9 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 					*r.pred(blk, -c.slot-1) = ^uint32(0)
 				}
 			}
+		case c.bits == sregMarker && c.sreg.name == "%laneid":
+			// (not affine in the thread indices: rows, filled once)
+			r.hasF[c.slot], r.hasR[c.slot] = false, true
 		case c.bits == sregMarker:
 			r.forms[c.slot] = r.sregForm(c.sreg)
 		default:
