@@ -918,8 +918,8 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"shfl after an atomic":  "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
 		"shfl in a split":       "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
 		"volatile":              "st.volatile.global.u32 [%rd1], %r1;",
-		"laneid":                "mov.u32 %r2, %laneid; st.global.u32 [%rd1], %r2;",
 		"clock":                 "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"warpid":                "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
 		"arithmetic loop":       "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
 		"two exits":             "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
