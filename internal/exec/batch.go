@@ -97,6 +97,9 @@ type batchPlan struct {
 	// toExit: per guarded branch, the exit is on one side and its
 	// reconvergence point (lanes that take that side leave)
 	toExit []bool
+	// viaBra: per branch to the exit, its fall-through side reaches the
+	// exit through an unguarded bra (whose issues the leaving lanes count)
+	viaBra []bool
 	// readsFirst, readsLast: per op writing a register, the first and last
 	// op reading that register (anywhere; -1: none); inside a split
 	// a form op may still write a form when every read lies between it
@@ -210,10 +213,18 @@ func planBatch(f *Func) *batchPlan {
 	// only runs forward, or on a predicate every lane of a warp holds
 	// alike (batch_uniform.go), which splits only whole warps
 	p.toExit = make([]bool, len(f.Ops))
+	p.viaBra = make([]bool, len(f.Ops))
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		if p.kind[pc] == bkBra && o.guard != 0 {
-			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit) && f.ipdom[pc] == p.exit
+			// (clang's `@p bra BODY; bra.uni EXIT; BODY: ...` for `if (p)
+			// {...} return;`: the lanes that fall through go to the exit
+			// by one more branch)
+			next := int(pc + 1)
+			p.viaBra[pc] = next < len(f.Ops) && p.kind[next] == bkBra && f.Ops[next].guard == 0 && f.Ops[next].target == p.exit &&
+				o.target != p.exit
+			p.toExit[pc] = (o.target == p.exit || int32(pc+1) == p.exit || p.viaBra[pc]) && f.ipdom[pc] == p.exit
+			p.viaBra[pc] = p.viaBra[pc] && p.toExit[pc]
 		}
 	}
 	uniform, varies := uniformPreds(f, p)

@@ -449,11 +449,12 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 			if !toExit {
 				return o.target, true
 			}
-		} else if toExit {
-			return pc + 1, true
+		} else if toExit || r.plan.viaBra[pc] {
+			return pc + 1, true // (viaBra: the bra to the exit runs as usual)
 		}
 		return r.plan.exit, true // every lane leaves (the exit counts them)
 	}
+	viaBra := r.plan.viaBra[pc]
 	nAct, lanes := 0, uint64(0)
 	for blk := range r.nb {
 		a := r.act[blk]
@@ -469,6 +470,10 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		}
 		if stay != a {
 			r.leave(blk, stay != 0)
+			if viaBra { // the leaving lanes' bra to the exit
+				r.nWarp++
+				r.nThread += uint64(bits.OnesCount32(a &^ stay))
+			}
 		}
 		a = stay
 		r.act[blk] = a

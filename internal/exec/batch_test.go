@@ -1519,3 +1519,67 @@ SKIP:
 		}
 	}
 }
+
+// TestBatchExitByBranch: clang's layout of `if (p) {...} return;` with the
+// body after the exit's branch (`@p bra BODY; bra.uni DONE; BODY: ...;
+// DONE: ret;`): the lanes that fall through leave by one more branch,
+// which the counts must include. Predicates true in no lane, some lanes of
+// a warp, whole warps, and every lane; with a warp-shuffle sum before and
+// an atomic or a store in the body; batches on and off.
+func TestBatchExitByBranch(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	for _, body := range []string{
+		"add.s32 %r3, %r17, %r16;\n\tatom.global.add.u32 %r19, [%rd2], %r3;",
+		"mul.wide.u32 %rd5, %r20, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n\tst.global.u32 [%rd6], %r16;",
+	} {
+		for _, pred := range []string{
+			"and.b32 %r18, %r2, 31;\n\tsetp.eq.b32 %p3, %r18, 0;", // lane 0 of each warp
+			"rem.u32 %r18, %r20, 3;\n\tsetp.eq.b32 %p3, %r18, 0;", // every third thread
+			"and.b32 %r18, %r2, 32;\n\tsetp.eq.b32 %p3, %r18, 0;", // whole warps
+			"setp.lt.u32 %p3, %r2, 4096;",                         // every lane
+			"setp.gt.u32 %p3, %r2, 4096;",                         // none
+		} {
+			src := `
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 sum)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [sum];
+	mov.u32 %r6, %ntid.x;
+	mov.u32 %r7, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mad.lo.s32 %r20, %r7, %r6, %r2;
+	mul.wide.u32 %rd3, %r20, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r21, [%rd4];
+	shfl.sync.down.b32 %r9, %r21, 16, 31, -1;
+	add.s32 %r16, %r9, %r21;
+	shfl.sync.down.b32 %r17, %r16, 1, 31, -1;
+	` + pred + `
+	@%p3 bra BODY;
+	bra.uni DONE;
+BODY:
+	` + body + `
+DONE:
+	ret;
+}`
+			for _, grid := range []int{2, 30} {
+				n := grid * 128
+				in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(1, bdZero)), uint64(grid))
+				diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1)), true)
+				if diff != "" {
+					t.Fatalf("%q, %q, grid %d: %s", pred, body, grid, diff)
+				}
+				if ref.err != nil {
+					t.Fatal(ref.err)
+				}
+			}
+		}
+	}
+}
