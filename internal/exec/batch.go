@@ -100,6 +100,9 @@ type batchPlan struct {
 	// viaBra: per branch to the exit, its fall-through side reaches the
 	// exit through an unguarded bra (whose issues the leaving lanes count)
 	viaBra []bool
+	// dynUni: per guarded branch, it must split whole warps when it runs
+	// (above)
+	dynUni []bool
 	// readsFirst, readsLast: per op writing a register, the first and last
 	// op reading that register (anywhere; -1: none); inside a split
 	// a form op may still write a form when every read lies between it
@@ -231,12 +234,34 @@ func planBatch(f *Func) *batchPlan {
 	if !barriersOK(f, p, uniform) || !collectivesOK(f, p, uniform) || !atomicsOK(f, p) {
 		return nil
 	}
+	// any other guarded branch splits lanes into a region that only runs
+	// forward, or whole warps (a predicate every lane of a warp holds
+	// alike), or, where neither is known at load, it must split whole
+	// warps when it runs (dynUni: a grid-stride loop whose lanes leave
+	// for the code after it; batch_run.go's split declines otherwise)
+	p.dynUni = make([]bool, len(f.Ops))
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if p.kind[pc] != bkBra || o.guard == 0 || p.toExit[pc] {
+			continue
+		}
+		r := f.ipdom[pc]
+		if r < 0 || int(r) >= len(f.Ops) {
+			return nil
+		}
+		if !forwardRegion(f, p, int32(pc)) && !uniform[o.guard-1] {
+			if !wholeWarpRegion(f, p, int32(pc)) {
+				return nil
+			}
+			p.dynUni[pc] = true
+		}
+	}
 	// loops: only those whose body accesses global memory at addresses
-	// that differ between lanes and that lanes leave for the exit (a
-	// grid-stride loop) or that hold a barrier (a tiled kernel's loop over
-	// its tiles); the warp engine's traces run other loops faster (hash,
-	// nbody and transcend ran 1.2-1.8x slower in batches, a naive sgemm
-	// 1.5x)
+	// that differ between lanes and that lanes leave for the exit or the
+	// code after them (a grid-stride loop) or that hold a barrier (a
+	// tiled kernel's loop over its tiles); the warp engine's traces run
+	// other loops faster (hash, nbody and transcend ran 1.2-1.8x slower in
+	// batches, a naive sgemm 1.5x)
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		if p.kind[pc] != bkBra || o.target > int32(pc) {
@@ -246,21 +271,9 @@ func planBatch(f *Func) *batchPlan {
 		for i := o.target; i <= int32(pc); i++ {
 			k := p.kind[i]
 			memory = memory || (k == bkLoad || k == bkStore) && f.Ops[i].addrBase >= 0 && varies[f.Ops[i].addrBase]
-			kind = kind || k == bkBar || k == bkBra && f.Ops[i].guard != 0 && p.toExit[i]
+			kind = kind || k == bkBar || k == bkBra && f.Ops[i].guard != 0 && (p.toExit[i] || p.dynUni[i])
 		}
 		if !memory || !kind {
-			return nil
-		}
-	}
-	for pc := range f.Ops {
-		o := &f.Ops[pc]
-		if p.kind[pc] != bkBra || o.guard == 0 || p.toExit[pc] {
-			continue
-		}
-		// (a loop on a uniform predicate would do, but see above: gemvt
-		// ran no faster in batches)
-		r := f.ipdom[pc]
-		if !forwardRegion(f, p, int32(pc)) && !(uniform[o.guard-1] && r >= 0 && int(r) < len(f.Ops)) {
 			return nil
 		}
 	}
@@ -389,6 +402,26 @@ func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
 			// one level more there, the warp engine releases the others
 			// first, and the two groups run the rest apart
 			return false
+		}
+	}
+	return true
+}
+
+// wholeWarpRegion reports whether the guarded branch at pc may split whole
+// warps without help: what its lanes run apart (its loop's body for a
+// backward branch, else up to its reconvergence point) holds no exit, no
+// branch to it, no barrier, collective or atomic.
+func wholeWarpRegion(f *Func, p *batchPlan, pc int32) bool {
+	o := &f.Ops[pc]
+	lo, hi := min(o.target, pc+1), f.ipdom[pc]
+	for i := lo; i < hi; i++ {
+		switch p.kind[i] {
+		case bkExit, bkBar, bkColl, bkAtom:
+			return false
+		case bkBra:
+			if f.Ops[i].guard != 0 && p.toExit[i] || f.Ops[i].target == p.exit {
+				return false
+			}
 		}
 	}
 	return true

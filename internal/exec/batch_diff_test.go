@@ -482,6 +482,22 @@ func bdCases() []bdCase {
 		{name: "fatomic/misaligned", kernel: "fatomic", grid: bdX(70), block: bdX(96),
 			bufs: bdBufs(bdWords(6700, f), bdWords(17, f)),
 			args: bdArgs(bdPtr(0), bdPtrOff(1, 2), bdU(6700), bdU(16)), fault: true, oneWorker: true},
+		// grid-stride loops whose lanes leave for the code after them: each
+		// warp's lanes leave together (n a multiple of 32), some warps one
+		// iteration later than others, or (n not a multiple of 32) one
+		// warp's lanes part, and the batch goes back to the warp engine
+		{name: "gsreduce", kernel: "gsreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(40*128*5, r), bdWords(1, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(40*128*5)), eligible: true},
+		{name: "gsreduce/uneven", kernel: "gsreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(20000, r), bdWords(1, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(20000)), eligible: true},
+		{name: "gsreduce/parts", kernel: "gsreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(20001, r), bdWords(1, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(20001))},
+		{name: "gsreduce/fault", kernel: "gsreduce", grid: bdX(40), block: bdX(128),
+			bufs: bdBufs(bdWords(19000, r), bdWords(1, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(20000)), fault: true},
+		{name: "gspartial", kernel: "gspartial", grid: bdX(30), block: bdX(96),
+			bufs: bdBufs(bdWords(30*96*7+64, f), bdWords(30*96, z)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(30*96*7+64)), eligible: true},
+		{name: "gspartial/short", kernel: "gspartial", grid: bdX(30), block: bdX(96),
+			bufs: bdBufs(bdWords(1000, f), bdWords(30*96, z)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(1000))},
 		{name: "ctaloop", kernel: "ctaloop", grid: bdX(300), block: bdX(64),
 			bufs: bdBufs(bdWords(300*64, z)), args: bdArgs(bdPtr(0), bdU(3)), eligible: false},
 		{name: "ctaloop/block100", kernel: "ctaloop", grid: bdX(13), block: bdX(100),

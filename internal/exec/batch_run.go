@@ -38,6 +38,7 @@ type batchRun struct {
 	// whole (batch_collective.go): the worker runs the rest of the
 	// launch's CTAs on the warp engine
 	declined bool
+	parted   int  // batches of the launch a dynUni branch parted warps in
 	probed   bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
@@ -112,7 +113,7 @@ func getBatchRun(l *launch) *batchRun {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
-		r.l, r.gData, r.ctas, r.strided, r.declined, r.probed = l, nil, nb/wpc, false, false, false
+		r.l, r.gData, r.ctas, r.strided, r.declined, r.parted, r.probed = l, nil, nb/wpc, false, false, 0, false
 		r.cta.l = l
 		r.sizeShared()
 		clear(r.gplans) // (the block shape may not be all that changed)
@@ -345,8 +346,11 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 			next, ok := int32(0), true
 			if plan.toExit[pc] {
 				next, ok = r.branch(o, pc)
-			} else {
-				next = r.split(o, pc)
+			} else if next = r.split(o, pc); next < 0 {
+				// (twice in a launch: its other batches would part too)
+				r.parted++
+				r.declined = r.parted >= 2
+				return false
 			}
 			if !ok {
 				return false
@@ -511,7 +515,8 @@ type batchGroup struct {
 // ones wait in a frame at the reconvergence point (the warp engine runs
 // the lower PC first; the order of the groups changes neither the
 // registers nor, without races, memory, nor the counts). It returns the
-// next PC.
+// next PC, or -1 when a branch that must split whole warps (dynUni) parts
+// the lanes of one.
 func (r *batchRun) split(o *Op, pc int32) int32 {
 	if u := r.predUni[o.guard-1]; u >= 0 {
 		r.nWarp += uint64(r.nAct)
@@ -523,11 +528,16 @@ func (r *batchRun) split(o *Op, pc int32) int32 {
 	}
 	taken := r.masks()
 	anyTaken, anyFall := false, false
+	dyn := r.plan.dynUni[pc]
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
 		taken[blk] = a & g
 		anyTaken = anyTaken || a&g != 0
 		anyFall = anyFall || a&^g != 0
+		if dyn && a&g != 0 && a&g != a {
+			r.putMasks(taken)
+			return -1 // a warp's lanes part: not a split of whole warps
+		}
 	}
 	switch {
 	case !anyTaken:

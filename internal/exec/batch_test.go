@@ -902,26 +902,27 @@ func TestBatchPlanRefusals(t *testing.T) {
 }`
 	}
 	for name, s := range map[string]string{
-		"barrier in a split":    "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
-		"barrier after an exit": "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
-		"barrier in a loop":     "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
-		"barrier.red":           "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
-		"volatile shared":       "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
-		"two atomics":           "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
-		"atomic in a loop":      "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
-		"loop after an atomic":  "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
-		"store after an atomic": "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
-		"atomic in a split":     "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, 1;",
-		"shared atomic":         "atom.shared.add.u32 %r2, [sh], 1;",
-		"generic atomic":        "atom.add.u32 %r2, [%rd1], 1;",
-		"vector atomic":         "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",
-		"shfl after an atomic":  "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
-		"shfl in a split":       "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
-		"volatile":              "st.volatile.global.u32 [%rd1], %r1;",
-		"clock":                 "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
-		"warpid":                "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
-		"arithmetic loop":       "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
-		"two exits":             "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
+		"barrier in a split":        "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"barrier after an exit":     "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
+		"barrier in a loop":         "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
+		"barrier.red":               "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
+		"volatile shared":           "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
+		"two atomics":               "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
+		"parting loop with an exit": "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: ld.global.u32 %r3, [%rd3]; setp.eq.u32 %p1, %r3, 0; @%p1 bra X; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd3], %r2; X:",
+		"atomic in a loop":          "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
+		"loop after an atomic":      "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
+		"store after an atomic":     "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
+		"atomic in a split":         "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, 1;",
+		"shared atomic":             "atom.shared.add.u32 %r2, [sh], 1;",
+		"generic atomic":            "atom.add.u32 %r2, [%rd1], 1;",
+		"vector atomic":             "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",
+		"shfl after an atomic":      "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
+		"shfl in a split":           "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
+		"volatile":                  "st.volatile.global.u32 [%rd1], %r1;",
+		"clock":                     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"warpid":                    "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
+		"arithmetic loop":           "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
+		"two exits":                 "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
@@ -1580,6 +1581,68 @@ DONE:
 					t.Fatal(ref.err)
 				}
 			}
+		}
+	}
+}
+
+// TestBatchPartingLoop: a loop whose lanes leave for the code after it
+// at per-lane trip counts (tid%3+1: three exits in every warp) must split
+// whole warps in a batch (dynUni): the batch goes back to the warp engine,
+// whose lanes run the code after the loop in groups (one reconvergence
+// level per iteration); memory and counts must be the warp engine's. With
+// tid/32%3+1 every warp's lanes leave together and the launch runs in
+// batches.
+func TestBatchPartingLoop(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	for _, trips := range []string{
+		"rem.u32 %r3, %r2, 3;",
+		"shr.u32 %r3, %r2, 5;\n\trem.u32 %r3, %r3, 3;",
+	} {
+		src := `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r4, %ntid.x;
+	mad.lo.s32 %r5, %r1, %r4, %r2;
+	` + trips + `
+	add.u32 %r3, %r3, 1;
+	mov.u32 %r6, 0;
+	mov.u32 %r7, %r5;
+LOOP:
+	mul.wide.u32 %rd3, %r7, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	add.u32 %r6, %r6, %r8;
+	add.u32 %r7, %r7, 7;
+	sub.u32 %r3, %r3, 1;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 bra LOOP;
+	mul.lo.u32 %r9, %r6, 3;
+	mul.wide.u32 %rd5, %r5, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r9;
+	ret;
+}`
+		eligible := strings.Contains(trips, "shr")
+		grid, block := 20, 96
+		n := grid * block
+		in := bdFillBufs(bdBufs(bdWords(n+64, bdRand), bdWords(n, bdZero)), 5)
+		diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1)), eligible)
+		if diff != "" {
+			t.Fatalf("%q: %s", trips, diff)
+		}
+		if ref.err != nil {
+			t.Fatal(ref.err)
 		}
 	}
 }
