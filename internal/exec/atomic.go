@@ -96,6 +96,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32Global := op == ".add" && vec == 1 && t == ".f32"
+	o.aux = &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32Global, it: it}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
@@ -206,6 +207,15 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+// atomInfo is what batches need of an atom or red (batch_atomic.go): its
+// first value's and destination's slots (-1: none), and whether it is an
+// add of one 32-bit integer or f32.
+type atomInfo struct {
+	val, dst         int32
+	addInt32, addF32 bool
+	it               intType
 }
 
 // atomicOp returns the new memory value from the old one and the operands.

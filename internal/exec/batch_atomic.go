@@ -2,6 +2,8 @@ package exec
 
 import (
 	"math/bits"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -83,6 +85,8 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 		r.materialize(dst) // (the lanes that do not run keep their values)
 	}
 	n := uint64(o.size)
+	one, first := true, true // every running lane at one word (first: none seen yet)
+	var addr0 uint64
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
@@ -90,7 +94,18 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 			if _, _, ok := r.window(addr, n); !ok || addr&(n-1) != 0 {
 				return false
 			}
+			if first {
+				addr0, first = addr, false
+			}
+			one = one && addr == addr0
 		}
+	}
+	if ai := o.aux.(*atomInfo); one && !first && (ai.addInt32 || ai.addF32) {
+		r.addOneWord(o, ai, addr0)
+		if dst >= 0 {
+			r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+		}
+		return true
 	}
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
@@ -103,4 +118,66 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
 	}
 	return true
+}
+
+// addOneWord runs an atom/red.add.u32/s32/f32 whose running lanes, in
+// every block, name the one word at addr (a warp's or block's sum added to
+// a total) as one atomic step: the lanes' adds in the warp engine's order
+// (block after block, lane after lane), each lane's old value the running
+// total, as atomic.go does for the lanes of one warp. An integer sum is one
+// fetch-and-add; f32 adds (flushed, atomAddF32Flush) are one
+// compare-and-swap, again from the new word if another worker changed it.
+func (r *batchRun) addOneWord(o *Op, ai *atomInfo, addr uint64) {
+	data, off, _ := r.window(addr, 4)
+	p := (*uint32)(unsafe.Pointer(&data[off]))
+	for blk := range r.nb {
+		r.issue(o, blk)
+	}
+	for {
+		var cur, acc uint32
+		if ai.addF32 {
+			cur = atomic.LoadUint32(p)
+			acc = cur
+		}
+		var sum uint32
+		for blk := range r.nb {
+			a, g := r.act[blk], r.guardOf(o, blk)
+			vals := r.row(blk, ai.val)
+			var olds *lanes
+			if ai.dst >= 0 {
+				olds = r.row(blk, ai.dst)
+			}
+			for m := a & g; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if ai.addF32 {
+					if olds != nil {
+						olds[l] = uint64(acc)
+					}
+					acc = uint32(atomAddF32Flush(uint64(acc), vals[l]))
+					continue
+				}
+				if olds != nil {
+					olds[l] = uint64(sum) // (made absolute below)
+				}
+				sum += uint32(vals[l])
+			}
+		}
+		if ai.addF32 {
+			if atomic.CompareAndSwapUint32(p, cur, acc) {
+				return
+			}
+			continue
+		}
+		old := atomic.AddUint32(p, sum) - sum
+		if ai.dst >= 0 {
+			for blk := range r.nb {
+				olds := r.row(blk, ai.dst)
+				for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m)
+					olds[l] = ai.it.norm(uint64(old + uint32(olds[l])))
+				}
+			}
+		}
+		return
+	}
 }

@@ -479,6 +479,10 @@ func bdCases() []bdCase {
 		{name: "fatomic", kernel: "fatomic", grid: bdX(70), block: bdX(96),
 			bufs: bdBufs(bdWords(6700, f), bdWords(16, f)),
 			args: bdArgs(bdPtr(0), bdPtr(1), bdU(6700), bdU(16)), eligible: true, oneWorker: true},
+		// every lane's add at one word: one atomic step for the batch
+		{name: "fatomic/one", kernel: "fatomic", grid: bdX(70), block: bdX(96),
+			bufs: bdBufs(bdWords(6700, f), bdWords(1, f)),
+			args: bdArgs(bdPtr(0), bdPtr(1), bdU(6700), bdU(1)), eligible: true, oneWorker: true},
 		{name: "fatomic/misaligned", kernel: "fatomic", grid: bdX(70), block: bdX(96),
 			bufs: bdBufs(bdWords(6700, f), bdWords(17, f)),
 			args: bdArgs(bdPtr(0), bdPtrOff(1, 2), bdU(6700), bdU(16)), fault: true, oneWorker: true},
