@@ -7,6 +7,7 @@ package exec
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -71,6 +72,9 @@ func (w *Warp) localAddrs(o *Op, mask uint32) bool {
 // loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
 // the lanes of mask, or false (nothing written) where localAddrs refuses.
 func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
+	if mask == ^uint32(0) && o.size == 4 {
+		return w.loadLocal32(o, dst, t[1] == 's')
+	}
 	if !w.localAddrs(o, mask) {
 		return false
 	}
@@ -84,6 +88,9 @@ func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
 
 // storeLocal is loadLocal's st.local, from row src.
 func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
+	if mask == ^uint32(0) && o.size == 4 {
+		return w.storeLocal32(o, src)
+	}
 	if !w.localAddrs(o, mask) {
 		return false
 	}
@@ -91,6 +98,104 @@ func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		mem.Store(back[w.offs[l]:w.offs[l]+uint64(o.size)], src[l])
+	}
+	return true
+}
+
+// localBase is a .local access's address before its register's lane
+// value, and that register's row (nil: none).
+func (w *Warp) localBase(o *Op) (uint64, *lanes) {
+	f := w.top()
+	base := o.addrConst
+	if o.frameAddr {
+		base += f.base
+	}
+	if o.addrBase >= 0 {
+		return base, (*lanes)(f.regs[int(o.addrBase)*warpSize:])
+	}
+	return base, nil
+}
+
+// localOffs32 is localAddrs for a 4-byte access by every lane, into offs
+// (the lanes' offsets in localBack), without the per-lane mask walk.
+func (w *Warp) localOffs32(o *Op, offs *[warpSize]uint64) bool {
+	base, regs := w.localBase(o)
+	stride := w.localStride
+	if stride < 4 || uint64(len(w.localBack)) < warpSize*stride {
+		return false
+	}
+	for l := range offs {
+		a := base
+		if regs != nil {
+			a += regs[l]
+		}
+		if a&3 != 0 || a > stride-4 {
+			return false
+		}
+		offs[l] = uint64(l)*stride + a
+	}
+	return true
+}
+
+// loadLocal32 is loadLocal of 4 bytes for every lane. Unless the
+// destination is the address's register (checked first then), each lane's
+// offset is checked as it loads: where one is refused, the general path
+// loads every lane again.
+func (w *Warp) loadLocal32(o *Op, dst *lanes, signed bool) bool {
+	base, regs := w.localBase(o)
+	if regs == dst {
+		var offs [warpSize]uint64
+		if !w.localOffs32(o, &offs) {
+			return false
+		}
+		return w.loadLocalAt(&offs, dst, signed)
+	}
+	stride := w.localStride
+	if stride < 4 || uint64(len(w.localBack)) < warpSize*stride {
+		return false
+	}
+	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
+	for l := range dst {
+		a := base
+		if regs != nil {
+			a += regs[l]
+		}
+		if a&3 != 0 || a > stride-4 {
+			return false
+		}
+		v := *(*uint32)(unsafe.Add(p, uint64(l)*stride+a))
+		if signed {
+			dst[l] = uint64(int64(int32(v)))
+		} else {
+			dst[l] = uint64(v)
+		}
+	}
+	return true
+}
+
+// loadLocalAt loads 4 bytes for every lane at offs in localBack.
+func (w *Warp) loadLocalAt(offs *[warpSize]uint64, dst *lanes, signed bool) bool {
+	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
+	for l, off := range offs {
+		v := *(*uint32)(unsafe.Add(p, off))
+		if signed {
+			dst[l] = uint64(int64(int32(v)))
+		} else {
+			dst[l] = uint64(v)
+		}
+	}
+	return true
+}
+
+// storeLocal32 is storeLocal of 4 bytes for every lane.
+func (w *Warp) storeLocal32(o *Op, src *lanes) bool {
+	var offs [warpSize]uint64
+	if !w.localOffs32(o, &offs) {
+		return false
+	}
+	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
+	for l, off := range offs {
+		*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
 	}
 	return true
 }

@@ -110,3 +110,64 @@ func TestLocalMemoryPerLane(t *testing.T) {
 		t.Fatalf("read past the frames: %v, want an out-of-bounds local fault at thread 35", err)
 	}
 }
+
+// TestLocalWarpWideMixed: a 4-byte ld.local by every lane where the even
+// lanes' addresses are in their frames and the odd lanes' in their alloca
+// stacks: the warp-wide path gives way to the general one part way. Once
+// into another register, once into the address's own register (32-bit
+// local addresses). Thread t reads element 3 of its frame array
+// (t*100+3) or of its alloca array (t*1000+3).
+func TestLocalWarpWideMixed(t *testing.T) {
+	for _, dst := range []string{"%w", "%v"} {
+		p, g := load(t, `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.local .align 4 .b32 buf[16];
+	.reg .u32 %t, %a, %b, %v, %w, %k, %x;
+	.reg .u64 %o, %y;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mov.u32 %b, buf;
+	alloca.u32 %a, 64;
+	mov.u32 %k, 0;
+FILL:
+	shl.b32 %x, %k, 2;
+	mad.lo.u32 %v, %t, 100, %k;
+	add.u32 %w, %b, %x;
+	st.local.u32 [%w], %v;
+	mad.lo.u32 %v, %t, 1000, %k;
+	add.u32 %w, %a, %x;
+	st.local.u32 [%w], %v;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 16;
+	@%p bra FILL;
+	and.b32 %k, %t, 1;
+	setp.eq.u32 %p, %k, 1;
+	selp.b32 %v, %a, %b, %p;
+	add.u32 %v, %v, 12;
+	ld.local.u32 `+dst+`, [%v];
+	mul.wide.u32 %y, %t, 4;
+	add.u64 %o, %o, %y;
+	st.global.u32 [%o], `+dst+`;
+	ret;
+}`)
+		out, _ := g.Alloc(64*4, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+			Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(out, 64*4)
+		for th := range 64 {
+			want := uint32(th*100 + 3)
+			if th%2 == 1 {
+				want = uint32(th*1000 + 3)
+			}
+			if got := binary.LittleEndian.Uint32(b[4*th:]); got != want {
+				t.Fatalf("into %s: thread %d: %d, want %d", dst, th, got, want)
+			}
+		}
+	}
+}
