@@ -72,8 +72,8 @@ func (w *Warp) localAddrs(o *Op, mask uint32) bool {
 // loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
 // the lanes of mask, or false (nothing written) where localAddrs refuses.
 func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
-	if mask == ^uint32(0) && o.size == 4 {
-		return w.loadLocal32(o, dst, t[1] == 's')
+	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+		return w.loadLocalAll(o, dst, t[1] == 's')
 	}
 	if !w.localAddrs(o, mask) {
 		return false
@@ -88,8 +88,8 @@ func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
 
 // storeLocal is loadLocal's st.local, from row src.
 func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
-	if mask == ^uint32(0) && o.size == 4 {
-		return w.storeLocal32(o, src)
+	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+		return w.storeLocalAll(o, src)
 	}
 	if !w.localAddrs(o, mask) {
 		return false
@@ -116,12 +116,13 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 	return base, nil
 }
 
-// localOffs32 is localAddrs for a 4-byte access by every lane, into offs
-// (the lanes' offsets in localBack), without the per-lane mask walk.
-func (w *Warp) localOffs32(o *Op, offs *[warpSize]uint64) bool {
+// localOffsAll is localAddrs for an access of o.size (4 or 8) bytes by
+// every lane, into offs (the lanes' offsets in localBack), without the
+// per-lane mask walk.
+func (w *Warp) localOffsAll(o *Op, offs *[warpSize]uint64) bool {
 	base, regs := w.localBase(o)
-	stride := w.localStride
-	if stride < 4 || uint64(len(w.localBack)) < warpSize*stride {
+	n, stride := uint64(o.size), w.localStride
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
 		return false
 	}
 	for l := range offs {
@@ -129,7 +130,7 @@ func (w *Warp) localOffs32(o *Op, offs *[warpSize]uint64) bool {
 		if regs != nil {
 			a += regs[l]
 		}
-		if a&3 != 0 || a > stride-4 {
+		if a&(n-1) != 0 || a > stride-n {
 			return false
 		}
 		offs[l] = uint64(l)*stride + a
@@ -137,21 +138,22 @@ func (w *Warp) localOffs32(o *Op, offs *[warpSize]uint64) bool {
 	return true
 }
 
-// loadLocal32 is loadLocal of 4 bytes for every lane. Unless the
+// loadLocalAll is loadLocal of 4 or 8 bytes for every lane. Unless the
 // destination is the address's register (checked first then), each lane's
 // offset is checked as it loads: where one is refused, the general path
 // loads every lane again.
-func (w *Warp) loadLocal32(o *Op, dst *lanes, signed bool) bool {
+func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
 	if regs == dst {
 		var offs [warpSize]uint64
-		if !w.localOffs32(o, &offs) {
+		if !w.localOffsAll(o, &offs) {
 			return false
 		}
-		return w.loadLocalAt(&offs, dst, signed)
+		w.loadLocalAt(&offs, o.size, dst, signed)
+		return true
 	}
-	stride := w.localStride
-	if stride < 4 || uint64(len(w.localBack)) < warpSize*stride {
+	n, stride := uint64(o.size), w.localStride
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
 		return false
 	}
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
@@ -160,42 +162,51 @@ func (w *Warp) loadLocal32(o *Op, dst *lanes, signed bool) bool {
 		if regs != nil {
 			a += regs[l]
 		}
-		if a&3 != 0 || a > stride-4 {
+		if a&(n-1) != 0 || a > stride-n {
 			return false
 		}
-		v := *(*uint32)(unsafe.Add(p, uint64(l)*stride+a))
-		if signed {
-			dst[l] = uint64(int64(int32(v)))
-		} else {
-			dst[l] = uint64(v)
+		q := unsafe.Add(p, uint64(l)*stride+a)
+		switch {
+		case n == 8:
+			dst[l] = *(*uint64)(q)
+		case signed:
+			dst[l] = uint64(int64(*(*int32)(q)))
+		default:
+			dst[l] = uint64(*(*uint32)(q))
 		}
 	}
 	return true
 }
 
-// loadLocalAt loads 4 bytes for every lane at offs in localBack.
-func (w *Warp) loadLocalAt(offs *[warpSize]uint64, dst *lanes, signed bool) bool {
+// loadLocalAt loads n (4 or 8) bytes for every lane at offs in localBack.
+func (w *Warp) loadLocalAt(offs *[warpSize]uint64, n int, dst *lanes, signed bool) {
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	for l, off := range offs {
-		v := *(*uint32)(unsafe.Add(p, off))
-		if signed {
-			dst[l] = uint64(int64(int32(v)))
-		} else {
-			dst[l] = uint64(v)
+		q := unsafe.Add(p, off)
+		switch {
+		case n == 8:
+			dst[l] = *(*uint64)(q)
+		case signed:
+			dst[l] = uint64(int64(*(*int32)(q)))
+		default:
+			dst[l] = uint64(*(*uint32)(q))
 		}
 	}
-	return true
 }
 
-// storeLocal32 is storeLocal of 4 bytes for every lane.
-func (w *Warp) storeLocal32(o *Op, src *lanes) bool {
+// storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
+func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
 	var offs [warpSize]uint64
-	if !w.localOffs32(o, &offs) {
+	if !w.localOffsAll(o, &offs) {
 		return false
 	}
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	for l, off := range offs {
-		*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
+		if o.size == 8 {
+			*(*uint64)(unsafe.Add(p, off)) = src[l]
+		} else {
+			*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
+		}
 	}
 	return true
 }

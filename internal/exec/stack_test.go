@@ -171,3 +171,63 @@ FILL:
 		}
 	}
 }
+
+// TestLocalWarpWideMixed64: TestLocalWarpWideMixed with 8-byte elements
+// and 64-bit addresses, loaded into the address's own register (a pointer
+// chase): thread t reads t*100+3 or t*1000+3, widened.
+func TestLocalWarpWideMixed64(t *testing.T) {
+	p, g := load(t, `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.local .align 8 .b64 buf[16];
+	.reg .u32 %t, %k;
+	.reg .u64 %o, %y, %a, %b, %v, %w, %x;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mov.u64 %b, buf;
+	alloca.u64 %a, 128;
+	mov.u32 %k, 0;
+FILL:
+	mul.wide.u32 %x, %k, 8;
+	mul.wide.u32 %v, %t, 100;
+	cvt.u64.u32 %w, %k;
+	add.u64 %v, %v, %w;
+	add.u64 %w, %b, %x;
+	st.local.u64 [%w], %v;
+	mul.wide.u32 %v, %t, 1000;
+	cvt.u64.u32 %w, %k;
+	add.u64 %v, %v, %w;
+	add.u64 %w, %a, %x;
+	st.local.u64 [%w], %v;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 16;
+	@%p bra FILL;
+	and.b32 %k, %t, 1;
+	setp.eq.u32 %p, %k, 1;
+	selp.b64 %v, %a, %b, %p;
+	add.u64 %v, %v, 24;
+	ld.local.u64 %v, [%v];
+	mul.wide.u32 %y, %t, 8;
+	add.u64 %o, %o, %y;
+	st.global.u64 [%o], %v;
+	ret;
+}`)
+	out, _ := g.Alloc(64*8, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 64*8)
+	for th := range 64 {
+		want := uint64(th*100 + 3)
+		if th%2 == 1 {
+			want = uint64(th*1000 + 3)
+		}
+		if got := binary.LittleEndian.Uint64(b[8*th:]); got != want {
+			t.Fatalf("thread %d: %d, want %d", th, got, want)
+		}
+	}
+}
