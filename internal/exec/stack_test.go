@@ -231,3 +231,47 @@ FILL:
 		}
 	}
 }
+
+// TestLocalWarpWideSigned: ld.local.s32 by every lane of negative values,
+// widened by mul.wide.s32 and cvt.s64.s32, and compared by setp.lt.s32:
+// -(t+5) each time (9.7.9.8 ld: a signed load's value sign-extended).
+func TestLocalWarpWideSigned(t *testing.T) {
+	p, g := load(t, `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.local .align 4 .b32 buf[4];
+	.reg .s32 %t, %v, %n;
+	.reg .u64 %o, %y, %b;
+	.reg .s64 %w, %z;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mov.u64 %b, buf;
+	add.s32 %v, %t, 5;
+	neg.s32 %v, %v;
+	st.local.s32 [%b+8], %v;
+	ld.local.s32 %n, [%b+8];
+	mul.wide.s32 %w, %n, 1;
+	cvt.s64.s32 %z, %n;
+	add.s64 %w, %w, %z;
+	setp.lt.s32 %p, %n, 0;
+	@!%p mov.s64 %w, 0;
+	mul.wide.u32 %y, %t, 8;
+	add.u64 %o, %o, %y;
+	st.global.s64 [%o], %w;
+	ret;
+}`)
+	out, _ := g.Alloc(64*8, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 64*8)
+	for th := range 64 {
+		if got, want := int64(binary.LittleEndian.Uint64(b[8*th:])), -2*int64(th+5); got != want {
+			t.Fatalf("thread %d: %d, want %d", th, got, want)
+		}
+	}
+}
