@@ -85,23 +85,27 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 		r.materialize(dst) // (the lanes that do not run keep their values)
 	}
 	n := uint64(o.size)
-	one, first := true, true // every running lane at one word (first: none seen yet)
-	var addr0 uint64
+	ai := o.aux.(*atomInfo)
+	ws := &r.words
+	ws.reset(ai.addInt32 || ai.addF32)
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 			addr := addrs[bits.TrailingZeros32(m)] + o.addrConst
-			if _, _, ok := r.window(addr, n); !ok || addr&(n-1) != 0 {
+			if addr&(n-1) != 0 {
 				return false
 			}
-			if first {
-				addr0, first = addr, false
+			// (the window of the lane before, else the allocation's)
+			if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || n > uint64(len(r.gData))-off {
+				if _, _, ok := r.window(addr, n); !ok {
+					return false
+				}
 			}
-			one = one && addr == addr0
+			ws.note(addr)
 		}
 	}
-	if ai := o.aux.(*atomInfo); one && !first && (ai.addInt32 || ai.addF32) {
-		r.addOneWord(o, ai, addr0)
+	if ws.ok && len(ws.addrs) > 0 {
+		r.addWords(o, ai)
 		if dst >= 0 {
 			r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
 		}
@@ -120,64 +124,146 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	return true
 }
 
-// addOneWord runs an atom/red.add.u32/s32/f32 whose running lanes, in
-// every block, name the one word at addr (a warp's or block's sum added to
-// a total) as one atomic step: the lanes' adds in the warp engine's order
-// (block after block, lane after lane), each lane's old value the running
-// total, as atomic.go does for the lanes of one warp. An integer sum is one
-// fetch-and-add; f32 adds (flushed, atomAddF32Flush) are one
-// compare-and-swap, again from the new word if another worker changed it.
-func (r *batchRun) addOneWord(o *Op, ai *atomInfo, addr uint64) {
-	data, off, _ := r.window(addr, 4)
-	p := (*uint32)(unsafe.Pointer(&data[off]))
+// wordSet is the distinct words a batch's atomic add names, up to
+// maxWords (ok false past them, or for another op), and per running lane,
+// in order, its word's index.
+type wordSet struct {
+	ok    bool
+	addrs []uint64
+	of    []int32
+	tab   [4 * maxWords]int32 // open addressing on the word's address; index+1, 0: empty
+}
+
+// maxWords bounds the words an add of a batch is gathered into (a
+// 256-bin histogram's).
+const maxWords = 256
+
+func (ws *wordSet) reset(add bool) {
+	ws.ok, ws.addrs, ws.of = add, ws.addrs[:0], ws.of[:0]
+	clear(ws.tab[:])
+}
+
+// note records the next running lane's word.
+func (ws *wordSet) note(addr uint64) {
+	if !ws.ok {
+		return
+	}
+	h := uint32((addr>>2)*0x9e3779b97f4a7c15>>32) % uint32(len(ws.tab))
+	for {
+		i := ws.tab[h]
+		if i == 0 {
+			if len(ws.addrs) == maxWords {
+				ws.ok = false
+				return
+			}
+			ws.addrs = append(ws.addrs, addr)
+			ws.tab[h] = int32(len(ws.addrs))
+			ws.of = append(ws.of, int32(len(ws.addrs)-1))
+			return
+		}
+		if ws.addrs[i-1] == addr {
+			ws.of = append(ws.of, i-1)
+			return
+		}
+		if h++; h == uint32(len(ws.tab)) {
+			h = 0
+		}
+	}
+}
+
+// addWords runs an atom/red.add.u32/s32/f32 whose running lanes name a few
+// words (r.words: a reduction's total, a histogram's bins) as one atomic
+// step per word: each word's adds in the warp engine's order (block after
+// block, lane after lane), each lane's old value its word's running total,
+// as atomic.go does for the lanes of one warp at one word. An integer
+// word takes one fetch-and-add of its lanes' sum; an f32 word its lanes'
+// adds in order (flushed: atomAddF32Flush) and one compare-and-swap,
+// again from the new value if another worker changed the word.
+func (r *batchRun) addWords(o *Op, ai *atomInfo) {
+	ws := &r.words
+	k := len(ws.addrs)
+	ptrs := r.wordPtrs[:0]
+	for _, a := range ws.addrs {
+		data, off, _ := r.window(a, 4)
+		ptrs = append(ptrs, (*uint32)(unsafe.Pointer(&data[off])))
+	}
+	r.wordPtrs = ptrs
+	acc, cur, done := r.wordAcc[:0], r.wordCur[:0], r.wordDone[:0]
+	for range k {
+		acc, cur, done = append(acc, 0), append(cur, 0), append(done, false)
+	}
+	r.wordAcc, r.wordCur, r.wordDone = acc, cur, done
 	for blk := range r.nb {
 		r.issue(o, blk)
 	}
-	for {
-		var cur, acc uint32
-		if ai.addF32 {
-			cur = atomic.LoadUint32(p)
-			acc = cur
+	if ai.addF32 {
+		for w, p := range ptrs {
+			cur[w] = atomic.LoadUint32(p)
 		}
-		var sum uint32
+	}
+	// each round computes the chains of the words not done yet (all, the
+	// first time) from cur, in one pass over the lanes; an f32 word whose
+	// compare-and-swap fails (another worker added first) takes the next
+	// round from the word's new value
+	copy(acc, cur) // (integers: running sums from 0)
+	for {
+		lane := 0
 		for blk := range r.nb {
-			a, g := r.act[blk], r.guardOf(o, blk)
 			vals := r.row(blk, ai.val)
 			var olds *lanes
 			if ai.dst >= 0 {
 				olds = r.row(blk, ai.dst)
 			}
-			for m := a & g; m != 0; m &= m - 1 {
+			for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
-				if ai.addF32 {
-					if olds != nil {
-						olds[l] = uint64(acc)
-					}
-					acc = uint32(atomAddF32Flush(uint64(acc), vals[l]))
+				w := ws.of[lane]
+				lane++
+				if done[w] {
 					continue
 				}
 				if olds != nil {
-					olds[l] = uint64(sum) // (made absolute below)
+					olds[l] = uint64(acc[w]) // (integers: made absolute below)
 				}
-				sum += uint32(vals[l])
-			}
-		}
-		if ai.addF32 {
-			if atomic.CompareAndSwapUint32(p, cur, acc) {
-				return
-			}
-			continue
-		}
-		old := atomic.AddUint32(p, sum) - sum
-		if ai.dst >= 0 {
-			for blk := range r.nb {
-				olds := r.row(blk, ai.dst)
-				for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
-					l := bits.TrailingZeros32(m)
-					olds[l] = ai.it.norm(uint64(old + uint32(olds[l])))
+				if ai.addF32 {
+					acc[w] = uint32(atomAddF32Flush(uint64(acc[w]), vals[l]))
+				} else {
+					acc[w] += uint32(vals[l])
 				}
 			}
 		}
+		if !ai.addF32 {
+			break
+		}
+		again := false
+		for w, p := range ptrs {
+			if done[w] {
+				continue
+			}
+			if atomic.CompareAndSwapUint32(p, cur[w], acc[w]) {
+				done[w] = true
+				continue
+			}
+			cur[w] = atomic.LoadUint32(p)
+			acc[w], again = cur[w], true
+		}
+		if !again {
+			return
+		}
+	}
+	// integers: one fetch-and-add per word, then each lane's old value
+	for w, p := range ptrs {
+		cur[w] = atomic.AddUint32(p, acc[w]) - acc[w]
+	}
+	if ai.dst < 0 {
 		return
+	}
+	lane := 0
+	for blk := range r.nb {
+		olds := r.row(blk, ai.dst)
+		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			olds[l] = ai.it.norm(uint64(cur[ws.of[lane]] + uint32(olds[l])))
+			lane++
+		}
 	}
 }

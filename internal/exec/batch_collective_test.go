@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -255,6 +257,62 @@ DONE:
 		}
 		if got := word(ref.mem[2], 0); got != total {
 			t.Fatalf("grid %d, block %v: total %d, want %d", c.grid, c.block, got, total)
+		}
+	}
+}
+
+// TestBatchFloatAtomicContention: two workers' batches add f32 values to
+// the same five words (compare-and-swap, retried where the other worker
+// changed a word first). The values are small integers, whose sums are
+// exact in any order, so every run must give each word exactly
+// sum(i%7 : i%5 == word).
+func TestBatchFloatAtomicContention(t *testing.T) {
+	old := batchEnabled
+	batchEnabled = true
+	t.Cleanup(func() { batchEnabled = old })
+	p, g := load(t, `
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 bins)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<2>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [bins];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ntid.x;
+	mad.lo.s32 %r4, %r1, %r3, %r2;
+	rem.u32 %r5, %r4, 7;
+	cvt.rn.f32.u32 %f1, %r5;
+	rem.u32 %r6, %r4, 5;
+	mul.wide.u32 %rd2, %r6, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	red.global.add.f32 [%rd3], %f1;
+	ret;
+}`)
+	const ctas, block = 2000, 128
+	var want [5]float64
+	for i := range ctas * block {
+		want[i%5] += float64(i % 7)
+	}
+	bins, _ := g.Alloc(5*4, 0)
+	for run := range 5 {
+		b, _ := g.Bytes(bins, 5*4)
+		clear(b)
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{block, 1, 1},
+			Params: params(p.Kernels["k"], bins), Workers: 2, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		if st.Batched == 0 {
+			t.Fatal("not batched")
+		}
+		for w := range 5 {
+			if got := math.Float32frombits(binary.LittleEndian.Uint32(b[4*w:])); float64(got) != want[w] {
+				t.Fatalf("run %d, word %d: %v, want %v", run, w, got, want[w])
+			}
 		}
 	}
 }

@@ -81,11 +81,16 @@ type batchRun struct {
 	uniR   []bool
 	uniRaw []uint64
 	vtr    []vecTraceRun // vecRun's traces, by first op
-	w      Warp          // runs handlers on a block's file
-	cta    cta           // w's: its launch
-	fr     frame
-	tmp    lanes
-	tmp2   lanes
+	// words: an atomic add's words (batch_atomic.go), and its buffers
+	words            wordSet
+	wordPtrs         []*uint32
+	wordAcc, wordCur []uint32
+	wordDone         []bool
+	w                Warp // runs handlers on a block's file
+	cta              cta  // w's: its launch
+	fr               frame
+	tmp              lanes
+	tmp2             lanes
 
 	gBase uint64
 	gData []byte
