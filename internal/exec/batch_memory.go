@@ -105,7 +105,17 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				r.countAll()
 				// prefetch the range this op will access next (one step
 				// further than its last), while the batch runs on
-				r.rows(o.vec[0], data[off:off+total], n, signed, store, r.pfStep(pc, start))
+				pf := r.pfStep(pc, start)
+				if !store && simdEnabled && (n == 4 || n == 8) && len(r.frames) == 0 {
+					// a run of register ops after it: warp by warp, each
+					// warp's values loaded in front (a reduction's add)
+					if end := r.vecScan(pc+1, v); end > pc+1 {
+						r.vecExec(pc+1, end, &fusedLoad{v: v, p: &data[off], n: n, signed: signed, pf: pf})
+						r.skip = end - (pc + 1)
+						return true
+					}
+				}
+				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
 				}

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -38,8 +39,10 @@ type batchRun struct {
 	// whole (batch_collective.go): the worker runs the rest of the
 	// launch's CTAs on the warp engine
 	declined bool
-	parted   int  // batches of the launch a dynUni branch parted warps in
-	probed   bool // a batch of this launch ran
+	parted   int // batches of the launch a dynUni branch parted warps in
+	// skip: the ops after a load that access ran with it (a fused run)
+	skip   int32
+	probed bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
@@ -81,6 +84,8 @@ type batchRun struct {
 	uniR   []bool
 	uniRaw []uint64
 	vtr    []vecTraceRun // vecRun's traces, by first op
+	// runWritten: vecScan's and vecExec's buffer
+	runWritten []int32
 	// words: an atomic add's words (batch_atomic.go), and its buffers
 	words            wordSet
 	wordPtrs         []*uint32
@@ -408,6 +413,8 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 			if !r.access(pc, o, false) {
 				return false
 			}
+			pc += r.skip
+			r.skip = 0
 		case bkStore:
 			if !r.access(pc, o, true) {
 				return false
@@ -1050,16 +1057,25 @@ func (r *batchRun) vecRun(pc int32) int32 {
 	if len(r.frames) > 0 || !r.full() {
 		return 0
 	}
-	ops, plan := r.fn.Ops, r.plan
-	var written []int32
-	isWritten := func(s int32) bool {
-		for _, w := range written {
-			if w == s {
-				return true
-			}
-		}
-		return false
+	end := r.vecScan(pc, -1)
+	if end-pc < 2 {
+		return 0
 	}
+	r.vecExec(pc, end, nil)
+	return end - pc
+}
+
+// vecScan returns where a run from pc ends (pc: no op qualifies); lead,
+// when not -1, is a register the batch writes just before the run (a
+// fused load's).
+func (r *batchRun) vecScan(pc, lead int32) int32 {
+	ops, plan := r.fn.Ops, r.plan
+	written := r.runWritten[:0]
+	if lead >= 0 {
+		written = append(written, lead)
+	}
+	defer func() { r.runWritten = written[:0] }()
+	isWritten := func(s int32) bool { return slices.Contains(written, s) }
 	end := pc
 loop:
 	for ; int(end) < len(ops); end++ {
@@ -1093,29 +1109,81 @@ loop:
 		}
 		written = append(written, o.d)
 	}
-	if end-pc < 2 {
-		return 0
+	return end
+}
+
+// A fusedLoad is a whole-batch load of consecutive 4- or 8-byte values
+// into row v, run warp by warp in front of a run (access): block b's 32
+// values are at p + b*32*n.
+type fusedLoad struct {
+	v      int32
+	p      *byte
+	n      uint64
+	signed bool
+	pf     uintptr
+}
+
+// vecExec runs the ops pc..end-1 that vecScan found as a run, warp by
+// warp, each warp's after ld's values where ld is not nil.
+func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
+	ops, plan := r.fn.Ops, r.plan
+	written := r.runWritten[:0]
+	if ld != nil {
+		written = append(written, ld.v)
 	}
-	// the sources no earlier op of the run writes (one that a later op
-	// writes is read before it, so it needs its rows too)
-	all := written
+	defer func() { r.runWritten = written[:0] }()
+	isWritten := func(s int32) bool { return slices.Contains(written, s) }
 	for i := pc; i < end; i++ {
-		written = all[:i-pc]
+		// the sources no earlier op of the run writes (one that a later
+		// op writes is read before it, so it needs its rows too)
 		for _, s := range plan.srcs[i] {
 			if !isWritten(s) {
 				r.materialize(s)
 			}
 		}
 		r.countAll()
+		if plan.kind[i] == bkColl {
+			written = append(written, ops[i].aux.(*collOp).dst)
+		} else {
+			written = append(written, ops[i].d)
+		}
 	}
-	written = all
 	base := unsafe.Pointer(unsafe.SliceData(r.regs))
 	file := r.slots * warpSize * 8
+	stride := uintptr(file)
+	lead := func(f unsafe.Pointer, blk int) {
+		row := (*lanes)(unsafe.Add(f, int(ld.v)*warpSize*8))
+		p := (*byte)(unsafe.Add(unsafe.Pointer(ld.p), uint64(blk)*warpSize*ld.n))
+		switch {
+		case ld.n == 8:
+			batchCopy64N(row, stride, p, 1, ld.pf)
+		case ld.signed:
+			batchLoadS32N(row, stride, p, 1, ld.pf)
+		default:
+			batchLoadZ32N(row, stride, p, 1, ld.pf)
+		}
+	}
 	run := ops[pc:end]
-	if tr := r.vecTrace(pc, end); tr != nil {
+	if ld != nil && end-pc == 1 && plan.kind[pc] != bkColl && ld.n == 4 && !ld.signed && ops[pc].vkind == vecRR {
+		// a load and one op (a reduction's add), in one tight loop: the
+		// closures and the trace call cost a fifth of such a loop
+		o := &ops[pc]
+		p := unsafe.Pointer(ld.p)
+		v, d, a, b := uintptr(ld.v)*warpSize*8, uintptr(o.d)*warpSize*8, uintptr(o.a)*warpSize*8, uintptr(o.b)*warpSize*8
+		for blk := range r.nb {
+			f := unsafe.Add(base, blk*file)
+			batchLoadZ32N((*lanes)(unsafe.Add(f, v)), stride, (*byte)(unsafe.Add(p, uintptr(blk)*warpSize*4)), 1, ld.pf)
+			o.vrr((*lanes)(unsafe.Add(f, d)), (*lanes)(unsafe.Add(f, a)), (*lanes)(unsafe.Add(f, b)))
+		}
+		run = nil
+	} else if tr := r.vecTrace(pc, end); tr != nil {
 		// the run as a trace (trace.go): one call per block
 		for blk := range r.nb {
-			simdTrace(unsafe.Add(base, blk*file), &tr[0], len(tr), nil)
+			f := unsafe.Add(base, blk*file)
+			if ld != nil {
+				lead(f, blk)
+			}
+			simdTrace(f, &tr[0], len(tr), nil)
 		}
 		run = nil
 	}
@@ -1124,6 +1192,9 @@ loop:
 			break
 		}
 		f := unsafe.Add(base, blk*file)
+		if ld != nil {
+			lead(f, blk)
+		}
 		row := func(s int32) *lanes { return (*lanes)(unsafe.Add(f, int(s)*warpSize*8)) }
 		for k := range run {
 			o := &run[k]
@@ -1147,14 +1218,11 @@ loop:
 	for _, d := range written {
 		r.hasF[d], r.hasR[d], r.uniR[d] = false, true, false
 	}
-	for k := range run {
-		if plan.kind[pc+int32(k)] == bkColl {
-			if c := run[k].aux.(*collOp); c.pdst >= 0 {
-				r.predUni[c.pdst] = -1
-			}
+	for i := pc; i < end; i++ {
+		if c, ok := ops[i].aux.(*collOp); ok && plan.kind[i] == bkColl && c.pdst >= 0 {
+			r.predUni[c.pdst] = -1
 		}
 	}
-	return end - pc
 }
 
 // vecTrace returns the run of ops pc..end-1 as a trace of register-only
