@@ -12,10 +12,12 @@ import (
 
 // batchBlocks is how many warps a batch holds at most: enough that the
 // forms' work, once per batch, is small per warp, few enough that the rows
-// an op streams through stay in the second-level cache (on this project's
-// machine 512 ran saxpy 12% faster than 256 on one worker; on two workers
-// 128, 256 and 512 gave the same throughput).
-const batchBlocks = 512
+// an op streams through stay in the second-level cache. On this project's
+// machine, since loads run in front of register ops warp by warp, 256
+// against 512: copy 11% slower on one worker, saxpy 7% and gridsaxpy 17%
+// faster, and the three scale 1.72-1.91x on two workers against 1.51-1.84x
+// (the two workers' register files share the last-level cache).
+const batchBlocks = 256
 
 // batchRun runs batches of one launch on one worker. Its register file
 // holds one frame-like file per warp ("block") of the batch: block b's
@@ -144,7 +146,8 @@ func batchCTAs(f *Func, b [3]int, ctas int) int {
 }
 
 // batchBytes bounds a batch's register file (each worker has one, kept
-// across launches): 512 warps of a kernel with up to 64 register slots.
+// across launches): batchBlocks warps of a kernel with up to 128
+// register slots.
 const batchBytes = 8 << 20
 
 // putBatchRun keeps r for a later launch.
