@@ -52,7 +52,7 @@ type checker struct {
 	// nil when only checking.
 	matched map[*ptx.Instruction]*match
 	// forms caches formsFor per opcode and modifier list
-	forms map[string][]formMatch
+	forms map[string]formsEntry
 	gates map[gateKey][]gateMemo // gate's findings by combination (gate)
 	specs map[specKey][]specMemo // spec's answers likewise
 	// matchBuf: checkInstruction's candidates, a buffer reused from one

@@ -390,7 +390,7 @@ func TestSpecMemo(t *testing.T) {
 	c := &checker{}
 	pin := &ptx.Instruction{Opcode: "x"}
 	for _, present := range []bool{false, true, false, true} {
-		m := match{key: "x", instr: in, form: form, present: map[string]bool{"c": present}}
+		m := match{key: 1, instr: in, form: form, present: map[string]bool{"c": present}}
 		want := ".u32"
 		if present {
 			want = ".u64"

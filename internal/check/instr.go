@@ -13,7 +13,7 @@ import (
 
 // match is an instruction matched to one form of one block.
 type match struct {
-	key   string // the opcode and modifiers (formsFor's key)
+	key   int32 // the opcode and modifiers' combination (formsFor's number)
 	instr *isa.Instr
 	form  *isa.Form
 	// present lists the form's operand placeholders the instruction gives
@@ -50,7 +50,8 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	}
 	matches := c.matchBuf[:0]
 	defer func() { c.matchBuf = matches[:0] }()
-	for _, fm := range c.formsFor(blocks, in, key) {
+	fms, id := c.formsFor(blocks, in, key)
+	for _, fm := range fms {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
 		// mean either.
@@ -61,7 +62,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 				if present == nil {
 					present = presentNames(ch.ops, in.Operands)
 				}
-				matches = append(matches, match{key, fm.instr, fm.form, present, fm.groups, ch.ops})
+				matches = append(matches, match{id, fm.instr, fm.form, present, fm.groups, ch.ops})
 			}
 		}
 	}
@@ -79,7 +80,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	bestScore := -1
 	for i, m := range matches {
 		start := len(c.diags)
-		c.emit(in.Pos, c.gate(s, in, m, key))
+		c.emit(in.Pos, c.gate(s, in, m))
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
@@ -105,13 +106,14 @@ type formMatch struct {
 	groups map[string]string
 }
 
-// formsFor returns the forms of blocks that in's modifiers fill. A module
+// formsFor returns the forms of blocks that in's modifiers fill, and the
+// combination's number (gate and spec keep their answers by it). A module
 // repeats a few opcode and modifier combinations many times, so the
-// answer is kept per combination.
-// (key: the opcode and modifiers, as checkInstruction writes them.)
-func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) []formMatch {
-	if fms, ok := c.forms[key]; ok {
-		return fms
+// answer is kept per combination (key: the opcode and modifiers, as
+// checkInstruction writes them).
+func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) ([]formMatch, int32) {
+	if e, ok := c.forms[key]; ok {
+		return e.fms, e.id
 	}
 	var fms []formMatch
 	for _, b := range blocks {
@@ -131,10 +133,17 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string)
 		}
 	}
 	if c.forms == nil {
-		c.forms = map[string][]formMatch{}
+		c.forms = map[string]formsEntry{}
 	}
-	c.forms[key] = fms
-	return fms
+	id := int32(len(c.forms))
+	c.forms[key] = formsEntry{fms, id}
+	return fms, id
+}
+
+// formsEntry is formsFor's answer for one combination.
+type formsEntry struct {
+	fms []formMatch
+	id  int32
 }
 
 // A choice is one way n operands fill a form (operandChoices), with the
@@ -429,9 +438,9 @@ func (c *checker) emit(pos ptx.Pos, ds []gateDiag) {
 }
 
 // gateKey is what gate's findings depend on, besides the operands: the
-// opcode and modifiers (formsFor's key) and the form.
+// opcode and modifiers (formsFor's number for them) and the form.
 type gateKey struct {
-	mods string
+	mods int32
 	form *isa.Form
 }
 
@@ -449,7 +458,7 @@ type gateMemo struct {
 // findings are kept per combination and form, with the questions about
 // operands the evaluation asked, and an instruction whose operands answer
 // them alike gets them again.
-func (c *checker) gate(s *scope, in *ptx.Instruction, m match, key string) []gateDiag {
+func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 	var exprs map[string]ptx.Expr // placeholder -> operand, made when a condition asks
 	operand := func(a isa.Alt) bool {
 		if a.Kind == "" {
@@ -461,7 +470,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match, key string) []gat
 		e, ok := exprs[a.Value]
 		return ok && c.operandIs(s, e, a.Kind)
 	}
-	gk := gateKey{key, m.form}
+	gk := gateKey{m.key, m.form}
 	memos := c.gates[gk]
 memo:
 	for _, mm := range memos {

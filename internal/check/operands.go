@@ -69,7 +69,7 @@ memo:
 
 // specKey and specMemo: spec's answers, by what they depend on.
 type specKey struct {
-	mods string
+	mods int32
 	form *isa.Form
 	name string
 }
