@@ -517,6 +517,12 @@ func bdCases() []bdCase {
 			bufs: bdBufs(bdWords(30*96*7+64, f), bdWords(30*96, z)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(30*96*7+64)), eligible: true},
 		{name: "gspartial/short", kernel: "gspartial", grid: bdX(30), block: bdX(96),
 			bufs: bdBufs(bdWords(1000, f), bdWords(30*96, z)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(1000))},
+		// each CTA's accesses consecutive, the CTAs' chunks apart; the last
+		// CTA's chunk past the input's end
+		{name: "chunked", kernel: "chunked", grid: bdX(50), block: bdX(256),
+			bufs: bdBufs(bdWords(50*1024, r), bdWords(50*512, r)), args: bdArgs(bdPtr(0), bdPtr(1)), eligible: true},
+		{name: "chunked/fault", kernel: "chunked", grid: bdX(50), block: bdX(256),
+			bufs: bdBufs(bdWords(50*1024-100, r), bdWords(50*512, r)), args: bdArgs(bdPtr(0), bdPtr(1)), fault: true},
 		{name: "ctaloop", kernel: "ctaloop", grid: bdX(300), block: bdX(64),
 			bufs: bdBufs(bdWords(300*64, z)), args: bdArgs(bdPtr(0), bdU(3)), eligible: false},
 		{name: "ctaloop/block100", kernel: "ctaloop", grid: bdX(13), block: bdX(100),

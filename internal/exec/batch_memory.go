@@ -123,6 +123,32 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 		}
 	}
+	if isForm && o.guard == 0 && !vForm && r.full() && global && r.ctaSpans(&af, n) {
+		// every lane, each CTA's lanes one after the other, the CTAs apart
+		// (each takes its own chunk: a block reduction's input): one check
+		// and one pass per CTA, when every CTA's span checks
+		span := n * uint64(r.wpc) * warpSize
+		ok := true
+		for k := range uint64(r.nb / r.wpc) {
+			start := af.base + af.c[3]*(uint64(r.x0)+k) + o.addrConst
+			if _, _, in := r.window(start, span); !in || start&(n-1) != 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			r.countAll()
+			for k := range uint64(r.nb / r.wpc) {
+				start := af.base + af.c[3]*(uint64(r.x0)+k) + o.addrConst
+				data, off, _ := r.window(start, span)
+				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
+			}
+			if !store {
+				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			}
+			return true
+		}
+	}
 	if isForm && o.guard == 0 && !vForm && r.full() && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
 		// every lane, each CTA's lanes one after the other in its own
 		// shared memory, at the same offsets in every CTA: one check
@@ -465,8 +491,15 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 // the next in the order of their linear indices, the same in every CTA
 // (no ctaid.x term), and the CTAs have no partial warps.
 func (r *batchRun) ctaLinear(f *form, n uint64) bool {
+	return f.c[3] == 0 && r.ctaSpans(f, n)
+}
+
+// ctaSpans reports whether form f, for accesses of n bytes, puts each
+// CTA's lanes one after the other (in thread order, whole warps), where
+// ever its CTA's part lies.
+func (r *batchRun) ctaSpans(f *form, n uint64) bool {
 	b := r.l.block
-	return f.c[0] == n && f.c[3] == 0 && (b[0]*b[1]*b[2])%warpSize == 0 &&
+	return f.c[0] == n && (b[0]*b[1]*b[2])%warpSize == 0 &&
 		(b[1] == 1 || f.c[1] == n*uint64(b[0])) && (b[2] == 1 || f.c[2] == n*uint64(b[0]*b[1]))
 }
 
