@@ -81,6 +81,14 @@ func (r *batchRun) setpForms(o *Op) bool {
 	if f[0].uniform() {
 		mv, k, moving = &f[1], f[0].raw(), 1
 	}
+	// (a moving operand without a ctaid.x term gives each warp of a CTA
+	// the same lanes in every CTA: one answer per warp of the CTA)
+	perWarp := ends && int(mv.bits) == t.bits && mv.c[3] == 0
+	known := r.setpKnown[:0]
+	for range r.wpc {
+		known = append(known, -1)
+	}
+	r.setpKnown = known
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
 		if a == 0 {
@@ -91,6 +99,10 @@ func (r *batchRun) setpForms(o *Op) bool {
 			mask = a & g
 		}
 		pp := &r.preds[blk*r.npred+int(p)]
+		if w := r.bw[blk]; perWarp && known[w] >= 0 {
+			*pp = *pp&^mask | uint32(known[w])&mask
+			continue
+		}
 		if ends && int(mv.bits) == t.bits {
 			// each run of consecutive tid.x from its two ends
 			var res uint32
@@ -105,6 +117,9 @@ func (r *batchRun) setpForms(o *Op) bool {
 			}
 			if ok {
 				*pp = *pp&^mask | res&mask
+				if perWarp {
+					known[r.bw[blk]] = int64(res)
+				}
 				continue
 			}
 		}

@@ -88,6 +88,8 @@ type batchRun struct {
 	vtr    []vecTraceRun // vecRun's traces, by first op
 	// runWritten: vecScan's and vecExec's buffer
 	runWritten []int32
+	// setpKnown: setpForms's answer per warp of a CTA (-1: not yet)
+	setpKnown []int64
 	// words: an atomic add's words (batch_atomic.go), and its buffers
 	words            wordSet
 	wordPtrs         []*uint32
