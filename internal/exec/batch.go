@@ -35,25 +35,27 @@ import (
 // The shape: a kernel with one ret or exit, and no op other than
 // register-only ones (the pure ops, setp, selp, cvta, predicate logic),
 // ld.param of its parameters, weak ld/st.global and ld/st.shared of
-// scalars and vectors, barriers of the whole CTA (barriersOK),
-// mov from %tid, %ntid, %ctaid and %nctaid, and branches. A guarded
-// branch with the exit on one side and as its reconvergence point parts
-// lanes by sending them to the exit (a bounds guard, a grid-stride loop's
-// end); they wait there, as in the warp engine, and run it with the rest
-// of their warp at the end. Any other guarded branch must split lanes
-// into a region that only runs forward to its reconvergence point
-// (forwardRegion), or branch forward on a predicate every lane of a warp
-// holds alike (batch_uniform.go): its lanes run as groups one after the
-// other (each with its lanes' masks) until all meet at that point. A loop
-// must access global memory at addresses that differ between lanes: the
-// warp engine's traces run loops of arithmetic faster.
+// scalars and vectors (through a register or at a variable's address),
+// barriers of the whole CTA (barriersOK), warp collectives of whole warps
+// (batch_collective.go), global atomics (batch_atomic.go), mov from %tid,
+// %ntid, %ctaid, %nctaid and %laneid, and branches. A guarded branch with
+// the exit on one side and as its reconvergence point parts lanes by
+// sending them to the exit (a bounds guard, a grid-stride loop's end);
+// they wait there, as in the warp engine, and run it with the rest of
+// their warp at the end. Any other guarded branch must split lanes into a
+// region that only runs forward to its reconvergence point
+// (forwardRegion), or branch on a predicate every lane of a warp holds
+// alike (batch_uniform.go), or split whole warps when it runs (dynUni):
+// its lanes run as groups one after the other (each with its lanes'
+// masks) until all meet at that point. A loop must access global memory
+// at addresses that differ between lanes: the warp engine's traces run
+// loops of arithmetic faster.
 //
-// The result is the one the warp engine gives: the lanes of different
-// CTAs cannot observe each other without atomics or strong accesses (none
-// of which the shape has), and the lanes of one CTA meet at barriers that
-// all of them reach together, so running them op by op is one of the
-// executions the memory model allows, and for a kernel without races it
-// writes the same memory. The instruction counts are the same
+// The result is the one the warp engine gives: running the threads of a
+// batch's CTAs op by op is an interleaving of them, one of the executions
+// the memory model allows (the lanes of one CTA meet at barriers that all
+// of them reach together; the atomics run in the warp engine's order on
+// one worker), and for a kernel without races it writes the same memory. The instruction counts are the same
 // (a warp issues an op when a lane of it is at the op), except that a
 // warp whose lanes spin in a loop for starvationLimit backward branches
 // while others wait at the exit counts the exit once, not twice (the warp
