@@ -233,7 +233,7 @@ func planBatch(f *Func) *batchPlan {
 		}
 	}
 	uniform, varies := uniformPreds(f, p)
-	if !barriersOK(f, p, uniform) || !collectivesOK(f, p, uniform) || !atomicsOK(f, p) {
+	if !barriersOK(f, p, uniform) || !collectivesOK(f, p, uniform) {
 		return nil
 	}
 	// any other guarded branch splits lanes into a region that only runs
@@ -257,6 +257,9 @@ func planBatch(f *Func) *batchPlan {
 			}
 			p.dynUni[pc] = true
 		}
+	}
+	if !atomicsOK(f, p) { // (after dynUni: such a branch may send a batch back)
+		return nil
 	}
 	// loops: only those whose body accesses global memory at addresses
 	// that differ between lanes and that lanes leave for the exit or the

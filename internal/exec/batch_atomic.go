@@ -21,8 +21,8 @@ import (
 // checks every lane's address before it updates anything, and nothing
 // after it may send the batch back: it lies in no loop and in no region
 // of a split (it runs once, with every group's lanes), and no load, store,
-// parameter load, collective or backward branch (where a batch checks for
-// cancellation) follows it.
+// parameter load, collective, backward branch (where a batch checks for
+// cancellation) or branch that must split whole warps (dynUni) follows it.
 
 // batchAtomic reports whether op o is an atomic a batch may run: atom or
 // red of one value on global memory through a register.
@@ -64,6 +64,9 @@ func atomicsOK(f *Func, p *batchPlan) bool {
 		case bkBra:
 			if pc >= a && o.target <= int32(pc) {
 				return false // a loop around the atomic or after it
+			}
+			if pc > a && p.dynUni[pc] {
+				return false // it goes back to the warp engine where it parts a warp
 			}
 			if pc < a && o.guard != 0 && !p.toExit[pc] && (f.ipdom[pc] < 0 || int32(a) < f.ipdom[pc]) {
 				return false // in a split's region
