@@ -14,6 +14,7 @@ package exec
 import (
 	"os"
 	"reflect"
+	"strings"
 )
 
 // simdEnabled: lowering picks the AVX2 loops (tests turn it off to reach
@@ -260,14 +261,13 @@ func simdCompare(key string) func(a, b *lanes) uint32 {
 	case "ltu64":
 		return simdLtU64
 	}
-	if len(key) > 3 && key[:3] == "f32" {
-		return simdF32Compares[key[3:]]
-	}
-	if len(key) > 3 && key[:3] == "f64" {
-		return simdF64Compares[key[3:]]
-	}
-	if len(key) > 6 && key[:6] == "f32ftz" {
+	switch { // (f32ftz before f32, its prefix)
+	case strings.HasPrefix(key, "f32ftz"):
 		return simdF32FtzCompares[key[6:]]
+	case strings.HasPrefix(key, "f32"):
+		return simdF32Compares[key[3:]]
+	case strings.HasPrefix(key, "f64"):
+		return simdF64Compares[key[3:]]
 	}
 	return nil
 }

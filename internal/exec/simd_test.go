@@ -284,6 +284,37 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 			}
 		}
 	}
+	// .ftz: the flushed operands' comparison (subnormals in some lanes)
+	for cmp := range f32CmpCodes {
+		vec := simdCompare("f32ftz" + cmp)
+		if vec == nil {
+			t.Fatalf("no AVX2 comparison f32ftz%s", cmp)
+		}
+		test, err := comparison(".f32", cmp, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for round := 0; round < 300; round++ {
+			a, b := simdRow(r, true), simdRow(r, true)
+			for i := range a {
+				if r.IntN(4) == 0 {
+					a[i] = uint64(r.Uint32()&0x807fffff) | 1
+				}
+				if r.IntN(4) == 0 {
+					b[i] = uint64(r.Uint32() & 0x807fffff)
+				}
+			}
+			var want uint32
+			for i := range a {
+				if test(a[i], b[i]) {
+					want |= 1 << i
+				}
+			}
+			if got := vec(&a, &b); got != want {
+				t.Fatalf("f32ftz%s: a=%x b=%x: got %032b want %032b", cmp, a, b, got, want)
+			}
+		}
+	}
 }
 
 // TestSIMDMemoryMatchesLanes: the warp-wide AVX2 loads and stores against
