@@ -345,10 +345,10 @@ func (p *batchPlan) localIn(pc, join int32) bool {
 // barriersOK reports whether every barrier is one that all of each CTA's
 // threads reach together, running: it lies in no region of a branch on a
 // predicate that differs between lanes (uniform: a predicate every lane of
-// a CTA holds alike, as batch_uniform.go finds, the %tid-derived values
-// being the only ones that differ), not after a branch lanes leave by for
-// the exit (those lanes wait at the exit without having exited), and not
-// in a loop.
+// a CTA holds alike, as batch_uniform.go finds, the values derived from
+// %tid and %laneid being the only ones that differ), not after a branch
+// lanes leave by for the exit (those lanes wait at the exit without having
+// exited), and not in a loop.
 func barriersOK(f *Func, p *batchPlan, uniform []bool) bool {
 	uni := func(o *Op) bool { return o.guard == 0 || uniform[o.guard-1] }
 	for b := range f.Ops {

@@ -903,6 +903,7 @@ func TestBatchPlanRefusals(t *testing.T) {
 	}
 	for name, s := range map[string]string{
 		"barrier in a split":             "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"barrier in a laneid split":      "mov.u32 %r2, %laneid; setp.eq.u32 %p1, %r2, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
 		"barrier after an exit":          "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
 		"barrier in a loop":              "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
 		"barrier.red":                    "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",

@@ -20,14 +20,14 @@ import (
 // it alike whenever a lane reads it, and per register slot whether it may
 // differ between the lanes of a warp: the fixpoint of marking non-uniform
 // every register or predicate with a definition that reads a non-uniform
-// one, reads %tid (or memory at a non-uniform address), is guarded by a
+// one, reads %tid or %laneid (or memory at a non-uniform address), is guarded by a
 // non-uniform predicate, or lies where only some lanes of a warp run (a
 // region that a branch on a non-uniform predicate splits).
 func uniformPreds(f *Func, p *batchPlan) ([]bool, []bool) {
 	nonReg := make([]bool, f.numSlots)
 	nonPred := make([]bool, f.numPreds)
 	for s, ref := range p.sreg {
-		if ref.name == "%tid" {
+		if ref.name == "%tid" || ref.name == "%laneid" {
 			nonReg[s] = true
 		}
 	}
