@@ -453,9 +453,9 @@ func regSources(f *Func, in *ir.Inst) []int32 {
 	var walk func(a *ir.Operand)
 	walk = func(a *ir.Operand) {
 		if a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type != ".pred" {
-			s := f.slot[a.Reg.ID]
-			for n := int32(0); n < int32(max(1, regRowCount(a.Reg))); n++ {
-				out = append(out, s+n)
+			s, n := f.operandSlots(a)
+			for k := range int32(n) {
+				out = append(out, s+k)
 			}
 		}
 		if a.Base != nil {
@@ -472,14 +472,6 @@ func regSources(f *Func, in *ir.Inst) []int32 {
 		walk(&in.Operands[i])
 	}
 	return out
-}
-
-// regRowCount is the number of slots a register takes.
-func regRowCount(r *ir.Reg) int {
-	if r.Type == ".b128" {
-		return 2
-	}
-	return 1
 }
 
 // formKind is what a form op computes.

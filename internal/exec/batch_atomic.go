@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
@@ -82,13 +81,12 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	for _, s := range r.plan.srcs[pc] {
 		r.materialize(s)
 	}
-	dst := int32(-1)
-	if d := o.inst.Operands[0]; o.inst.Opcode == "atom" && d.Kind == ir.OpReg && d.Reg != nil {
-		dst = r.fn.slot[d.Reg.ID]
+	ai := o.aux.(*atomInfo)
+	dst := ai.dst // (-1: red, or a sink)
+	if dst >= 0 {
 		r.materialize(dst) // (the lanes that do not run keep their values)
 	}
 	n := uint64(o.size)
-	ai := o.aux.(*atomInfo)
 	ws := &r.words
 	ws.reset(ai.addInt32 || ai.addF32)
 	for blk := range r.nb {

@@ -918,9 +918,9 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if in.Opcode == "setp" && !split && r.setpForms(o) {
 		return
 	}
-	dst := int32(-1)
-	if d := in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" && in.Opcode != "st" {
-		dst = r.fn.slot[d.Reg.ID]
+	dst, ndst := int32(-1), 0 // the register it writes: its first slot, how many
+	if d := &in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" {
+		dst, ndst = r.fn.operandSlots(d)
 	}
 	srcs := r.plan.srcs[pc]
 	if dst < 0 && o.guard == 0 && !split && r.predLogic(o) {
@@ -929,7 +929,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if dst < 0 {
 		r.forgetPreds(in) // (the predicates it writes)
 	}
-	if o.guard == 0 && !split && dst >= 0 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
+	if o.guard == 0 && !split && ndst == 1 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
 		// the same operands in every lane: compute one block's worth
 		blk := 0
 		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
@@ -949,10 +949,12 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	for _, s := range srcs {
 		r.materialize(s)
 	}
-	if (o.guard != 0 || split) && dst >= 0 {
-		r.materialize(dst) // the lanes that do not run keep their value
+	if o.guard != 0 || split {
+		for k := range int32(ndst) {
+			r.materialize(dst + k) // the lanes that do not run keep their value
+		}
 	}
-	if o.guard == 0 && o.vkind != vecNone && dst >= 0 && dst == o.d && r.full() {
+	if o.guard == 0 && o.vkind != vecNone && ndst == 1 && dst == o.d && r.full() {
 		// every lane: the whole-warp loop over every block, the rows a
 		// register file apart
 		r.countAll()
@@ -989,8 +991,8 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		r.point(blk)
 		o.exec(&r.w, o, mask)
 	}
-	if dst >= 0 {
-		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+	for k := range int32(ndst) {
+		r.hasF[dst+k], r.hasR[dst+k], r.uniR[dst+k] = false, true, false
 	}
 }
 
@@ -1107,9 +1109,11 @@ loop:
 		default:
 			break loop
 		}
-		d := o.inst.Operands[0]
-		if o.guard != 0 || o.vkind == vecNone || d.Kind != ir.OpReg || d.Reg == nil || d.Reg.Type == ".pred" ||
-			r.fn.slot[d.Reg.ID] != o.d || (o.pure || o.vkind == vecUnary) && r.uniformIn(o, isWritten) {
+		d := &o.inst.Operands[0]
+		if o.guard != 0 || o.vkind == vecNone || d.Kind != ir.OpReg || d.Reg == nil || d.Reg.Type == ".pred" {
+			break
+		}
+		if s, n := r.fn.operandSlots(d); s != o.d || n != 1 || (o.pure || o.vkind == vecUnary) && r.uniformIn(o, isWritten) {
 			break
 		}
 		written = append(written, o.d)

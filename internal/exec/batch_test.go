@@ -1648,3 +1648,52 @@ LOOP:
 		}
 	}
 }
+
+// TestBatchVectorRegisterElements: the elements of a vector register
+// (%v.x, %v.y) are slots of their own: a form kept in %v.y must be
+// written out into %v.y's rows, not %v.x's, before an op that is no form
+// (xor) reads it. Thread i stores (i ^ 0x55) + 5 + in[i].
+func TestBatchVectorRegisterElements(t *testing.T) {
+	old := batchEnabled
+	t.Cleanup(func() { batchEnabled = old })
+	src := `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+	.reg .b32 %r<6>;
+	.reg .v2 .u32 %v;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.s32 %r3, %r2, 64, %r1;
+	mov.u32 %v.y, %r3;
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %v.x, [%rd4];
+	add.u32 %v.x, %v.x, 5;
+	xor.b32 %r4, %v.y, 0x55;
+	add.u32 %r4, %r4, %v.x;
+	add.s64 %rd5, %rd1, %rd3;
+	st.global.u32 [%rd5], %r4;
+	ret;
+}`
+	const grid = 40
+	in := bdFillBufs(bdBufs(bdWords(grid*64, bdZero), bdWords(grid*64, bdRand)), 9)
+	diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), true)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err != nil {
+		t.Fatal(ref.err)
+	}
+	for i := range grid * 64 {
+		want := uint32(i^0x55) + 5 + binary.LittleEndian.Uint32(in[1][4*i:])
+		if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != want {
+			t.Fatalf("thread %d: %d, want %d", i, got, want)
+		}
+	}
+}

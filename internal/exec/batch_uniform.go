@@ -89,10 +89,10 @@ func uniformPreds(f *Func, p *batchPlan) ([]bool, []bool) {
 					changed = changed || !nonPred[q]
 					nonPred[q] = true
 				case a.Kind == ir.OpReg && a.Reg != nil:
-					s := f.slot[a.Reg.ID]
-					for n := int32(0); n < int32(max(1, regRowCount(a.Reg))); n++ {
-						changed = changed || !nonReg[s+n]
-						nonReg[s+n] = true
+					s, n := f.operandSlots(a)
+					for k := range int32(n) {
+						changed = changed || !nonReg[s+k]
+						nonReg[s+k] = true
 					}
 				}
 			}

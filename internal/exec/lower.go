@@ -69,11 +69,7 @@ func (p *Program) prepare(f *Func) {
 			continue
 		}
 		f.slot[r.ID] = int32(f.numSlots)
-		n := max(1, r.Vector)
-		if r.Type == ".b128" {
-			n *= 2
-		}
-		f.numSlots += n
+		f.numSlots += slotCount(r)
 	}
 	f.regSlots = f.numSlots // constants, special registers and frame addresses follow
 	// Frame: function .param/.local variables and .param parameters live in
@@ -186,11 +182,29 @@ func (l *lowering) unsupported(in *ir.Inst, why string) error {
 // reg returns the slot of a register operand (for a vector register, its
 // first component, or the component named by op.Component).
 func (l *lowering) reg(op ir.Operand) int32 {
-	s := l.f.slot[op.Reg.ID]
-	if op.Component != "" && op.Reg.Vector > 0 {
-		s += int32(componentIndex(op.Component))
-	}
+	s, _ := l.f.operandSlots(&op)
 	return s
+}
+
+// slotCount is the number of register slots r takes: one per vector
+// element, two for .b128.
+func slotCount(r *ir.Reg) int {
+	n := max(1, r.Vector)
+	if r.Type == ".b128" {
+		n *= 2
+	}
+	return n
+}
+
+// operandSlots returns the first slot of register operand op and how many
+// it names: one element of a vector register (%v.y), or all of the
+// register's slots.
+func (f *Func) operandSlots(op *ir.Operand) (int32, int) {
+	s := f.slot[op.Reg.ID]
+	if op.Component != "" && op.Reg.Vector > 0 {
+		return s + int32(componentIndex(op.Component)), 1
+	}
+	return s, slotCount(op.Reg)
 }
 
 func componentIndex(c string) int {

@@ -186,10 +186,7 @@ func uninitRows(f *Func) (rows []int32, all bool) {
 	}
 	for _, r := range fn.Regs {
 		if r.Type != ".pred" && (r.Vector > 0 || r.Type == ".b128") {
-			width := max(1, r.Vector) // prepare's slot count
-			if r.Type == ".b128" {
-				width *= 2
-			}
+			width := slotCount(r)
 			for k := int(f.slot[r.ID]); k < int(f.slot[r.ID])+width; k++ {
 				need[k/64] |= 1 << (k % 64)
 			}
