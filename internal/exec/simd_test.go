@@ -1349,8 +1349,25 @@ func TestSIMDDirectedMatchesFP(t *testing.T) {
 			}
 		}
 	}
-	if got := math.Float64frombits(simdRow(r, false)[0]&0) + 1 + 3*0x1p-54; got != 1+0x1p-52 {
-		t.Fatalf("Go's 1 + 3*2^-54 after the loops = %v: the rounding mode leaked", got)
+	checkNearest(t, "after the loops")
+}
+
+// runtimeOne is 1 where the compiler cannot fold it into a constant.
+//
+//go:noinline
+func runtimeOne() float64 { return 1 }
+
+// checkNearest fails unless Go's float64 arithmetic rounds to nearest
+// even: 1 + 3*2^-54 is 1 + 2^-52 to nearest (1 toward zero or down), and
+// 1 + 2^-54 is 1 (1 + 2^-52 up).
+func checkNearest(t *testing.T, when string) {
+	t.Helper()
+	one := runtimeOne()
+	if got := one + 3*0x1p-54; got != 1+0x1p-52 {
+		t.Fatalf("Go's 1 + 3*2^-54 %s = %v: the rounding mode leaked", when, got)
+	}
+	if got := one + 0x1p-54; got != 1 {
+		t.Fatalf("Go's 1 + 2^-54 %s = %v: the rounding mode leaked", when, got)
 	}
 }
 
