@@ -87,6 +87,12 @@ type bdCase struct {
 	// oneWorker: compare on one worker only (f32 atomics: the order of
 	// the adds, which two workers change from run to run, decides the bits)
 	oneWorker bool
+	// refused: the plan must refuse the kernel (both runs are then the
+	// warp engine's, and the case pins the refusal)
+	refused bool
+	// check, when set, checks the launch's memory against values worked
+	// out independently ("" when right)
+	check func(in bdInput, mem [][]byte) string
 }
 
 // bdResult is what one launch left: the error, every buffer, the counts.
@@ -423,26 +429,25 @@ func bdCases() []bdCase {
 			bufs: bdBufs(bdB(999, r), bdB(2*999, r), bdWords(999, r), bdDwords(999, r)),
 			args: bdArgs(bdU(999), bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3)), eligible: true},
 		// loops whose trip count every lane of a warp shares: not batches
-		// (batch.go: loops are where the warp engine's traces win); the
-		// cases check that they run, and right, on the warp engine
+		// (batch.go: loops are where the warp engine's traces win)
 		{name: "gemv", kernel: "gemv", grid: bdX(8), block: bdX(128),
 			bufs: bdBufs(bdWords(37*1000, f), bdWords(37, f), bdWords(1000, z)),
-			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(37), bdU(1000)), eligible: false},
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(37), bdU(1000)), refused: true},
 		{name: "gemv/many", kernel: "gemv", grid: bdX(64), block: bdX(128), // (after the first batch, warp by warp)
 			bufs: bdBufs(bdWords(21*8000, f), bdWords(21, f), bdWords(8000, z)),
-			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(21), bdU(8000)), eligible: false},
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(21), bdU(8000)), refused: true},
 		{name: "gemv/n4", kernel: "gemv", grid: bdX(40), block: bdX(96),
 			bufs: bdBufs(bdWords(4*3800, f), bdWords(4, f), bdWords(3800, z)),
-			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(4), bdU(3800)), eligible: false},
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(4), bdU(3800)), refused: true},
 		{name: "gemv/n0", kernel: "gemv", grid: bdX(4), block: bdX(64),
 			bufs: bdBufs(bdWords(4, f), bdWords(4, f), bdWords(256, r)),
-			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(0), bdU(256)), eligible: false},
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(0), bdU(256)), refused: true},
 		{name: "gemv/fault", kernel: "gemv", grid: bdX(8), block: bdX(128),
 			bufs: bdBufs(bdWords(37*990, f), bdWords(37, f), bdWords(1000, z)),
 			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(37), bdU(1000)), fault: true},
 		{name: "gemvt", kernel: "gemvt", grid: bdX(300), block: bdX(64),
 			bufs: bdBufs(bdWords(13*19000, f), bdWords(13, f), bdWords(19000, z)),
-			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(13), bdU(19000)), eligible: false},
+			args: bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(13), bdU(19000)), refused: true},
 		// barriers in a loop over shared tiles (a uniform trip count)
 		{name: "tiled", kernel: "tiled", grid: bdXY(4, 4), block: bdXY(8, 8),
 			bufs: bdBufs(bdWords(32*32, f), bdWords(32*32, f), bdWords(32*32, z)),
@@ -524,9 +529,27 @@ func bdCases() []bdCase {
 		{name: "chunked/fault", kernel: "chunked", grid: bdX(50), block: bdX(256),
 			bufs: bdBufs(bdWords(50*1024-100, r), bdWords(50*512, r)), args: bdArgs(bdPtr(0), bdPtr(1)), fault: true},
 		{name: "ctaloop", kernel: "ctaloop", grid: bdX(300), block: bdX(64),
-			bufs: bdBufs(bdWords(300*64, z)), args: bdArgs(bdPtr(0), bdU(3)), eligible: false},
+			bufs: bdBufs(bdWords(300*64, z)), args: bdArgs(bdPtr(0), bdU(3)), refused: true, check: ctaloopCheck(64, 3)},
 		{name: "ctaloop/block100", kernel: "ctaloop", grid: bdX(13), block: bdX(100),
-			bufs: bdBufs(bdWords(1300, z)), args: bdArgs(bdPtr(0), bdU(0)), eligible: false},
+			bufs: bdBufs(bdWords(1300, z)), args: bdArgs(bdPtr(0), bdU(0)), refused: true, check: ctaloopCheck(100, 0)},
+	}
+}
+
+// ctaloopCheck: ctaloop.cu's meaning, thread i of CTA c with block
+// threads: acc = i, then acc = acc*1664525 + j for j below c%5 + n, in
+// 32-bit arithmetic.
+func ctaloopCheck(block int, n uint32) func(bdInput, [][]byte) string {
+	return func(_ bdInput, mem [][]byte) string {
+		for i := 0; 4*i < len(mem[0]); i++ {
+			acc := uint32(i)
+			for j := range uint32(i/block)%5 + n {
+				acc = acc*1664525 + j
+			}
+			if got := binary.LittleEndian.Uint32(mem[0][4*i:]); got != acc {
+				return fmt.Sprintf("thread %d: %d, want %d", i, got, acc)
+			}
+		}
+		return ""
 	}
 }
 
@@ -547,6 +570,19 @@ func TestBatchDiffKernels(t *testing.T) {
 				src = string(b)
 				srcs[c.kernel] = src
 			}
+			if c.refused {
+				m, err := bdParse(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := Load(m, mem.NewGlobal(0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Kernels[c.kernel].batch != nil {
+					t.Fatalf("%s: planned for batches", c.kernel)
+				}
+			}
 			in := bdFillBufs(c.bufs, bdSeed(c.name))
 			workers := []int{1, 2}
 			if c.oneWorker {
@@ -562,6 +598,11 @@ func TestBatchDiffKernels(t *testing.T) {
 				t.Fatalf("got %v, want a fault", ref.err)
 			case !c.fault && ref.err != nil:
 				t.Fatalf("launch: %v", ref.err)
+			}
+			if c.check != nil {
+				if msg := c.check(in, ref.mem); msg != "" {
+					t.Fatal(msg)
+				}
 			}
 		})
 	}
