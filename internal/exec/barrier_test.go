@@ -133,9 +133,7 @@ func TestBarrierBadCount(t *testing.T) {
 // the kernel would run in batches, whose register files come from a
 // sync.Pool, which the race detector empties at random.)
 func TestReusedCTAsDoNotAllocate(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = false
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, false)
 	p, _ := load(t, `.version 7.8
 .target sm_90
 .address_size 64

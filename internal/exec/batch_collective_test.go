@@ -19,8 +19,6 @@ import (
 // blocks are whole warps (any shape) or, now and then, not (48 threads:
 // the batch declines and the warp engine faults where the manual says).
 func TestBatchCollectivesRandom(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	r := rand.New(rand.NewPCG(31, 37))
 	count := 80
 	if testing.Short() {
@@ -142,8 +140,6 @@ func TestBatchCollectivesRandom(t *testing.T) {
 // from the others, batch_uniform.go), and a guarded red after it; batches
 // on and off agree, and the launch runs in batches.
 func TestBatchCollectiveUniformSplit(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	src := `
 .version 7.8
 .target sm_80
@@ -191,8 +187,6 @@ SKIP:
 // and lane 0 (by %laneid) adds the warp's sum to a total. Checked by hand
 // and against the warp engine.
 func TestBatchLaneid(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	src := `
 .version 7.8
 .target sm_80
@@ -267,9 +261,7 @@ DONE:
 // exact in any order, so every run must give each word exactly
 // sum(i%7 : i%5 == word).
 func TestBatchFloatAtomicContention(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = true
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, true)
 	p, g := load(t, `
 .version 7.8
 .target sm_80

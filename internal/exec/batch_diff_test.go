@@ -190,7 +190,9 @@ func bdRun(src, entry string, grid, block [3]int, in bdInput, args []bdArg, work
 	for i, a := range args {
 		vals[i] = bdAddrOf(base, a)
 	}
+	old := batchEnabled
 	batchEnabled = batch
+	defer func() { batchEnabled = old }()
 	var res bdResult
 	res.err = p.Launch(context.Background(), entry, LaunchConfig{Grid: grid, Block: block,
 		Params: params(k, vals...), Workers: workers, Stats: &res.stats})
@@ -556,8 +558,6 @@ func ctaloopCheck(block int, n uint32) func(bdInput, [][]byte) string {
 // TestBatchDiffKernels: the clang-compiled kernels of testdata/batch, each
 // launch with batchEnabled false and true, on 1 and 2 workers.
 func TestBatchDiffKernels(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	srcs := map[string]string{}
 	for _, c := range bdCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -1017,8 +1017,6 @@ func bdGenKernel(r *rand.Rand) bdRandKernel {
 // TestBatchDiffRandom: random kernels of the batch executor's subset, each
 // launched with batchEnabled false and true, on 1 worker.
 func TestBatchDiffRandom(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	count := 300
 	if testing.Short() {
 		count = 60

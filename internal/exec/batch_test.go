@@ -722,8 +722,6 @@ DONE:
 // TestBatchShapes compares the batch executor with the warp engine on the
 // handwritten kernels, over grids of one batch and of many.
 func TestBatchShapes(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	const r, z = bdRand, bdZero
 	cases := []shapeCase{
 		{"guarded", "guarded", bdX(3), bdX(64), bdBufs(bdWords(200, z), bdWords(201, r)), bdArgs(bdPtr(0), bdPtr(1), bdU(170)), false},
@@ -795,9 +793,7 @@ func runShapes(t *testing.T, src string, cases []shapeCase) {
 // thread i runs tid%5 iterations of x = 3x + j (j from 0), storing x each
 // time; threads with no iteration store nothing.
 func TestBatchTripsByHand(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = true // (whatever PTXVM_BATCH says)
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, true) // (whatever PTXVM_BATCH says)
 	p, g := load(t, batchShapes)
 	k := p.Kernels["trips"]
 	const n, block = 1984, 64
@@ -832,9 +828,7 @@ func TestBatchTripsByHand(t *testing.T) {
 // (getBatchRun); the rows it kept (a parameter's, uniR) must not leak
 // into a launch with another parameter value.
 func TestBatchRunReuse(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = true // (whatever PTXVM_BATCH says)
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, true) // (whatever PTXVM_BATCH says)
 	src := `
 .version 7.0
 .target sm_80
@@ -1094,8 +1088,6 @@ func TestFormSpan(t *testing.T) {
 // parameter loads, comparisons, guarded ops, loads and stores in the
 // sides, compared with the warp engine (memory, counts, errors).
 func TestBatchSplitsRandom(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	r := rand.New(rand.NewPCG(11, 17))
 	count := 150
 	if testing.Short() {
@@ -1268,9 +1260,7 @@ DONE:
 // TestBatchCancel: a batch that never ends (an unconditional loop) stops
 // when the launch's context is cancelled, with a canceled fault.
 func TestBatchCancel(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = true
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, true)
 	p, g := load(t, `
 .version 7.0
 .target sm_80
@@ -1315,8 +1305,6 @@ DONE:
 // TestBatchParamVector: ld.param.v2/.v4 of a structure parameter (a sink
 // among the elements) in batches, against the warp engine and by hand.
 func TestBatchParamVector(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	src := `
 .version 7.0
 .target sm_80
@@ -1339,7 +1327,7 @@ func TestBatchParamVector(t *testing.T) {
 	ret;
 }`
 	for _, on := range []bool{false, true} {
-		batchEnabled = on
+		setFlag(t, &batchEnabled, on)
 		p, g := load(t, src)
 		k := p.Kernels["pv"]
 		if k.batch == nil {
@@ -1376,8 +1364,6 @@ func TestBatchParamVector(t *testing.T) {
 // (own, reversed, rotated, broadcast, halved, strided through and), with
 // forward splits after the barrier, against the warp engine.
 func TestBatchSharedRandom(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	r := rand.New(rand.NewPCG(23, 29))
 	count := 60
 	if testing.Short() {
@@ -1466,9 +1452,7 @@ func TestBatchSharedRandom(t *testing.T) {
 // gv[2] + ctaid.x into sh[1]; after the barrier every thread stores
 // sh[1]*gv[0] + tid.x, that is (7 + ctaid.x)*5 + tid.x.
 func TestBatchVariableAddresses(t *testing.T) {
-	old := batchEnabled
-	batchEnabled = true
-	t.Cleanup(func() { batchEnabled = old })
+	setFlag(t, &batchEnabled, true)
 	p, g := load(t, `
 .version 7.0
 .target sm_80
@@ -1530,8 +1514,6 @@ SKIP:
 // a warp, whole warps, and every lane; with a warp-shuffle sum before and
 // an atomic or a store in the body; batches on and off.
 func TestBatchExitByBranch(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	for _, body := range []string{
 		"add.s32 %r3, %r17, %r16;\n\tatom.global.add.u32 %r19, [%rd2], %r3;",
 		"mul.wide.u32 %rd5, %r20, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n\tst.global.u32 [%rd6], %r16;",
@@ -1595,8 +1577,6 @@ DONE:
 // tid/32%3+1 every warp's lanes leave together and the launch runs in
 // batches.
 func TestBatchPartingLoop(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	for _, trips := range []string{
 		"rem.u32 %r3, %r2, 3;",
 		"shr.u32 %r3, %r2, 5;\n\trem.u32 %r3, %r3, 3;",
@@ -1654,8 +1634,6 @@ LOOP:
 // written out into %v.y's rows, not %v.x's, before an op that is no form
 // (xor) reads it. Thread i stores (i ^ 0x55) + 5 + in[i].
 func TestBatchVectorRegisterElements(t *testing.T) {
-	old := batchEnabled
-	t.Cleanup(func() { batchEnabled = old })
 	src := `
 .version 7.0
 .target sm_80

@@ -346,9 +346,7 @@ func TestCollectivePartialWarp(t *testing.T) {
 // them (the result is the low 32 bits).
 func TestShflWholeMatchesRule(t *testing.T) {
 	t.Run("AVX2", func(t *testing.T) { shflWholeMatchesRule(t) })
-	old := simdEnabled
-	simdEnabled = false
-	t.Cleanup(func() { simdEnabled = old })
+	setFlag(t, &simdEnabled, false)
 	t.Run("Go", func(t *testing.T) { shflWholeMatchesRule(t) })
 }
 

@@ -140,6 +140,7 @@ J5:
 // the order lanes reached the atomics in, and the instruction counts; 2
 // CTAs of 96 threads.
 func TestDiamondsMatchDefaultSchedule(t *testing.T) {
+	setFlag(t, &diamondsEnabled, true) // (set back at cleanup should a run below fail)
 	run := func() ([]byte, LaunchStats, int) {
 		p, g := load(t, diamondKernel)
 		n := 0
@@ -234,6 +235,7 @@ STORE:
 // the diamond fast path: the spinners must see the flag at the same
 // iteration, with the same values.
 func TestDiamondsKeepStarvationCount(t *testing.T) {
+	setFlag(t, &diamondsEnabled, true) // (set back at cleanup should a run below fail)
 	run := func() []byte {
 		p, g := load(t, diamondSpinKernel)
 		out, _ := g.Alloc(32*8, 0)
@@ -317,6 +319,7 @@ func TestDiamondGroupRefusals(t *testing.T) {
 // (lanes of one side only) faults at the same thread, instruction and
 // address with the fast path as without it, converged and in a group.
 func TestDiamondFaultsAsDefault(t *testing.T) {
+	setFlag(t, &diamondsEnabled, true) // (set back at cleanup should a run below fail)
 	src := `
 .version 7.8
 .target sm_90
@@ -395,6 +398,7 @@ GJOIN:
 // thread's registers, the order lanes reached an atomic log, and the
 // instruction counts must agree.
 func TestDiamondsMatchDefaultScheduleRandom(t *testing.T) {
+	setFlag(t, &diamondsEnabled, true) // (set back at cleanup should a run below fail)
 	r := rand.New(rand.NewPCG(2026, 11))
 	diamonds := 0
 	for k := 0; k < 200; k++ {

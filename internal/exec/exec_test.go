@@ -888,3 +888,11 @@ Forever:                          // flag set: wait for a CTA that never comes
 		t.Fatalf("the launch took %v", d)
 	}
 }
+
+// setFlag sets one of the package's switches (batchEnabled, simdEnabled,
+// ...) to v for the rest of the test.
+func setFlag(t *testing.T, p *bool, v bool) {
+	old := *p
+	*p = v
+	t.Cleanup(func() { *p = old })
+}

@@ -47,6 +47,7 @@ LOOP:
 // counts. The prefix is the first six ops: ld.param of %m, a register
 // the kernel writes again, ends it.
 func TestPrefixSkipMatchesFullRun(t *testing.T) {
+	setFlag(t, &prefixEnabled, true) // (set back at cleanup should a run below fail)
 	const ctas, threads = 40, 64
 	run := func() ([]byte, LaunchStats, int) {
 		p, g := load(t, prefixKernel)

@@ -129,6 +129,7 @@ LOOP:
 // counts; 2 CTAs of 80 threads, so the third warp of each (16 lanes) runs
 // op by op either way.
 func TestMemoryTracesMatchOps(t *testing.T) {
+	setFlag(t, &tracesEnabled, true) // (set back at cleanup should a run below fail)
 	const nt = 160
 	run := func() ([]byte, LaunchStats, int) {
 		p, g := load(t, memTraceKernel)
@@ -213,6 +214,7 @@ func firstDiff(a, b []byte) int {
 // buffer in the fifth iteration (a load, then in another launch a store),
 // and in a third launch a lane's address is misaligned.
 func TestMemoryTraceFaults(t *testing.T) {
+	setFlag(t, &tracesEnabled, true) // (set back at cleanup should a run below fail)
 	src := `.version 7.0
 .target sm_70
 .address_size 64

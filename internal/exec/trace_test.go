@@ -12,6 +12,7 @@ import (
 // slices that end inside traces' runs (a long loop) and warps whose lanes
 // are not all active (48 threads: the second warp runs op by op).
 func TestTracesMatchOps(t *testing.T) {
+	setFlag(t, &tracesEnabled, true) // (set back at cleanup should a run below fail)
 	src := `.version 7.0
 .target sm_70
 .address_size 64
