@@ -301,7 +301,9 @@ func TestAtomAddF32WholeWarp(t *testing.T) {
 	out, _ := g.Bytes(ob, 128)
 	for i, v := range vals {
 		old := acc[i&1]
-		acc[i&1] = atomAddF32Flush(old, uint64(v))
+		// (9.7.13.5: subnormal inputs and results flushed; round to nearest)
+		f := fp.F32
+		acc[i&1] = f.FlushSubnormal(f.Add(f.FlushSubnormal(old), f.FlushSubnormal(uint64(v)), fp.RN))
 		if got := binary.LittleEndian.Uint32(out[4*i:]); uint64(got) != old {
 			t.Errorf("lane %d: old value %#x, want %#x", i, got, old)
 		}

@@ -936,9 +936,6 @@ func TestBatchPlanRefusals(t *testing.T) {
 	if p.Kernels["splits"].batch == nil || p.Kernels["gsif"].batch == nil || p.Kernels["usplit"].batch == nil {
 		t.Error("forward splits: no batch plan")
 	}
-	if !strings.Contains(batchShapes, "exit;") {
-		t.Fatal("the shapes lost their exit")
-	}
 }
 
 // TestBatchThreshold checks threshold against comparing every lane: when

@@ -345,7 +345,12 @@ func TestCollectivePartialWarp(t *testing.T) {
 // and assorted b and c, on a row whose 32-bit values carry garbage above
 // them (the result is the low 32 bits).
 func TestShflWholeMatchesRule(t *testing.T) {
-	t.Run("AVX2", func(t *testing.T) { shflWholeMatchesRule(t) })
+	t.Run("AVX2", func(t *testing.T) {
+		if !simdEnabled {
+			t.Skip("no AVX2 on this host")
+		}
+		shflWholeMatchesRule(t)
+	})
 	setFlag(t, &simdEnabled, false)
 	t.Run("Go", func(t *testing.T) { shflWholeMatchesRule(t) })
 }

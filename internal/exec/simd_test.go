@@ -1506,9 +1506,12 @@ func TestSIMDBfeMatchesGo(t *testing.T) {
 // selector (sign replication included), operands with garbage above their
 // 32 bits.
 func TestSIMDPrmtUniformMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
 	vec := simdTernary("prmt.uniform")
 	if vec == nil {
-		t.Skip("no AVX2 on this host")
+		t.Fatal("no AVX2 loop prmt.uniform")
 	}
 	r := rand.New(rand.NewPCG(13, 14))
 	var a, b, c, d lanes
@@ -1535,6 +1538,9 @@ func TestSIMDPrmtUniformMatchesGo(t *testing.T) {
 // where there is none), on powers of two, their neighbours, 0, -1, the
 // extremes and hashed bits with garbage above 32 bits.
 func TestSIMDBfindMatchesGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, c := range []struct {
 		key              string
@@ -1542,7 +1548,7 @@ func TestSIMDBfindMatchesGo(t *testing.T) {
 	}{{"bfind.u32", false, false}, {"bfind.s32", true, false}, {"bfind.shiftamt.u32", false, true}, {"bfind.shiftamt.s32", true, true}} {
 		vec := simdUnary(c.key)
 		if vec == nil {
-			t.Skip("no AVX2 on this host")
+			t.Fatalf("no AVX2 loop %s", c.key)
 		}
 		it := intType{bits: 32, signed: c.signed}
 		for round := 0; round < 200; round++ {
