@@ -313,10 +313,6 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 	return nil
 }
 
-// addF32 is floatPair's f32 addition: fp.F32.Add's results in round to
-// nearest, by Go's own.
-var addF32, _ = floatPair("add", fp.F32)
-
 // addInt32Uniform adds the values of mask's lanes to the word at p in one
 // step (a fetch-and-add of their sum with global, a plain update in the
 // cluster's own shared memory), and gives each lane the word as it was
@@ -373,7 +369,7 @@ func atomAddF32Flush(old, b uint64) uint64 {
 		}
 		return v
 	}
-	return flush(addF32(flush(old&0xffffffff), flush(b&0xffffffff)))
+	return flush(f32Add(flush(old&0xffffffff), flush(b&0xffffffff)))
 }
 
 // casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in

@@ -42,18 +42,17 @@ func (w *Warp) growLocal(n uint64) {
 // when a lane's is misaligned or not in its frames (the alloca stack, or
 // out of bounds): the general path takes or faults those.
 func (w *Warp) localAddrs(o *Op, mask uint32) bool {
-	f := w.top()
+	return w.localOffs(o, mask, &w.offs)
+}
+
+// localOffs puts in offs the byte offset in localBack of each lane of
+// mask's element of a 4- or 8-byte .local access by o, or reports false
+// where localAddrs does.
+func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
+	base, regs := w.localBase(o)
 	n, stride := uint64(o.size), w.localStride
-	if stride < n {
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
 		return false
-	}
-	base := o.addrConst
-	if o.frameAddr {
-		base += f.base
-	}
-	var regs *lanes
-	if o.addrBase >= 0 {
-		regs = (*lanes)(f.regs[int(o.addrBase)*warpSize:])
 	}
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
@@ -64,7 +63,7 @@ func (w *Warp) localAddrs(o *Op, mask uint32) bool {
 		if a&(n-1) != 0 || a > stride-n {
 			return false
 		}
-		w.offs[l] = uint64(l)*stride + a
+		offs[l] = uint64(l)*stride + a
 	}
 	return true
 }
@@ -116,28 +115,6 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 	return base, nil
 }
 
-// localOffsAll is localAddrs for an access of o.size (4 or 8) bytes by
-// every lane, into offs (the lanes' offsets in localBack), without the
-// per-lane mask walk.
-func (w *Warp) localOffsAll(o *Op, offs *[warpSize]uint64) bool {
-	base, regs := w.localBase(o)
-	n, stride := uint64(o.size), w.localStride
-	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
-		return false
-	}
-	for l := range offs {
-		a := base
-		if regs != nil {
-			a += regs[l]
-		}
-		if a&(n-1) != 0 || a > stride-n {
-			return false
-		}
-		offs[l] = uint64(l)*stride + a
-	}
-	return true
-}
-
 // loadLocalAll is loadLocal of 4 or 8 bytes for every lane. Unless the
 // destination is the address's register (checked first then), each lane's
 // offset is checked as it loads: where one is refused, the general path
@@ -146,7 +123,7 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
 	if regs == dst {
 		var offs [warpSize]uint64
-		if !w.localOffsAll(o, &offs) {
+		if !w.localOffs(o, ^uint32(0), &offs) {
 			return false
 		}
 		w.loadLocalAt(&offs, o.size, dst, signed)
@@ -199,15 +176,18 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 // loadLocalAt loads n (4 or 8) bytes for every lane at offs in localBack.
 func (w *Warp) loadLocalAt(offs *[warpSize]uint64, n int, dst *lanes, signed bool) {
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
-	for l, off := range offs {
-		q := unsafe.Add(p, off)
-		switch {
-		case n == 8:
-			dst[l] = *(*uint64)(q)
-		case signed:
-			dst[l] = uint64(int64(*(*int32)(q)))
-		default:
-			dst[l] = uint64(*(*uint32)(q))
+	switch {
+	case n == 8:
+		for l, off := range offs {
+			dst[l] = *(*uint64)(unsafe.Add(p, off))
+		}
+	case signed:
+		for l, off := range offs {
+			dst[l] = uint64(int64(*(*int32)(unsafe.Add(p, off))))
+		}
+	default:
+		for l, off := range offs {
+			dst[l] = uint64(*(*uint32)(unsafe.Add(p, off)))
 		}
 	}
 }
@@ -215,16 +195,18 @@ func (w *Warp) loadLocalAt(offs *[warpSize]uint64, n int, dst *lanes, signed boo
 // storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
 func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
 	var offs [warpSize]uint64
-	if !w.localOffsAll(o, &offs) {
+	if !w.localOffs(o, ^uint32(0), &offs) {
 		return false
 	}
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
-	for l, off := range offs {
-		if o.size == 8 {
+	if o.size == 8 {
+		for l, off := range offs {
 			*(*uint64)(unsafe.Add(p, off)) = src[l]
-		} else {
-			*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
 		}
+		return true
+	}
+	for l, off := range offs {
+		*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
 	}
 	return true
 }
