@@ -929,7 +929,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if dst < 0 {
 		r.forgetPreds(in) // (the predicates it writes)
 	}
-	if o.guard == 0 && !split && ndst == 1 && (o.pure || o.vkind == vecUnary) && r.uniformSources(o) {
+	if o.guard == 0 && !split && ndst == 1 && (o.pure || o.vkind == vecUnary) && r.uniformIn(o, func(int32) bool { return false }) {
 		// the same operands in every lane: compute one block's worth
 		blk := 0
 		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
@@ -976,16 +976,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		}
 		if mask == ^uint32(0) && o.vkind != vecNone {
 			// the op's whole-warp loop, as the converged path calls it
-			switch o.vkind {
-			case vecRR:
-				o.vrr(r.row(blk, o.d), r.row(blk, o.a), r.row(blk, o.b))
-			case vecK:
-				o.vrk(r.row(blk, o.d), r.row(blk, o.a), o.k)
-			case vecUnary:
-				o.vu(r.row(blk, o.d), r.row(blk, o.a))
-			case vecTern:
-				o.vt(r.row(blk, o.d), r.row(blk, o.a), r.row(blk, o.b), r.row(blk, o.c))
-			}
+			o.runVecAt(unsafe.Pointer(r.row(blk, 0)))
 			continue
 		}
 		r.point(blk)
@@ -1031,26 +1022,8 @@ func (r *batchRun) pfStep(pc int32, start uint64) uintptr {
 
 // vecAll runs op o's whole-warp loop in every block.
 func (r *batchRun) vecAll(o *Op) {
-	base := unsafe.Pointer(unsafe.SliceData(r.regs))
-	file := r.slots * warpSize * 8 // bytes of a block's register file
-	row := func(blk int, s int32) *lanes { return (*lanes)(unsafe.Add(base, blk*file+int(s)*warpSize*8)) }
-	switch o.vkind {
-	case vecRR:
-		for blk := range r.nb {
-			o.vrr(row(blk, o.d), row(blk, o.a), row(blk, o.b))
-		}
-	case vecK:
-		for blk := range r.nb {
-			o.vrk(row(blk, o.d), row(blk, o.a), o.k)
-		}
-	case vecUnary:
-		for blk := range r.nb {
-			o.vu(row(blk, o.d), row(blk, o.a))
-		}
-	case vecTern:
-		for blk := range r.nb {
-			o.vt(row(blk, o.d), row(blk, o.a), row(blk, o.b), row(blk, o.c))
-		}
+	for blk := range r.nb {
+		o.runVecAt(unsafe.Pointer(r.row(blk, 0)))
 	}
 }
 
@@ -1204,7 +1177,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 		if ld != nil {
 			lead(f, blk)
 		}
-		row := func(s int32) *lanes { return (*lanes)(unsafe.Add(f, int(s)*warpSize*8)) }
 		for k := range run {
 			o := &run[k]
 			if plan.kind[pc+int32(k)] == bkColl {
@@ -1212,16 +1184,7 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 				o.aux.(*collOp).whole(&r.fr)
 				continue
 			}
-			switch o.vkind {
-			case vecRR:
-				o.vrr(row(o.d), row(o.a), row(o.b))
-			case vecK:
-				o.vrk(row(o.d), row(o.a), o.k)
-			case vecUnary:
-				o.vu(row(o.d), row(o.a))
-			case vecTern:
-				o.vt(row(o.d), row(o.a), row(o.b), row(o.c))
-			}
+			o.runVecAt(f)
 		}
 	}
 	for _, d := range written {
@@ -1249,28 +1212,23 @@ func (r *batchRun) vecTrace(pc, end int32) []traceOp {
 		return v.ops
 	}
 	v.end, v.ops = end, nil
-	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
 	var tr []traceOp
 	for i := pc; i < end; i++ {
 		o := &r.fn.Ops[i]
+		var t traceOp
+		ok := false
 		if r.plan.kind[i] == bkColl {
-			c := o.aux.(*collOp)
-			body, ok := simdMemBody("shfl")
-			if o.memTrace != "shfl" || c.pdst >= 0 || !ok {
-				return nil // (a predicate destination: the body's needs a context)
+			// (a predicate destination: the body's needs a context)
+			if c := o.aux.(*collOp); o.memTrace == "shfl" && c.pdst < 0 {
+				t, ok = shflEntry(c)
 			}
-			tr = append(tr, traceOp{body: body, d: row(c.dst), a: row(c.ins[0]), k: uint64(uintptr(unsafe.Pointer(c.shfl)))})
-			continue
+		} else {
+			t, ok = vecEntry(o)
 		}
-		body, ok := simdBodyOf(o.vecLoop())
 		if !ok {
 			return nil
 		}
-		var offs [4]uint64 // d, a, b, c (0 where the loop has none)
-		for k, s := range o.vecRows() {
-			offs[k] = row(s)
-		}
-		tr = append(tr, traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k})
+		tr = append(tr, t)
 	}
 	v.ops = tr
 	return tr
@@ -1287,17 +1245,6 @@ type vecTraceRun struct {
 func (r *batchRun) uniformIn(o *Op, written func(int32) bool) bool {
 	for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
 		if f, ok := r.formOf(s); !ok || !f.uniform() || written(s) {
-			return false
-		}
-	}
-	return true
-}
-
-// uniformSources reports whether every operand of a pure (or unary) op is
-// a uniform form.
-func (r *batchRun) uniformSources(o *Op) bool {
-	for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
-		if f, ok := r.formOf(s); !ok || !f.uniform() {
 			return false
 		}
 	}

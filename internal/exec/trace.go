@@ -117,19 +117,10 @@ func buildTraces(f *Func) {
 		if o.memTrace != "" && o.guard == 0 {
 			return memEntry(f, o, &globals)
 		}
-		if !o.plain || o.guard != 0 || o.vkind == vecNone {
+		if !o.plain || o.guard != 0 {
 			return traceOp{}, false
 		}
-		body, ok := simdBodyOf(o.vecLoop())
-		if !ok {
-			return traceOp{}, false
-		}
-		var offs [4]uint64 // d, a, b, c (0 where the loop has none)
-		for k, s := range o.vecRows() {
-			offs[k] = uint64(s) * warpSize * 8
-		}
-		t := traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k}
-		return t, true
+		return vecEntry(o)
 	}
 	var run []traceOp // (a scratch buffer: the runs kept are copies)
 	for i := 0; i < len(f.Ops); {
@@ -150,6 +141,37 @@ func buildTraces(f *Func) {
 		}
 		i = max(j, i+1)
 	}
+}
+
+// vecEntry is the trace entry of an op with a whole-warp loop: its body
+// and its rows' offsets.
+func vecEntry(o *Op) (traceOp, bool) {
+	if o.vkind == vecNone {
+		return traceOp{}, false
+	}
+	body, ok := simdBodyOf(o.vecLoop())
+	if !ok {
+		return traceOp{}, false
+	}
+	var offs [4]uint64 // d, a, b, c (0 where the loop has none)
+	for k, s := range o.vecRows() {
+		offs[k] = uint64(s) * warpSize * 8
+	}
+	return traceOp{body: body, d: offs[0], a: offs[1], b: offs[2], c: offs[3], k: o.k}, true
+}
+
+// shflEntry is the trace entry of a whole-warp shfl (its table in k; the
+// collOp keeps it alive).
+func shflEntry(c *collOp) (traceOp, bool) {
+	body, ok := simdMemBody("shfl")
+	if !ok {
+		return traceOp{}, false
+	}
+	t := traceOp{body: body, d: uint64(c.dst) * warpSize * 8, a: uint64(c.ins[0]) * warpSize * 8, k: uint64(uintptr(unsafe.Pointer(c.shfl)))}
+	if c.pdst >= 0 {
+		t.c = uint64(c.pdst) * 4
+	}
+	return t, true
 }
 
 // memEntry is the trace entry of an op with a trace-only body (o.memTrace):
@@ -184,17 +206,11 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		return traceOp{body: body, d: uint64(o.d) * 4, a: uint64(o.a) * 4, b: uint64(o.b) * 4, k: o.k}, true
 	}
 	if kind == "shfl" {
-		// a whole-warp shfl (its table in k; the collOp keeps it alive)
 		c := o.aux.(*collOp)
-		body, ok := simdMemBody(kind)
-		if !ok || !inFrame(c.dst, c.ins[0]) {
+		if !inFrame(c.dst, c.ins[0]) {
 			return traceOp{}, false
 		}
-		t := traceOp{body: body, d: row(c.dst), a: row(c.ins[0]), k: uint64(uintptr(unsafe.Pointer(c.shfl)))}
-		if c.pdst >= 0 {
-			t.c = uint64(c.pdst) * 4
-		}
-		return t, true
+		return shflEntry(c)
 	}
 	if kind == "selp" {
 		body, ok := simdMemBody(kind)

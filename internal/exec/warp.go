@@ -587,7 +587,12 @@ func rowAt(rows unsafe.Pointer, s int32) *lanes {
 // registers, for a full mask: what o.exec would do, one call sooner. These
 // loops compute and cannot fault.
 func (f *frame) runVec(o *Op) {
-	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
+	o.runVecAt(unsafe.Pointer(unsafe.SliceData(f.regs)))
+}
+
+// runVecAt runs op o's whole-warp loop on the registers starting at rows
+// (a frame's, a batch's block's).
+func (o *Op) runVecAt(rows unsafe.Pointer) {
 	d, a := rowAt(rows, o.d), rowAt(rows, o.a)
 	switch o.vkind {
 	case vecK:
