@@ -111,8 +111,6 @@ type batchPlan struct {
 	// and the split's reconvergence point (the other groups' lanes never
 	// read the value)
 	readsFirst, readsLast []int32
-	// sreg: the special register of each constant slot that holds one
-	sreg map[int32]*sregRef
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -125,13 +123,10 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	p := &batchPlan{kind: make([]batchKind, len(f.Ops)), srcs: make([][]int32, len(f.Ops)),
-		sext: make([]bool, len(f.Ops)), form: make([]formInfo, len(f.Ops)), exit: -1, sreg: map[int32]*sregRef{}}
-	for _, c := range f.consts {
-		if c.slot >= 0 && c.bits == sregMarker {
-			if !batchSregs[c.sreg.name] {
-				return nil
-			}
-			p.sreg[c.slot] = c.sreg
+		sext: make([]bool, len(f.Ops)), form: make([]formInfo, len(f.Ops)), exit: -1}
+	for _, ref := range f.sregOf {
+		if !batchSregs[ref.name] {
+			return nil
 		}
 	}
 	for pc := range f.Ops {
@@ -203,7 +198,7 @@ func planBatch(f *Func) *batchPlan {
 		p.srcs[pc] = regSources(f, in)
 		if o.pure { // (a special register's slot: a mov's source)
 			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-				if p.sreg[s] != nil {
+				if f.sregOf[s] != nil {
 					p.srcs[pc] = append(p.srcs[pc], s)
 				}
 			}
@@ -307,10 +302,10 @@ func (p *batchPlan) readRanges(f *Func) {
 		if o := &f.Ops[pc]; o.pure { // (a special register's slot)
 			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
 				if s >= 0 && int(s) < f.numSlots {
-					if first[s] < 0 || int32(pc) < first[s] {
+					if first[s] < 0 {
 						first[s] = int32(pc)
 					}
-					last[s] = max(last[s], int32(pc))
+					last[s] = int32(pc)
 				}
 			}
 		}
@@ -581,11 +576,10 @@ func probeSext(f *Func, p *batchPlan) (ok bool) {
 			continue // (64-bit results need no extension)
 		}
 		decided, sext := false, false
-	probe:
 		for _, v := range probes {
 			var got [2]uint64
 			ext := 2
-			if p.sreg[o.a] != nil {
+			if f.sregOf[o.a] != nil {
 				ext = 1 // a special register's row is always zero-extended
 			}
 			for e := range ext {
@@ -594,7 +588,7 @@ func probeSext(f *Func, p *batchPlan) (ok bool) {
 					x = uint64(int64(int32(v)))
 				}
 				for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-					if int(s) < f.regSlots || p.sreg[s] != nil {
+					if int(s) < f.regSlots || f.sregOf[s] != nil {
 						fillRow((*lanes)(fr.regs[int(s)*warpSize:]), x)
 					}
 				}
@@ -605,7 +599,7 @@ func probeSext(f *Func, p *batchPlan) (ok bool) {
 				got[1] = got[0]
 			}
 			if got[0] != got[1] {
-				break probe // the result depends on the operands' upper halves
+				break // the result depends on the operands' upper halves
 			}
 			if uint32(got[0])&0x80000000 == 0 {
 				continue

@@ -141,7 +141,9 @@ const maxWords = 256
 
 func (ws *wordSet) reset(add bool) {
 	ws.ok, ws.addrs, ws.of = add, ws.addrs[:0], ws.of[:0]
-	clear(ws.tab[:])
+	if add {
+		clear(ws.tab[:])
+	}
 }
 
 // note records the next running lane's word.

@@ -57,8 +57,7 @@ func (r *batchRun) collective(pc int32, o *Op) bool {
 	for _, s := range r.plan.srcs[pc] {
 		r.materialize(s)
 	}
-	if !c.fullMask {
-		r.materialize(c.mask)
+	if !c.fullMask { // (its register is one of srcs: written out above)
 		for blk := range r.nb {
 			if r.act[blk] == 0 {
 				continue

@@ -191,7 +191,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			r.formRow(vf, blk, &r.tmp2)
 			row = &r.tmp2
 		}
-		if isForm && r.run[r.bw[blk]] && af.c[0] == n && eff == ^uint32(0) {
+		if isForm && r.run && af.c[0] == n && eff == ^uint32(0) {
 			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
 			data, off, _, ok := r.winAt(o.space, blk, start, n*warpSize)
 			if !ok || start&(n-1) != 0 {

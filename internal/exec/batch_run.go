@@ -47,9 +47,9 @@ type batchRun struct {
 	probed bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
-	// run: per warp of a CTA, its lanes are consecutive in tid.x (lane i
-	// has tid.x = tid.x of lane 0 + i)
-	run []bool
+	// run: every warp's lanes are consecutive in tid.x (lane i has tid.x
+	// = tid.x of lane 0 + i)
+	run bool
 	// segs: per warp of a CTA, its lanes that are threads as runs of
 	// consecutive tid.x (one run of 32 for a run warp)
 	segs [][]batchSeg
@@ -169,11 +169,10 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	for t := range threads {
 		r.tid[t] = [3]uint32{uint32(t % b[0]), uint32(t / b[0] % b[1]), uint32(t / (b[0] * b[1]))}
 	}
-	r.run = make([]bool, r.wpc)
+	r.run = b[0]%warpSize == 0 || b[1]*b[2] == 1
 	r.segs = make([][]batchSeg, r.wpc)
-	for w := range r.run {
-		r.run[w] = b[0]%warpSize == 0 || b[1]*b[2] == 1
-		if r.run[w] {
+	for w := range r.segs {
+		if r.run {
 			r.segs[w] = []batchSeg{{0, warpSize}}
 			continue
 		}
@@ -284,7 +283,6 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	r.probed = true
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
-	r.nAct, r.lanes = 0, 0
 	copy(r.act[:r.nb], r.alive[:r.nb])
 	clear(r.depth[:r.nb])
 	r.anyLeft = false
@@ -514,17 +512,13 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 }
 
 // A batchFrame is a split's reconvergence point (join): the lanes that
-// arrived there so far, per block, and the groups still to run to it.
+// arrived there so far, per block, and the taken side's lanes (per block)
+// still to run there from the branch's target (nil once they run).
 type batchFrame struct {
 	join    int32
 	arrived []uint32
-	pending []batchGroup
-}
-
-// A batchGroup is lanes (per block) at one PC.
-type batchGroup struct {
-	pc   int32
-	mask []uint32
+	target  int32
+	taken   []uint32
 }
 
 // split runs a guarded branch that reconverges before the exit: when it
@@ -570,8 +564,7 @@ func (r *batchRun) split(o *Op, pc int32) int32 {
 		r.act[blk] &^= taken[blk]
 	}
 	r.recount()
-	r.frames = append(r.frames, batchFrame{join: r.fn.ipdom[pc], arrived: arrived,
-		pending: []batchGroup{{o.target, taken}}})
+	r.frames = append(r.frames, batchFrame{join: r.fn.ipdom[pc], arrived: arrived, target: o.target, taken: taken})
 	return pc + 1
 }
 
@@ -583,13 +576,12 @@ func (r *batchRun) arrive() int32 {
 	for blk := range r.nb {
 		f.arrived[blk] |= r.act[blk]
 	}
-	if n := len(f.pending); n > 0 {
-		g := f.pending[n-1]
-		f.pending = f.pending[:n-1]
-		copy(r.act[:r.nb], g.mask)
-		r.putMasks(g.mask)
+	if f.taken != nil {
+		copy(r.act[:r.nb], f.taken)
+		r.putMasks(f.taken)
+		f.taken = nil
 		r.recount()
-		return g.pc
+		return f.target
 	}
 	copy(r.act[:r.nb], f.arrived)
 	r.putMasks(f.arrived)
@@ -870,7 +862,7 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		return
 	}
 	w := int(r.bw[blk])
-	if r.run[w] {
+	if r.run {
 		v := r.segFirst(&f, blk, batchSeg{0, warpSize})
 		if f.bits == 64 && simdEnabled {
 			batchIota(row, v, f.c[0])

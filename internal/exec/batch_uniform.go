@@ -26,7 +26,7 @@ import (
 func uniformPreds(f *Func, p *batchPlan) ([]bool, []bool) {
 	nonReg := make([]bool, f.numSlots)
 	nonPred := make([]bool, f.numPreds)
-	for s, ref := range p.sreg {
+	for s, ref := range f.sregOf {
 		if ref.name == "%tid" || ref.name == "%laneid" {
 			nonReg[s] = true
 		}
