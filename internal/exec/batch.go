@@ -271,7 +271,7 @@ func planBatch(f *Func) *batchPlan {
 		for i := o.target; i <= int32(pc); i++ {
 			k := p.kind[i]
 			memory = memory || (k == bkLoad || k == bkStore) && f.Ops[i].addrBase >= 0 && varies[f.Ops[i].addrBase]
-			kind = kind || k == bkBar || k == bkBra && f.Ops[i].guard != 0 && (p.toExit[i] || p.dynUni[i])
+			kind = kind || k == bkBar || p.toExit[i] || p.dynUni[i]
 		}
 		if !memory || !kind {
 			return nil
@@ -360,20 +360,28 @@ func barriersOK(f *Func, p *batchPlan, uniform []bool) bool {
 					return false
 				}
 				for i := t; i <= pc; i++ {
-					if p.kind[i] == bkBra && f.Ops[i].guard != 0 && p.toExit[i] {
+					if p.toExit[i] {
 						return false
 					}
 				}
 			}
-			if o.guard != 0 && p.toExit[pc] && pc < b {
+			if p.toExit[pc] && pc < b {
 				return false
 			}
-			if !uni(o) && !p.toExit[pc] && pc < b && (f.ipdom[pc] < 0 || int32(b) < f.ipdom[pc]) {
+			if !uni(o) && splitsAround(f, p, int32(pc), int32(b)) {
 				return false // in a split's region
 			}
 		}
 	}
 	return true
+}
+
+// splitsAround reports whether the guarded branch at pc, when it parts
+// lanes other than by sending them to the exit, leaves op x in the region
+// its groups run apart (after pc, before its reconvergence point).
+func splitsAround(f *Func, p *batchPlan, pc, x int32) bool {
+	o := &f.Ops[pc]
+	return p.kind[pc] == bkBra && o.guard != 0 && !p.toExit[pc] && pc < x && (f.ipdom[pc] < 0 || x < f.ipdom[pc])
 }
 
 // forwardRegion reports whether the guarded branch at pc splits lanes
@@ -419,7 +427,7 @@ func wholeWarpRegion(f *Func, p *batchPlan, pc int32) bool {
 		case bkExit, bkBar, bkColl, bkAtom:
 			return false
 		case bkBra:
-			if f.Ops[i].guard != 0 && p.toExit[i] || f.Ops[i].target == p.exit {
+			if p.toExit[i] || f.Ops[i].target == p.exit {
 				return false
 			}
 		}

@@ -67,7 +67,7 @@ func atomicsOK(f *Func, p *batchPlan) bool {
 			if pc > a && p.dynUni[pc] {
 				return false // it goes back to the warp engine where it parts a warp
 			}
-			if pc < a && o.guard != 0 && !p.toExit[pc] && (f.ipdom[pc] < 0 || int32(a) < f.ipdom[pc]) {
+			if splitsAround(f, p, int32(pc), int32(a)) {
 				return false // in a split's region
 			}
 		}

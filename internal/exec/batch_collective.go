@@ -28,9 +28,7 @@ func collectivesOK(f *Func, p *batchPlan, uniform []bool) bool {
 			continue
 		}
 		for pc := range c {
-			o := &f.Ops[pc]
-			if p.kind[pc] == bkBra && o.guard != 0 && !uniform[o.guard-1] && !p.toExit[pc] &&
-				(f.ipdom[pc] < 0 || int32(c) < f.ipdom[pc]) {
+			if o := &f.Ops[pc]; splitsAround(f, p, int32(pc), int32(c)) && !uniform[o.guard-1] {
 				return false
 			}
 		}

@@ -38,30 +38,23 @@ func (r *batchRun) setpForms(o *Op) bool {
 	p := r.fn.slot[in.Operands[0].Reg.ID]
 	r.predUni[p] = -1
 	signed := t.signed && !unsigned
-	if o.guard == 0 && c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform()) {
+	// a threshold on one moving operand, the other's value k
+	ends := c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform())
+	mv, k, moving := &f[0], f[1].raw(), 0
+	if f[0].uniform() {
+		mv, k, moving = &f[1], f[0].raw(), 1
+	}
+	if o.guard == 0 && ends {
 		// one threshold for the whole batch, when its lanes' values run
 		// through it without wrapping around
-		mv, k, moving := &f[0], f[1].raw(), 0
-		if f[0].uniform() {
-			mv, k, moving = &f[1], f[0].raw(), 1
-		}
 		res, ok := uint32(0), false
 		if v0, st, lin := r.linear(mv); lin && int(mv.bits) == t.bits {
 			res, ok = threshold(v0, st, int64(r.nb*warpSize), k, moving, t.bits, signed, c)
 		}
-		if lo, hi, span := mv.span(t.bits, signed, &r.dom); !ok && span {
+		if !ok {
 			// (any block shape: the least and greatest values decide)
-			var r0, r1 bool
-			if moving == 0 {
-				r0, r1 = compareInt(lo, k, t.bits, signed, c), compareInt(hi, k, t.bits, signed, c)
-			} else {
-				r0, r1 = compareInt(k, lo, t.bits, signed, c), compareInt(k, hi, t.bits, signed, c)
-			}
-			if r0 == r1 {
-				ok = true
-				if r0 {
-					res = ^uint32(0)
-				}
+			if lo, hi, span := mv.span(t.bits, signed, &r.dom); span {
+				res, ok = endsAgree(lo, hi, k, moving, t.bits, signed, c)
 			}
 		}
 		if ok {
@@ -75,12 +68,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 			return true
 		}
 	}
-	// a threshold on one moving operand: the ends of a run decide it
-	ends := c != cmpEq && c != cmpNe && (f[0].uniform() || f[1].uniform())
-	mv, k, moving := &f[0], f[1].raw(), 0 // the operand that moves, the other's value
-	if f[0].uniform() {
-		mv, k, moving = &f[1], f[0].raw(), 1
-	}
+	// else the ends of each run decide it
 	// (a moving operand without a ctaid.x term gives each warp of a CTA
 	// the same lanes in every CTA: one answer per warp of the CTA)
 	perWarp := ends && int(mv.bits) == t.bits && mv.c[3] == 0
@@ -168,6 +156,12 @@ func threshold(v, s uint64, count int64, k uint64, moving, bits int, signed bool
 		}
 		a, e = v, v+uint64(d)
 	}
+	return endsAgree(a, e, k, moving, bits, signed, c)
+}
+
+// endsAgree compares the ends a and e of a monotonic run of values with k
+// (moving: which operand they are): when both agree, every value does.
+func endsAgree(a, e, k uint64, moving, bits int, signed bool, c intCmp) (uint32, bool) {
 	var r0, r1 bool
 	if moving == 0 {
 		r0, r1 = compareInt(a, k, bits, signed, c), compareInt(e, k, bits, signed, c)

@@ -742,10 +742,8 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	// next reconvergence point: the released lanes are then the only
 	// runnable ones (the rest still wait), all at r, and neither favour
 	// nor the starvation count can apply (both were settled above).
-	for m := out; m != 0; m &= m - 1 {
-		if l := bits.TrailingZeros32(m); f.rtop[l] == r+1 {
-			return f.pick(rng)
-		}
+	if f.waitsAt(out, r) {
+		return f.pick(rng)
 	}
 	if rng != nil {
 		rng.IntN(bits.OnesCount32(out)) // (the draw picking again makes)
