@@ -2,21 +2,11 @@
 
 package exec
 
-// The AVX2 forms of a batch's contiguous 32-bit loads and stores
-// (batch_amd64.s); loadRun and storeRun use them when simdEnabled.
-
-//go:noescape
-func batchLoadZ32(row *lanes, src *byte)
-
-//go:noescape
-func batchLoadS32(row *lanes, src *byte)
-
-//go:noescape
-func batchStore32(dst *byte, row *lanes)
-
-// The same over n rows stride bytes apart (a batch's blocks) and n*32
-// consecutive values in memory (n > 0), prefetching the lines pf bytes
-// after those they access (prefetches never fault).
+// The AVX2 forms of a batch's contiguous loads and stores (batch_amd64.s):
+// n rows stride bytes apart (a batch's blocks; n = 1 for one warp's row,
+// as loadRun and storeRun use them when simdEnabled) and n*32 consecutive
+// values in memory (n > 0), prefetching the lines pf bytes after those
+// they access (prefetches never fault).
 
 //go:noescape
 func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
@@ -55,13 +45,9 @@ func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf
 //go:noescape
 func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr)
 
-// batchGather32 sets row[i] to the uint32 at base+offs[i], zero-extended.
-//
-//go:noescape
-func batchGather32(row *lanes, base *byte, offs *uint32)
-
-// batchChunks32 is batchGather32 by chunks of eight lanes: kinds[c] 0
-// gathers, 1 loads eight consecutive values, 2 loads one for all eight.
+// batchChunks32 sets row by chunks of eight lanes: kinds[c] 0 gathers
+// each lane's uint32 at base+offs[i] (zero-extended), 1 loads eight
+// consecutive values, 2 loads one for all eight.
 //
 //go:noescape
 func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)

@@ -2,87 +2,10 @@
 
 #include "textflag.h"
 
-// func batchLoadZ32(row *lanes, src *byte)
-// 32 consecutive uint32 values, zero-extended into a row.
-TEXT ·batchLoadZ32(SB), NOSPLIT, $0-16
-	MOVQ row+0(FP), DI
-	MOVQ src+8(FP), SI
-	VPMOVZXDQ 0(SI), Y0
-	VPMOVZXDQ 16(SI), Y1
-	VPMOVZXDQ 32(SI), Y2
-	VPMOVZXDQ 48(SI), Y3
-	VPMOVZXDQ 64(SI), Y4
-	VPMOVZXDQ 80(SI), Y5
-	VPMOVZXDQ 96(SI), Y6
-	VPMOVZXDQ 112(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	VZEROUPPER
-	RET
-
-// func batchLoadS32(row *lanes, src *byte)
-// 32 consecutive int32 values, sign-extended into a row.
-TEXT ·batchLoadS32(SB), NOSPLIT, $0-16
-	MOVQ row+0(FP), DI
-	MOVQ src+8(FP), SI
-	VPMOVSXDQ 0(SI), Y0
-	VPMOVSXDQ 16(SI), Y1
-	VPMOVSXDQ 32(SI), Y2
-	VPMOVSXDQ 48(SI), Y3
-	VPMOVSXDQ 64(SI), Y4
-	VPMOVSXDQ 80(SI), Y5
-	VPMOVSXDQ 96(SI), Y6
-	VPMOVSXDQ 112(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	VZEROUPPER
-	RET
-
-// func batchStore32(dst *byte, row *lanes)
-// A row's low halves as 32 consecutive uint32 values: VSHUFPS picks the
-// even dwords of two registers per 128-bit half, VPERMQ puts the halves
-// in order.
-TEXT ·batchStore32(SB), NOSPLIT, $0-16
-	MOVQ dst+0(FP), DI
-	MOVQ row+8(FP), SI
-	VMOVDQU 0(SI), Y0
-	VMOVDQU 32(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y0
-	VPERMQ $0xD8, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VSHUFPS $0x88, Y3, Y2, Y2
-	VPERMQ $0xD8, Y2, Y2
-	VMOVDQU Y2, 32(DI)
-	VMOVDQU 128(SI), Y4
-	VMOVDQU 160(SI), Y5
-	VSHUFPS $0x88, Y5, Y4, Y4
-	VPERMQ $0xD8, Y4, Y4
-	VMOVDQU Y4, 64(DI)
-	VMOVDQU 192(SI), Y6
-	VMOVDQU 224(SI), Y7
-	VSHUFPS $0x88, Y7, Y6, Y6
-	VPERMQ $0xD8, Y6, Y6
-	VMOVDQU Y6, 96(DI)
-	VZEROUPPER
-	RET
-
 // func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
-// batchLoadZ32 for n rows stride bytes apart, from consecutive memory;
-// it prefetches the lines pf bytes after those it reads.
+// n rows stride bytes apart, each of 32 consecutive uint32 values from
+// src on, zero-extended; it prefetches the lines pf bytes after those it
+// reads.
 TEXT ·batchLoadZ32N(SB), NOSPLIT, $0-40
 	MOVQ row+0(FP), DI
 	MOVQ stride+8(FP), DX
@@ -116,6 +39,7 @@ loop:
 	RET
 
 // func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
+// batchLoadZ32N sign-extending.
 TEXT ·batchLoadS32N(SB), NOSPLIT, $0-40
 	MOVQ row+0(FP), DI
 	MOVQ stride+8(FP), DX
@@ -149,7 +73,7 @@ loop:
 	RET
 
 // func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
-// batchStore32 for n rows stride bytes apart, to consecutive memory.
+// n rows stride bytes apart, their low halves to consecutive memory.
 TEXT ·batchStore32N(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ row+8(FP), SI
@@ -433,34 +357,9 @@ squad:
 	VZEROUPPER
 	RET
 
-// func batchGather32(row *lanes, base *byte, offs *uint32)
-// row[i] = the uint32 at base+offs[i], zero-extended, for 32 lanes:
-// VPGATHERDD eight lanes at a time (offsets below 2^31, all checked).
-TEXT ·batchGather32(SB), NOSPLIT, $0-24
-	MOVQ row+0(FP), DI
-	MOVQ base+8(FP), SI
-	MOVQ offs+16(FP), DX
-	MOVQ $4, CX
-gloop:
-	VMOVDQU (DX), Y1
-	VPCMPEQD Y2, Y2, Y2
-	VPXOR Y0, Y0, Y0
-	VPGATHERDD Y2, (SI)(Y1*1), Y0
-	VPMOVZXDQ X0, Y3
-	VEXTRACTI128 $1, Y0, X4
-	VPMOVZXDQ X4, Y4
-	VMOVDQU Y3, 0(DI)
-	VMOVDQU Y4, 32(DI)
-	ADDQ $32, DX
-	ADDQ $64, DI
-	DECQ CX
-	JNZ gloop
-	VZEROUPPER
-	RET
-
 // func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)
-// batchGather32 by chunks of eight lanes, each as kinds[c] says: 0 a
-// gather, 1 eight consecutive uint32 values from base+offs[8c], 2 one
+// row by chunks of eight lanes, each as kinds[c] says: 0 a gather of
+// the uint32 values at base+offs[i], zero-extended, 1 eight consecutive uint32 values from base+offs[8c], 2 one
 // value (at base+offs[8c]) in all eight lanes.
 TEXT ·batchChunks32(SB), NOSPLIT, $0-32
 	MOVQ row+0(FP), DI

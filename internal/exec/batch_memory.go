@@ -554,9 +554,9 @@ func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t str
 func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 	switch {
 	case n == 4 && simdEnabled && signed:
-		batchLoadS32(row, &data[:128][0])
+		batchLoadS32N(row, 0, &data[:128][0], 1, 0)
 	case n == 4 && simdEnabled:
-		batchLoadZ32(row, &data[:128][0])
+		batchLoadZ32N(row, 0, &data[:128][0], 1, 0)
 	case n == 8:
 		for i := range row {
 			row[i] = binary.LittleEndian.Uint64(data[8*i:])
@@ -592,7 +592,7 @@ func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 func storeRun(data []byte, row *lanes, n uint64) {
 	switch {
 	case n == 4 && simdEnabled:
-		batchStore32(&data[:128][0], row)
+		batchStore32N(&data[:128][0], row, 0, 1, 0)
 		return
 	}
 	switch n {

@@ -5,10 +5,6 @@ package exec
 // Without AVX2 (batch_amd64.go) loadRun and storeRun take their Go loops:
 // simdEnabled is false.
 
-func batchLoadZ32(row *lanes, src *byte) { panic("unreachable") }
-func batchLoadS32(row *lanes, src *byte) { panic("unreachable") }
-func batchStore32(dst *byte, row *lanes) { panic("unreachable") }
-
 func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr) { panic("unreachable") }
 func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr) { panic("unreachable") }
 func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
@@ -23,5 +19,4 @@ func batchLoadV4Z32N(r0, r1, r2, r3 *lanes, stride uintptr, src *byte, n int, pf
 func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, pf uintptr) {
 	panic("unreachable")
 }
-func batchGather32(row *lanes, base *byte, offs *uint32)               { panic("unreachable") }
 func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8) { panic("unreachable") }
