@@ -359,8 +359,9 @@ squad:
 
 // func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)
 // row by chunks of eight lanes, each as kinds[c] says: 0 a gather of
-// the uint32 values at base+offs[i], zero-extended, 1 eight consecutive uint32 values from base+offs[8c], 2 one
-// value (at base+offs[8c]) in all eight lanes.
+// the uint32 values at base+offs[i], zero-extended, 1 eight consecutive
+// uint32 values from base+offs[8c], 2 one value (at base+offs[8c]) in
+// all eight lanes.
 TEXT ·batchChunks32(SB), NOSPLIT, $0-32
 	MOVQ row+0(FP), DI
 	MOVQ base+8(FP), SI
