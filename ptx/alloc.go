@@ -16,17 +16,15 @@ type slabs struct {
 	instrs []Instruction
 	exprs  []Expr
 	words  []string
-	// the size of each kind's last slab
-	nIdents, nInts, nInstrs, nExprs, nWords int
 }
 
-// grow returns the size of a kind's next slab after one of last.
+// grow returns the size of a kind's next slab after one of last (its
+// full slab's capacity).
 func grow(last, limit int) int { return min(max(2*last, 16), limit) }
 
 func (s *slabs) ident(pos Pos, name string) *Ident {
 	if len(s.idents) == cap(s.idents) {
-		s.nIdents = grow(s.nIdents, slabSize)
-		s.idents = make([]Ident, 0, s.nIdents)
+		s.idents = make([]Ident, 0, grow(cap(s.idents), slabSize))
 	}
 	s.idents = append(s.idents, Ident{Pos: pos, Name: name})
 	return &s.idents[len(s.idents)-1]
@@ -34,8 +32,7 @@ func (s *slabs) ident(pos Pos, name string) *Ident {
 
 func (s *slabs) intLit(l IntLit) *IntLit {
 	if len(s.ints) == cap(s.ints) {
-		s.nInts = grow(s.nInts, slabSize)
-		s.ints = make([]IntLit, 0, s.nInts)
+		s.ints = make([]IntLit, 0, grow(cap(s.ints), slabSize))
 	}
 	s.ints = append(s.ints, l)
 	return &s.ints[len(s.ints)-1]
@@ -43,8 +40,7 @@ func (s *slabs) intLit(l IntLit) *IntLit {
 
 func (s *slabs) instruction() *Instruction {
 	if len(s.instrs) == cap(s.instrs) {
-		s.nInstrs = grow(s.nInstrs, slabSize)
-		s.instrs = make([]Instruction, 0, s.nInstrs)
+		s.instrs = make([]Instruction, 0, grow(cap(s.instrs), slabSize))
 	}
 	s.instrs = s.instrs[:len(s.instrs)+1]
 	return &s.instrs[len(s.instrs)-1]
@@ -60,8 +56,7 @@ func (s *slabs) exprList(list []Expr) []Expr {
 		return append([]Expr(nil), list...)
 	}
 	if cap(s.exprs)-len(s.exprs) < n {
-		s.nExprs = grow(s.nExprs, slabSize*4)
-		s.exprs = make([]Expr, 0, max(s.nExprs, n))
+		s.exprs = make([]Expr, 0, max(grow(cap(s.exprs), slabSize*4), n))
 	}
 	i := len(s.exprs)
 	s.exprs = append(s.exprs, list...)
@@ -78,8 +73,7 @@ func (s *slabs) wordList(list []string) []string {
 		return append([]string(nil), list...)
 	}
 	if cap(s.words)-len(s.words) < n {
-		s.nWords = grow(s.nWords, slabSize*4)
-		s.words = make([]string, 0, max(s.nWords, n))
+		s.words = make([]string, 0, max(grow(cap(s.words), slabSize*4), n))
 	}
 	i := len(s.words)
 	s.words = append(s.words, list...)

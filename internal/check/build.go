@@ -37,14 +37,9 @@ type builder struct {
 
 // newInst returns a zero instruction with n zero operands.
 func (b *builder) newInst(n int) *ir.Inst {
-	if len(b.insts) == 0 { // (function counts them all: countInsts)
-		b.insts = make([]ir.Inst, 16)
-	}
+	// (function allocated the function's, as labels counted them)
 	in := &b.insts[0]
 	b.insts = b.insts[1:]
-	if n > len(b.operands) {
-		b.operands = make([]ir.Operand, max(n, 32))
-	}
 	in.Operands = b.operands[:n:n] // (an append elsewhere copies)
 	b.operands = b.operands[n:]
 	return in
@@ -185,46 +180,32 @@ func (b *builder) function(f *ir.Func) {
 	if d.Body == nil {
 		return
 	}
-	b.labels(f, d.Body)
-	// the function's instructions and operands in two allocations
-	ni, no := countInsts(d.Body)
+	// (the function's instructions and operands in two allocations)
+	ni, no := b.labels(f, d.Body)
 	b.insts, b.operands = make([]ir.Inst, ni), make([]ir.Operand, no)
 	f.Insts = make([]*ir.Inst, 0, ni)
 	b.block(f, fs, d.Body)
 }
 
-// countInsts counts the instructions of blk and their operands.
-func countInsts(blk *ptx.Block) (insts, operands int) {
-	for _, st := range blk.Stmts {
-		switch st := st.(type) {
-		case *ptx.Instruction:
-			insts++
-			operands += len(st.Operands)
-		case *ptx.Block:
-			i, o := countInsts(st)
-			insts, operands = insts+i, operands+o
-		}
-	}
-	return insts, operands
-}
-
-// labels numbers the instructions and records where each label points.
-func (b *builder) labels(f *ir.Func, blk *ptx.Block) {
-	n := 0
+// labels numbers the instructions and records where each label points;
+// it returns how many instructions and operands blk holds.
+func (b *builder) labels(f *ir.Func, blk *ptx.Block) (insts, operands int) {
 	var walk func(*ptx.Block)
 	walk = func(blk *ptx.Block) {
 		for _, s := range blk.Stmts {
 			switch s := s.(type) {
 			case *ptx.Label:
-				f.Labels[s.Name] = n
+				f.Labels[s.Name] = insts
 			case *ptx.Instruction:
-				n++
+				insts++
+				operands += len(s.Operands)
 			case *ptx.Block:
 				walk(s)
 			}
 		}
 	}
 	walk(blk)
+	return insts, operands
 }
 
 func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
