@@ -53,8 +53,8 @@ type checker struct {
 	matched map[*ptx.Instruction]*match
 	// forms caches formsFor per opcode and modifier list
 	forms map[string]formsEntry
-	gates map[gateKey][]gateMemo // gate's findings by combination (gate)
-	specs map[specKey][]specMemo // spec's answers likewise
+	gates map[gateKey][]memo[[]gateDiag]  // gate's findings by combination (gate)
+	specs map[specKey][]memo[operandSpec] // spec's answers likewise
 	// matchBuf: checkInstruction's candidates, a buffer reused from one
 	// instruction to the next
 	matchBuf []match

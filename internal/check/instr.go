@@ -4,7 +4,6 @@ package check
 // the module's version and target allow it (feature gating).
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/isa"
@@ -444,15 +443,6 @@ type gateKey struct {
 	form *isa.Form
 }
 
-// gateMemo is one evaluation of gate for a gateKey: the questions its
-// requirements asked about the operands (which are written, of what
-// kind: "" asks whether one is present), their answers, and the findings.
-type gateMemo struct {
-	asked   []isa.Alt
-	answers []bool
-	ds      []gateDiag
-}
-
 // gate evaluates the block's requirements that apply to this instruction.
 // A module repeats a few opcode and modifier combinations many times: the
 // findings are kept per combination and form, with the questions about
@@ -471,24 +461,15 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		return ok && c.operandIs(s, e, a.Kind)
 	}
 	gk := gateKey{m.key, m.form}
-	memos := c.gates[gk]
-memo:
-	for _, mm := range memos {
-		for i, a := range mm.asked {
-			if operand(a) != mm.answers[i] {
-				continue memo
-			}
-		}
-		return mm.ds
+	if ds, ok := recall(c.gates[gk], operand); ok {
+		return ds
 	}
-	var mm gateMemo
-	mm.ds = c.requirements(m.instr.Requires, func(a isa.Alt) bool {
+	var mm memo[[]gateDiag]
+	mm.v = c.requirements(m.instr.Requires, func(a isa.Alt) bool {
 		if a.Operand {
-			v := operand(a)
-			mm.asked, mm.answers = append(mm.asked, a), append(mm.answers, v)
-			return v
+			return mm.ask(a, operand(a))
 		}
-		if slices.Contains(in.Modifiers, a.Value) {
+		if containsString(in.Modifiers, a.Value) {
 			return true
 		}
 		// a compound value holds when its words are written in a row
@@ -499,13 +480,8 @@ memo:
 		}
 		return featureName(in, m.form, r.When)
 	})
-	if len(memos) < 8 {
-		if c.gates == nil {
-			c.gates = map[gateKey][]gateMemo{}
-		}
-		c.gates[gk] = append(memos, mm)
-	}
-	return mm.ds
+	remember(&c.gates, gk, mm)
+	return mm.v
 }
 
 // operandExprs maps the form's placeholders to the operands written for

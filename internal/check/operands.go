@@ -24,23 +24,15 @@ type operandSpec struct {
 // name, and which optional operands are present: it is kept per key with
 // the questions about presence it asked (gate's approach).
 func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
+	present := func(a isa.Alt) bool { return m.present[a.Value] }
 	sk := specKey{m.key, m.form, name}
-	memos := c.specs[sk]
-memo:
-	for _, mm := range memos {
-		for i, v := range mm.asked {
-			if m.present[v] != mm.answers[i] {
-				continue memo
-			}
-		}
-		return mm.sp
+	if sp, ok := recall(c.specs[sk], present); ok {
+		return sp
 	}
-	var mm specMemo
+	var mm memo[operandSpec]
 	holds := func(a isa.Alt) bool {
 		if a.Operand {
-			v := m.present[a.Value]
-			mm.asked, mm.answers = append(mm.asked, a.Value), append(mm.answers, v)
-			return v
+			return mm.ask(a, present(a))
 		}
 		return containsString(in.Modifiers, a.Value)
 	}
@@ -49,35 +41,24 @@ memo:
 			continue
 		}
 		if len(r.Kinds) > 0 {
-			mm.sp.kinds = r.Kinds
+			mm.v.kinds = r.Kinds
 		}
 		if r.Type != "" {
-			mm.sp.typ = resolveType(r.Type, m.groups, m.instr.Groups, in.Modifiers)
+			mm.v.typ = resolveType(r.Type, m.groups, m.instr.Groups, in.Modifiers)
 		}
 	}
-	if mm.sp.typ == "" && onlyPredicate(mm.sp.kinds) {
-		mm.sp.typ = ".pred"
+	if mm.v.typ == "" && onlyPredicate(mm.v.kinds) {
+		mm.v.typ = ".pred"
 	}
-	if len(memos) < 8 {
-		if c.specs == nil {
-			c.specs = map[specKey][]specMemo{}
-		}
-		c.specs[sk] = append(memos, mm)
-	}
-	return mm.sp
+	remember(&c.specs, sk, mm)
+	return mm.v
 }
 
-// specKey and specMemo: spec's answers, by what they depend on.
+// specKey: what spec's answers depend on, besides the operands.
 type specKey struct {
 	mods int32
 	form *isa.Form
 	name string
-}
-
-type specMemo struct {
-	asked   []string // optional operands asked about
-	answers []bool   // whether each was present
-	sp      operandSpec
 }
 
 // operandTypes gives each operand of an instruction matched to m the type
