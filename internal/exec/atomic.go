@@ -95,8 +95,8 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
-	addF32Global := op == ".add" && vec == 1 && t == ".f32"
-	o.aux = &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32Global, it: it}
+	addF32 := op == ".add" && vec == 1 && t == ".f32"
+	o.aux = &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it}
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
@@ -111,7 +111,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
 		}
-		if win != nil && (addInt32 || addF32Global && o.space == mem.SpaceGlobal) {
+		if win != nil && (addInt32 || addF32 && o.space == mem.SpaceGlobal) {
 			// atom/red.add on 32-bit integers in global or the CTA's shared
 			// memory, and .f32 on global memory, the common cases: one
 			// fetch-and-add (f32: compare-and-swap loop) per lane on the
@@ -130,7 +130,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&3 == 0 {
 					p := (*uint32)(unsafe.Pointer(&win[off]))
 					switch {
-					case addF32Global:
+					case addF32:
 						addF32Uniform(p, vals, olds, mask)
 					case o.space == mem.SpaceShared:
 						addInt32Uniform(p, vals, olds, mask, it, false)
@@ -149,7 +149,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				b, p := uint32(vals[lane]), (*uint32)(unsafe.Pointer(&win[off]))
 				var old uint64
 				switch {
-				case addF32Global:
+				case addF32:
 					old = casAddF32(p, b)
 				case o.space == mem.SpaceShared: // the cluster's goroutine alone: a plain update
 					old = it.norm(uint64(*p))

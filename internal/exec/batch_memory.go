@@ -64,7 +64,7 @@ func (r *batchRun) addrForm(o *Op) (form, bool) {
 	return af, isForm
 }
 
-// access runs ld.global or st.global block by block; false: a lane
+// access runs ld or st (.global or .shared) block by block; false: a lane
 // faults (the batch must run again: a store may have written the lanes
 // before it).
 func (r *batchRun) access(pc int32, o *Op, store bool) bool {
@@ -277,7 +277,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	return true
 }
 
-// vectorAccess runs ld/st.v2/.v4.global block by block: the AVX2 loop of
+// vectorAccess runs ld/st.v2/.v4 (.global or .shared) block by block: the AVX2 loop of
 // the warp engine where every lane runs (it checks every lane first),
 // else lane by lane; false: a lane faults.
 func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {

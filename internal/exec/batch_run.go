@@ -38,8 +38,9 @@ type batchRun struct {
 	// rest of the launch's CTAs on it.
 	strided bool
 	// declined: a batch of the launch found a collective's warp not
-	// whole (batch_collective.go): the worker runs the rest of the
-	// launch's CTAs on the warp engine
+	// whole (batch_collective.go), or dynUni branches parted warps in two
+	// of its batches: the worker runs the rest of the launch's CTAs on
+	// the warp engine
 	declined bool
 	parted   int // batches of the launch a dynUni branch parted warps in
 	// skip: the ops after a load that access ran with it (a fused run)
@@ -275,8 +276,10 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 }
 
 // runBatch runs CTAs x0 .. x0+n-1 of grid row (cy, cz); it reports false
-// when they must run again on the warp engine (a fault, or the launch was
-// cancelled), with nothing counted.
+// when they must run again on the warp engine, with nothing counted: a
+// fault, a cancelled launch, a dynUni branch that parted a warp, a
+// collective whose warp was not whole, an access or atomic or ld.param the
+// batch does not model at the addresses it found.
 func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
 	clear(r.shared[:uint64(n)*r.shSize])

@@ -10,8 +10,9 @@ import (
 // reconvergence point, and a batch may run a forward one as a split of
 // whole warps (frames) whatever lies in its region (if (blockIdx.x == 0)
 // around code that forwardRegion refuses). Backward ones, loops with a
-// trip count alike in a warp, would do too, but batch.go refuses them:
-// the warp engine's traces run such loops faster. Were a predicate
+// trip count alike in a warp, would do too, but batch.go takes them only
+// around a barrier or varying global accesses (its loop rule): the warp
+// engine's traces run other loops faster. Were a predicate
 // wrongly taken as uniform, the batch's split would still give each lane
 // its own path (the results stay right); only the warp engine's counts
 // could differ, which the differential tests compare.

@@ -115,7 +115,7 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 				return it.norm(1 << uint(it.bits-1))
 			}
 			return it.norm(floatToInt(roundInt(irnd, x), it))
-		}, firstLoop(cvtF32ToInt32Vec(af, it, irnd, ftzIn), cvtFloatToInt64Vec(af, it, irnd, ftzIn)))
+		}, firstLoop(cvtFloatToInt32Vec(af, it, irnd, ftzIn), cvtFloatToInt64Vec(af, it, irnd, ftzIn)))
 	case dFloat:
 		it, ok := parseInt(at)
 		if !ok {
@@ -557,14 +557,14 @@ func cvtFloatToInt64Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 	}
 }
 
-// cvtF32ToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32
+// cvtFloatToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32
 // from .f32 or .f64, or nil: rounding to an integer (toward zero, to
 // nearest even, down, up), saturating (the Integer Notes of 9.7.9.21); NaN
 // converts to 0 from .f32 and to 1 << 31 from .f64. A subnormal f32 input
 // rounds to 0 toward zero or to nearest with or without .ftz; rounded down
 // or up it gives -1 or 1 without .ftz, so .rmi/.rpi with .ftz (ftzIn) take
 // the lane path.
-func cvtF32ToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d, a *lanes) {
+func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d, a *lanes) {
 	var round func(float64) float64
 	switch irnd {
 	case ".rzi":

@@ -8,7 +8,7 @@ package exec
 // then those of the other, holds both at the reconvergence point and
 // releases them together; the warp does not yield in between unless its
 // time slice ends. Where nothing else of the warp could run in between,
-// runDiamond does the same without recording PCs and reconvergence points
+// runDiamondConverged does the same without recording PCs and reconvergence points
 // lane by lane, and the group goes on together: the same ops on the same
 // lanes in the same order, counted alike, with the same backward-branch
 // accounting, and a fault where the default schedule faults.

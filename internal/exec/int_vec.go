@@ -613,8 +613,7 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 }
 
 // vecNorm returns a warp loop applying norm after narrowing to from: the
-// moves and integer-to-integer conversions (d = to.norm(from.norm(a))),
-// or nil where a general closure is clearer.
+// moves and integer-to-integer conversions (d = to.norm(from.norm(a))).
 func vecNorm(from, to intType) func(d, a *lanes) {
 	if from.bits < 32 || to.bits < 32 {
 		return vecNormNarrow(from, to)

@@ -87,7 +87,7 @@ func vecRemS32K(d, a *lanes, k uint64) {
 	}
 }
 
-// vecDivRem returns the loops of div or rem on t (32-bit only), or a zero
+// vecDivRem returns the loops of div or rem on t (32 or 64 bits), or a zero
 // vecBin.
 func vecDivRem(op string, t intType) vecBin {
 	if t.bits == 64 {

@@ -1093,8 +1093,8 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 			cases = append(cases, cvt{"int to " + df.String() + " " + int32Name(it), func() func(d, a *lanes) { return cvtInt32ToFloatVec(df, it) }})
 		}
 		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
-			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F32, it, rnd, false) }},
-				cvt{"f64 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtF32ToInt32Vec(fp.F64, it, rnd, false) }})
+			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F32, it, rnd, false) }},
+				cvt{"f64 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F64, it, rnd, false) }})
 		}
 	}
 	for _, c := range cases {

@@ -175,8 +175,9 @@ func shflEntry(c *collOp) (traceOp, bool) {
 }
 
 // memEntry is the trace entry of an op with a trace-only body (o.memTrace):
-// a warp-wide ld/st with its window (shared memory's, the parameters', or
-// the next of the global ones), or cvta.to.global.
+// setp and predicate logic (predicate indices), shfl, selp, cvta.to.global,
+// or a warp-wide ld/st with its window (shared memory's, the parameters',
+// or the next of the global ones).
 func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 	kind := o.memTrace
 	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
