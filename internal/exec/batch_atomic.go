@@ -108,7 +108,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	if ws.ok && len(ws.addrs) > 0 {
 		r.addWords(o, ai)
 		if dst >= 0 {
-			r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+			r.wroteRows(dst)
 		}
 		return true
 	}
@@ -120,7 +120,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 		}
 	}
 	if dst >= 0 {
-		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+		r.wroteRows(dst)
 	}
 	return true
 }

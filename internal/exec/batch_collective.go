@@ -77,7 +77,7 @@ func (r *batchRun) collective(pc int32, o *Op) bool {
 		}
 	}
 	if c.dst >= 0 {
-		r.hasF[c.dst], r.hasR[c.dst], r.uniR[c.dst] = false, true, false
+		r.wroteRows(c.dst)
 	}
 	if c.pdst >= 0 {
 		r.predUni[c.pdst] = -1

@@ -117,7 +117,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				}
 				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
 				if !store {
-					r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+					r.wroteRows(v)
 				}
 				return true
 			}
@@ -144,7 +144,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
 			}
 			if !store {
-				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+				r.wroteRows(v)
 			}
 			return true
 		}
@@ -161,7 +161,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, sh, n, signed, store, 0)
 			}
 			if !store {
-				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+				r.wroteRows(v)
 			}
 			return true
 		}
@@ -176,7 +176,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				k, w := r.bk[blk], int(r.bw[blk])
 				batchChunks32(r.row(blk, v), &r.shared[k*r.shSize], &g.offs[w*warpSize], &g.kinds[4*w])
 			}
-			r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+			r.wroteRows(v)
 			return true
 		}
 	}
@@ -272,7 +272,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		}
 	}
 	if !store {
-		r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+		r.wroteRows(v)
 	}
 	return true
 }
@@ -320,7 +320,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 				} else {
 					batchLoadV4Z32N(r.row(0, v[0]), r.row(0, v[1]), r.row(0, v[2]), r.row(0, v[3]), stride, p, r.nb, uintptr(pf))
 					for _, s := range v {
-						r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false
+						r.wroteRows(s)
 					}
 				}
 				return true
@@ -382,7 +382,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	if !store {
 		for _, v := range o.vec {
 			if v >= 0 {
-				r.hasF[v], r.hasR[v], r.uniR[v] = false, true, false
+				r.wroteRows(v)
 			}
 		}
 	}

@@ -831,6 +831,12 @@ func (r *batchRun) predLogic(o *Op) bool {
 	return true
 }
 
+// wroteRows marks slot s as held by its rows alone, which an op wrote
+// lane by lane: no form, no row value known to be uniform.
+func (r *batchRun) wroteRows(s int32) {
+	r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false
+}
+
 // materialize writes slot s's form into its rows.
 func (r *batchRun) materialize(s int32) {
 	if r.hasR[s] {
@@ -954,7 +960,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		// register file apart
 		r.countAll()
 		r.vecAll(o)
-		r.hasF[dst], r.hasR[dst], r.uniR[dst] = false, true, false
+		r.wroteRows(dst)
 		return
 	}
 	for blk := range r.nb {
@@ -978,7 +984,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		o.exec(&r.w, o, mask)
 	}
 	for k := range int32(ndst) {
-		r.hasF[dst+k], r.hasR[dst+k], r.uniR[dst+k] = false, true, false
+		r.wroteRows(dst + k)
 	}
 }
 
@@ -1183,7 +1189,7 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 		}
 	}
 	for _, d := range written {
-		r.hasF[d], r.hasR[d], r.uniR[d] = false, true, false
+		r.wroteRows(d)
 	}
 	for i := pc; i < end; i++ {
 		if c, ok := ops[i].aux.(*collOp); ok && plan.kind[i] == bkColl && c.pdst >= 0 {
