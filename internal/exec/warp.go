@@ -610,11 +610,23 @@ func (o *Op) runVecAt(rows unsafe.Pointer) {
 // scheduled anew: the lowest PC above pc of another lane that pick could
 // choose, or of a reconvergence point one of them waits for.
 func (f *frame) groupLimit(mask uint32, pc int32) int32 {
+	return f.limitAbove(f.active&^f.blocked&^f.syncWait&^mask, mask, pc)
+}
+
+// rtopLimit is the lowest reconvergence point above at that a lane of mask
+// waits for (groupLimit without the other lanes), or the op count.
+func (f *frame) rtopLimit(mask uint32, at int32) int32 {
+	return f.limitAbove(0, mask, at)
+}
+
+// limitAbove is the lowest PC above pc of a lane of others, or of a
+// reconvergence point a lane of mask waits for, or the op count.
+func (f *frame) limitAbove(others, mask uint32, pc int32) int32 {
 	limit := int32(len(f.fn.Ops))
 	if simdEnabled {
-		return simdGroupLimit(&f.pc, &f.rtop, f.active&^f.blocked&^f.syncWait&^mask, mask, pc, limit)
+		return simdGroupLimit(&f.pc, &f.rtop, others, mask, pc, limit)
 	}
-	for m := f.active &^ f.blocked &^ f.syncWait &^ mask; m != 0; m &= m - 1 {
+	for m := others; m != 0; m &= m - 1 {
 		if p := f.pc[bits.TrailingZeros32(m)]; p > pc && p < limit {
 			limit = p
 		}
@@ -779,21 +791,6 @@ func (f *frame) waitingLanes() uint32 {
 		waiting |= at << l
 	}
 	return waiting
-}
-
-// rtopLimit is the lowest reconvergence point above at that a lane of mask
-// waits for (groupLimit without the other lanes), or the op count.
-func (f *frame) rtopLimit(mask uint32, at int32) int32 {
-	limit := int32(len(f.fn.Ops))
-	if simdEnabled {
-		return simdGroupLimit(&f.pc, &f.rtop, 0, mask, at, limit)
-	}
-	for m := mask; m != 0; m &= m - 1 {
-		if r := f.rtop[bits.TrailingZeros32(m)] - 1; r > at && r < limit {
-			limit = r
-		}
-	}
-	return limit
 }
 
 // release lets the waiting lanes with the lowest reconvergence point r go
