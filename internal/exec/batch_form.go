@@ -170,18 +170,9 @@ func (f form) span(bits int, signed bool, d *batchDomain) (uint64, uint64, bool)
 
 // cvtIntTypes returns an integer cvt's destination and source types.
 func cvtIntTypes(in *ir.Inst) (intType, intType, bool) {
-	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
-	if dt == "" || at == "" {
-		var ts []string
-		for _, m := range in.Mods {
-			if isTypeMod(m) {
-				ts = append(ts, m)
-			}
-		}
-		if len(ts) != 2 {
-			return intType{}, intType{}, false
-		}
-		dt, at = ts[0], ts[1]
+	dt, at, ok := typePair(in, ".dtype", ".atype")
+	if !ok {
+		return intType{}, intType{}, false
 	}
 	d, ok1 := parseInt(dt)
 	a, ok2 := parseInt(at)

@@ -52,18 +52,9 @@ func lowerCvt(l *lowering, in *ir.Inst, o *Op) error {
 			return lowerCvtNarrow(l, in, o)
 		}
 	}
-	dt, at := in.Groups[".dtype"], in.Groups[".atype"]
-	if dt == "" || at == "" { // the forms that spell their types
-		var ts []string
-		for _, m := range in.Mods {
-			if isTypeMod(m) || m == ".tf32" {
-				ts = append(ts, m)
-			}
-		}
-		if len(ts) != 2 {
-			return l.unsupported(in, "")
-		}
-		dt, at = ts[0], ts[1]
+	dt, at, ok := typePair(in, ".dtype", ".atype")
+	if !ok {
+		return l.unsupported(in, "")
 	}
 	if hasMod(in, ".rs") {
 		return lowerCvtStochastic(l, in, o, dt, at)

@@ -204,18 +204,7 @@ func dp2a(a, b, c uint32, as, bs, hi bool) uint32 {
 // of d receives 1.0 (float dtype) or 0xffff (integer dtype); the manual's
 // pseudo-code tests "stype == .bf16x2" where it means the dtype.
 func lowerSet(l *lowering, in *ir.Inst, o *Op) error {
-	dt, st := in.Groups[".dtype"], in.Groups[".stype"]
-	if dt == "" || st == "" { // the half forms spell one of the types
-		var ts []string
-		for _, m := range in.Mods {
-			if isTypeMod(m) {
-				ts = append(ts, m)
-			}
-		}
-		if len(ts) == 2 {
-			dt, st = ts[0], ts[1]
-		}
-	}
+	dt, st, _ := typePair(in, ".dtype", ".stype") // (the half forms spell one of them)
 	cmp, boolOp := in.Groups[".CmpOp"], in.Groups[".BoolOp"]
 	packed := st == ".f16x2" || st == ".bf16x2"
 	var one uint64

@@ -419,6 +419,26 @@ func typeOf(in *ir.Inst) string {
 	return ""
 }
 
+// typePair returns an instruction's two types: the values of groups dg
+// and sg, or, in the forms that spell their types, the two type modifiers
+// (.tf32 counting as one) in order.
+func typePair(in *ir.Inst, dg, sg string) (string, string, bool) {
+	d, s := in.Groups[dg], in.Groups[sg]
+	if d != "" && s != "" {
+		return d, s, true
+	}
+	var ts []string
+	for _, m := range in.Mods {
+		if isTypeMod(m) || m == ".tf32" {
+			ts = append(ts, m)
+		}
+	}
+	if len(ts) != 2 {
+		return "", "", false
+	}
+	return ts[0], ts[1], true
+}
+
 func isTypeMod(m string) bool {
 	if len(m) < 3 {
 		return false
