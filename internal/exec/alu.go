@@ -393,7 +393,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			return t.norm(mul24(a, b) + c)
 		})
 	case "div":
-		return l.binaryVec(in, o, func(a, b uint64) uint64 {
+		div := func(a, b uint64) uint64 {
 			if t.norm(b) == 0 {
 				return t.norm(^uint64(0)) // unspecified (9.7.1.6): all ones
 			}
@@ -405,9 +405,10 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return t.norm(uint64(x / y))
 			}
 			return (a & t.mask()) / (b & t.mask())
-		}, vecDivRem("div", t))
+		}
+		return l.binaryVec(in, o, div, vecDivRem("div", t, div))
 	case "rem":
-		return l.binaryVec(in, o, func(a, b uint64) uint64 {
+		rem := func(a, b uint64) uint64 {
 			if t.norm(b) == 0 {
 				return t.norm(a)
 			}
@@ -419,7 +420,8 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				return t.norm(uint64(x % y))
 			}
 			return (a & t.mask()) % (b & t.mask())
-		}, vecDivRem("rem", t))
+		}
+		return l.binaryVec(in, o, rem, vecDivRem("rem", t, rem))
 	case "min", "max":
 		isMax := in.Opcode == "max"
 		if len(in.Operands) != 3 {

@@ -88,10 +88,10 @@ func vecRemS32K(d, a *lanes, k uint64) {
 }
 
 // vecDivRem returns the loops of div or rem on t (32 or 64 bits), or a zero
-// vecBin.
-func vecDivRem(op string, t intType) vecBin {
+// vecBin; on 64 bits they run lane, the op's scalar function, per lane.
+func vecDivRem(op string, t intType, lane func(a, b uint64) uint64) vecBin {
 	if t.bits == 64 {
-		return vecDivRem64(op, t.signed)
+		return lanewise(lane)
 	}
 	if t.bits != 32 {
 		return vecBin{}
@@ -114,57 +114,18 @@ func vecDivRem(op string, t intType) vecBin {
 	return vecBin{rr: vecRemS32, rk: vecRemS32K}
 }
 
-// vecDivRem64 is div or rem on 64-bit lanes: the lane rule (9.7.1.6) in
-// one loop. A zero divisor gives all ones (div) or the dividend (rem),
-// which the manual leaves unspecified; a signed quotient by -1 is the
-// wrapped negation, its remainder 0.
-func vecDivRem64(op string, signed bool) vecBin {
-	var one func(a, b uint64) uint64
-	switch {
-	case op == "div" && signed:
-		one = func(a, b uint64) uint64 {
-			switch int64(b) {
-			case 0:
-				return ^uint64(0)
-			case -1:
-				return -a
-			}
-			return uint64(int64(a) / int64(b))
-		}
-	case op == "div":
-		one = func(a, b uint64) uint64 {
-			if b == 0 {
-				return ^uint64(0)
-			}
-			return a / b
-		}
-	case signed:
-		one = func(a, b uint64) uint64 {
-			switch int64(b) {
-			case 0:
-				return a
-			case -1:
-				return 0
-			}
-			return uint64(int64(a) % int64(b))
-		}
-	default:
-		one = func(a, b uint64) uint64 {
-			if b == 0 {
-				return a
-			}
-			return a % b
-		}
-	}
+// lanewise is the loops of a binary op that has no faster form: fn per
+// lane.
+func lanewise(fn func(a, b uint64) uint64) vecBin {
 	return vecBin{
 		rr: func(d, a, b *lanes) {
 			for i := range d {
-				d[i] = one(a[i], b[i])
+				d[i] = fn(a[i], b[i])
 			}
 		},
 		rk: func(d, a *lanes, k uint64) {
 			for i := range d {
-				d[i] = one(a[i], k)
+				d[i] = fn(a[i], k)
 			}
 		},
 	}

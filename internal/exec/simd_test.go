@@ -142,7 +142,7 @@ func TestSIMDIntLoopsMatchGo(t *testing.T) {
 				case "min", "max":
 					key, loops = simdMinMaxKey(op, ty), func(op, _ string, t intType) vecBin { return vecMinMax(op, t) }
 				case "div", "rem":
-					key, loops = op+".u32", func(op, _ string, t intType) vecBin { return vecDivRem(op, t) }
+					key, loops = op+".u32", func(op, _ string, t intType) vecBin { return vecDivRem(op, t, nil) }
 					if ty.signed {
 						key = op + ".s32"
 					}
