@@ -99,22 +99,10 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 	switch key {
 	case "sqrt.f32":
 		return simdSqrtF32
-	case "sqrt.f64":
-		return simdSqrtF64
-	case "rcp.f64":
-		return simdRcpF64
 	case "ex2.approx.f32":
 		return simdEx2ApproxF32
 	case "ex2.approx.ftz.f32":
 		return simdEx2ApproxFtzF32
-	case "popc.32":
-		return simdPopc32
-	case "popc.64":
-		return simdPopc64
-	case "clz.32":
-		return simdClz32
-	case "brev.32":
-		return simdBrev32
 	case "neg.s32":
 		return simdNegS32
 	case "neg.64":
@@ -167,22 +155,6 @@ func simdUnaryLoop(key string) func(d, a *lanes) {
 		return simdCvtF64S32
 	case "cvt.f64.u32":
 		return simdCvtF64U32
-	case "cvt.rzi.s32.f64":
-		return simdCvtS32F64Rzi
-	case "cvt.rni.s32.f64":
-		return simdCvtS32F64Rni
-	case "cvt.rmi.s32.f64":
-		return simdCvtS32F64Rmi
-	case "cvt.rpi.s32.f64":
-		return simdCvtS32F64Rpi
-	case "cvt.rzi.u32.f64":
-		return simdCvtU32F64Rzi
-	case "cvt.rni.u32.f64":
-		return simdCvtU32F64Rni
-	case "cvt.rmi.u32.f64":
-		return simdCvtU32F64Rmi
-	case "cvt.rpi.u32.f64":
-		return simdCvtU32F64Rpi
 	case "cvt.rzi.s32.f32":
 		return simdCvtS32F32Rzi
 	case "cvt.rni.s32.f32":

@@ -2184,7 +2184,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		name string
 		imm  int
 	}{{"Rzi", -1}, {"Rni", 0}, {"Rmi", 1}, {"Rpi", 2}} {
-		g.unary("simdCvtS32F64"+rnd.name, func(w *writer, ya, yt string) {
+		mod := strings.ToLower(rnd.name)
+		g.keyedUnary("cvt."+mod+".s32.f64", "simdCvtS32F64"+rnd.name, func(w *writer, ya, yt string) {
 			xt := "X" + yt[1:]
 			if rnd.imm >= 0 {
 				w.f("VROUNDPD $%d, %s, %s", rnd.imm, ya, ya)
@@ -2196,7 +2197,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPXOR X8, %s, %s", xt, xt)
 			w.f("VPMOVSXDQ %s, %s", xt, ya)
 		})
-		g.unary("simdCvtU32F64"+rnd.name, func(w *writer, ya, yt string) {
+		g.keyedUnary("cvt."+mod+".u32.f64", "simdCvtU32F64"+rnd.name, func(w *writer, ya, yt string) {
 			if rnd.imm >= 0 {
 				w.f("VROUNDPD $%d, %s, %s", rnd.imm, ya, ya)
 			}
@@ -2447,11 +2448,11 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	// popc: per byte from a table of nibble counts (VPSHUFB), summed per
 	// lane (VPSADBW); .b32 counts the low half only
 	for _, wide := range []bool{false, true} {
-		name := "simdPopc32"
+		key, name := "popc.32", "simdPopc32"
 		if wide {
-			name = "simdPopc64"
+			key, name = "popc.64", "simdPopc64"
 		}
-		g.unary(name, func(w *writer, ya, yt string) {
+		g.keyedUnary(key, name, func(w *writer, ya, yt string) {
 			if !wide {
 				w.f("VPAND Y15, %s, %s", ya, ya)
 			}
@@ -2469,7 +2470,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 	// clz.b32: 31 less the exponent of the low half as an f64 (exact:
 	// 2^52 + x less 2^52), 32 for zero
-	g.unary("simdClz32", func(w *writer, ya, yt string) {
+	g.keyedUnary("clz.32", "simdClz32", func(w *writer, ya, yt string) {
 		w.f("VPAND Y15, %s, %s", ya, ya)
 		w.f("VPOR two52v<>(SB), %s, %s", ya, ya)
 		w.f("VSUBPD two52v<>(SB), %s, %s", ya, ya)
@@ -2512,7 +2513,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 	// brev.b32: each byte's bits reversed (two nibble tables), the four
 	// bytes of the low half in reverse order, the upper half zero
-	g.unary("simdBrev32", func(w *writer, ya, yt string) {
+	g.keyedUnary("brev.32", "simdBrev32", func(w *writer, ya, yt string) {
 		w.f("VMOVDQU lownib<>(SB), Y9")
 		w.f("VPSRLW $4, %s, %s", ya, yt)
 		w.f("VPAND Y9, %s, %s", yt, yt)
@@ -2528,11 +2529,11 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	// sqrt.rn.f64 and rcp.rn.f64: IEEE square root and 1/x; NaN results
 	// as f64Body's (the NaN operand quieted, else the canonical NaN)
 	for _, v := range []struct {
-		name string
-		rcp  bool
-	}{{"simdSqrtF64", false}, {"simdRcpF64", true}} {
+		key, name string
+		rcp       bool
+	}{{"sqrt.f64", "simdSqrtF64", false}, {"rcp.f64", "simdRcpF64", true}} {
 		chunk := 0
-		g.unary(v.name, func(w *writer, ya, yt string) {
+		g.keyedUnary(v.key, v.name, func(w *writer, ya, yt string) {
 			if v.rcp {
 				w.f("VBROADCASTSD one64<>(SB), %s", yt)
 				w.f("VDIVPD %s, %s, %s", ya, yt, yt)
