@@ -96,17 +96,27 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
-	o.aux = &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it}
+	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
+		buffer: bufferableAdd(l.f.IR, in, op, t, vec, o.space)}
+	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		size := uint64(o.size * vec)
+		lookup := o.space == mem.SpaceGlobal || o.space == mem.SpaceShared
+		if info.buffer && w.cta.l.red.ok { // (atomic_buffer.go)
+			var bypass bool
+			if mask, bypass = w.bufferAdds(o, info, mask); mask == 0 {
+				return
+			}
+			lookup = lookup && !bypass
+		}
 		// a global op's lanes inside the warp's cached allocation, or a
 		// shared op's inside the CTA's own shared memory (and aligned),
 		// reach it directly; the others take access, which finds their
 		// memory or faults
 		var win []byte
 		var winBase, winLimit uint64
-		if o.space == mem.SpaceGlobal || o.space == mem.SpaceShared {
+		if lookup {
 			if data, base := w.windowOf(o); uint64(len(data)) >= size && base&7 == 0 {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
@@ -211,10 +221,12 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 
 // atomInfo is what batches need of an atom or red (batch_atomic.go): its
 // first value's and destination's slots (-1: none), and whether it is an
-// add of one 32-bit integer or f32.
+// add of one 32-bit integer or f32; buffer: its adds may be buffered
+// (atomic_buffer.go).
 type atomInfo struct {
 	val, dst         int32
 	addInt32, addF32 bool
+	buffer           bool
 	it               intType
 }
 

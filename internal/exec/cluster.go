@@ -47,6 +47,7 @@ type cluster struct {
 	// launch's once when the worker stops (workers would contend for the
 	// counters' cache line after every cluster)
 	counts *instCounts
+	red    *redBuffer // the running worker's buffered adds (atomic_buffer.go); nil: none
 }
 
 // instCounts are instruction counts (LaunchStats).
@@ -61,7 +62,7 @@ func newCluster(l *launch, id [3]uint32, dims [3]int, spare *cluster) *cluster {
 		// the spare itself is reused (its CTAs, warps and lists keep
 		// their memory): the worker runs one cluster at a time
 		old, cl = spare.ctas, spare
-		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps, counts: spare.counts}
+		*cl = cluster{l: l, id: id, dims: dims, ctas: old[:0], wait: spare.wait[:0], warps: spare.warps, counts: spare.counts, red: spare.red}
 	} else {
 		cl = &cluster{l: l, id: id, dims: dims}
 	}
@@ -100,7 +101,10 @@ func (cl *cluster) run(ctx context.Context) *Fault {
 		cl.counts.warp += nWarp
 		cl.counts.thread += nThread
 	}()
-	for {
+	for rounds := 1; ; rounds++ {
+		if rounds%redFlushRounds == 0 && cl.red.dirty() {
+			cl.red.flush() // (atomic_buffer.go)
+		}
 		progress, live := false, false
 		if rng != nil { // warps take turns in a random order each round
 			order = append(order[:0:0], warps...)

@@ -64,6 +64,7 @@ type launch struct {
 	// run on (for a while) so that the fault reported is the first one
 	stopAfter atomic.Int64
 	batched   atomic.Int64 // CTAs run in batches
+	red       redLaunch    // buffered adds (atomic_buffer.go)
 }
 
 // faultGrace is how long clusters before a faulted one may still run (and
@@ -166,6 +167,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	}
 	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed,
 		cluster: cdim, explicit: explicit, start: time.Now()}
+	l.red.ok = k.redSafe
 	ng := [3]int{g[0] / cdim[0], g[1] / cdim[1], g[2] / cdim[2]} // clusters per dimension
 	n := ng[0] * ng[1] * ng[2]
 	ctasPer := cdim[0] * cdim[1] * cdim[2]
@@ -224,7 +226,14 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		go func() {
 			defer wg.Done()
 			counts := &instCounts{}
+			var red *redBuffer
+			if l.red.ok {
+				red = newRedBuffer(l)
+			}
 			defer func() {
+				if red != nil {
+					red.release() // the worker's adds reach memory before the launch ends
+				}
 				l.warpInsts.Add(counts.warp)
 				l.threadInsts.Add(counts.thread)
 			}()
@@ -240,7 +249,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				runCluster := func(i int) {
 					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
 					cl := newCluster(l, id, cdim, spare)
-					cl.index, cl.counts = i, counts
+					cl.index, cl.counts, cl.red = i, counts, red
 					f := cl.run(ctx)
 					spare = nil
 					if f == nil {
@@ -270,6 +279,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 							defer putBatchRun(br)
 						}
 						j := min(end, i+br.ctasPerBatch(), (i/ng[0]+1)*ng[0])
+						red.flush() // batches look allocations up on their own (atomic_buffer.go)
 						if br.runBatch(ctx, i%ng[0], j-i, uint32(i/ng[0]%ng[1]), uint32(i/(ng[0]*ng[1]))) {
 							counts.warp += br.nWarp
 							counts.thread += br.nThread

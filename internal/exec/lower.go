@@ -146,6 +146,7 @@ func (p *Program) lower(f *Func) error {
 	buildDiamonds(f)
 	if fn.Entry {
 		f.batch = planBatch(f)
+		f.redSafe = redSafe(fn)
 	}
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {

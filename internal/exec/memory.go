@@ -141,6 +141,7 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 			if !ok {
 				return nil, 0
 			}
+			w.plainGlobal(b)
 			w.gBase, w.gData, w.gGen = b, d, gen
 		}
 		if o.traceWin != 0 { // the op's trace window follows the allocation it uses
@@ -481,6 +482,7 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 		if fault == nil {
 			w.gBase, w.gData, _ = g.Find(addr)
 			w.gGen = g.Gen()
+			w.plainGlobal(w.gBase)
 		}
 	case mem.SpaceShared: // the executing CTA's, or a peer's in the cluster (cluster.go)
 		peer, off, ok := w.cta.peerShared(addr)

@@ -64,7 +64,9 @@ type Func struct {
 	// prefix: the leading ops a reused kernel frame skips (prefix.go)
 	prefix int
 	// batch: how batches run the kernel (batch.go); nil: not of the shape
-	batch     *batchPlan
+	batch *batchPlan
+	// redSafe: the kernel may buffer adds (atomic_buffer.go)
+	redSafe   bool
 	batchRuns sync.Pool // *batchRun: register files of finished launches' batches
 }
 

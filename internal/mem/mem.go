@@ -159,9 +159,13 @@ func (g *Global) Free(addr uint64) error {
 	return nil
 }
 
-// Gen changes whenever an allocation is freed (see Find's callers that
-// cache its result).
+// Gen changes whenever an allocation is freed, or Invalidate is called
+// (see Find's callers that cache its result).
 func (g *Global) Gen() uint64 { return g.gen.Load() }
+
+// Invalidate makes the results of Find that callers cached stale (Gen
+// changes), so that they look their allocations up again.
+func (g *Global) Invalidate() { g.gen.Add(1) }
 
 // publish makes a copy of the allocation list the one readers see.
 func (g *Global) publish() {

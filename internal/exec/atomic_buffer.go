@@ -1,0 +1,361 @@
+package exec
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// Buffered adds: a histogram's red.global.add (or atom.global.add whose
+// old value nobody reads) from two workers makes the cores pass the bins'
+// cache lines back and forth on every add (4M adds to 256 bins: 30 ms on
+// one worker, 106 ms on two). So each worker adds into its own deltas
+// instead, and adds them to memory (one atomic add per word) when it must.
+//
+// Why that is allowed (9.7.13.5 red, 8 Memory Consistency Model): without
+// .sem an atom or red is .relaxed, and a relaxed operation is ordered
+// with other threads' operations only through release/acquire patterns and
+// fences (8.9 causality order). Integer adds commute, so adding a sum of
+// deltas later is a valid place in the word's coherence order for all of
+// them, as long as no thread that must see one of the adds reads the word
+// before then. Which threads must:
+//   - the adding thread itself, and threads ordered after it by bar.sync,
+//     barrier.cluster or mbarrier: all run on the same worker (a cluster's
+//     CTAs share one goroutine), and every access of that worker other
+//     than a buffered add that reaches the buffered allocation first adds
+//     the worker's deltas to memory (plainGlobal), then turns buffering
+//     off for the rest of the launch;
+//   - threads ordered by fences or release/acquire operations: kernels
+//     with any (or with malloc/free, or indirect calls) do not buffer
+//     (redSafe).
+// The host sees memory after the launch, when every worker has added its
+// deltas. Plain accesses meet plainGlobal because they look the allocation
+// up: a worker makes every cached lookup stale (mem.Global.Invalidate)
+// before it buffers its first add, and a batch (batch.go), which keeps
+// its own lookups, starts only after the worker's deltas are in memory.
+// A worker that buffered also adds its deltas every redFlushRounds rounds
+// of a cluster's warps, so that a CTA waiting for another worker's adds
+// without synchronising (relaxed but expected to end) still sees them.
+
+// redWords is how many words one worker's deltas cover.
+const redWords = 1 << 14
+
+// redFlushRounds: rounds of a cluster's warps between flushes while deltas
+// are held.
+const redFlushRounds = 16
+
+// redTarget is the global allocation a launch buffers adds to and the
+// width of the adds (4 or 8 bytes): adds of two widths to one word do not
+// commute (the carry out of the low half).
+type redTarget struct {
+	base, size, width uint64
+}
+
+// redLaunch is a launch's buffering state.
+type redLaunch struct {
+	ok     bool // the kernel may buffer (redSafe)
+	target atomic.Pointer[redTarget]
+	off    atomic.Bool // a plain access met the target: no more buffering
+}
+
+// redBuffer is one worker's deltas.
+type redBuffer struct {
+	l     *launch
+	t     *redTarget // nil: none claimed yet
+	other bool       // the launch's target is another allocation
+	data  []byte     // the target's bytes
+	lo    uint64     // offset in data of the word d32/d64[0] is for
+	d32   []uint32
+	d64   []uint64
+	// touched words: [min, max] (min > max when none)
+	min, max int
+	// lanes of the target outside the covered words since they were
+	// placed, and lanes inside
+	misses, hits int
+}
+
+var redDeltas32 = sync.Pool{New: func() any { return make([]uint32, redWords) }}
+var redDeltas64 = sync.Pool{New: func() any { return make([]uint64, redWords) }}
+
+func newRedBuffer(l *launch) *redBuffer {
+	return &redBuffer{l: l, min: redWords, max: -1}
+}
+
+// dirty says whether deltas are held.
+func (rb *redBuffer) dirty() bool { return rb != nil && rb.min <= rb.max }
+
+// flush adds the held deltas to memory.
+func (rb *redBuffer) flush() {
+	if !rb.dirty() {
+		return
+	}
+	if rb.t.width == 4 {
+		for i := rb.min; i <= rb.max; i++ {
+			if d := rb.d32[i]; d != 0 {
+				atomic.AddUint32((*uint32)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*4])), d)
+				rb.d32[i] = 0
+			}
+		}
+	} else {
+		for i := rb.min; i <= rb.max; i++ {
+			if d := rb.d64[i]; d != 0 {
+				atomic.AddUint64((*uint64)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*8])), d)
+				rb.d64[i] = 0
+			}
+		}
+	}
+	rb.min, rb.max = redWords, -1
+}
+
+// release flushes the deltas and gives their memory back (the worker is
+// done with the launch).
+func (rb *redBuffer) release() {
+	rb.flush()
+	if rb.d32 != nil {
+		redDeltas32.Put(rb.d32)
+	}
+	if rb.d64 != nil {
+		redDeltas64.Put(rb.d64)
+	}
+	rb.d32, rb.d64, rb.t, rb.data = nil, nil, nil, nil
+}
+
+// claim makes the allocation holding addr the worker's target (and the
+// launch's, when it has none yet); false when it cannot buffer there.
+func (rb *redBuffer) claim(addr, width uint64) bool {
+	g := rb.l.prog.global
+	base, data, ok := g.Find(addr)
+	if !ok {
+		return false
+	}
+	t := &redTarget{base: base, size: uint64(len(data)), width: width}
+	if !rb.l.red.target.CompareAndSwap(nil, t) {
+		t = rb.l.red.target.Load()
+	}
+	if t.base != base {
+		rb.other = true
+		return false
+	}
+	// the worker's cached lookups become stale: its plain accesses to the
+	// target from now on look it up again and meet plainGlobal
+	g.Invalidate()
+	rb.t, rb.data = t, data
+	if width == 4 {
+		rb.d32 = redDeltas32.Get().([]uint32)
+	} else {
+		rb.d64 = redDeltas64.Get().([]uint64)
+	}
+	rb.place(addr - base)
+	return true
+}
+
+// place moves the covered words to the aligned block holding offset off
+// (the deltas must be empty).
+func (rb *redBuffer) place(off uint64) {
+	rb.lo = off &^ (redWords*rb.t.width - 1)
+	rb.misses, rb.hits = 0, 0
+}
+
+// plainGlobal is told of an access other than a buffered add that reached
+// the global allocation at base: if the launch buffers there, the worker
+// adds its deltas to memory first, and buffering stops.
+func (w *Warp) plainGlobal(base uint64) {
+	l := w.cta.l
+	if t := l.red.target.Load(); t != nil && t.base == base {
+		l.red.off.Store(true)
+		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
+			w.cta.cl.red.flush()
+		}
+	}
+}
+
+// plainGlobalAddr is plainGlobal for an access at addr.
+func (w *Warp) plainGlobalAddr(addr uint64) {
+	l := w.cta.l
+	if t := l.red.target.Load(); t != nil && addr-t.base < t.size {
+		l.red.off.Store(true)
+		if w.cta.cl != nil {
+			w.cta.cl.red.flush()
+		}
+	}
+}
+
+// bufferAdds adds, for the lanes of mask whose aligned address lies in the
+// launch's target, their values into the worker's deltas (or, outside the
+// covered words, straight to memory); it returns the other lanes, for the
+// general path, and whether they must reach memory lane by lane (access)
+// rather than through the warp's cached lookup, which must not hold the
+// target (plainGlobal). o is a buffered add (atomInfo.buffer).
+func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
+	l := w.cta.l
+	if w.cta.cl == nil { // a batch's atomic (batch_atomic.go): batches do not buffer
+		return mask, false
+	}
+	rb := w.cta.cl.red
+	if rb == nil || rb.other {
+		return mask, false
+	}
+	if l.red.off.Load() {
+		rb.flush()
+		return mask, false
+	}
+	f := w.top()
+	addrs := (*lanes)(f.regs[int(o.addrBase)*warpSize:])
+	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
+	width := uint64(o.size)
+	if rb.t == nil && !rb.claim(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width) {
+		return mask, false
+	}
+	t := rb.t
+	if t.width != width { // adds of another width to the target
+		l.red.off.Store(true)
+		rb.flush()
+		return mask, false
+	}
+	var rest uint32
+	lo, limit := rb.lo, t.size-width
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		off := addrs[lane] + o.addrConst - t.base
+		if off > limit || off&(width-1) != 0 {
+			rest |= 1 << lane
+			continue
+		}
+		i := (off - lo) / width
+		if i >= redWords {
+			if rb.misses > 4096 && rb.misses > rb.hits {
+				// the lanes mostly add elsewhere: cover the words from here
+				rb.flush()
+				rb.place(off)
+				lo = rb.lo
+				i = (off - lo) / width
+			} else {
+				rb.misses++
+				if width == 4 {
+					atomic.AddUint32((*uint32)(unsafe.Pointer(&rb.data[off])), uint32(vals[lane]))
+				} else {
+					atomic.AddUint64((*uint64)(unsafe.Pointer(&rb.data[off])), vals[lane])
+				}
+				continue
+			}
+		}
+		rb.hits++
+		if width == 4 {
+			rb.d32[i] += uint32(vals[lane])
+		} else {
+			rb.d64[i] += vals[lane]
+		}
+		rb.min, rb.max = min(rb.min, int(i)), max(rb.max, int(i))
+	}
+	return rest, true
+}
+
+// bufferableAdd says whether atom/red in may have its adds buffered: an
+// add of one 32- or 64-bit integer to .global memory, relaxed, whose old
+// value (atom) no instruction of fn reads.
+func bufferableAdd(fn *ir.Func, in *ir.Inst, op, t string, vec int, space mem.Space) bool {
+	if op != ".add" || vec != 1 || space != mem.SpaceGlobal || hasSemantics(in) {
+		return false
+	}
+	switch t {
+	case ".u32", ".s32", ".u64", ".s64":
+	default:
+		return false
+	}
+	if in.Opcode == "red" {
+		return true
+	}
+	d := in.Operands[0]
+	switch {
+	case d.Kind == ir.OpSink:
+		return true
+	case d.Kind != ir.OpReg || d.Reg.Vector > 0:
+		return false
+	}
+	for _, x := range fn.Insts {
+		if x == in {
+			if x.Guard != nil && x.Guard.Reg == d.Reg || mentions(x.Operands[1:], d.Reg) {
+				return false
+			}
+			continue
+		}
+		if x.Guard != nil && x.Guard.Reg == d.Reg || mentions(x.Operands, d.Reg) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentions says whether any operand (or element, or address base) is r.
+func mentions(ops []ir.Operand, r *ir.Reg) bool {
+	for i := range ops {
+		op := &ops[i]
+		if op.Reg == r || op.Base != nil && op.Base.Reg == r || mentions(op.Elems, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSemantics says whether in names a memory ordering other than
+// .relaxed (or is a fence).
+func hasSemantics(in *ir.Inst) bool {
+	if in.Opcode == "fence" || in.Opcode == "membar" {
+		return true
+	}
+	for _, m := range in.Mods {
+		switch m {
+		case ".acquire", ".release", ".acq_rel", ".sc", ".mmio":
+			return true
+		}
+	}
+	return false
+}
+
+// redSafe says whether kernel fn may buffer adds: neither it nor a
+// function it calls orders memory across CTAs (a fence, a release or
+// acquire), frees or allocates memory, or calls through a register.
+func redSafe(fn *ir.Func) bool {
+	seen := map[*ir.Func]bool{}
+	var safe func(fn *ir.Func) bool
+	safe = func(fn *ir.Func) bool {
+		if seen[fn] {
+			return true
+		}
+		seen[fn] = true
+		for _, in := range fn.Insts {
+			if hasSemantics(in) {
+				return false
+			}
+			if in.Opcode != "call" {
+				continue
+			}
+			var callee *ir.Func
+			for _, op := range in.Operands {
+				if op.Kind == ir.OpFunc {
+					callee = op.Func
+					break
+				}
+				if op.Kind == ir.OpReg {
+					return false // through a register
+				}
+			}
+			switch {
+			case callee == nil:
+				return false
+			case !callee.Defined:
+				if callee.Name != "vprintf" && callee.Name != "__assertfail" {
+					return false
+				}
+			case !safe(callee):
+				return false
+			}
+		}
+		return true
+	}
+	return safe(fn)
+}

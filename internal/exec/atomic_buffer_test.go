@@ -1,0 +1,348 @@
+package exec
+
+// Buffered adds (atomic_buffer.go): the results a kernel's threads must
+// see (9.7.13.5 red, 8 Memory Consistency Model), worked out from the
+// kernels' meaning, on one and two workers.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// histoSrc: a grid-stride histogram, bins[keys[k] % nbins] += keys[k] >> 16
+// (add of width w: .u32 or .u64), through OP ("red" or "atom" with an
+// unread result).
+func histoSrc(op, typ string) string {
+	dst := ""
+	if op == "atom" {
+		dst = "%old, "
+	}
+	wide := "cvt.u64.u32 %v, %v32;"
+	shift := "3"
+	if typ == ".u32" {
+		wide = "mov.b32 %v, %v32;"
+		shift = "2"
+	}
+	vt := ".u64"
+	if typ == ".u32" {
+		vt = ".u32"
+	}
+	return strings.NewReplacer("OP", op, "DST", dst, "TYP", typ, "VT", vt, "WIDE", wide, "SHIFT", shift).Replace(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry histo(.param .u64 keys, .param .u64 bins, .param .u32 n, .param .u32 nbins) {
+	.reg .u32 %k, %stride, %n, %nb, %key, %bin, %v32, %t;
+	.reg VT %v, %old;
+	.reg .u64 %kp, %bp, %a;
+	.reg .pred %p;
+	ld.param.u64 %kp, [keys];
+	ld.param.u64 %bp, [bins];
+	ld.param.u32 %n, [n];
+	ld.param.u32 %nb, [nbins];
+	mov.u32 %stride, %nctaid.x;
+	mov.u32 %t, %ntid.x;
+	mul.lo.u32 %stride, %stride, %t;
+	mov.u32 %k, %ctaid.x;
+	mad.lo.u32 %k, %k, %t, %tid.x;
+	setp.ge.u32 %p, %k, %n;
+	@%p bra Done;
+Loop:
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %a, %kp, %a;
+	ld.global.u32 %key, [%a];
+	rem.u32 %bin, %key, %nb;
+	shr.u32 %v32, %key, 16;
+	WIDE
+	mul.wide.u32 %a, %bin, 1;
+	shl.b64 %a, %a, SHIFT;
+	add.u64 %a, %bp, %a;
+	OP.global.addTYP DST[%a], %v;
+	add.u32 %k, %k, %stride;
+	setp.lt.u32 %p, %k, %n;
+	@%p bra Loop;
+Done:
+	ret;
+}
+`)
+}
+
+func TestBufferedAddsHistogram(t *testing.T) {
+	for _, c := range []struct {
+		op, typ string
+		nbins   int
+	}{
+		{"red", ".u32", 256}, {"atom", ".u32", 256}, {"red", ".u64", 256}, {"atom", ".u64", 7},
+		// more words than a worker's deltas cover (redWords): most lanes
+		// miss them, and the covered words move
+		{"red", ".u32", 3 * redWords}, {"atom", ".u64", 3 * redWords},
+	} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s%s/%d bins/%d workers", c.op, c.typ, c.nbins, workers), func(t *testing.T) {
+				p, g := load(t, histoSrc(c.op, c.typ))
+				k := p.Kernels["histo"]
+				if !k.redSafe || !atomBuffered(k) {
+					t.Fatal("the histogram's add is not buffered")
+				}
+				const n = 1 << 17
+				w := uint64(4)
+				if c.typ == ".u64" {
+					w = 8
+				}
+				keys, _ := g.Alloc(4*n, 0)
+				bins, _ := g.Alloc(w*uint64(c.nbins), 0)
+				kb, _ := g.Bytes(keys, 4*n)
+				want := make([]uint64, c.nbins)
+				rng := rand.New(rand.NewPCG(1, 2))
+				for i := range n {
+					key := rng.Uint32()
+					binary.LittleEndian.PutUint32(kb[4*i:], key)
+					want[key%uint32(c.nbins)] += uint64(key >> 16)
+				}
+				err := p.Launch(context.Background(), "histo", LaunchConfig{Grid: [3]int{64, 1, 1}, Block: [3]int{128, 1, 1},
+					Params: params(k, keys, bins, n, uint64(c.nbins)), Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				bb, _ := g.Bytes(bins, w*uint64(c.nbins))
+				for i, x := range want {
+					got := binary.LittleEndian.Uint64(append(append([]byte{}, bb[uint64(i)*w:uint64(i+1)*w]...), make([]byte, 8-w)...))
+					if w == 4 {
+						x = uint64(uint32(x))
+					}
+					if got != x {
+						t.Fatalf("bins[%d] = %d, want %d", i, got, x)
+					}
+				}
+			})
+		}
+	}
+}
+
+// atomBuffered says whether k has an atom or red whose adds may be
+// buffered.
+func atomBuffered(k *Func) bool {
+	for i := range k.Ops {
+		if ai, ok := k.Ops[i].aux.(*atomInfo); ok && ai.buffer {
+			return true
+		}
+	}
+	return false
+}
+
+// runBuffered launches kernel k of src on one 256-byte buffer (zeroed,
+// then init written at its start) and returns the buffer.
+func runBuffered(t *testing.T, src string, grid, block, workers int, init ...uint32) []byte {
+	t.Helper()
+	p, g := load(t, src)
+	k := p.Kernels["k"]
+	if !k.redSafe || !atomBuffered(k) {
+		t.Fatal("the kernel's add is not buffered")
+	}
+	buf, _ := g.Alloc(256, 0)
+	b, _ := g.Bytes(buf, 256)
+	for i, v := range init {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
+	}
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(k, buf), Workers: workers}); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+const bufferedHeader = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 buf) {
+	.reg .u32 %t, %v, %w;
+	.reg .u64 %a, %b, %o;
+	.reg .pred %p;
+	ld.param.u64 %a, [buf];
+	mov.u32 %t, %tid.x;
+`
+
+// TestBufferedAddsSeenByTheAdder: a thread that adds to a word and then
+// reads it sees its add (coherence, 8.8 axioms): lane l adds 5 to word l
+// (l < 8), reads it back and stores it in word l+8.
+func TestBufferedAddsSeenByTheAdder(t *testing.T) {
+	b := runBuffered(t, bufferedHeader+`
+	setp.ge.u32 %p, %t, 8;
+	@%p bra Done;
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %b, %a, %o;
+	red.global.add.u32 [%b], 5;
+	ld.global.u32 %v, [%b];
+	st.global.u32 [%b+32], %v;
+Done:
+	ret;
+}
+`, 1, 32, 1, 10, 20, 30, 40, 50, 60, 70, 80)
+	for l := range 8 {
+		if got, want := binary.LittleEndian.Uint32(b[4*(l+8):]), uint32(10*(l+1)+5); got != want {
+			t.Errorf("lane %d read %d, want %d", l, got, want)
+		}
+	}
+}
+
+// TestBufferedAddsSeenAfterBarrier: the adds of warp 0's 32 threads to
+// word 0 are seen by warp 1 after bar.sync (9.7.13.4: the barrier orders
+// the CTA's memory accesses), and both warps' adds of 1 to word 1 total
+// 64 after the launch.
+func TestBufferedAddsSeenAfterBarrier(t *testing.T) {
+	b := runBuffered(t, bufferedHeader+`
+	red.global.add.u32 [%a+4], 1;
+	setp.ge.u32 %p, %t, 32;
+	@%p bra Wait;
+	red.global.add.u32 [%a], %t;
+Wait:
+	bar.sync 0;
+	@!%p bra Done;
+	ld.global.u32 %v, [%a];
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %b, %a, %o;
+	st.global.u32 [%b-120], %v;
+Done:
+	ret;
+}
+`, 1, 64, 1)
+	if got := binary.LittleEndian.Uint32(b[4:]); got != 64 {
+		t.Errorf("word 1 = %d, want 64", got)
+	}
+	// the threads of warp 1 store to words 2..33: each read 0+1+...+31
+	for l := 32; l < 64; l++ {
+		if got := binary.LittleEndian.Uint32(b[4*(l-30):]); got != 496 {
+			t.Errorf("thread %d read %d after the barrier, want 496", l, got)
+		}
+	}
+}
+
+// TestBufferedAddsKeepWidthOrder: adds of two widths to one word do not
+// commute (the 32-bit add does not carry into the high half): thread 0
+// adds 0xffffffff as .u32, then 1 as .u64, to a zero word, in that order:
+// 0x1_0000_0000 (the other order would leave 0).
+func TestBufferedAddsKeepWidthOrder(t *testing.T) {
+	b := runBuffered(t, bufferedHeader+`
+	setp.ne.u32 %p, %t, 0;
+	@%p bra Done;
+	red.global.add.u32 [%a+8], 0xffffffff;
+	mov.u64 %o, 1;
+	red.global.add.u64 [%a+8], %o;
+Done:
+	ret;
+}
+`, 1, 32, 1)
+	if got := binary.LittleEndian.Uint64(b[8:]); got != 1<<32 {
+		t.Errorf("word = %#x, want 0x100000000", got)
+	}
+}
+
+// TestBufferedAddsReachWaitingCTA: CTA 1 waits (ld.volatile, no fence) for
+// CTA 0's add to a word of one allocation before it sets a flag in
+// another, which CTA 0 waits for after its add: ends only if CTA 0's
+// worker puts its add in memory while CTA 0 waits (redFlushRounds).
+func TestBufferedAddsReachWaitingCTA(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 buf, .param .u64 flag) {
+	.reg .u32 %t, %v;
+	.reg .u64 %a, %f;
+	.reg .pred %p;
+	ld.param.u64 %a, [buf];
+	ld.param.u64 %f, [flag];
+	mov.u32 %t, %tid.x;
+	setp.ne.u32 %p, %t, 0;
+	@%p bra Done;
+	mov.u32 %t, %ctaid.x;
+	setp.ne.u32 %p, %t, 0;
+	@%p bra Consumer;
+	red.global.add.u32 [%a], 7;
+Wait:
+	ld.volatile.global.u32 %v, [%f];
+	setp.eq.u32 %p, %v, 0;
+	@%p bra Wait;
+	bra Done;
+Consumer:
+	ld.volatile.global.u32 %v, [%a];
+	setp.eq.u32 %p, %v, 0;
+	@%p bra Consumer;
+	st.volatile.global.u32 [%f], %v;
+Done:
+	ret;
+}
+`)
+	k := p.Kernels["k"]
+	if !k.redSafe || !atomBuffered(k) {
+		t.Fatal("the kernel's add is not buffered")
+	}
+	buf, _ := g.Alloc(4, 0)
+	flag, _ := g.Alloc(4, 0)
+	done := make(chan error, 1)
+	go func() {
+		done <- p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(k, buf, flag), Workers: 2})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := g.Bytes(flag, 4); binary.LittleEndian.Uint32(b) != 7 {
+			t.Errorf("flag = %d, want 7", binary.LittleEndian.Uint32(b))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the CTAs still wait for each other")
+	}
+}
+
+// TestBufferedAddsFault: a lane past the allocation faults with its
+// address, and the adds before it reach memory.
+func TestBufferedAddsFault(t *testing.T) {
+	p, g := load(t, bufferedHeader+`
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %b, %a, %o;
+	red.global.add.u32 [%b], 1;
+	ret;
+}
+`)
+	k := p.Kernels["k"]
+	buf, _ := g.Alloc(64, 0) // 16 words: lanes 16.. are past it
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(k, buf), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Addr != buf+64 {
+		t.Fatalf("err = %v, want a fault at %#x", err, buf+64)
+	}
+	b, _ := g.Bytes(buf, 64)
+	for i := range 16 {
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != 1 {
+			t.Errorf("word %d = %d, want 1", i, got)
+		}
+	}
+}
+
+// TestBufferedAddsRefused: what may not buffer: a kernel with a fence or a
+// release, an atom whose old value is read, an add through a generic
+// address, an f32 add.
+func TestBufferedAddsRefused(t *testing.T) {
+	for name, body := range map[string]string{
+		"fence":       "red.global.add.u32 [%a], 1; membar.gl;",
+		"release":     "red.global.add.u32 [%a], 1; st.release.gpu.global.u32 [%a+4], 1;",
+		"old read":    "atom.global.add.u32 %v, [%a], 1; st.global.u32 [%a+4], %v;",
+		"generic":     "red.add.u32 [%a], 1;",
+		"f32":         ".reg .f32 %f; mov.f32 %f, 0f3F800000; red.global.add.f32 [%a], %f;",
+		"max":         "red.global.max.u32 [%a], 1;",
+		"release red": "red.release.gpu.global.add.u32 [%a], 1;",
+	} {
+		p, _ := load(t, bufferedHeader+body+"\n\tret;\n}\n")
+		if k := p.Kernels["k"]; k.redSafe && atomBuffered(k) {
+			t.Errorf("%s: buffered", name)
+		}
+	}
+}
