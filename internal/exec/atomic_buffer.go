@@ -316,11 +316,13 @@ func hasSemantics(in *ir.Inst) bool {
 	return false
 }
 
-// redSafe says whether kernel fn may buffer adds: neither it nor a
-// function it calls orders memory across CTAs (a fence, a release or
-// acquire), frees or allocates memory, or calls through a register.
+// redSafe says whether kernel fn may buffer adds: it or a function it
+// calls has an atom or red, and none of them orders memory across CTAs (a
+// fence, a release or acquire), frees or allocates memory, or calls
+// through a register.
 func redSafe(fn *ir.Func) bool {
 	seen := map[*ir.Func]bool{}
+	adds := false
 	var safe func(fn *ir.Func) bool
 	safe = func(fn *ir.Func) bool {
 		if seen[fn] {
@@ -331,6 +333,7 @@ func redSafe(fn *ir.Func) bool {
 			if hasSemantics(in) {
 				return false
 			}
+			adds = adds || in.Opcode == "atom" || in.Opcode == "red"
 			if in.Opcode != "call" {
 				continue
 			}
@@ -357,5 +360,5 @@ func redSafe(fn *ir.Func) bool {
 		}
 		return true
 	}
-	return safe(fn)
+	return safe(fn) && adds
 }
