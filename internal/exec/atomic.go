@@ -97,7 +97,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
-		buffer: bufferableAdd(l.f.IR, in, op, t, vec, o.space)}
+		buffer: bufferableAdd(l.f.IR, in, op, t, vec, o.space), unread: oldUnread(l.f.IR, in)}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -222,11 +222,11 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 // atomInfo is what batches need of an atom or red (batch_atomic.go): its
 // first value's and destination's slots (-1: none), and whether it is an
 // add of one 32-bit integer or f32; buffer: its adds may be buffered
-// (atomic_buffer.go).
+// (atomic_buffer.go); unread: no instruction reads its old value.
 type atomInfo struct {
 	val, dst         int32
 	addInt32, addF32 bool
-	buffer           bool
+	buffer, unread   bool
 	it               intType
 }
 

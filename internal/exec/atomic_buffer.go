@@ -266,6 +266,12 @@ func bufferableAdd(fn *ir.Func, in *ir.Inst, op, t string, vec int, space mem.Sp
 	default:
 		return false
 	}
+	return oldUnread(fn, in)
+}
+
+// oldUnread says whether no instruction of fn reads the old value atom or
+// red in returns (red returns none).
+func oldUnread(fn *ir.Func, in *ir.Inst) bool {
 	if in.Opcode == "red" {
 		return true
 	}

@@ -82,6 +82,11 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 		r.materialize(s)
 	}
 	ai := o.aux.(*atomInfo)
+	if ai.addInt32 && ai.unread {
+		if done, ok := r.addIntsUnread(o, ai); done {
+			return ok
+		}
+	}
 	dst := ai.dst // (-1: red, or a sink)
 	if dst >= 0 {
 		r.materialize(dst) // (the lanes that do not run keep their values)
@@ -125,6 +130,53 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	return true
 }
 
+// addIntsUnread runs an atom/red.add.u32/s32 whose old values nobody reads
+// and whose running lanes name a few words in one pass: it checks each
+// lane's address and sums its value into its word's total (a lane at the
+// word of the lane before skips the lookups: a counter's lanes), then adds
+// each total to memory with one fetch-and-add. done false: more words
+// than maxWords, nothing updated (the general path takes over); ok false:
+// a lane's address faults, nothing updated.
+func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
+	ws := &r.words
+	ws.reset(true)
+	acc := r.wordAcc[:0]
+	last, w := ^uint64(0), int32(0)
+	for blk := range r.nb {
+		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
+		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if addr := addrs[l] + o.addrConst; addr != last {
+				if addr&3 != 0 {
+					return true, false
+				}
+				if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || 4 > uint64(len(r.gData))-off {
+					if _, _, ok := r.window(addr, 4); !ok {
+						return true, false
+					}
+				}
+				if w = ws.index(addr); w < 0 {
+					return false, false
+				}
+				if int(w) == len(acc) {
+					acc = append(acc, 0)
+				}
+				last = addr
+			}
+			acc[w] += uint32(vals[l])
+		}
+	}
+	r.wordAcc = acc
+	for blk := range r.nb {
+		r.issue(o, blk)
+	}
+	for i, a := range ws.addrs {
+		data, off, _ := r.window(a, 4)
+		atomic.AddUint32((*uint32)(unsafe.Pointer(&data[off])), acc[i])
+	}
+	return true, true
+}
+
 // wordSet is the distinct words a batch's atomic add names, up to
 // maxWords (ok false past them, or for another op), and per running lane,
 // in order, its word's index.
@@ -151,22 +203,29 @@ func (ws *wordSet) note(addr uint64) {
 	if !ws.ok {
 		return
 	}
+	if w := ws.index(addr); w >= 0 {
+		ws.of = append(ws.of, w)
+		return
+	}
+	ws.ok = false
+}
+
+// index returns the index of addr's word in ws.addrs, adding it when new;
+// -1 past maxWords.
+func (ws *wordSet) index(addr uint64) int32 {
 	h := uint32((addr>>2)*0x9e3779b97f4a7c15>>32) % uint32(len(ws.tab))
 	for {
 		i := ws.tab[h]
 		if i == 0 {
 			if len(ws.addrs) == maxWords {
-				ws.ok = false
-				return
+				return -1
 			}
 			ws.addrs = append(ws.addrs, addr)
 			ws.tab[h] = int32(len(ws.addrs))
-			ws.of = append(ws.of, int32(len(ws.addrs)-1))
-			return
+			return int32(len(ws.addrs)) - 1
 		}
 		if ws.addrs[i-1] == addr {
-			ws.of = append(ws.of, i-1)
-			return
+			return i - 1
 		}
 		if h++; h == uint32(len(ws.tab)) {
 			h = 0

@@ -503,6 +503,8 @@ func bdCases() []bdCase {
 			bufs: bdBufs(bdWords(7600, r), bdWords(300, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(7600), bdU(300)), eligible: true},
 		{name: "histo/fault", kernel: "histo", grid: bdX(60), block: bdX(128),
 			bufs: bdBufs(bdWords(7600, r), bdWords(200, r)), args: bdArgs(bdPtr(0), bdPtr(1), bdU(7600), bdU(256)), fault: true},
+		{name: "histo/misaligned", kernel: "histo", grid: bdX(60), block: bdX(128),
+			bufs: bdBufs(bdWords(7600, r), bdWords(257, r)), args: bdArgs(bdPtr(0), bdPtrOff(1, 2), bdU(7600), bdU(256)), fault: true},
 		{name: "fatomic/misaligned", kernel: "fatomic", grid: bdX(70), block: bdX(96),
 			bufs: bdBufs(bdWords(6700, f), bdWords(17, f)),
 			args: bdArgs(bdPtr(0), bdPtrOff(1, 2), bdU(6700), bdU(16)), fault: true, oneWorker: true},
