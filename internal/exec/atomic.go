@@ -97,7 +97,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
-		buffer: bufferableAdd(l.f.IR, in, op, t, vec, o.space), unread: oldUnread(l.f.IR, in)}
+		buffer: bufferableAdd(l.f.IR, in, o, op, t, vec), unread: oldUnread(l.f.IR, in)}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()

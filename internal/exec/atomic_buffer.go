@@ -41,6 +41,10 @@ import (
 // of a cluster's warps, so that a CTA waiting for another worker's adds
 // without synchronising (relaxed but expected to end) still sees them.
 
+// zeroLanes is the address row of an op whose address is a variable's
+// alone (read, never written).
+var zeroLanes lanes
+
 // redWords is how many words one worker's deltas cover.
 const redWords = 1 << 14
 
@@ -125,8 +129,13 @@ func (rb *redBuffer) release() {
 }
 
 // claim makes the allocation holding addr the worker's target (and the
-// launch's, when it has none yet); false when it cannot buffer there.
+// launch's, when it has none yet); false when it cannot buffer there. A
+// generic addr of another space is no global allocation's (global
+// allocations lie outside the windows of the others: mem.Classify).
 func (rb *redBuffer) claim(addr, width uint64) bool {
+	if sp, _ := mem.Classify(addr); sp != mem.SpaceGlobal {
+		return false
+	}
 	g := rb.l.prog.global
 	base, data, ok := g.Find(addr)
 	if !ok {
@@ -204,7 +213,11 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 		return mask, false
 	}
 	f := w.top()
-	addrs := (*lanes)(f.regs[int(o.addrBase)*warpSize:])
+	// (an address register, or a variable's address alone: addrs zero)
+	addrs := &zeroLanes
+	if o.addrBase >= 0 {
+		addrs = (*lanes)(f.regs[int(o.addrBase)*warpSize:])
+	}
 	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
 	width := uint64(o.size)
 	if rb.t == nil && !rb.claim(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width) {
@@ -254,11 +267,12 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	return rest, true
 }
 
-// bufferableAdd says whether atom/red in may have its adds buffered: an
-// add of one 32- or 64-bit integer to .global memory, relaxed, whose old
-// value (atom) no instruction of fn reads.
-func bufferableAdd(fn *ir.Func, in *ir.Inst, op, t string, vec int, space mem.Space) bool {
-	if op != ".add" || vec != 1 || space != mem.SpaceGlobal || hasSemantics(in) {
+// bufferableAdd says whether atom/red in (lowered to o) may have its
+// adds buffered: an add of one 32- or 64-bit integer to .global or
+// generic memory, relaxed, whose old value (atom) no instruction of fn
+// reads.
+func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool {
+	if op != ".add" || vec != 1 || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric || o.frameAddr || hasSemantics(in) {
 		return false
 	}
 	switch t {

@@ -16,9 +16,13 @@ import (
 )
 
 // histoSrc: a grid-stride histogram, bins[keys[k] % nbins] += keys[k] >> 16
-// (add of width w: .u32 or .u64), through OP ("red" or "atom" with an
-// unread result).
+// (add of width w: .u32 or .u64), through op ("red" or "atom" with an
+// unread result, on .global or, op ending in "gen", a generic address).
 func histoSrc(op, typ string) string {
+	space := ".global"
+	if s, ok := strings.CutSuffix(op, "gen"); ok {
+		op, space = s, ""
+	}
 	dst := ""
 	if op == "atom" {
 		dst = "%old, "
@@ -33,7 +37,7 @@ func histoSrc(op, typ string) string {
 	if typ == ".u32" {
 		vt = ".u32"
 	}
-	return strings.NewReplacer("OP", op, "DST", dst, "TYP", typ, "VT", vt, "WIDE", wide, "SHIFT", shift).Replace(`.version 8.0
+	return strings.NewReplacer("OP", op, "SPACE", space, "DST", dst, "TYP", typ, "VT", vt, "WIDE", wide, "SHIFT", shift).Replace(`.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry histo(.param .u64 keys, .param .u64 bins, .param .u32 n, .param .u32 nbins) {
@@ -62,7 +66,7 @@ Loop:
 	mul.wide.u32 %a, %bin, 1;
 	shl.b64 %a, %a, SHIFT;
 	add.u64 %a, %bp, %a;
-	OP.global.addTYP DST[%a], %v;
+	OPSPACE.addTYP DST[%a], %v;
 	add.u32 %k, %k, %stride;
 	setp.lt.u32 %p, %k, %n;
 	@%p bra Loop;
@@ -78,6 +82,7 @@ func TestBufferedAddsHistogram(t *testing.T) {
 		nbins   int
 	}{
 		{"red", ".u32", 256}, {"atom", ".u32", 256}, {"red", ".u64", 256}, {"atom", ".u64", 7},
+		{"redgen", ".u32", 256}, {"atomgen", ".u64", 100},
 		// more words than a worker's deltas cover (redWords): most lanes
 		// miss them, and the covered words move
 		{"red", ".u32", 3 * redWords}, {"atom", ".u64", 3 * redWords},
@@ -327,6 +332,64 @@ func TestBufferedAddsFault(t *testing.T) {
 	}
 }
 
+// TestBufferedAddsVariableAndShared: adds at a .global variable's own
+// address (no register: every lane's address is the variable's), and
+// generic adds to a .shared variable (not global memory: not buffered,
+// read after bar.sync): 40 CTAs of 96 threads add 3 each to the global
+// counter and 1 each to their CTA's shared one, which thread 0 then adds
+// to word 0 of the buffer.
+func TestBufferedAddsVariableAndShared(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.global .u32 counter;
+.visible .entry k(.param .u64 buf) {
+	.reg .u32 %t, %v;
+	.reg .u64 %a, %s;
+	.reg .pred %p;
+	.shared .u32 sc;
+	ld.param.u64 %a, [buf];
+	mov.u32 %t, %tid.x;
+	setp.ne.u32 %p, %t, 0;
+	@%p bra Add;
+	st.shared.u32 [sc], 0;
+Add:
+	bar.sync 0;
+	red.global.add.u32 [counter], 3;
+	cvta.shared.u64 %s, sc;
+	red.add.u32 [%s], 1;
+	bar.sync 0;
+	@%p bra Done;
+	ld.shared.u32 %v, [sc];
+	red.global.add.u32 [%a], %v;
+Done:
+	ret;
+}
+`)
+		k := p.Kernels["k"]
+		if !k.redSafe || !atomBuffered(k) {
+			t.Fatal("the kernel's adds are not buffered")
+		}
+		buf, _ := g.Alloc(4, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{40, 1, 1}, Block: [3]int{96, 1, 1},
+			Params: params(k, buf), Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(buf, 4)
+		c, _, err := p.GlobalVar("counter")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := binary.LittleEndian.Uint32(b), uint32(40*96); got != want {
+			t.Errorf("%d workers: shared counts total %d, want %d", workers, got, want)
+		}
+		if got, want := binary.LittleEndian.Uint32(c), uint32(3*40*96); got != want {
+			t.Errorf("%d workers: counter = %d, want %d", workers, got, want)
+		}
+	}
+}
+
 // TestBufferedAddsRefused: what may not buffer: a kernel with a fence or a
 // release, an atom whose old value is read, an add through a generic
 // address, an f32 add.
@@ -335,7 +398,6 @@ func TestBufferedAddsRefused(t *testing.T) {
 		"fence":       "red.global.add.u32 [%a], 1; membar.gl;",
 		"release":     "red.global.add.u32 [%a], 1; st.release.gpu.global.u32 [%a+4], 1;",
 		"old read":    "atom.global.add.u32 %v, [%a], 1; st.global.u32 [%a+4], %v;",
-		"generic":     "red.add.u32 [%a], 1;",
 		"f32":         ".reg .f32 %f; mov.f32 %f, 0f3F800000; red.global.add.f32 [%a], %f;",
 		"max":         "red.global.max.u32 [%a], 1;",
 		"release red": "red.release.gpu.global.add.u32 [%a], 1;",
