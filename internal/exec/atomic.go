@@ -10,6 +10,7 @@ package exec
 // atomic is sequentially consistent. Not yet: .b128.
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
 	"unsafe"
@@ -375,13 +376,16 @@ func addF32Uniform(p *uint32, vals, olds *lanes, mask uint32) {
 // results flushed to zeros of their sign (fp.F32.FlushSubnormal), the sum
 // rounded to nearest even.
 func atomAddF32Flush(old, b uint64) uint64 {
-	flush := func(v uint64) uint64 {
-		if v&0x7f800000 == 0 {
-			return v & 0x80000000
-		}
-		return v
+	sum := math.Float32frombits(ftzBits32(uint32(old))) + math.Float32frombits(ftzBits32(uint32(b)))
+	return uint64(ftzBits32(uint32(nan32(math.Float32bits(sum)))))
+}
+
+// ftzBits32 flushes the f32 subnormal with bits v to a zero of its sign.
+func ftzBits32(v uint32) uint32 {
+	if v&0x7f800000 == 0 {
+		return v & 0x80000000
 	}
-	return flush(f32Add(flush(old&0xffffffff), flush(b&0xffffffff)))
+	return v
 }
 
 // casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in

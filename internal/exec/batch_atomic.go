@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/bits"
 	"sync/atomic"
 	"unsafe"
@@ -94,10 +95,16 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	n := uint64(o.size)
 	ws := &r.words
 	ws.reset(ai.addInt32 || ai.addF32)
+	last := ^uint64(0)
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 			addr := addrs[bits.TrailingZeros32(m)] + o.addrConst
+			if addr == last && ws.ok { // (the lane before's word: a total's lanes)
+				ws.of = append(ws.of, ws.of[len(ws.of)-1])
+				continue
+			}
+			last = addr
 			if addr&(n-1) != 0 {
 				return false
 			}
@@ -175,6 +182,38 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 		atomic.AddUint32((*uint32)(unsafe.Pointer(&data[off])), acc[i])
 	}
 	return true, true
+}
+
+// addOneF32 is addWords' f32 add for lanes that all name one word p,
+// whose value was cur: the chain of adds in order keeps its sum in a
+// float register (the bits only leave it to be checked: the flushes and
+// NaN of atomAddF32Flush, rare), then one compare-and-swap, again from
+// the word's new value if another worker changed it.
+func (r *batchRun) addOneF32(o *Op, ai *atomInfo, p *uint32, cur uint32) {
+	for {
+		s := math.Float32frombits(ftzBits32(cur)) // (at least one lane adds: k is 1)
+		for blk := range r.nb {
+			vals := r.row(blk, ai.val)
+			var olds *lanes
+			if ai.dst >= 0 && !ai.unread {
+				olds = r.row(blk, ai.dst)
+			}
+			for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if olds != nil {
+					olds[l] = uint64(math.Float32bits(s))
+				}
+				s += math.Float32frombits(ftzBits32(uint32(vals[l])))
+				if b := math.Float32bits(s); b&0x7f800000 == 0 || b&0x7f800000 == 0x7f800000 {
+					s = math.Float32frombits(ftzBits32(uint32(nan32(b))))
+				}
+			}
+		}
+		if atomic.CompareAndSwapUint32(p, cur, math.Float32bits(s)) {
+			return
+		}
+		cur = atomic.LoadUint32(p)
+	}
 }
 
 // wordSet is the distinct words a batch's atomic add names, up to
@@ -268,6 +307,10 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 	// compare-and-swap fails (another worker added first) takes the next
 	// round from the word's new value
 	copy(acc, cur) // (integers: running sums from 0)
+	if ai.addF32 && k == 1 {
+		r.addOneF32(o, ai, ptrs[0], cur[0])
+		return
+	}
 	for {
 		lane := 0
 		for blk := range r.nb {
