@@ -104,7 +104,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		f := w.top()
 		size := uint64(o.size * vec)
 		lookup := o.space == mem.SpaceGlobal || o.space == mem.SpaceShared
-		if info.buffer && w.cta.l.red.ok { // (atomic_buffer.go)
+		if info.buffer && w.cta.l.red.ok && bufferAddsEnabled { // (atomic_buffer.go)
 			var bypass bool
 			if mask, bypass = w.bufferAdds(o, info, mask); mask == 0 {
 				return

@@ -14,15 +14,18 @@ import (
 // old value nobody reads) from two workers makes the cores pass the bins'
 // cache lines back and forth on every add (4M adds to 256 bins: 30 ms on
 // one worker, 106 ms on two). So each worker adds into its own deltas
-// instead, and adds them to memory (one atomic add per word) when it must.
+// instead, and adds them to memory (one atomic add per word) when it must;
+// f32 adds, whose rounding depends on their order, it logs in order and
+// applies in that order when it must (one compare-and-swap per word).
 //
 // Why that is allowed (9.7.13.5 red, 8 Memory Consistency Model): without
 // .sem an atom or red is .relaxed, and a relaxed operation is ordered
 // with other threads' operations only through release/acquire patterns and
-// fences (8.9 causality order). Integer adds commute, so adding a sum of
-// deltas later is a valid place in the word's coherence order for all of
-// them, as long as no thread that must see one of the adds reads the word
-// before then. Which threads must:
+// fences (8.9 causality order). So the worker's adds to a word may take
+// consecutive places in the word's coherence order at the moment it
+// applies them (integer adds commute, so their sum does; f32 adds are
+// applied one by one, in the order they ran), as long as no thread that
+// must see one of the adds reads the word before then. Which threads must:
 //   - the adding thread itself, and threads ordered after it by bar.sync,
 //     barrier.cluster or mbarrier: all run on the same worker (a cluster's
 //     CTAs share one goroutine), and every access of that worker other
@@ -45,6 +48,10 @@ import (
 // alone (read, never written).
 var zeroLanes lanes
 
+// bufferAddsEnabled switches buffered adds on (tests compare with them
+// off).
+var bufferAddsEnabled = true
+
 // redWords is how many words one worker's deltas cover.
 const redWords = 1 << 14
 
@@ -53,10 +60,12 @@ const redWords = 1 << 14
 const redFlushRounds = 16
 
 // redTarget is the global allocation a launch buffers adds to and the
-// width of the adds (4 or 8 bytes): adds of two widths to one word do not
-// commute (the carry out of the low half).
+// kind of the adds: integers of 4 or 8 bytes, or f32 (float). Adds of two
+// kinds to one word do not commute (the carry out of the low half; a
+// float's rounding).
 type redTarget struct {
 	base, size, width uint64
+	float             bool
 }
 
 // redLaunch is a launch's buffering state.
@@ -75,6 +84,14 @@ type redBuffer struct {
 	lo    uint64     // offset in data of the word d32/d64[0] is for
 	d32   []uint32
 	d64   []uint64
+	// f32 adds do not commute: the log keeps them in the order they ran
+	// (word index << 32 | value), and flush applies them in that order;
+	// d32 and base hold the words' sums and values there
+	log     []uint64
+	base    []uint32
+	seen    []bool
+	touched []uint32
+	failed  []uint32
 	// touched words: [min, max] (min > max when none)
 	min, max int
 	// lanes of the target outside the covered words since they were
@@ -84,6 +101,10 @@ type redBuffer struct {
 
 var redDeltas32 = sync.Pool{New: func() any { return make([]uint32, redWords) }}
 var redDeltas64 = sync.Pool{New: func() any { return make([]uint64, redWords) }}
+var redLogs = sync.Pool{New: func() any { return make([]uint64, 0, redLogSize) }}
+
+// redLogSize is how many f32 adds a worker holds before it applies them.
+const redLogSize = 1 << 16
 
 func newRedBuffer(l *launch) *redBuffer {
 	return &redBuffer{l: l, min: redWords, max: -1}
@@ -97,7 +118,9 @@ func (rb *redBuffer) flush() {
 	if !rb.dirty() {
 		return
 	}
-	if rb.t.width == 4 {
+	if rb.t.float {
+		rb.flushFloat()
+	} else if rb.t.width == 4 {
 		for i := rb.min; i <= rb.max; i++ {
 			if d := rb.d32[i]; d != 0 {
 				atomic.AddUint32((*uint32)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*4])), d)
@@ -115,24 +138,82 @@ func (rb *redBuffer) flush() {
 	rb.min, rb.max = redWords, -1
 }
 
+// flushFloat applies the logged f32 adds in order: each touched word's
+// chain of adds (atomAddF32Flush) from its value, then one
+// compare-and-swap; a word another worker changed meanwhile takes its
+// chain again from the new value. The worker's adds to a word thus take
+// consecutive places in its coherence order, each thread's in its
+// program order: what adding them one by one at that moment gives.
+func (rb *redBuffer) flushFloat() {
+	word := func(i uint32) *uint32 { return (*uint32)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*4])) }
+	acc, base, seen, touched := rb.d32, rb.base, rb.seen, rb.touched[:0]
+	for _, e := range rb.log {
+		i := uint32(e >> 32)
+		if !seen[i] {
+			seen[i] = true
+			touched = append(touched, i)
+			v := atomic.LoadUint32(word(i))
+			base[i], acc[i] = v, v
+		}
+		acc[i] = uint32(atomAddF32Flush(uint64(acc[i]), e))
+	}
+	for _, i := range touched {
+		seen[i] = false
+	}
+	// the words whose compare-and-swap fails take their chains again, all
+	// in one more pass over the log (seen marks them)
+	for pending := touched; len(pending) > 0; {
+		failed := rb.failed[:0]
+		for _, i := range pending {
+			if !atomic.CompareAndSwapUint32(word(i), base[i], acc[i]) {
+				failed = append(failed, i)
+			}
+		}
+		rb.failed = failed
+		if len(failed) == 0 {
+			break
+		}
+		for _, i := range failed {
+			v := atomic.LoadUint32(word(i))
+			base[i], acc[i], seen[i] = v, v, true
+		}
+		for _, e := range rb.log {
+			if i := uint32(e >> 32); seen[i] {
+				acc[i] = uint32(atomAddF32Flush(uint64(acc[i]), e))
+			}
+		}
+		for _, i := range failed {
+			seen[i] = false
+		}
+		pending = append(rb.touched[:0], failed...)
+	}
+	rb.touched, rb.log = touched[:0], rb.log[:0]
+}
+
 // release flushes the deltas and gives their memory back (the worker is
 // done with the launch).
 func (rb *redBuffer) release() {
 	rb.flush()
+	if rb.base != nil { // (f32: d32 held sums, not deltas; the pool's must be zero)
+		clear(rb.d32)
+		clear(rb.base)
+		redDeltas32.Put(rb.base)
+		redLogs.Put(rb.log[:0])
+	}
 	if rb.d32 != nil {
 		redDeltas32.Put(rb.d32)
 	}
 	if rb.d64 != nil {
 		redDeltas64.Put(rb.d64)
 	}
-	rb.d32, rb.d64, rb.t, rb.data = nil, nil, nil, nil
+	rb.d32, rb.d64, rb.base, rb.log, rb.seen, rb.t, rb.data = nil, nil, nil, nil, nil, nil, nil
 }
 
 // claim makes the allocation holding addr the worker's target (and the
 // launch's, when it has none yet); false when it cannot buffer there. A
 // generic addr of another space is no global allocation's (global
 // allocations lie outside the windows of the others: mem.Classify).
-func (rb *redBuffer) claim(addr, width uint64) bool {
+func (rb *redBuffer) claim(addr, width uint64, float bool) bool {
 	if sp, _ := mem.Classify(addr); sp != mem.SpaceGlobal {
 		return false
 	}
@@ -141,7 +222,7 @@ func (rb *redBuffer) claim(addr, width uint64) bool {
 	if !ok {
 		return false
 	}
-	t := &redTarget{base: base, size: uint64(len(data)), width: width}
+	t := &redTarget{base: base, size: uint64(len(data)), width: width, float: float}
 	if !rb.l.red.target.CompareAndSwap(nil, t) {
 		t = rb.l.red.target.Load()
 	}
@@ -153,9 +234,13 @@ func (rb *redBuffer) claim(addr, width uint64) bool {
 	// target from now on look it up again and meet plainGlobal
 	g.Invalidate()
 	rb.t, rb.data = t, data
-	if width == 4 {
+	switch {
+	case float:
+		rb.d32, rb.base, rb.log = redDeltas32.Get().([]uint32), redDeltas32.Get().([]uint32), redLogs.Get().([]uint64)
+		rb.seen = make([]bool, redWords)
+	case width == 4:
 		rb.d32 = redDeltas32.Get().([]uint32)
-	} else {
+	default:
 		rb.d64 = redDeltas64.Get().([]uint64)
 	}
 	rb.place(addr - base)
@@ -219,12 +304,12 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 		addrs = (*lanes)(f.regs[int(o.addrBase)*warpSize:])
 	}
 	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
-	width := uint64(o.size)
-	if rb.t == nil && !rb.claim(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width) {
+	width, float := uint64(o.size), info.addF32
+	if rb.t == nil && !rb.claim(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float) {
 		return mask, false
 	}
 	t := rb.t
-	if t.width != width { // adds of another width to the target
+	if t.width != width || t.float != float { // adds of another kind to the target
 		l.red.off.Store(true)
 		rb.flush()
 		return mask, false
@@ -248,27 +333,36 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 				i = (off - lo) / width
 			} else {
 				rb.misses++
-				if width == 4 {
+				switch {
+				case float:
+					casAddF32((*uint32)(unsafe.Pointer(&rb.data[off])), uint32(vals[lane]))
+				case width == 4:
 					atomic.AddUint32((*uint32)(unsafe.Pointer(&rb.data[off])), uint32(vals[lane]))
-				} else {
+				default:
 					atomic.AddUint64((*uint64)(unsafe.Pointer(&rb.data[off])), vals[lane])
 				}
 				continue
 			}
 		}
 		rb.hits++
-		if width == 4 {
+		rb.min, rb.max = min(rb.min, int(i)), max(rb.max, int(i))
+		switch {
+		case float:
+			rb.log = append(rb.log, i<<32|uint64(uint32(vals[lane])))
+			if len(rb.log) == redLogSize {
+				rb.flush()
+			}
+		case width == 4:
 			rb.d32[i] += uint32(vals[lane])
-		} else {
+		default:
 			rb.d64[i] += vals[lane]
 		}
-		rb.min, rb.max = min(rb.min, int(i)), max(rb.max, int(i))
 	}
 	return rest, true
 }
 
 // bufferableAdd says whether atom/red in (lowered to o) may have its
-// adds buffered: an add of one 32- or 64-bit integer to .global or
+// adds buffered: an add of one 32- or 64-bit integer or f32 to .global or
 // generic memory, relaxed, whose old value (atom) no instruction of fn
 // reads.
 func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool {
@@ -276,7 +370,7 @@ func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool 
 		return false
 	}
 	switch t {
-	case ".u32", ".s32", ".u64", ".s64":
+	case ".u32", ".s32", ".u64", ".s64", ".f32":
 	default:
 		return false
 	}

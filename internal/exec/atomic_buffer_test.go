@@ -5,10 +5,12 @@ package exec
 // kernels' meaning, on one and two workers.
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -27,15 +29,14 @@ func histoSrc(op, typ string) string {
 	if op == "atom" {
 		dst = "%old, "
 	}
-	wide := "cvt.u64.u32 %v, %v32;"
-	shift := "3"
-	if typ == ".u32" {
-		wide = "mov.b32 %v, %v32;"
-		shift = "2"
-	}
-	vt := ".u64"
-	if typ == ".u32" {
-		vt = ".u32"
+	wide, shift, vt := "cvt.u64.u32 %v, %v32;", "3", ".u64"
+	switch typ {
+	case ".u32":
+		wide, shift, vt = "mov.b32 %v, %v32;", "2", ".u32"
+	case ".f32": // key * 2^-20, 24 significant bits: sums rounded, in an order
+		wide, shift, vt = "cvt.rn.f32.u32 %v, %key; mul.rn.f32 %v, %v, 0f35800000;", "2", ".f32"
+	case ".f32int": // key >> 16: integer sums, exact in every order
+		wide, shift, vt, typ = "cvt.rn.f32.u32 %v, %v32;", "2", ".f32", ".f32"
 	}
 	return strings.NewReplacer("OP", op, "SPACE", space, "DST", dst, "TYP", typ, "VT", vt, "WIDE", wide, "SHIFT", shift).Replace(`.version 8.0
 .target sm_90
@@ -171,6 +172,52 @@ const bufferedHeader = `.version 8.0
 	ld.param.u64 %a, [buf];
 	mov.u32 %t, %tid.x;
 `
+
+// TestBufferedAddsFloat: f32 adds keep their order. On one worker a
+// histogram of fractional values (whose rounding depends on the order)
+// ends with the same bits as with buffering off, which adds one by one
+// as the lanes run; on two, integer-valued adds (exact in every order) end
+// with their sums.
+func TestBufferedAddsFloat(t *testing.T) {
+	const n, nbins = 1 << 16, 200
+	run := func(typ string, workers int, buffered bool) []byte {
+		setFlag(t, &bufferAddsEnabled, buffered)
+		p, g := load(t, histoSrc("atom", typ))
+		k := p.Kernels["histo"]
+		if !k.redSafe || !atomBuffered(k) {
+			t.Fatal("the histogram's add is not buffered")
+		}
+		keys, _ := g.Alloc(4*n, 0)
+		bins, _ := g.Alloc(4*nbins, 0)
+		kb, _ := g.Bytes(keys, 4*n)
+		rng := rand.New(rand.NewPCG(3, 4))
+		for i := range n {
+			binary.LittleEndian.PutUint32(kb[4*i:], rng.Uint32())
+		}
+		if err := p.Launch(context.Background(), "histo", LaunchConfig{Grid: [3]int{24, 1, 1}, Block: [3]int{96, 1, 1},
+			Params: params(k, keys, bins, n, nbins), Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(bins, 4*nbins)
+		if typ == ".f32int" {
+			want := make([]float64, nbins)
+			for i := range n {
+				key := binary.LittleEndian.Uint32(kb[4*i:])
+				want[key%nbins] += float64(key >> 16)
+			}
+			for i, x := range want {
+				if got := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])); float64(got) != x {
+					t.Fatalf("%d workers: bins[%d] = %v, want %v", workers, i, got, x)
+				}
+			}
+		}
+		return b
+	}
+	if on, off := run(".f32", 1, true), run(".f32", 1, false); !bytes.Equal(on, off) {
+		t.Error("f32 sums differ from those of adds one by one")
+	}
+	run(".f32int", 2, true)
+}
 
 // TestBufferedAddsSeenByTheAdder: a thread that adds to a word and then
 // reads it sees its add (coherence, 8.8 axioms): lane l adds 5 to word l
@@ -398,7 +445,6 @@ func TestBufferedAddsRefused(t *testing.T) {
 		"fence":       "red.global.add.u32 [%a], 1; membar.gl;",
 		"release":     "red.global.add.u32 [%a], 1; st.release.gpu.global.u32 [%a+4], 1;",
 		"old read":    "atom.global.add.u32 %v, [%a], 1; st.global.u32 [%a+4], %v;",
-		"f32":         ".reg .f32 %f; mov.f32 %f, 0f3F800000; red.global.add.f32 [%a], %f;",
 		"max":         "red.global.max.u32 [%a], 1;",
 		"release red": "red.release.gpu.global.add.u32 [%a], 1;",
 	} {
