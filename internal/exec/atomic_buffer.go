@@ -52,6 +52,10 @@ var zeroLanes lanes
 // off).
 var bufferAddsEnabled = true
 
+// redBeforeCAS, when set (tests), runs between flushFloat's chains and
+// its compare-and-swaps: another worker's add in between.
+var redBeforeCAS func()
+
 // redWords is how many words one worker's deltas cover.
 const redWords = 1 << 14
 
@@ -159,6 +163,9 @@ func (rb *redBuffer) flushFloat() {
 	}
 	for _, i := range touched {
 		seen[i] = false
+	}
+	if redBeforeCAS != nil {
+		redBeforeCAS()
 	}
 	// the words whose compare-and-swap fails take their chains again, all
 	// in one more pass over the log (seen marks them)

@@ -454,3 +454,39 @@ func TestBufferedAddsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferedFloatRetry: a word another worker changes between the
+// chains and the compare-and-swap takes its chain again from the new
+// value, in order; the other words keep theirs.
+func TestBufferedFloatRetry(t *testing.T) {
+	f := math.Float32bits
+	data := make([]byte, 16)
+	binary.LittleEndian.PutUint32(data[0:], f(1))
+	binary.LittleEndian.PutUint32(data[4:], f(10))
+	rb := &redBuffer{t: &redTarget{size: 16, width: 4, float: true}, data: data, d32: make([]uint32, redWords),
+		base: make([]uint32, redWords), seen: make([]bool, redWords), min: 0, max: 1}
+	// word 0: + 2^24, + 1; word 1: + 0.5
+	for _, e := range []struct {
+		i int
+		v float32
+	}{{0, 1 << 24}, {1, 0.5}, {0, 1}} {
+		rb.log = append(rb.log, uint64(e.i)<<32|uint64(f(e.v)))
+	}
+	t.Cleanup(func() { redBeforeCAS = nil })
+	redBeforeCAS = func() {
+		binary.LittleEndian.PutUint32(data[0:], f(3)) // another worker's add of 2
+		redBeforeCAS = nil
+	}
+	rb.flush()
+	// from 3: 3 + 2^24 rounds (a tie) to the even 2^24 + 4, and + 1 again
+	// to 2^24 + 4 (from 1 it would be 2^24, and 2^24)
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(data[0:])); got != 1<<24+4 {
+		t.Errorf("word 0 = %v, want %v", got, float32(1<<24+4))
+	}
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(data[4:])); got != 10.5 {
+		t.Errorf("word 1 = %v, want 10.5", got)
+	}
+	if len(rb.log) != 0 || rb.dirty() {
+		t.Error("the log is not empty after the flush")
+	}
+}
