@@ -322,7 +322,8 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 		return mask, false
 	}
 	var rest uint32
-	lo, limit := rb.lo, t.size-width
+	lo, limit, shift := rb.lo, t.size-width, uint(bits.TrailingZeros64(width))
+	lowest, highest := rb.min, rb.max // (in registers for the loop)
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		off := addrs[lane] + o.addrConst - t.base
@@ -330,14 +331,15 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 			rest |= 1 << lane
 			continue
 		}
-		i := (off - lo) / width
+		i := (off - lo) >> shift
 		if i >= redWords {
 			if rb.misses > 4096 && rb.misses > rb.hits {
 				// the lanes mostly add elsewhere: cover the words from here
+				rb.min, rb.max = lowest, highest
 				rb.flush()
 				rb.place(off)
-				lo = rb.lo
-				i = (off - lo) / width
+				lo, lowest, highest = rb.lo, rb.min, rb.max
+				i = (off - lo) >> shift
 			} else {
 				rb.misses++
 				switch {
@@ -352,12 +354,14 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 			}
 		}
 		rb.hits++
-		rb.min, rb.max = min(rb.min, int(i)), max(rb.max, int(i))
+		lowest, highest = min(lowest, int(i)), max(highest, int(i))
 		switch {
 		case float:
 			rb.log = append(rb.log, i<<32|uint64(uint32(vals[lane])))
 			if len(rb.log) == redLogSize {
+				rb.min, rb.max = lowest, highest
 				rb.flush()
+				lowest, highest = rb.min, rb.max
 			}
 		case width == 4:
 			rb.d32[i] += uint32(vals[lane])
@@ -365,6 +369,7 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 			rb.d64[i] += vals[lane]
 		}
 	}
+	rb.min, rb.max = lowest, highest
 	return rest, true
 }
 
