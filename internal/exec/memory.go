@@ -122,12 +122,91 @@ func (w *Warp) warpWindow(o *Op) []byte {
 	return data
 }
 
+// maskWindow is warpWindow for the lanes of mask (not all): the window
+// of the first one's address, and every one's offset in it in w.offs, or
+// nil when one is outside it or misaligned. An access of a divergent
+// branch's lanes (`if (x[i] > t) out[...] = ...`) then takes one pass
+// rather than the general path lane by lane.
+func (w *Warp) maskWindow(o *Op, mask uint32) []byte {
+	data, base := w.windowAt(o, bits.TrailingZeros32(mask))
+	n := uint64(o.size * len(o.vec)) // a power of two: the access's alignment
+	if data == nil || n > uint64(len(data)) {
+		return nil
+	}
+	limit := uint64(len(data)) - n
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	var bad uint64
+	for m := mask; m != 0; m &= m - 1 {
+		lane := bits.TrailingZeros32(m)
+		addr := regs[lane] + o.addrConst
+		off := addr - base // wraps to a huge value below the allocation
+		bad |= addr & (n - 1)
+		if off > limit {
+			bad = 1
+		}
+		w.offs[lane] = off
+	}
+	if bad != 0 {
+		return nil
+	}
+	return data
+}
+
+// loadLanes loads, for the lanes of mask, the n-byte element of type t at
+// data[offs[lane]] into dst[lane] (offsets checked: maskWindow).
+func loadLanes(dst *lanes, data []byte, offs *[warpSize]uint64, mask uint32, n int, t string) {
+	switch {
+	case n == 4 && t[1] != 's':
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = uint64(binary.LittleEndian.Uint32(data[offs[l]:]))
+		}
+	case n == 8:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = binary.LittleEndian.Uint64(data[offs[l]:])
+		}
+	default:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = extend(mem.Load(data[offs[l]:offs[l]+uint64(n)]), t, n*8)
+		}
+	}
+}
+
+// storeLanes stores, for the lanes of mask, src[lane]'s n low bytes at
+// data[offs[lane]] (offsets checked: maskWindow).
+func storeLanes(data []byte, offs *[warpSize]uint64, src *lanes, mask uint32, n int) {
+	switch n {
+	case 4:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			binary.LittleEndian.PutUint32(data[offs[l]:], uint32(src[l]))
+		}
+	case 8:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			binary.LittleEndian.PutUint64(data[offs[l]:], src[l])
+		}
+	default:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			mem.Store(data[offs[l]:offs[l]+uint64(n)], src[l])
+		}
+	}
+}
+
 // windowOf returns the memory a warp-wide access by op o would go through,
 // and the address of its first byte: the allocation of lane 0's global
 // address (cached per warp: kernels alternate between a few buffers, and
 // a free invalidates the cache), or the CTA's shared memory; nil when the
 // op has no such window.
 func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
+	return w.windowAt(o, 0)
+}
+
+// windowAt is windowOf for the allocation of lane's address.
+func (w *Warp) windowAt(o *Op, lane int) ([]byte, uint64) {
 	if o.frameAddr || o.addrBase < 0 {
 		return nil, 0
 	}
@@ -135,7 +214,7 @@ func (w *Warp) windowOf(o *Op) ([]byte, uint64) {
 	case mem.SpaceGlobal:
 		g := w.cta.l.prog.global
 		gen := g.Gen()
-		addr := w.top().regs[int(o.addrBase)*warpSize] + o.addrConst
+		addr := w.top().regs[int(o.addrBase)*warpSize+lane] + o.addrConst
 		if w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
 			b, d, ok := g.Find(addr)
 			if !ok {
@@ -615,6 +694,12 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 		if mask == ^uint32(0) && len(o.vec) > 1 && w.loadVectorWarp(o, f.regs, t) {
 			return
 		}
+		if mask != ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 {
+			if data := w.maskWindow(o, mask); data != nil {
+				loadLanes((*lanes)(f.regs[int(o.vec[0])*warpSize:]), data, &w.offs, mask, o.size, t)
+				return
+			}
+		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)
 			b := w.access(o, lane, total)
@@ -686,6 +771,12 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		if mask == ^uint32(0) && len(o.vec) > 1 && w.storeVectorWarp(o, f.regs) {
 			return
+		}
+		if mask != ^uint32(0) && len(o.vec) == 1 {
+			if data := w.maskWindow(o, mask); data != nil {
+				storeLanes(data, &w.offs, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), mask, o.size)
+				return
+			}
 		}
 		for m := mask; m != 0; m &= m - 1 {
 			lane := bits.TrailingZeros32(m)

@@ -251,3 +251,92 @@ func TestWarpVectorMemory(t *testing.T) {
 		}
 	}
 }
+
+// maskedKernel: the odd lanes (a divergent branch) load x[lane*stride]
+// (.s16, .u32 and .u64 elements at the same index) and store their sum at
+// y[lane*stride] as .u32 and .b16; the even lanes do nothing.
+const maskedKernel = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 y, .param .u32 stride)
+{
+	.reg .b32 %r<8>;
+	.reg .b16 %h;
+	.reg .b64 %rd<12>;
+	.reg .pred %p;
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p, %r2, 0;
+	@%p bra Done;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [y];
+	ld.param.u32 %r5, [stride];
+	mul.lo.u32 %r6, %r1, %r5;
+	mul.wide.u32 %rd3, %r6, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.s16 %r3, [%rd4];
+	ld.global.u32 %r4, [%rd4];
+	ld.global.u64 %rd5, [%rd4];
+	cvt.u32.u64 %r7, %rd5;
+	add.s32 %r3, %r3, %r4;
+	add.s32 %r3, %r3, %r7;
+	add.s64 %rd6, %rd2, %rd3;
+	st.global.u32 [%rd6], %r3;
+	cvt.u16.u32 %h, %r3;
+	st.global.b16 [%rd6+4], %h;
+Done:
+	ret;
+}
+`
+
+// TestMaskedLoadStore: loads and stores of some lanes (maskWindow, on the
+// warp engine) give each lane its element, sign-extended or not, and
+// leave the others' memory alone; a lane past the buffer faults at its
+// own address.
+func TestMaskedLoadStore(t *testing.T) {
+	setFlag(t, &batchEnabled, false)
+	p, g := load(t, maskedKernel)
+	k := p.Kernels["k"]
+	run := func(stride, xWords uint64) (uint64, []byte, []byte, error) {
+		x, _ := g.Alloc(8*xWords, 0)
+		y, _ := g.Alloc(8*32*stride, 0)
+		xb, _ := g.Bytes(x, 8*xWords)
+		yb, _ := g.Bytes(y, 8*32*stride)
+		for i := range xWords {
+			binary.LittleEndian.PutUint64(xb[8*i:], 0x1_0000_0000*(i+1)+0xfff0+i) // low half: a negative s16
+		}
+		for i := range yb {
+			yb[i] = 0xee
+		}
+		err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(k, x, y, stride), Workers: 1})
+		return x, xb, yb, err
+	}
+	for _, stride := range []uint64{1, 3} {
+		_, xb, yb, err := run(stride, 32*stride)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lane := range uint64(32) {
+			at := 8 * lane * stride
+			got32, got16 := binary.LittleEndian.Uint32(yb[at:]), binary.LittleEndian.Uint16(yb[at+4:])
+			if lane%2 == 0 {
+				if got32 != 0xeeeeeeee || got16 != 0xeeee {
+					t.Errorf("stride %d: even lane %d wrote %#x %#x", stride, lane, got32, got16)
+				}
+				continue
+			}
+			v := binary.LittleEndian.Uint64(xb[at:])
+			want := uint32(int32(int16(v))) + uint32(v) + uint32(v)
+			if got32 != want || got16 != uint16(want) || yb[at+6] != 0xee || yb[at+7] != 0xee {
+				t.Errorf("stride %d: lane %d stored % x, want %#x %#x and two bytes left alone", stride, lane, yb[at:at+8], want, uint16(want))
+			}
+		}
+	}
+	// x holds 20 elements: lane 21 is the first odd lane past them
+	x, _, _, err := run(1, 20)
+	var f *Fault
+	if !errors.As(err, &f) || f.Addr != x+8*21 {
+		t.Fatalf("err = %v, want a fault at %#x", err, x+8*21)
+	}
+}
