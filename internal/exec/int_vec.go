@@ -682,13 +682,25 @@ func (l *lowering) unaryVec(in *ir.Inst, o *Op, fn func(a uint64) uint64, vec fu
 	scalar := o.exec
 	o.vkind, o.vu = vecUnary, vec
 	o.exec = func(w *Warp, o *Op, mask uint32) {
-		if mask != ^uint32(0) {
-			scalar(w, o, mask)
-			return
-		}
 		r := w.top().regs
 		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
-		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
+		switch {
+		case mask == ^uint32(0):
+			vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
+		case bits.OnesCount32(mask) >= maskedMinLanes:
+			// the whole-warp loop into a scratch row, then the lanes of
+			// mask (the loops compute and cannot fault): cheaper than a
+			// call of fn per lane once a few lanes run
+			tmp := &w.scratch
+			vec(tmp, (*lanes)(r[aa:aa+warpSize]))
+			d := (*lanes)(r[dd : dd+warpSize])
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				d[i] = tmp[i]
+			}
+		default:
+			scalar(w, o, mask)
+		}
 	}
 	return nil
 }

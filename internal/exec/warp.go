@@ -63,8 +63,9 @@ type Warp struct {
 	strides [strideSlots]strideState
 	// the memory traces access (trace.go), allocated with the first
 	// trace that needs it
-	ts   *traceState
-	sink lanes // where a vector load's sink elements go
+	ts      *traceState
+	sink    lanes // where a vector load's sink elements go
+	scratch lanes // a whole-warp loop's results before some lanes take them (unaryVec)
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
