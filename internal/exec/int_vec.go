@@ -601,13 +601,18 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 	scalar := o.exec
 	o.vkind, o.vt = vecTern, vec
 	o.exec = func(w *Warp, o *Op, mask uint32) {
-		if mask != ^uint32(0) {
-			scalar(w, o, mask)
-			return
-		}
 		r := w.top().regs
 		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
-		vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), (*lanes)(r[cc:cc+warpSize]))
+		a, b, c := (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), (*lanes)(r[cc:cc+warpSize])
+		switch {
+		case mask == ^uint32(0):
+			vec((*lanes)(r[dd:dd+warpSize]), a, b, c)
+		case bits.OnesCount32(mask) >= maskedMinLanes:
+			vec(&w.scratch, a, b, c)
+			copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
+		default:
+			scalar(w, o, mask)
+		}
 	}
 	return nil
 }
@@ -688,19 +693,23 @@ func (l *lowering) unaryVec(in *ir.Inst, o *Op, fn func(a uint64) uint64, vec fu
 		case mask == ^uint32(0):
 			vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
 		case bits.OnesCount32(mask) >= maskedMinLanes:
-			// the whole-warp loop into a scratch row, then the lanes of
-			// mask (the loops compute and cannot fault): cheaper than a
-			// call of fn per lane once a few lanes run
-			tmp := &w.scratch
-			vec(tmp, (*lanes)(r[aa:aa+warpSize]))
-			d := (*lanes)(r[dd : dd+warpSize])
-			for m := mask; m != 0; m &= m - 1 {
-				i := bits.TrailingZeros32(m)
-				d[i] = tmp[i]
-			}
+			vec(&w.scratch, (*lanes)(r[aa:aa+warpSize]))
+			copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
 		default:
 			scalar(w, o, mask)
 		}
 	}
 	return nil
+}
+
+// copyLanes copies the lanes of mask from src to d: an op on some lanes
+// (a divergent branch's) runs its whole-warp loop into the warp's scratch
+// row and takes those lanes, cheaper than a call of the op's function per
+// lane once a few lanes run (the loops compute and cannot fault, so the
+// other lanes' values do no harm).
+func copyLanes(d, src *lanes, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		d[i] = src[i]
+	}
 }
