@@ -490,6 +490,9 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 // true when the warp must give up the worker (slice over, or a fault).
 func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	limit := f.groupLimit(mask, pc)
+	// the limit at the last backward branch's target: the other lanes
+	// wait while the group runs, so a loop's head keeps its limit
+	headPC, headLimit := int32(-1), int32(0)
 	ops := f.fn.Ops
 	n := uint64(bits.OnesCount32(mask))
 	upc := pc
@@ -534,7 +537,10 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 					if f.active&^mask != 0 {
 						f.countBackward(mask)
 					}
-					limit = f.groupLimit(mask, upc)
+					if upc != headPC {
+						headPC, headLimit = upc, f.groupLimit(mask, upc)
+					}
+					limit = headLimit
 					if f.backs >= starvationLimit || f.waitsAt(mask, upc) {
 						break // pick's business
 					}
