@@ -323,8 +323,37 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	}
 	var rest uint32
 	lo, limit, shift := rb.lo, t.size-width, uint(bits.TrailingZeros64(width))
-	lowest, highest := rb.min, rb.max // (in registers for the loop)
-	for m := mask; m != 0; m &= m - 1 {
+	lowest, highest := rb.min, rb.max // (in registers for the loops)
+	slow := mask
+	if width == 4 {
+		// the common cases first, in loops of their own: 32-bit adds to
+		// covered words; the other lanes take the loop below
+		if float && len(rb.log)+warpSize > redLogSize {
+			rb.min, rb.max = lowest, highest
+			rb.flush()
+			lowest, highest = rb.min, rb.max
+		}
+		slow = 0
+		base, d, log := o.addrConst-t.base, rb.d32[:redWords], rb.log
+		for m := mask; m != 0; m &= m - 1 {
+			lane := bits.TrailingZeros32(m)
+			off := addrs[lane] + base
+			i := (off - lo) >> 2
+			if off > limit || off&3 != 0 || i >= redWords {
+				slow |= 1 << lane
+				continue
+			}
+			if float {
+				log = append(log, i<<32|uint64(uint32(vals[lane])))
+			} else {
+				d[i] += uint32(vals[lane])
+			}
+			lowest, highest = min(lowest, int(i)), max(highest, int(i))
+		}
+		rb.log = log
+		rb.hits += bits.OnesCount32(mask &^ slow)
+	}
+	for m := slow; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		off := addrs[lane] + o.addrConst - t.base
 		if off > limit || off&(width-1) != 0 {
