@@ -42,7 +42,7 @@ func histoSrc(op, typ string) string {
 .target sm_90
 .address_size 64
 .visible .entry histo(.param .u64 keys, .param .u64 bins, .param .u32 n, .param .u32 nbins) {
-	.reg .u32 %k, %stride, %n, %nb, %key, %bin, %v32, %t;
+	.reg .u32 %k, %stride, %n, %nb, %key, %bin, %v32, %t, %j;
 	.reg VT %v, %old;
 	.reg .u64 %kp, %bp, %a;
 	.reg .pred %p;
@@ -54,7 +54,8 @@ func histoSrc(op, typ string) string {
 	mov.u32 %t, %ntid.x;
 	mul.lo.u32 %stride, %stride, %t;
 	mov.u32 %k, %ctaid.x;
-	mad.lo.u32 %k, %k, %t, %tid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %k, %k, %t, %j;
 	setp.ge.u32 %p, %k, %n;
 	@%p bra Done;
 Loop:

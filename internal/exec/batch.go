@@ -111,6 +111,9 @@ type batchPlan struct {
 	// and the split's reconvergence point (the other groups' lanes never
 	// read the value)
 	readsFirst, readsLast []int32
+	// pendingAtoms: every atomic adds to the batch's pending sums
+	// (batch_pending.go), free of atomicsOK's rule
+	pendingAtoms bool
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -253,7 +256,8 @@ func planBatch(f *Func) *batchPlan {
 			p.dynUni[pc] = true
 		}
 	}
-	if !atomicsOK(f, p) { // (after dynUni: such a branch may send a batch back)
+	p.pendingAtoms = pendingAtomsOK(f, p)
+	if !p.pendingAtoms && !atomicsOK(f, p) { // (after dynUni: such a branch may send a batch back)
 		return nil
 	}
 	// loops: only those whose body accesses global memory at addresses

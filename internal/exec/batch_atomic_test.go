@@ -1,7 +1,10 @@
 package exec
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -116,6 +119,145 @@ Done:
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestBatchPendingAdds: grid-stride histograms whose adds (red, atom with
+// its old value unread; 32 and 64 bits) lie in the loop run in batches as
+// pending sums (batch_pending.go) and end as on the warp engine; bins
+// past the words the sums cover, a bin past the buffer and a misaligned
+// buffer send the batches back to the warp engine, which gives the same
+// memory or fault.
+func TestBatchPendingAdds(t *testing.T) {
+	const n = 6000
+	for _, c := range []struct {
+		op, typ     string
+		nbins, have int    // bins the keys name, and the buffer holds
+		off         uint64 // the buffer's misalignment
+		batched     bool
+	}{
+		{"red", ".u32", 256, 256, 0, true},
+		{"atom", ".u32", 7, 7, 0, true},
+		{"red", ".u64", 300, 300, 0, true},
+		{"atom", ".u64", 5, 5, 0, true},
+		{"red", ".u32", 3 * redWords, 3 * redWords, 0, false},
+		{"red", ".u32", 256, 200, 0, false},
+		{"atom", ".u32", 256, 257, 2, false},
+	} {
+		name := fmt.Sprintf("%s%s/%d/%d/%d", c.op, c.typ, c.nbins, c.have, c.off)
+		src := histoSrc(c.op, c.typ)
+		w := 4
+		if c.typ == ".u64" {
+			w = 8
+		}
+		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdB(w*c.have+8, bdZero)), bdSeed(name))
+		args := bdArgs(bdPtr(0), bdPtrOff(1, c.off), bdU(n), bdU(uint64(c.nbins)))
+		diff, ref := bdDiffOn(t, src, "histo", bdX(12), bdX(96), in, args, c.batched, []int{1, 2})
+		if diff != "" {
+			t.Fatalf("%s: %s", name, diff)
+		}
+		var f *Fault
+		if fault := c.have < c.nbins || c.off != 0; fault != errors.As(ref.err, &f) {
+			t.Fatalf("%s: err %v, want a fault: %v", name, ref.err, fault)
+		}
+	}
+}
+
+// TestBatchPendingDropped: a batch that goes back to the warp engine after
+// some of its adds (a lane's bin past the buffer) leaves no sums behind:
+// the next launch of the kernel, whose batches reuse the first one's
+// state, counts each key once.
+func TestBatchPendingDropped(t *testing.T) {
+	p, g := load(t, histoSrc("red", ".u32"))
+	k := p.Kernels["histo"]
+	const n, nbins = 3000, 64
+	keys, _ := g.Alloc(4*n, 0)
+	bins, _ := g.Alloc(4*nbins, 0)
+	kb, _ := g.Bytes(keys, 4*n)
+	want := make([]uint32, nbins)
+	for i := range n {
+		key := uint32(i*7919) | uint32(i%5)<<16
+		binary.LittleEndian.PutUint32(kb[4*i:], key)
+		want[key%nbins] += key >> 16
+	}
+	launch := func(nb uint64) (LaunchStats, error) {
+		var st LaunchStats
+		err := p.Launch(context.Background(), "histo", LaunchConfig{Grid: [3]int{8, 1, 1}, Block: [3]int{64, 1, 1},
+			Params: params(k, keys, bins, n, nb), Workers: 1, Stats: &st})
+		return st, err
+	}
+	// 80 bins in a buffer of 64: the lanes of bins 64..79 fault
+	if _, err := launch(80); err == nil {
+		t.Fatal("no fault for bins past the buffer")
+	}
+	bb, _ := g.Bytes(bins, 4*nbins)
+	clear(bb)
+	st, err := launch(nbins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Batched == 0 {
+		t.Fatal("not batched")
+	}
+	for i, x := range want {
+		if got := binary.LittleEndian.Uint32(bb[4*i:]); got != x {
+			t.Fatalf("bins[%d] = %d, want %d", i, got, x)
+		}
+	}
+}
+
+// TestBatchPendingReadBack: a thread that adds to its word and then loads
+// it sees its add (the batch, whose load would not, goes back to the warp
+// engine; a load before the add has looked the allocation up already):
+// out[i] = init[i] + 5.
+func TestBatchPendingReadBack(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry rb(.param .u64 a, .param .u64 out) {
+	.reg .u32 %i, %t, %j, %v, %w;
+	.reg .u64 %ap, %op, %o;
+	ld.param.u64 %ap, [a];
+	ld.param.u64 %op, [out];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %ap, %ap, %o;
+	add.u64 %op, %op, %o;
+	ld.global.u32 %w, [%ap];
+	red.global.add.u32 [%ap], 5;
+	ld.global.u32 %v, [%ap];
+	sub.u32 %v, %v, %w;
+	add.u32 %v, %v, %w;
+	st.global.u32 [%op], %v;
+	ret;
+}
+`
+	const n = 4 * 64
+	in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdZero)), 7)
+	diff, ref := bdDiffOn(t, src, "rb", bdX(4), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), false, []int{1, 2})
+	if diff != "" || ref.err != nil {
+		t.Fatal(diff, ref.err)
+	}
+	for i := range n {
+		want := binary.LittleEndian.Uint32(in[0][4*i:]) + 5
+		if got := binary.LittleEndian.Uint32(ref.mem[1][4*i:]); got != want {
+			t.Fatalf("thread %d read %d, want %d", i, got, want)
+		}
+	}
+	// the batched run's memory is ref's (bdDiffOn); its loads came after
+	// the adds
+	res, err := bdRun(src, "rb", bdX(4), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), 1, true)
+	if err != nil || res.err != nil {
+		t.Fatal(err, res.err)
+	}
+	for i := range n {
+		want := binary.LittleEndian.Uint32(in[0][4*i:]) + 5
+		if got := binary.LittleEndian.Uint32(res.mem[1][4*i:]); got != want {
+			t.Fatalf("batches on: thread %d read %d, want %d", i, got, want)
 		}
 	}
 }

@@ -18,7 +18,7 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 		return r.gData, off, true
 	}
 	base, data, ok := r.l.prog.global.Find(addr)
-	if !ok {
+	if !ok || r.pend.holds(base) { // (batch_pending.go: the batch goes back)
 		return nil, 0, false
 	}
 	r.gBase, r.gData = base, data

@@ -23,6 +23,7 @@ const batchBlocks = 256
 // holds one frame-like file per warp ("block") of the batch: block b's
 // row of slot s is regs[(b*slots+s)*32:][:32].
 type batchRun struct {
+	pend  batchPending // the batch's pending sums (batch_pending.go)
 	l     *launch
 	fn    *Func
 	plan  *batchPlan
@@ -281,6 +282,17 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 // collective whose warp was not whole, an access or atomic or ld.param the
 // batch does not model at the addresses it found.
 func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
+	ok := r.runOps(ctx, x0, n, cy, cz)
+	if ok {
+		r.pend.commit() // (batch_pending.go)
+	} else {
+		r.pend.drop()
+	}
+	return ok
+}
+
+// runOps is runBatch's work: the ops, from the first to the exit.
+func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
 	clear(r.shared[:uint64(n)*r.shSize])
 	r.probed = true
@@ -406,7 +418,7 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 				return false
 			}
 		case bkAtom:
-			if !r.atomic(pc, o) {
+			if plan.pendingAtoms && !r.atomicPending(pc, o) || !plan.pendingAtoms && !r.atomic(pc, o) {
 				return false
 			}
 		case bkReg:

@@ -908,7 +908,7 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"atomic in a loop":               "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
 		"loop after an atomic":           "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
 		"store after an atomic":          "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
-		"atomic in a split":              "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, 1;",
+		"atomic in a split":              "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, %r2;",
 		"shared atomic":                  "atom.shared.add.u32 %r2, [sh], 1;",
 		"generic atomic":                 "atom.add.u32 %r2, [%rd1], 1;",
 		"vector atomic":                  "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",

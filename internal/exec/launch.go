@@ -192,7 +192,8 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// kernels of the batch shape run batches of CTAs (batch.go), on the
 	// default schedule, without clusters; a worker's chunk holds whole
 	// batches where there are enough CTAs for every worker
-	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1
+	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
+		(!k.batch.pendingAtoms || bufferAddsEnabled)
 	if batched {
 		// (a batch stays in one row of the grid: a chunk of several rows
 		// would only balance the workers more coarsely; matmul's 16-CTA

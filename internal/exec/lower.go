@@ -145,8 +145,8 @@ func (p *Program) lower(f *Func) error {
 	buildTraces(f)
 	buildDiamonds(f)
 	if fn.Entry {
+		f.redSafe = redSafe(fn) // (before planBatch, which asks)
 		f.batch = planBatch(f)
-		f.redSafe = redSafe(fn)
 	}
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {

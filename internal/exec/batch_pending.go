@@ -1,0 +1,193 @@
+package exec
+
+import (
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Pending adds in batches. A batch that goes back to the warp engine runs
+// again from the start there, so a global atomic in a batch must not have
+// changed memory by then (batch_atomic.go keeps atomics out of loops and
+// before anything that can send the batch back). Adds that may be buffered
+// (atomic_buffer.go: relaxed 32- or 64-bit integer adds whose old value no
+// instruction reads, in a kernel without fences or release/acquire) need
+// no such rule: a batch sums them per word (pending), and adds the sums
+// to memory when it ends (one atomic add per word), or drops them when it
+// goes back. Integer adds commute, so the sums give what the adds one by
+// one would. The batch's threads must still see their own adds: an access
+// of the batch to the allocation the sums are for sends it back to the
+// warp engine (window), which has its own way (plainGlobal). So such adds
+// may lie in loops (a histogram's grid-stride loop) and come before loads,
+// stores and branches.
+
+// batchPending is a batch's pending sums: words of one global allocation,
+// of one width.
+type batchPending struct {
+	data        []byte // the allocation; nil: no pending sums
+	base, size  uint64
+	width       uint64
+	lo          uint64 // offset in data of the word d32/d64[0] is for
+	d32         []uint32
+	d64         []uint64
+	first, last int // touched words (first > last when none)
+}
+
+// pendingAtomsOK reports whether every atomic of the plan adds to pending
+// sums (there is at least one).
+func pendingAtomsOK(f *Func, p *batchPlan) bool {
+	any := false
+	for pc, k := range p.kind {
+		if k != bkAtom {
+			continue
+		}
+		ai, ok := f.Ops[pc].aux.(*atomInfo)
+		if !ok || !ai.buffer || ai.addF32 {
+			return false
+		}
+		any = true
+	}
+	return any && f.redSafe
+}
+
+// atomicPending runs the integer add o of a pendingAtoms plan: each
+// running lane's value joins its word's sum. False (the batch goes back to
+// the warp engine, and so do the launch's other batches) for a lane
+// outside the allocation of the batch's sums or the words they cover,
+// misaligned, or of another width.
+func (r *batchRun) atomicPending(pc int32, o *Op) bool {
+	if !r.addPending(pc, o) {
+		r.declined = true // (the launch's other batches would likely go back too)
+		return false
+	}
+	return true
+}
+
+// addPending is atomicPending's work.
+func (r *batchRun) addPending(pc int32, o *Op) bool {
+	for _, s := range r.plan.srcs[pc] {
+		r.materialize(s)
+	}
+	ai := o.aux.(*atomInfo)
+	pd := &r.pend
+	width := uint64(o.size)
+	if pd.data == nil {
+		// (the first running lane's allocation)
+		for blk := range r.nb {
+			if m := r.act[blk] & r.guardOf(o, blk); m != 0 {
+				if !r.claimPending(r.row(blk, o.addrBase)[bits.TrailingZeros32(m)]+o.addrConst, width) {
+					return false
+				}
+				break
+			}
+		}
+	}
+	if pd.data == nil { // (no lane runs it)
+		for blk := range r.nb {
+			r.issue(o, blk)
+		}
+		return true
+	}
+	if pd.width != width {
+		return false
+	}
+	// (the fields in locals: the adds' stores would make the compiler
+	// load them again lane after lane)
+	start, limit, lo := o.addrConst-pd.base, pd.size-width, pd.lo
+	first, last := pd.first, pd.last
+	d32, d64 := pd.d32, pd.d64
+	for blk := range r.nb {
+		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
+		m := r.act[blk] & r.guardOf(o, blk)
+		if width == 4 {
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				off := addrs[l] + start
+				i := (off - lo) >> 2
+				if off > limit || off&3 != 0 || i >= redWords {
+					pd.first, pd.last = first, last // (drop clears them)
+					return false
+				}
+				d32[i] += uint32(vals[l])
+				first, last = min(first, int(i)), max(last, int(i))
+			}
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			off := addrs[l] + start
+			i := (off - lo) >> 3
+			if off > limit || off&7 != 0 || i >= redWords {
+				pd.first, pd.last = first, last // (drop clears them)
+				return false
+			}
+			d64[i] += vals[l]
+			first, last = min(first, int(i)), max(last, int(i))
+		}
+	}
+	pd.first, pd.last = first, last
+	for blk := range r.nb {
+		r.issue(o, blk)
+	}
+	return true
+}
+
+// claimPending makes the allocation holding addr the one the batch's sums
+// are for, covering the aligned block of words around addr.
+func (r *batchRun) claimPending(addr, width uint64) bool {
+	base, data, ok := r.l.prog.global.Find(addr)
+	if !ok || uint64(len(data)) < width {
+		return false
+	}
+	pd := &r.pend
+	pd.data, pd.base, pd.size, pd.width = data, base, uint64(len(data)), width
+	pd.first, pd.last = redWords, -1
+	pd.lo = (addr - base) &^ (redWords*width - 1)
+	if width == 4 && pd.d32 == nil {
+		pd.d32 = make([]uint32, redWords)
+	}
+	if width == 8 && pd.d64 == nil {
+		pd.d64 = make([]uint64, redWords)
+	}
+	r.gData = nil // (the batch's next access there looks the allocation up: window refuses it)
+	return true
+}
+
+// holds reports whether the batch has sums for the allocation at base
+// (window then refuses the access).
+func (pd *batchPending) holds(base uint64) bool {
+	return pd.data != nil && pd.base == base
+}
+
+// commit adds the sums to memory (the batch ended) and drops them.
+func (pd *batchPending) commit() {
+	if pd.data == nil {
+		return
+	}
+	for i := pd.first; i <= pd.last; i++ {
+		if pd.width == 4 {
+			if d := pd.d32[i]; d != 0 {
+				atomic.AddUint32((*uint32)(unsafe.Pointer(&pd.data[pd.lo+uint64(i)*4])), d)
+			}
+		} else if d := pd.d64[i]; d != 0 {
+			atomic.AddUint64((*uint64)(unsafe.Pointer(&pd.data[pd.lo+uint64(i)*8])), d)
+		}
+	}
+	pd.drop()
+}
+
+// drop forgets the sums (the batch goes back to the warp engine, which
+// adds again).
+func (pd *batchPending) drop() {
+	if pd.data == nil {
+		return
+	}
+	if pd.first <= pd.last {
+		if pd.width == 4 {
+			clear(pd.d32[pd.first : pd.last+1])
+		} else {
+			clear(pd.d64[pd.first : pd.last+1])
+		}
+	}
+	pd.data, pd.first, pd.last = nil, redWords, -1
+}
