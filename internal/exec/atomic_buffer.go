@@ -226,8 +226,8 @@ func (rb *redBuffer) claim(addr, width uint64, float bool) bool {
 	}
 	g := rb.l.prog.global
 	base, data, ok := g.Find(addr)
-	if !ok {
-		return false
+	if !ok || uint64(len(data)) < width {
+		return false // (the general path faults)
 	}
 	t := &redTarget{base: base, size: uint64(len(data)), width: width, float: float}
 	if !rb.l.red.target.CompareAndSwap(nil, t) {
@@ -419,7 +419,8 @@ func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool 
 }
 
 // oldUnread says whether no instruction of fn reads the old value atom or
-// red in returns (red returns none).
+// red in returns (red returns none), and fn does not return it (a .reg
+// result, which its caller reads).
 func oldUnread(fn *ir.Func, in *ir.Inst) bool {
 	if in.Opcode == "red" {
 		return true
@@ -430,6 +431,11 @@ func oldUnread(fn *ir.Func, in *ir.Inst) bool {
 		return true
 	case d.Kind != ir.OpReg || d.Reg.Vector > 0:
 		return false
+	}
+	for _, r := range fn.Results {
+		if r.Reg == d.Reg {
+			return false
+		}
 	}
 	for _, x := range fn.Insts {
 		if x == in {

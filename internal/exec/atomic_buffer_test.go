@@ -491,3 +491,81 @@ func TestBufferedFloatRetry(t *testing.T) {
 		t.Error("the log is not empty after the flush")
 	}
 }
+
+// TestBufferedAddsEdges: a 64-bit add to a 4-byte variable faults (not a
+// buffered add past the allocation); an atom whose old value a .func
+// returns is not buffered (the caller reads it: 32 lanes adding 1 to one
+// word get 0..31 in some order); a batch's atomic at the address
+// 0xffff_ffff_ffff_ffff faults like the warp engine.
+func TestBufferedAddsEdges(t *testing.T) {
+	p, _ := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.global .u32 c;
+.visible .entry k() {
+	.reg .u64 %one;
+	mov.u64 %one, 1;
+	red.global.add.u64 [c], %one;
+	ret;
+}
+`)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) {
+		t.Errorf("a u64 add to a u32 variable: %v, want a fault", err)
+	}
+
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.func (.reg .u32 res) f(.reg .u64 p) {
+	atom.global.add.u32 res, [p], 1;
+	ret;
+}
+.visible .entry k(.param .u64 buf, .param .u64 out) {
+	.reg .u32 %v, %t;
+	.reg .u64 %a, %o, %x;
+	ld.param.u64 %a, [buf];
+	ld.param.u64 %o, [out];
+	call (%v), f, (%a);
+	mov.u32 %t, %tid.x;
+	mul.wide.u32 %x, %t, 4;
+	add.u64 %o, %o, %x;
+	st.global.u32 [%o], %v;
+	ret;
+}
+`)
+	buf, _ := g.Alloc(4, 0)
+	out, _ := g.Alloc(4*32, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], buf, out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 4*32)
+	seen := map[uint32]bool{}
+	for l := range 32 {
+		seen[binary.LittleEndian.Uint32(ob[4*l:])] = true
+	}
+	for v := range uint32(32) {
+		if !seen[v] {
+			t.Fatalf("no lane got the old value %d: % x", v, ob)
+		}
+	}
+
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p) {
+	.reg .u64 %a;
+	ld.param.u64 %a, [p];
+	red.release.gpu.global.add.u32 [%a], 1;
+	ret;
+}
+`
+	for _, batch := range []bool{true, false} {
+		res, err := bdRun(src, "k", bdX(4), bdX(64), bdInput{}, bdArgs(bdU(^uint64(0))), 1, batch)
+		if err != nil || !errors.As(res.err, &f) {
+			t.Errorf("batches %v: %v %v, want a fault", batch, err, res.err)
+		}
+	}
+}

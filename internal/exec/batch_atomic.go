@@ -95,16 +95,16 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	n := uint64(o.size)
 	ws := &r.words
 	ws.reset(ai.addInt32 || ai.addF32)
-	last := ^uint64(0)
+	last, have := uint64(0), false // (the lane before's address, once there is one)
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 			addr := addrs[bits.TrailingZeros32(m)] + o.addrConst
-			if addr == last && ws.ok { // (the lane before's word: a total's lanes)
+			if have && addr == last && ws.ok { // (the lane before's word: a total's lanes)
 				ws.of = append(ws.of, ws.of[len(ws.of)-1])
 				continue
 			}
-			last = addr
+			last, have = addr, true
 			if addr&(n-1) != 0 {
 				return false
 			}
@@ -148,12 +148,12 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 	ws := &r.words
 	ws.reset(true)
 	acc := r.wordAcc[:0]
-	last, w := ^uint64(0), int32(0)
+	last, have, w := uint64(0), false, int32(0)
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			if addr := addrs[l] + o.addrConst; addr != last {
+			if addr := addrs[l] + o.addrConst; !have || addr != last {
 				if addr&3 != 0 {
 					return true, false
 				}
@@ -168,7 +168,7 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 				if int(w) == len(acc) {
 					acc = append(acc, 0)
 				}
-				last = addr
+				last, have = addr, true
 			}
 			acc[w] += uint32(vals[l])
 		}
