@@ -114,6 +114,8 @@ type batchPlan struct {
 	// pendingAtoms: every atomic adds to the batch's pending sums
 	// (batch_pending.go), free of atomicsOK's rule
 	pendingAtoms bool
+	// undo: a batch keeps what its global stores overwrite (batch_undo.go)
+	undo bool
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -285,6 +287,7 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	p.readRanges(f)
+	p.undo = undoStores(f, p)
 	return p
 }
 

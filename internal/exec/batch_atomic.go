@@ -16,8 +16,9 @@ import (
 // after warp), under the lanes' masks.
 //
 // A batch that faults, or whose launch is cancelled, runs again on the
-// warp engine from the start, which is harmless for loads and stores (they
-// write what they wrote) but would apply an atomic twice. So the atomic
+// warp engine from the start (its global stores put back first where it
+// could also go back without a fault: batch_undo.go), which would apply
+// an atomic twice. So the atomic
 // checks every lane's address before it updates anything, and nothing
 // after it may send the batch back: it lies in no loop and in no region
 // of a split (it runs once, with every group's lanes), and no load, store,

@@ -115,6 +115,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 						return true
 					}
 				}
+				if store {
+					r.keep(data[off : off+total])
+				}
 				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.wroteRows(v)
@@ -141,6 +144,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			for k := range uint64(r.nb / r.wpc) {
 				start := af.base + af.c[3]*(uint64(r.x0)+k) + o.addrConst
 				data, off, _ := r.window(start, span)
+				if store {
+					r.keep(data[off : off+span])
+				}
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
 			}
 			if !store {
@@ -198,6 +204,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				return false
 			}
 			if store {
+				if o.space == mem.SpaceGlobal {
+					r.keep(data[off : off+n*warpSize])
+				}
 				storeRun(data[off:off+n*warpSize], row, n)
 			} else {
 				loadRun(row, data[off:off+n*warpSize], n, signed)
@@ -241,6 +250,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				if !ok || start&(n-1) != 0 {
 					continue // (lane by lane below, which faults where it must)
 				}
+				if store && o.space == mem.SpaceGlobal && r.plan.undo {
+					for j := range uint64(sg.n) {
+						r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n])
+					}
+				}
 				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
 				if af.c[0] >= 64 && !store {
 					r.strided = true // (a cache line per lane)
@@ -265,6 +279,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				return false
 			}
 			if store {
+				if o.space == mem.SpaceGlobal {
+					r.keep(data[off : off+n])
+				}
 				mem.Store(data[off:off+n], row[i])
 			} else {
 				row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
@@ -303,7 +320,8 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
-	if whole := o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
+	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo // (lane by lane below, each kept first)
+	if whole := !keeps && o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,
 		// one pass of transposes
@@ -355,7 +373,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 				rows[k] = r.row(blk, v)
 			}
 		}
-		if loop != nil && eff == ^uint32(0) {
+		if loop != nil && eff == ^uint32(0) && !keeps {
 			a0 := addrs[0] + o.addrConst
 			if data, _, base, ok := r.winAt(o.space, blk, a0, size); ok && uint64(len(data)) >= size &&
 				loop(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data))-size) {
@@ -368,6 +386,9 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 			data, off, _, ok := r.winAt(o.space, blk, addr, size)
 			if !ok || addr&(size-1) != 0 {
 				return false
+			}
+			if keeps {
+				r.keep(data[off : off+size])
 			}
 			for k := range o.vec {
 				e := data[off+uint64(k)*n : off+uint64(k+1)*n]

@@ -23,15 +23,18 @@ const batchBlocks = 256
 // holds one frame-like file per warp ("block") of the batch: block b's
 // row of slot s is regs[(b*slots+s)*32:][:32].
 type batchRun struct {
-	pend  batchPending // the batch's pending sums (batch_pending.go)
-	l     *launch
-	fn    *Func
-	plan  *batchPlan
-	slots int
-	npred int
-	wpc   int // warps per CTA
-	block [3]int
-	ctas  int // CTAs a batch of this launch takes
+	pend batchPending // the batch's pending sums (batch_pending.go)
+	// the bytes the batch's global stores overwrote (batch_undo.go)
+	undoLog   []undoEntry
+	undoBytes []byte
+	l         *launch
+	fn        *Func
+	plan      *batchPlan
+	slots     int
+	npred     int
+	wpc       int // warps per CTA
+	block     [3]int
+	ctas      int // CTAs a batch of this launch takes
 	// strided: a load of the launch took a cache line per lane (a
 	// row-per-thread gemv). Over a batch, each op's lines leave the
 	// caches before the next op reads their neighbours (A[i*n+j+1]); the
@@ -285,8 +288,10 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	ok := r.runOps(ctx, x0, n, cy, cz)
 	if ok {
 		r.pend.commit() // (batch_pending.go)
+		r.forget()
 	} else {
 		r.pend.drop()
+		r.rollback() // (batch_undo.go)
 	}
 	return ok
 }

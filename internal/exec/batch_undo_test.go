@@ -1,0 +1,160 @@
+package exec
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBatchUndoStores: kernels that update memory in place (a[i] += 1)
+// and then make a batch go back to the warp engine without a fault: a
+// grid-stride loop whose lanes part at the code after it (dynUni), a
+// shuffle whose warp is not whole (48-thread blocks), an add the pending
+// sums cannot take (a second allocation). The warp engine then runs the
+// CTAs again from the start; with the batch's stores put back first, each
+// element is incremented once, as with batches off (bdDiffOn compares the
+// memory), and the check below counts.
+func TestBatchUndoStores(t *testing.T) {
+	const head = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n) {
+	.reg .u32 %i, %t, %j, %n, %s, %v, %w, %g, %m;
+	.reg .u64 %ap, %bp, %o, %p;
+	.reg .pred %q;
+	ld.param.u64 %ap, [a];
+	ld.param.u64 %bp, [b];
+	ld.param.u32 %n, [n];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mov.u32 %g, %i;
+`
+	for _, c := range []struct {
+		name, body string
+		block, n   int
+	}{
+		// the loop's lanes leave for the store after it, some warps' lanes
+		// one iteration apart when n is not a multiple of 32
+		{"parting", `
+	mov.u32 %s, %nctaid.x;
+	mul.lo.u32 %s, %s, %t;
+	setp.ge.u32 %q, %i, %n;
+	@%q bra After;
+L:
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	add.u32 %i, %i, %s;
+	setp.lt.u32 %q, %i, %n;
+	@%q bra L;
+After:
+	mul.wide.u32 %o, %g, 4;
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %i;
+	ret;
+}`, 128, 40*128*3 + 7},
+		// a[i] += 1 (a v2 store too), then a shuffle; with 48 threads a
+		// block the second warp is not whole and the batch declines
+		{"collective", `
+	mul.wide.u32 %o, %i, 8;
+	add.u64 %p, %ap, %o;
+	ld.global.v2.u32 {%v, %w}, [%p];
+	add.u32 %v, %v, 1;
+	add.u32 %w, %w, 2;
+	st.global.v2.u32 [%p], {%v, %w};
+	setp.lt.u32 %q, %j, 32;
+	selp.b32 %m, -1, 0xffff, %q;
+	shfl.sync.down.b32 %w, %v, 1, 15, %m;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %w;
+	ret;
+}`, 48, 0},
+		// a[i] += 1, then adds to two allocations (b, and a past the
+		// words the threads increment): the batch's pending sums take one
+		{"pending", `
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	red.global.add.u32 [%bp], 1;
+	add.u64 %p, %ap, 65536;
+	red.global.add.u32 [%p], %v;
+	ret;
+}`, 128, 0},
+		// each CTA's words apart from the others' (256 a CTA of 128
+		// threads), the same second allocation
+		{"cta spans", `
+	mov.u32 %w, %ctaid.x;
+	shl.b32 %w, %w, 8;
+	add.u32 %w, %w, %j;
+	mul.wide.u32 %o, %w, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	red.global.add.u32 [%bp], 1;
+	add.u64 %p, %ap, 65536;
+	red.global.add.u32 [%p], %v;
+	ret;
+}`, 128, 0},
+		// 48-thread blocks, the shuffle's warp not whole: scalar stores
+		// (whole warps' runs, the partial warp's), at a stride of 3
+		// words, and at i^1 (no affine form: lane by lane)
+		{"runs", collectiveBody("mov.u32 %w, %i;"), 48, 0},
+		{"strided", collectiveBody("mul.lo.u32 %w, %i, 3;"), 48, 0},
+		{"lanes", collectiveBody("xor.b32 %w, %i, 1;"), 48, 0},
+	} {
+		src := head + strings.TrimPrefix(c.body, "\n")
+		const ctas = 40
+		words := max(4*ctas*c.block+16, c.n, 65536/4+1)
+		in := bdFillBufs(bdBufs(bdWords(words, bdZero), bdWords(ctas*c.block+16, bdZero)), bdSeed(c.name))
+		diff, ref := bdDiffOn(t, src, "k", bdX(ctas), bdX(c.block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(c.n))), false, []int{1, 2})
+		if diff != "" {
+			t.Errorf("%s: %s", c.name, diff)
+			continue
+		}
+		if ref.err != nil {
+			t.Fatalf("%s: %v", c.name, ref.err)
+		}
+		if got := ref.mem[0][0]; got != 1 && c.name != "strided" && c.name != "cta spans" {
+			t.Errorf("%s: a[0] = %d, want 1", c.name, got)
+		}
+		m, err := bdParse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl := p.Kernels["k"].batch; pl == nil || !pl.undo {
+			t.Errorf("%s: not planned for batches that keep their stores", c.name)
+		}
+	}
+}
+
+// collectiveBody: a[index] += 1 with index computed by comp from %i into
+// %w, then a shuffle whose membermask leaves the second warp of a 48-thread
+// block partial (the batch declines there).
+func collectiveBody(comp string) string {
+	return `
+	` + comp + `
+	mul.wide.u32 %o, %w, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	setp.lt.u32 %q, %j, 32;
+	selp.b32 %m, -1, 0xffff, %q;
+	shfl.sync.down.b32 %w, %v, 1, 15, %m;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %w;
+	ret;
+}`
+}
