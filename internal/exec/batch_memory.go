@@ -37,6 +37,11 @@ func (r *batchRun) winAt(space mem.Space, blk int, addr, n uint64) ([]byte, uint
 	if space == mem.SpaceShared {
 		k := r.bk[blk]
 		sh := r.shared[k*r.shSize : (k+1)*r.shSize]
+		if addr>>rankShift == 1 {
+			// the cluster address of rank 0, in a batch's one-CTA
+			// clusters the CTA's own memory (cluster.go's peerShared)
+			addr &= 1<<rankShift - 1
+		}
 		if addr >= r.shSize || n > r.shSize-addr {
 			return nil, 0, 0, false
 		}
@@ -116,7 +121,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 					}
 				}
 				if store {
-					r.keep(data[off : off+total])
+					if !r.keep(data[off : off+total]) {
+						return false
+					}
 				}
 				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
 				if !store {
@@ -145,7 +152,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				start := af.base + af.c[3]*(uint64(r.x0)+k) + o.addrConst
 				data, off, _ := r.window(start, span)
 				if store {
-					r.keep(data[off : off+span])
+					if !r.keep(data[off : off+span]) {
+						return false
+					}
 				}
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
 			}
@@ -205,7 +214,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
-					r.keep(data[off : off+n*warpSize])
+					if !r.keep(data[off : off+n*warpSize]) {
+						return false
+					}
 				}
 				storeRun(data[off:off+n*warpSize], row, n)
 			} else {
@@ -252,7 +263,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				}
 				if store && o.space == mem.SpaceGlobal && r.plan.undo {
 					for j := range uint64(sg.n) {
-						r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n])
+						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
+							return false
+						}
 					}
 				}
 				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
@@ -280,7 +293,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
-					r.keep(data[off : off+n])
+					if !r.keep(data[off : off+n]) {
+						return false
+					}
 				}
 				mem.Store(data[off:off+n], row[i])
 			} else {
@@ -388,7 +403,9 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 				return false
 			}
 			if keeps {
-				r.keep(data[off : off+size])
+				if !r.keep(data[off : off+size]) {
+					return false
+				}
 			}
 			for k := range o.vec {
 				e := data[off+uint64(k)*n : off+uint64(k+1)*n]

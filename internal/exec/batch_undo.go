@@ -36,13 +36,26 @@ type undoEntry struct {
 	at  int
 }
 
-// keep records dst's bytes before a store overwrites them (plan.undo).
-func (r *batchRun) keep(dst []byte) {
+// undoMaxBytes bounds the bytes a batch keeps: past them it goes back to
+// the warp engine (with what it stored put back), and so do the launch's
+// other batches (an in-place update of a large array by a small grid
+// would keep about the whole array).
+var undoMaxBytes = 16 << 20
+
+// keep records dst's bytes before a store overwrites them (plan.undo);
+// false when the batch keeps too much already (it must go back, and not
+// store).
+func (r *batchRun) keep(dst []byte) bool {
 	if !r.plan.undo {
-		return
+		return true
+	}
+	if len(r.undoBytes)+len(dst) > undoMaxBytes {
+		r.declined = true
+		return false
 	}
 	r.undoLog = append(r.undoLog, undoEntry{dst: dst, at: len(r.undoBytes)})
 	r.undoBytes = append(r.undoBytes, dst...)
+	return true
 }
 
 // rollback puts back what the batch's global stores overwrote (the batch

@@ -14,48 +14,13 @@ import (
 // element is incremented once, as with batches off (bdDiffOn compares the
 // memory), and the check below counts.
 func TestBatchUndoStores(t *testing.T) {
-	const head = `.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n) {
-	.reg .u32 %i, %t, %j, %n, %s, %v, %w, %g, %m;
-	.reg .u64 %ap, %bp, %o, %p;
-	.reg .pred %q;
-	ld.param.u64 %ap, [a];
-	ld.param.u64 %bp, [b];
-	ld.param.u32 %n, [n];
-	mov.u32 %i, %ctaid.x;
-	mov.u32 %t, %ntid.x;
-	mov.u32 %j, %tid.x;
-	mad.lo.u32 %i, %i, %t, %j;
-	mov.u32 %g, %i;
-`
 	for _, c := range []struct {
 		name, body string
 		block, n   int
 	}{
 		// the loop's lanes leave for the store after it, some warps' lanes
 		// one iteration apart when n is not a multiple of 32
-		{"parting", `
-	mov.u32 %s, %nctaid.x;
-	mul.lo.u32 %s, %s, %t;
-	setp.ge.u32 %q, %i, %n;
-	@%q bra After;
-L:
-	mul.wide.u32 %o, %i, 4;
-	add.u64 %p, %ap, %o;
-	ld.global.u32 %v, [%p];
-	add.u32 %v, %v, 1;
-	st.global.u32 [%p], %v;
-	add.u32 %i, %i, %s;
-	setp.lt.u32 %q, %i, %n;
-	@%q bra L;
-After:
-	mul.wide.u32 %o, %g, 4;
-	add.u64 %p, %bp, %o;
-	st.global.u32 [%p], %i;
-	ret;
-}`, 128, 40*128*3 + 7},
+		{"parting", partingBody, 128, 40*128*3 + 7},
 		// a[i] += 1 (a v2 store too), then a shuffle; with 48 threads a
 		// block the second warp is not whole and the batch declines
 		{"collective", `
@@ -109,7 +74,7 @@ After:
 		{"strided", collectiveBody("mul.lo.u32 %w, %i, 3;"), 48, 0},
 		{"lanes", collectiveBody("xor.b32 %w, %i, 1;"), 48, 0},
 	} {
-		src := head + strings.TrimPrefix(c.body, "\n")
+		src := undoHead + strings.TrimPrefix(c.body, "\n")
 		const ctas = 40
 		words := max(4*ctas*c.block+16, c.n, 65536/4+1)
 		in := bdFillBufs(bdBufs(bdWords(words, bdZero), bdWords(ctas*c.block+16, bdZero)), bdSeed(c.name))
@@ -158,3 +123,111 @@ func collectiveBody(comp string) string {
 	ret;
 }`
 }
+
+// TestBatchUndoCap: a batch that would keep more than undoMaxBytes goes
+// back to the warp engine before the store that passes it, with what it
+// stored put back, and the launch's other batches too: the parting
+// kernel's memory is still the warp engine's.
+func TestBatchUndoCap(t *testing.T) {
+	old := undoMaxBytes
+	undoMaxBytes = 4096
+	t.Cleanup(func() { undoMaxBytes = old })
+	src := undoHead + partingBody
+	const n = 40*128*3 + 7
+	in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(40*128+16, bdZero)), 3)
+	diff, ref := bdDiffOn(t, src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), false, []int{1, 2})
+	if diff != "" || ref.err != nil {
+		t.Fatal(diff, ref.err)
+	}
+	on, err := bdRun(src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), 1, true)
+	if err != nil || on.err != nil {
+		t.Fatal(err, on.err)
+	}
+	if on.stats.Batched != 0 {
+		t.Errorf("%d CTAs batched with a cap of %d bytes", on.stats.Batched, undoMaxBytes)
+	}
+}
+
+// TestBatchSharedRankOne: a shared address naming rank 0 of the cluster
+// (bit 24 set, rank+1 = 1: cluster.go) is the CTA's own memory in a
+// batch as on the warp engine, so the batch does not go back (which, after
+// the in-place update before it, would need the undo log it does not
+// keep).
+func TestBatchSharedRankOne(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b) {
+	.reg .u32 %i, %t, %j, %v, %w;
+	.reg .u64 %ap, %bp, %o, %p, %q;
+	.shared .align 4 .b8 sh[64];
+	ld.param.u64 %ap, [a];
+	ld.param.u64 %bp, [b];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	st.shared.u32 [sh+8], %v;
+	mov.u64 %q, 16777216;
+	ld.shared.u32 %w, [%q+8];
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %w;
+	ret;
+}
+`
+	const n = 8 * 128
+	in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(n, bdZero)), 4)
+	diff, ref := bdDiffOn(t, src, "k", bdX(8), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1)), true, []int{1, 2})
+	if diff != "" || ref.err != nil {
+		t.Fatal(diff, ref.err)
+	}
+	if ref.mem[0][0] != 1 {
+		t.Errorf("a[0] = %d, want 1", ref.mem[0][0])
+	}
+}
+
+// undoHead starts the kernels of the undo tests: k(a, b, n), %i the
+// thread's index in the grid, %g a copy, %j %tid.x, %t %ntid.x.
+const undoHead = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n) {
+	.reg .u32 %i, %t, %j, %n, %s, %v, %w, %g, %m;
+	.reg .u64 %ap, %bp, %o, %p;
+	.reg .pred %q;
+	ld.param.u64 %ap, [a];
+	ld.param.u64 %bp, [b];
+	ld.param.u32 %n, [n];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mov.u32 %g, %i;
+`
+
+// partingBody: a grid-stride loop of a[i] += 1 whose lanes leave for the
+// store after it.
+const partingBody = `	mov.u32 %s, %nctaid.x;
+	mul.lo.u32 %s, %s, %t;
+	setp.ge.u32 %q, %i, %n;
+	@%q bra After;
+L:
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	add.u32 %i, %i, %s;
+	setp.lt.u32 %q, %i, %n;
+	@%q bra L;
+After:
+	mul.wide.u32 %o, %g, 4;
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %i;
+	ret;
+}`

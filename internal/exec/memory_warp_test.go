@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // The warp-wide ld/st paths (warpWindow, loadWarp, storeWarp and the
@@ -338,5 +340,26 @@ func TestMaskedLoadStore(t *testing.T) {
 	var f *Fault
 	if !errors.As(err, &f) || f.Addr != x+8*21 {
 		t.Fatalf("err = %v, want a fault at %#x", err, x+8*21)
+	}
+}
+
+// TestParamVectorMisaligned: a vector load of kernel parameters at an
+// address its size does not divide faults as misaligned in the .param
+// space (it panicked naming the engine's own space).
+func TestParamVectorMisaligned(t *testing.T) {
+	p, _ := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 y) {
+	.reg .u32 %w, %w2;
+	ld.param.v2.u32 {%w, %w2}, [y+4];
+	ret;
+}
+`)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], 1, 2), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultMisaligned || f.Space != mem.SpaceParam.String() {
+		t.Fatalf("err = %v, want a misaligned access in .param", err)
 	}
 }

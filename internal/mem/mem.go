@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -53,7 +54,12 @@ const (
 
 var spaceNames = [...]string{"generic", "global", "shared", "local", "const", "param"}
 
-func (s Space) String() string { return spaceNames[s] }
+func (s Space) String() string {
+	if int(s) < len(spaceNames) {
+		return spaceNames[s]
+	}
+	return "space " + strconv.Itoa(int(s))
+}
 
 // FaultKind classifies an invalid access.
 type FaultKind uint8
