@@ -9,7 +9,9 @@
 //
 // Every error from a launch that faults is a *Fault (errors.As) naming the
 // kernel, CTA, thread, PTX source position, instruction and, for memory
-// faults, the address and state space.
+// faults, the address and state space. A failure of the engine itself (a
+// bug of ptxvm) is a *Fault of kind "internal error" with the Go panic and
+// its stack, not a crash of the process.
 package ptxvm
 
 import (

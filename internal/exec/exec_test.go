@@ -898,3 +898,32 @@ func setFlag(t *testing.T, p *bool, v bool) {
 	*p = v
 	t.Cleanup(func() { *p = old })
 }
+
+// TestInternalErrorIsAFault: a Go panic inside a launch's worker (a bug of
+// the engine; here a test hook that panics while the worker adds its
+// buffered f32 adds) ends the launch with a FaultInternal naming the panic,
+// not the process.
+func TestInternalErrorIsAFault(t *testing.T) {
+	setFlag(t, &batchEnabled, false) // (the warp engine buffers the adds)
+	t.Cleanup(func() { redBeforeCAS = nil })
+	redBeforeCAS = func() { panic("test hook") }
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 buf) {
+	.reg .u64 %a;
+	.reg .f32 %f;
+	ld.param.u64 %a, [buf];
+	mov.f32 %f, 0f3F800000;
+	red.global.add.f32 [%a], %f;
+	ret;
+}
+`)
+	buf, _ := g.Alloc(4, 0)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{4, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], buf), Workers: 2})
+	var f *Fault
+	if !errors.As(err, &f) || f.Kind != FaultInternal || !strings.Contains(f.Msg, "test hook") {
+		t.Fatalf("err = %v, want an internal error naming the panic", err)
+	}
+}

@@ -16,6 +16,10 @@ const (
 	FaultDeadlock    FaultKind = "deadlock"
 	FaultCanceled    FaultKind = "canceled"
 	FaultLimit       FaultKind = "launch limit"
+	// FaultInternal: the engine itself failed (a Go panic in a worker, a
+	// bug of ptxvm): the launch returns it, with the panic and its stack,
+	// rather than end the process
+	FaultInternal FaultKind = "internal error"
 )
 
 // Fault is a runtime error of a kernel: which thread, where, and what. It

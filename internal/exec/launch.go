@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -226,6 +227,16 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					mu.Lock()
+					first, firstIdx = &Fault{Kind: FaultInternal, Kernel: kernel,
+						Msg: fmt.Sprintf("%v (a bug of ptxvm; the stack follows)\n%s", p, debug.Stack())}, -1
+					mu.Unlock()
+					l.stopAfter.Store(-1) // (the other workers stop)
+					cancel()
+				}
+			}()
 			counts := &instCounts{}
 			var red *redBuffer
 			if l.red.ok {
