@@ -92,7 +92,8 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 		return false
 	}
 	// (the fields in locals: the adds' stores would make the compiler
-	// load them again lane after lane)
+	// load them again lane after lane; one loop per width: a generic
+	// function for both made the histogram 12% slower)
 	start, limit, lo := o.addrConst-pd.base, pd.size-width, pd.lo
 	first, last := pd.first, pd.last
 	d32, d64 := pd.d32, pd.d64
