@@ -184,6 +184,22 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
 		if g := r.sharedOffsets(pc, o, &af); g != nil {
 			// the same offsets in every CTA's shared memory: gathers
+			if r.full() {
+				// (every block runs it: counted at once, the blocks' rows
+				// and memory found by stepping, CTA after CTA)
+				r.countAll()
+				stride := r.slots * warpSize
+				row := int(v) * warpSize
+				for k := range r.nb / r.wpc {
+					sh := &r.shared[uint64(k)*r.shSize]
+					for w := range r.wpc {
+						batchChunks32((*lanes)(r.regs[row:row+warpSize]), sh, &g.offs[w*warpSize], &g.kinds[4*w])
+						row += stride
+					}
+				}
+				r.wroteRows(v)
+				return true
+			}
 			for blk := range r.nb {
 				if a, _ := r.issue(o, blk); a == 0 {
 					continue
