@@ -51,3 +51,10 @@ func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, p
 //
 //go:noescape
 func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)
+
+// batchChunks32N is batchChunks32 for ctas CTAs of wpc warps: warp w of
+// CTA c sets the row at row + (c*wpc+w)*rowStride bytes from base +
+// c*baseStride, with offs[32w:] and kinds[4w:].
+//
+//go:noescape
+func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, kinds *uint8, wpc, ctas int)

@@ -403,3 +403,75 @@ cstore:
 	JNZ cloop
 	VZEROUPPER
 	RET
+
+// func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, kinds *uint8, wpc, ctas int)
+// batchChunks32 for ctas CTAs of wpc warps each: warp w of CTA c sets
+// the row at row + (c*wpc+w)*rowStride from base + c*baseStride, with
+// offs[32w:] and kinds[4w:] (the same for every CTA).
+TEXT ·batchChunks32N(SB), NOSPLIT, $0-64
+	MOVQ row+0(FP), DI
+	MOVQ rowStride+8(FP), R9
+	SUBQ $256, R9 // (a warp's four chunks advance DI by 256)
+	MOVQ base+16(FP), SI
+	MOVQ baseStride+24(FP), R10
+	MOVQ offs+32(FP), DX
+	MOVQ kinds+40(FP), R8
+	MOVQ wpc+48(FP), R11
+	MOVQ ctas+56(FP), R12
+	TESTQ R12, R12
+	JZ   ndone
+	TESTQ R11, R11
+	JZ   ndone
+nctas:
+	MOVQ R11, R13
+nwarp:
+	MOVQ $4, CX
+nloop:
+	MOVBQZX (R8), AX
+	CMPQ AX, $1
+	JEQ  nconsec
+	CMPQ AX, $2
+	JEQ  nbcast
+	VMOVDQU (DX), Y1
+	VPCMPEQD Y2, Y2, Y2
+	VPXOR Y0, Y0, Y0
+	VPGATHERDD Y2, (SI)(Y1*1), Y0
+	VPMOVZXDQ X0, Y3
+	VEXTRACTI128 $1, Y0, X4
+	VPMOVZXDQ X4, Y4
+	JMP  nstore
+nconsec:
+	MOVLQZX (DX), AX
+	VPMOVZXDQ (SI)(AX*1), Y3
+	VPMOVZXDQ 16(SI)(AX*1), Y4
+	JMP  nstore
+nbcast:
+	MOVLQZX (DX), AX
+	MOVLQZX (SI)(AX*1), AX
+	MOVQ AX, X0
+	VPBROADCASTQ X0, Y3
+	VMOVDQA Y3, Y4
+nstore:
+	VMOVDQU Y3, 0(DI)
+	VMOVDQU Y4, 32(DI)
+	ADDQ $32, DX
+	ADDQ $64, DI
+	INCQ R8
+	DECQ CX
+	JNZ  nloop
+	ADDQ R9, DI
+	DECQ R13
+	JNZ  nwarp
+	// the next CTA: the same offsets and kinds, its own shared memory
+	MOVQ R11, AX
+	SHLQ $7, AX
+	SUBQ AX, DX
+	MOVQ R11, AX
+	SHLQ $2, AX
+	SUBQ AX, R8
+	ADDQ R10, SI
+	DECQ R12
+	JNZ  nctas
+ndone:
+	VZEROUPPER
+	RET

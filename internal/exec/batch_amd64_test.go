@@ -156,4 +156,40 @@ func TestBatchRowLoops(t *testing.T) {
 			t.Fatalf("chunks: lane %d: %#x, want %#x", i, got[i], want)
 		}
 	}
+	// chunks of 3 warps in 4 CTAs, each CTA's memory 96 bytes on, rows 5
+	// rows apart: each warp's offsets and kinds (a gather, consecutive,
+	// one value, per chunk), each CTA's memory
+	const wpc, ctas, cta, gap = 3, 4, 96, 5
+	woffs := make([]uint32, wpc*warpSize)
+	wkinds := make([]uint8, wpc*4)
+	for w := range wpc {
+		for c := range 4 {
+			k := uint8((w + c) % 3)
+			wkinds[4*w+c] = k
+			for j := range 8 {
+				i := w*warpSize + 8*c + j
+				switch k {
+				case 0:
+					woffs[i] = uint32(r.IntN(40) * 4)
+				case 1:
+					woffs[i] = uint32(4*w + 4*j)
+				case 2:
+					woffs[i] = uint32(8 * (w + c))
+				}
+			}
+		}
+	}
+	many := make([]uint64, ctas*wpc*gap*warpSize)
+	batchChunks32N((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], &wkinds[0], wpc, ctas)
+	for c := range ctas {
+		for w := range wpc {
+			row := many[(c*wpc+w)*gap*warpSize:]
+			for i := range warpSize {
+				want := uint64(binary.LittleEndian.Uint32(vec[c*cta+int(woffs[w*warpSize+i]):]))
+				if row[i] != want {
+					t.Fatalf("chunksN: CTA %d warp %d lane %d: %#x, want %#x", c, w, i, row[i], want)
+				}
+			}
+		}
+	}
 }

@@ -188,15 +188,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				// (every block runs it: counted at once, the blocks' rows
 				// and memory found by stepping, CTA after CTA)
 				r.countAll()
-				stride := r.slots * warpSize
-				row := int(v) * warpSize
-				for k := range r.nb / r.wpc {
-					sh := &r.shared[uint64(k)*r.shSize]
-					for w := range r.wpc {
-						batchChunks32((*lanes)(r.regs[row:row+warpSize]), sh, &g.offs[w*warpSize], &g.kinds[4*w])
-						row += stride
-					}
-				}
+				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize),
+					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
 				r.wroteRows(v)
 				return true
 			}

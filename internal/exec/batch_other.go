@@ -20,3 +20,6 @@ func batchStoreV4x32N(dst *byte, r0, r1, r2, r3 *lanes, stride uintptr, n int, p
 	panic("unreachable")
 }
 func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8) { panic("unreachable") }
+func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, kinds *uint8, wpc, ctas int) {
+	panic("unreachable")
+}
