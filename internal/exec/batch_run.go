@@ -286,6 +286,9 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 // batch does not model at the addresses it found.
 func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	ok := r.runOps(ctx, x0, n, cy, cz)
+	if afterBatchOps != nil {
+		afterBatchOps()
+	}
 	if ok {
 		r.pend.commit() // (batch_pending.go)
 		r.forget()
@@ -295,6 +298,10 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 	}
 	return ok
 }
+
+// afterBatchOps, when set (tests), runs after a batch's ops, before its
+// pending sums are added or dropped.
+var afterBatchOps func()
 
 // runOps is runBatch's work: the ops, from the first to the exit.
 func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {

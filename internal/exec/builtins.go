@@ -6,6 +6,7 @@ package exec
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"strings"
@@ -115,9 +116,7 @@ func builtinVprintf(w *Warp, o *Op, mask uint32, args [][]byte) [][]uint64 {
 			return nil
 		}
 		if out != nil {
-			w.cta.l.printMu.Lock()
-			out.Write([]byte(text))
-			w.cta.l.printMu.Unlock()
+			w.cta.l.print(out, text)
 		}
 	}
 	return [][]uint64{make([]uint64, warpSize)} // the number of arguments; 0 is fine
@@ -211,4 +210,12 @@ func builtinAssertfail(w *Warp, o *Op, mask uint32, args [][]byte) [][]uint64 {
 	fn := w.cString(o, lane, arg(args, 3, lane))
 	w.fail(o, mask, FaultTrap, fmt.Sprintf("assertion failed: %s (%s:%d, %s)", msg, file, uint32(line), fn))
 	return nil
+}
+
+// print writes text to out under the launch's lock (a writer that panics
+// leaves it unlocked for the other workers).
+func (l *launch) print(out io.Writer, text string) {
+	l.printMu.Lock()
+	defer l.printMu.Unlock()
+	out.Write([]byte(text))
 }

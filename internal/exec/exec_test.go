@@ -927,3 +927,72 @@ func TestInternalErrorIsAFault(t *testing.T) {
 		t.Fatalf("err = %v, want an internal error naming the panic", err)
 	}
 }
+
+// panicWriter panics on every write.
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("writer") }
+
+// TestInternalErrorReleasesPrintf: a printf writer that panics ends the
+// launch with a FaultInternal, and the other workers, which print too, do
+// not wait for the print lock forever.
+func TestInternalErrorReleasesPrintf(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/clang/ptx/printf.sm_60.ptx60.O0.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := load(t, string(src))
+	done := make(chan error, 1)
+	go func() {
+		done <- p.Launch(context.Background(), "_Z5hellov", LaunchConfig{Grid: [3]int{64, 1, 1}, Block: [3]int{32, 1, 1},
+			Workers: 2, Printf: panicWriter{}})
+	}()
+	select {
+	case err := <-done:
+		var f *Fault
+		if !errors.As(err, &f) || f.Kind != FaultInternal || !strings.Contains(f.Msg, "writer") {
+			t.Fatalf("err = %v, want an internal error naming the writer's panic", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the launch still waits")
+	}
+}
+
+// TestInternalErrorDropsBatch: after a panic in a batch (a test hook after
+// its ops), the kernel's next launch does not reuse that batch's state:
+// its pending sums are not added again.
+func TestInternalErrorDropsBatch(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 c) {
+	.reg .u64 %a;
+	ld.param.u64 %a, [c];
+	red.global.add.u32 [%a], 1;
+	ret;
+}
+`)
+	if pl := p.Kernels["k"].batch; pl == nil || !pl.pendingAtoms {
+		t.Fatal("not planned with pending sums")
+	}
+	c, _ := g.Alloc(4, 0)
+	cb, _ := g.Bytes(c, 4)
+	launch := func() error {
+		return p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{64, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], c), Workers: 1})
+	}
+	t.Cleanup(func() { afterBatchOps = nil })
+	afterBatchOps = func() { panic("batch hook") }
+	var f *Fault
+	if err := launch(); !errors.As(err, &f) || f.Kind != FaultInternal {
+		t.Fatalf("err = %v, want an internal error", err)
+	}
+	afterBatchOps = nil
+	clear(cb)
+	if err := launch(); err != nil {
+		t.Fatal(err)
+	}
+	if got := binary.LittleEndian.Uint32(cb); got != 64*32 {
+		t.Errorf("count = %d, want %d", got, 64*32)
+	}
+}

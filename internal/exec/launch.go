@@ -231,7 +231,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				if p := recover(); p != nil {
 					mu.Lock()
 					first, firstIdx = &Fault{Kind: FaultInternal, Kernel: kernel,
-						Msg: fmt.Sprintf("%v (a bug of ptxvm; the stack follows)\n%s", p, debug.Stack())}, -1
+						Msg: fmt.Sprintf("%v (a panic in ptxvm or in a callback it was given; the stack follows)\n%s", p, debug.Stack())}, -1
 					mu.Unlock()
 					l.stopAfter.Store(-1) // (the other workers stop)
 					cancel()
@@ -254,6 +254,12 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			for {
 				start := int(next.Add(int64(chunk))) - chunk
 				if start >= n {
+					if br != nil {
+						// (kept for the kernel's next launch; not after a
+						// panic, which may leave its sums and undo log half
+						// made)
+						putBatchRun(br)
+					}
 					return
 				}
 				end := min(start+chunk, n)
@@ -288,7 +294,6 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 						// CTAs of one grid row, consecutive in x (batch.go)
 						if br == nil {
 							br = getBatchRun(l)
-							defer putBatchRun(br)
 						}
 						j := min(end, i+br.ctasPerBatch(), (i/ng[0]+1)*ng[0])
 						red.flush() // batches look allocations up on their own (atomic_buffer.go)
