@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/ptxvm/ptxvm/internal/mem"
+import (
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
 
 // Undoing a batch's stores. A batch that goes back to the warp engine runs
 // again there from the start. Faults aside (the launch ends with the
@@ -49,7 +53,7 @@ func (r *batchRun) keep(dst []byte) bool {
 	if !r.plan.undo {
 		return true
 	}
-	if len(r.undoBytes)+len(dst) > undoMaxBytes {
+	if len(r.undoBytes)+len(dst)+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)
 		r.declined = true
 		return false
 	}
