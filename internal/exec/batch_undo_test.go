@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 )
@@ -12,15 +13,22 @@ import (
 // sums cannot take (a second allocation). The warp engine then runs the
 // CTAs again from the start; with the batch's stores put back first, each
 // element is incremented once, as with batches off (bdDiffOn compares the
-// memory), and the check below counts.
+// memory), and the check below counts: every word of a holds what the
+// kernel's threads add to it from zero (add: thread i of threads).
 func TestBatchUndoStores(t *testing.T) {
+	const partingN = 40*128*3 + 7
 	for _, c := range []struct {
 		name, body string
 		block, n   int
+		add        func(a []uint32, i, threads int)
 	}{
 		// the loop's lanes leave for the store after it, some warps' lanes
 		// one iteration apart when n is not a multiple of 32
-		{"parting", partingBody, 128, 40*128*3 + 7},
+		{"parting", partingBody, 128, partingN, func(a []uint32, i, threads int) {
+			for j := i; j < partingN; j += threads {
+				a[j]++
+			}
+		}},
 		// a[i] += 1 (a v2 store too), then a shuffle; with 48 threads a
 		// block the second warp is not whole and the batch declines
 		{"collective", `
@@ -37,7 +45,7 @@ func TestBatchUndoStores(t *testing.T) {
 	add.u64 %p, %bp, %o;
 	st.global.u32 [%p], %w;
 	ret;
-}`, 48, 0},
+}`, 48, 0, func(a []uint32, i, _ int) { a[2*i]++; a[2*i+1] += 2 }},
 		// a[i] += 1, then adds to two allocations (b, and a past the
 		// words the threads increment): the batch's pending sums take one
 		{"pending", `
@@ -50,7 +58,7 @@ func TestBatchUndoStores(t *testing.T) {
 	add.u64 %p, %ap, 65536;
 	red.global.add.u32 [%p], %v;
 	ret;
-}`, 128, 0},
+}`, 128, 0, func(a []uint32, i, _ int) { a[i]++; a[65536/4]++ }}, // (%v: a[i] + 1, that is 1)
 		// each CTA's words apart from the others' (256 a CTA of 128
 		// threads), the same second allocation
 		{"cta spans", `
@@ -66,13 +74,13 @@ func TestBatchUndoStores(t *testing.T) {
 	add.u64 %p, %ap, 65536;
 	red.global.add.u32 [%p], %v;
 	ret;
-}`, 128, 0},
+}`, 128, 0, func(a []uint32, i, _ int) { a[i/128*256+i%128]++; a[65536/4]++ }},
 		// 48-thread blocks, the shuffle's warp not whole: scalar stores
 		// (whole warps' runs, the partial warp's), at a stride of 3
 		// words, and at i^1 (no affine form: lane by lane)
-		{"runs", collectiveBody("mov.u32 %w, %i;"), 48, 0},
-		{"strided", collectiveBody("mul.lo.u32 %w, %i, 3;"), 48, 0},
-		{"lanes", collectiveBody("xor.b32 %w, %i, 1;"), 48, 0},
+		{"runs", collectiveBody("mov.u32 %w, %i;"), 48, 0, func(a []uint32, i, _ int) { a[i]++ }},
+		{"strided", collectiveBody("mul.lo.u32 %w, %i, 3;"), 48, 0, func(a []uint32, i, _ int) { a[3*i]++ }},
+		{"lanes", collectiveBody("xor.b32 %w, %i, 1;"), 48, 0, func(a []uint32, i, _ int) { a[i^1]++ }},
 	} {
 		src := undoHead + strings.TrimPrefix(c.body, "\n")
 		const ctas = 40
@@ -86,8 +94,15 @@ func TestBatchUndoStores(t *testing.T) {
 		if ref.err != nil {
 			t.Fatalf("%s: %v", c.name, ref.err)
 		}
-		if got := ref.mem[0][0]; got != 1 && c.name != "strided" && c.name != "cta spans" {
-			t.Errorf("%s: a[0] = %d, want 1", c.name, got)
+		want := make([]uint32, words)
+		for i := range ctas * c.block {
+			c.add(want, i, ctas*c.block)
+		}
+		for i, w := range want {
+			if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != w {
+				t.Errorf("%s: a[%d] = %d, want %d", c.name, i, got, w)
+				break
+			}
 		}
 		m, err := bdParse(src)
 		if err != nil {
@@ -186,8 +201,15 @@ func TestBatchSharedRankOne(t *testing.T) {
 	if diff != "" || ref.err != nil {
 		t.Fatal(diff, ref.err)
 	}
-	if ref.mem[0][0] != 1 {
-		t.Errorf("a[0] = %d, want 1", ref.mem[0][0])
+	// every thread adds 1 to its zero word of a and stores it to sh[2] of
+	// its CTA, whence (rank 0: its own CTA's) it reads a 1 for b
+	for i := range n {
+		if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != 1 {
+			t.Fatalf("a[%d] = %d, want 1", i, got)
+		}
+		if got := binary.LittleEndian.Uint32(ref.mem[1][4*i:]); got != 1 {
+			t.Fatalf("b[%d] = %d, want 1", i, got)
+		}
 	}
 }
 
