@@ -22,10 +22,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptxvm/ptxvm/internal/check"
-	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
-	"github.com/ptxvm/ptxvm/ptx"
 )
 
 // bdBuf is one global buffer of a differential case: its size in bytes and
@@ -145,25 +142,12 @@ func bdFillBufs(bufs []bdBuf, seed uint64) bdInput {
 	return in
 }
 
-// bdParse parses and checks src. bdRun calls it and loads the module
-// afresh for every launch, so that no launch sees another's caches.
-func bdParse(src string) (*ir.Module, error) {
-	m, err := ptx.Parse("t.ptx", []byte(src), nil)
-	if err != nil {
-		return nil, err
-	}
-	mod, diags := check.Build(m, check.Options{})
-	if mod == nil {
-		return nil, fmt.Errorf("check: %v", diags)
-	}
-	return mod, nil
-}
-
 // bdRun loads src into a fresh global memory holding the buffers of in,
 // launches entry with batchEnabled set to batch, and returns what the
-// launch left.
+// launch left. It parses and loads src afresh for every launch, so that
+// no launch sees another's caches.
 func bdRun(src, entry string, grid, block [3]int, in bdInput, args []bdArg, workers int, batch bool) (bdResult, error) {
-	mod, err := bdParse(src)
+	mod, err := parseModule(src)
 	if err != nil {
 		return bdResult{}, err
 	}
@@ -573,15 +557,7 @@ func TestBatchDiffKernels(t *testing.T) {
 				srcs[c.kernel] = src
 			}
 			if c.refused {
-				m, err := bdParse(src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := Load(m, mem.NewGlobal(0))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if p.Kernels[c.kernel].batch != nil {
+				if p, _ := load(t, src); p.Kernels[c.kernel].batch != nil {
 					t.Fatalf("%s: planned for batches", c.kernel)
 				}
 			}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // batchShapes: handwritten kernels of the batch shape, each exercising a
@@ -1241,10 +1239,8 @@ DONE:
 		if ref.err != nil {
 			t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
 		}
-		if mod, err := bdParse(src); err == nil {
-			if p, err := Load(mod, mem.NewGlobal(0)); err == nil && p.Kernels["k"].batch != nil {
-				planned++
-			}
+		if p, _ := load(t, src); p.Kernels["k"].batch != nil {
+			planned++
 		}
 	}
 	// (kernels with nested splits that meet at one point stay on the warp

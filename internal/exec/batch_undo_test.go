@@ -104,14 +104,7 @@ func TestBatchUndoStores(t *testing.T) {
 				break
 			}
 		}
-		m, err := bdParse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Load(m, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, _ := load(t, src)
 		if pl := p.Kernels["k"].batch; pl == nil || !pl.undo {
 			t.Errorf("%s: not planned for batches that keep their stores", c.name)
 		}

@@ -10,21 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptxvm/ptxvm/internal/check"
 	"github.com/ptxvm/ptxvm/internal/mem"
-	"github.com/ptxvm/ptxvm/ptx"
 )
 
 // load parses, checks and loads PTX source.
 func load(t *testing.T, src string) (*Program, *mem.Global) {
 	t.Helper()
-	m, err := ptx.Parse("t.ptx", []byte(src), nil)
+	mod, err := parseModule(src)
 	if err != nil {
 		t.Fatal(err)
-	}
-	mod, diags := check.Build(m, check.Options{})
-	if mod == nil {
-		t.Fatal(diags)
 	}
 	g := mem.NewGlobal(0)
 	p, err := Load(mod, g)
@@ -816,20 +810,16 @@ func TestReusedCTAsStartClean(t *testing.T) {
 // TestMapF64ToF32Refused: f64 instructions under .target map_f64_to_f32
 // are reported unsupported at load, not run in double precision.
 func TestMapF64ToF32Refused(t *testing.T) {
-	src, err := ptx.Parse("t.ptx", []byte(`.version 1.4
+	m, err := parseModule(`.version 1.4
 .target sm_13, map_f64_to_f32
 .entry k {
 	.reg .f64 %d;
 	add.f64 %d, %d, %d;
 	exit;
 }
-`), nil)
+`)
 	if err != nil {
 		t.Fatal(err)
-	}
-	m, diags := check.Build(src, check.Options{})
-	if m == nil {
-		t.Fatalf("check: %v", diags)
 	}
 	_, err = Load(m, mem.NewGlobal(0))
 	if err == nil || !strings.Contains(err.Error(), "unsupported: add.f64 (.target map_f64_to_f32)") {
