@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -936,6 +937,38 @@ func TestBatchPlanRefusals(t *testing.T) {
 	}
 }
 
+// intCompare is integer comparison c of a and b, bits bits wide (32 or
+// 64), signed or not, by Go's comparison of the corresponding type: the
+// tests' reference for compareInt, which the code they check uses.
+func intCompare(a, b uint64, bits int, signed bool, c intCmp) bool {
+	var o int
+	switch {
+	case bits == 32 && signed:
+		o = cmp.Compare(int32(a), int32(b))
+	case bits == 32:
+		o = cmp.Compare(uint32(a), uint32(b))
+	case signed:
+		o = cmp.Compare(int64(a), int64(b))
+	default:
+		o = cmp.Compare(a, b)
+	}
+	switch c {
+	case cmpEq:
+		return o == 0
+	case cmpNe:
+		return o != 0
+	case cmpLt:
+		return o < 0
+	case cmpLe:
+		return o <= 0
+	case cmpGt:
+		return o > 0
+	case cmpGe:
+		return o >= 0
+	}
+	panic(fmt.Sprintf("comparison %d", c))
+}
+
 // TestBatchThreshold checks threshold against comparing every lane: when
 // it answers, every lane of the run compares as it says; and it answers
 // whenever the run does not wrap around and every lane compares alike.
@@ -974,18 +1007,7 @@ func TestBatchThreshold(t *testing.T) {
 			}
 			// a wrap: the value moves against the step's direction
 			if l > 0 {
-				ord := func(a, b uint64) bool { // a < b in the comparison's order
-					if bitsN == 32 {
-						if signed {
-							return int32(a) < int32(b)
-						}
-						return uint32(a) < uint32(b)
-					}
-					if signed {
-						return int64(a) < int64(b)
-					}
-					return a < b
-				}
+				ord := func(a, b uint64) bool { return intCompare(a, b, bitsN, signed, cmpLt) }
 				step := int64(s) // (a 32-bit step is its signed 32-bit value: the same values)
 				if bitsN == 32 {
 					step = int64(int32(s))
@@ -997,9 +1019,9 @@ func TestBatchThreshold(t *testing.T) {
 			prev = x
 			var lane bool
 			if moving == 0 {
-				lane = compareInt(x, k, bitsN, signed, c)
+				lane = intCompare(x, k, bitsN, signed, c)
 			} else {
-				lane = compareInt(k, x, bitsN, signed, c)
+				lane = intCompare(k, x, bitsN, signed, c)
 			}
 			all, none = all && lane, none && !lane
 			if ok && lane != (res != 0) {
@@ -1052,7 +1074,7 @@ func TestFormSpan(t *testing.T) {
 			continue
 		}
 		answered++
-		less := func(a, b uint64) bool { return compareInt(a, b, bitsN, signed, cmpLt) }
+		less := func(a, b uint64) bool { return intCompare(a, b, bitsN, signed, cmpLt) }
 		sawLo, sawHi := false, false
 		for x := range d.n[0] {
 			for y := range d.n[1] {
