@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // histoSrc: a grid-stride histogram, bins[keys[k] % nbins] += keys[k] >> 16
@@ -91,11 +93,7 @@ func TestBufferedAddsHistogram(t *testing.T) {
 	} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s%s/%d bins/%d workers", c.op, c.typ, c.nbins, workers), func(t *testing.T) {
-				p, g := load(t, histoSrc(c.op, c.typ))
-				k := p.Kernels["histo"]
-				if !k.redSafe || !atomBuffered(k) {
-					t.Fatal("the histogram's add is not buffered")
-				}
+				p, g, k := loadBuffered(t, histoSrc(c.op, c.typ), "histo")
 				const n = 1 << 17
 				w := uint64(4)
 				if c.typ == ".u64" {
@@ -131,9 +129,12 @@ func TestBufferedAddsHistogram(t *testing.T) {
 	}
 }
 
-// atomBuffered says whether k has an atom or red whose adds may be
-// buffered.
+// atomBuffered says whether k's adds are buffered: the kernel allows it
+// (redSafe) and it has an atom or red whose adds may be.
 func atomBuffered(k *Func) bool {
+	if !k.redSafe {
+		return false
+	}
 	for i := range k.Ops {
 		if ai, ok := k.Ops[i].aux.(*atomInfo); ok && ai.buffer {
 			return true
@@ -142,15 +143,23 @@ func atomBuffered(k *Func) bool {
 	return false
 }
 
+// loadBuffered loads src and returns its kernel entry too, failing the
+// test unless that kernel's adds are buffered.
+func loadBuffered(t *testing.T, src, entry string) (*Program, *mem.Global, *Func) {
+	t.Helper()
+	p, g := load(t, src)
+	k := p.Kernels[entry]
+	if !atomBuffered(k) {
+		t.Fatalf("kernel %s: the adds are not buffered", entry)
+	}
+	return p, g, k
+}
+
 // runBuffered launches kernel k of src on one 256-byte buffer (zeroed,
 // then init written at its start) and returns the buffer.
 func runBuffered(t *testing.T, src string, grid, block, workers int, init ...uint32) []byte {
 	t.Helper()
-	p, g := load(t, src)
-	k := p.Kernels["k"]
-	if !k.redSafe || !atomBuffered(k) {
-		t.Fatal("the kernel's add is not buffered")
-	}
+	p, g, k := loadBuffered(t, src, "k")
 	buf, _ := g.Alloc(256, 0)
 	b, _ := g.Bytes(buf, 256)
 	for i, v := range init {
@@ -183,11 +192,7 @@ func TestBufferedAddsFloat(t *testing.T) {
 	const n, nbins = 1 << 16, 200
 	run := func(typ string, workers int, buffered bool) []byte {
 		setFlag(t, &bufferAddsEnabled, buffered)
-		p, g := load(t, histoSrc("atom", typ))
-		k := p.Kernels["histo"]
-		if !k.redSafe || !atomBuffered(k) {
-			t.Fatal("the histogram's add is not buffered")
-		}
+		p, g, k := loadBuffered(t, histoSrc("atom", typ), "histo")
 		keys, _ := g.Alloc(4*n, 0)
 		bins, _ := g.Alloc(4*nbins, 0)
 		kb, _ := g.Bytes(keys, 4*n)
@@ -300,7 +305,7 @@ Done:
 // another, which CTA 0 waits for after its add: ends only if CTA 0's
 // worker puts its add in memory while CTA 0 waits (redFlushRounds).
 func TestBufferedAddsReachWaitingCTA(t *testing.T) {
-	p, g := load(t, `.version 8.0
+	p, g, k := loadBuffered(t, `.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 buf, .param .u64 flag) {
@@ -329,11 +334,7 @@ Consumer:
 Done:
 	ret;
 }
-`)
-	k := p.Kernels["k"]
-	if !k.redSafe || !atomBuffered(k) {
-		t.Fatal("the kernel's add is not buffered")
-	}
+`, "k")
 	buf, _ := g.Alloc(4, 0)
 	flag, _ := g.Alloc(4, 0)
 	done := make(chan error, 1)
@@ -388,7 +389,7 @@ func TestBufferedAddsFault(t *testing.T) {
 // to word 0 of the buffer.
 func TestBufferedAddsVariableAndShared(t *testing.T) {
 	for _, workers := range []int{1, 2} {
-		p, g := load(t, `.version 8.0
+		p, g, k := loadBuffered(t, `.version 8.0
 .target sm_90
 .address_size 64
 .global .u32 counter;
@@ -414,11 +415,7 @@ Add:
 Done:
 	ret;
 }
-`)
-		k := p.Kernels["k"]
-		if !k.redSafe || !atomBuffered(k) {
-			t.Fatal("the kernel's adds are not buffered")
-		}
+`, "k")
 		buf, _ := g.Alloc(4, 0)
 		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{40, 1, 1}, Block: [3]int{96, 1, 1},
 			Params: params(k, buf), Workers: workers}); err != nil {
@@ -450,7 +447,7 @@ func TestBufferedAddsRefused(t *testing.T) {
 		"release red": "red.release.gpu.global.add.u32 [%a], 1;",
 	} {
 		p, _ := load(t, bufferedHeader+body+"\n\tret;\n}\n")
-		if k := p.Kernels["k"]; k.redSafe && atomBuffered(k) {
+		if atomBuffered(p.Kernels["k"]) {
 			t.Errorf("%s: buffered", name)
 		}
 	}
