@@ -436,8 +436,9 @@ Done:
 }
 
 // TestBufferedAddsRefused: what may not buffer: a kernel with a fence or a
-// release, an atom whose old value is read, an add through a generic
-// address, an f32 add.
+// release (a release store, a release red), an atom whose old value is
+// read, an operation other than add (max). (Adds through a generic address
+// and f32 adds do buffer: TestBufferedAddsHistogram, TestBufferedAddsFloat.)
 func TestBufferedAddsRefused(t *testing.T) {
 	for name, body := range map[string]string{
 		"fence":       "red.global.add.u32 [%a], 1; membar.gl;",
