@@ -260,41 +260,25 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 		}
 	}
 	for cmp := range f32CmpCodes {
-		vec := simdCompare("f32" + cmp)
-		if vec == nil {
-			t.Fatalf("no AVX2 comparison f32%s", cmp)
-		}
 		test, err := comparison(".f32", cmp, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for round := 0; round < 300; round++ {
+		checkCompare(t, "f32"+cmp, test, func(round int) (lanes, lanes) {
 			a, b := simdRow(r, true), simdRow(r, true)
 			if round%3 == 0 {
 				b = a
 			}
-			var want uint32
-			for i := range a {
-				if test(a[i], b[i]) {
-					want |= 1 << i
-				}
-			}
-			if got := vec(&a, &b); got != want {
-				t.Fatalf("f32%s: a=%x b=%x: got %032b want %032b", cmp, a, b, got, want)
-			}
-		}
+			return a, b
+		})
 	}
 	// .ftz: the flushed operands' comparison (subnormals in some lanes)
 	for cmp := range f32CmpCodes {
-		vec := simdCompare("f32ftz" + cmp)
-		if vec == nil {
-			t.Fatalf("no AVX2 comparison f32ftz%s", cmp)
-		}
 		test, err := comparison(".f32", cmp, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for round := 0; round < 300; round++ {
+		checkCompare(t, "f32ftz"+cmp, test, func(int) (lanes, lanes) {
 			a, b := simdRow(r, true), simdRow(r, true)
 			for i := range a {
 				if r.IntN(4) == 0 {
@@ -304,15 +288,29 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 					b[i] = uint64(r.Uint32() & 0x807fffff)
 				}
 			}
-			var want uint32
-			for i := range a {
-				if test(a[i], b[i]) {
-					want |= 1 << i
-				}
+			return a, b
+		})
+	}
+}
+
+// checkCompare checks the AVX2 comparison key against test, lane by
+// lane, on 300 pairs of rows that rows makes (round: 0, 1, ...).
+func checkCompare(t *testing.T, key string, test func(a, b uint64) bool, rows func(round int) (lanes, lanes)) {
+	t.Helper()
+	vec := simdCompare(key)
+	if vec == nil {
+		t.Fatalf("no AVX2 comparison %s", key)
+	}
+	for round := range 300 {
+		a, b := rows(round)
+		var want uint32
+		for i := range a {
+			if test(a[i], b[i]) {
+				want |= 1 << i
 			}
-			if got := vec(&a, &b); got != want {
-				t.Fatalf("f32ftz%s: a=%x b=%x: got %032b want %032b", cmp, a, b, got, want)
-			}
+		}
+		if got := vec(&a, &b); got != want {
+			t.Fatalf("%s: a=%x b=%x: got %032b want %032b", key, a, b, got, want)
 		}
 	}
 }
@@ -782,26 +780,17 @@ func TestSIMDF64MatchesLanes(t *testing.T) {
 		}
 	}
 	for cmp := range f32CmpCodes {
-		vec := simdCompare("f64" + cmp)
 		test, err := comparison(".f64", cmp, false)
-		if vec == nil || err != nil {
+		if err != nil {
 			t.Fatalf("f64%s: %v", cmp, err)
 		}
-		for round := 0; round < 300; round++ {
+		checkCompare(t, "f64"+cmp, test, func(round int) (lanes, lanes) {
 			a, b := simdRow64(r), simdRow64(r)
 			if round%3 == 0 {
 				b = a
 			}
-			var want uint32
-			for i := range a {
-				if test(a[i], b[i]) {
-					want |= 1 << i
-				}
-			}
-			if got := vec(&a, &b); got != want {
-				t.Fatalf("f64%s: got %032b want %032b", cmp, got, want)
-			}
-		}
+			return a, b
+		})
 	}
 }
 
