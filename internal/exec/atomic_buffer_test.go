@@ -535,10 +535,7 @@ func TestBufferedAddsEdges(t *testing.T) {
 `)
 	buf, _ := g.Alloc(4, 0)
 	out, _ := g.Alloc(4*32, 0)
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
-		Params: params(p.Kernels["k"], buf, out), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 1, 32, buf, out)
 	ob, _ := g.Bytes(out, 4*32)
 	seen := map[uint32]bool{}
 	for l := range 32 {

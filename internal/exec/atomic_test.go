@@ -204,10 +204,7 @@ func TestAtomicAddReturnsOld(t *testing.T) {
 `)
 		ctr, _ := g.Alloc(4, 0)
 		out, _ := g.Alloc(8*32, 0)
-		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
-			Params: params(p.Kernels["k"], ctr, out), Workers: 1}); err != nil {
-			t.Fatal(err)
-		}
+		launchK(t, p, 1, 32, ctr, out)
 		b, _ := g.Bytes(out, 8*32)
 		seen := map[int64]bool{}
 		for i := 0; i < 32; i++ {
@@ -293,10 +290,7 @@ func TestAtomAddF32WholeWarp(t *testing.T) {
 	for i, v := range vals {
 		binary.LittleEndian.PutUint32(bb[4*i:], v)
 	}
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
-		Params: params(p.Kernels["k"], sums, vb, ob), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 1, 32, sums, vb, ob)
 	acc := [2]uint64{0x3f800000, 0x00000005}
 	out, _ := g.Bytes(ob, 128)
 	for i, v := range vals {
@@ -357,10 +351,7 @@ func TestAtomicAddOneWord(t *testing.T) {
 `)
 	words, _ := g.Alloc(16, 0)
 	out, _ := g.Alloc(64*16, 0)
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
-		Params: params(p.Kernels["k"], words, out), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 1, 64, words, out)
 	ob, _ := g.Bytes(out, 64*16)
 	wb, _ := g.Bytes(words, 16)
 	var sum, shSum, even uint32 // (shared memory starts zeroed)

@@ -90,10 +90,7 @@ FILL:
 func TestLocalMemoryPerLane(t *testing.T) {
 	p, g := load(t, localKernel)
 	out, _ := g.Alloc(128*4, 0)
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{64, 1, 1},
-		Params: params(p.Kernels["k"], out, 1000), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 2, 64, out, 1000)
 	ob, _ := g.Bytes(out, 128*4)
 	for i := 0; i < 128; i++ { // (CTA 0's warps grow their local memory in the call; CTA 1 reuses them)
 		th := i % 64
@@ -155,21 +152,24 @@ FILL:
 	ret;
 }`)
 		out, _ := g.Alloc(64*4, 0)
-		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
-			Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
-			t.Fatal(err)
-		}
+		launchK(t, p, 1, 64, out)
 		b, _ := g.Bytes(out, 64*4)
 		for th := range 64 {
-			want := uint32(th*100 + 3)
-			if th%2 == 1 {
-				want = uint32(th*1000 + 3)
-			}
-			if got := binary.LittleEndian.Uint32(b[4*th:]); got != want {
+			if got, want := uint64(binary.LittleEndian.Uint32(b[4*th:])), frameOrAlloca(th); got != want {
 				t.Fatalf("into %s: thread %d: %d, want %d", dst, th, got, want)
 			}
 		}
 	}
+}
+
+// frameOrAlloca is what thread th reads in TestLocalWarpWideMixed and
+// TestLocalWarpWideMixed64: element 3 of its frame array (th*100+3) when
+// th is even, of its alloca array (th*1000+3) when odd.
+func frameOrAlloca(th int) uint64 {
+	if th%2 == 1 {
+		return uint64(th*1000 + 3)
+	}
+	return uint64(th*100 + 3)
 }
 
 // TestLocalWarpWideMixed64: TestLocalWarpWideMixed with 8-byte elements
@@ -216,17 +216,10 @@ FILL:
 	ret;
 }`)
 	out, _ := g.Alloc(64*8, 0)
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
-		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 1, 64, out)
 	b, _ := g.Bytes(out, 64*8)
 	for th := range 64 {
-		want := uint64(th*100 + 3)
-		if th%2 == 1 {
-			want = uint64(th*1000 + 3)
-		}
-		if got := binary.LittleEndian.Uint64(b[8*th:]); got != want {
+		if got, want := binary.LittleEndian.Uint64(b[8*th:]), frameOrAlloca(th); got != want {
 			t.Fatalf("thread %d: %d, want %d", th, got, want)
 		}
 	}
@@ -264,10 +257,7 @@ func TestLocalWarpWideSigned(t *testing.T) {
 	ret;
 }`)
 	out, _ := g.Alloc(64*8, 0)
-	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
-		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	launchK(t, p, 1, 64, out)
 	b, _ := g.Bytes(out, 64*8)
 	for th := range 64 {
 		if got, want := int64(binary.LittleEndian.Uint64(b[8*th:])), -2*int64(th+5); got != want {

@@ -3,7 +3,9 @@ package exec
 // Helpers shared by the package's tests.
 
 import (
+	"context"
 	"fmt"
+	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/check"
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -23,4 +25,15 @@ func parseModule(src string) (*ir.Module, error) {
 		return nil, fmt.Errorf("check: %v", diags)
 	}
 	return mod, nil
+}
+
+// launchK launches kernel k of p on one worker, grid CTAs of block
+// threads (along x), with args as its parameters (params), and fails the
+// test on an error.
+func launchK(t *testing.T, p *Program, grid, block int, args ...uint64) {
+	t.Helper()
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(p.Kernels["k"], args...), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
 }
