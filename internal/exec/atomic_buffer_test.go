@@ -471,11 +471,10 @@ func TestBufferedFloatRetry(t *testing.T) {
 	}{{0, 1 << 24}, {1, 0.5}, {0, 1}} {
 		rb.log = append(rb.log, uint64(e.i)<<32|uint64(f(e.v)))
 	}
-	t.Cleanup(func() { redBeforeCAS = nil })
-	redBeforeCAS = func() {
+	setFlag(t, &redBeforeCAS, func() {
 		binary.LittleEndian.PutUint32(data[0:], f(3)) // another worker's add of 2
 		redBeforeCAS = nil
-	}
+	})
 	rb.flush()
 	// from 3: 3 + 2^24 rounds (a tie) to the even 2^24 + 4, and + 1 again
 	// to 2^24 + 4 (from 1 it would be 2^24, and 2^24)

@@ -137,9 +137,7 @@ func collectiveBody(comp string) string {
 // stored put back, and the launch's other batches too: the parting
 // kernel's memory is still the warp engine's.
 func TestBatchUndoCap(t *testing.T) {
-	old := undoMaxBytes
-	undoMaxBytes = 4096
-	t.Cleanup(func() { undoMaxBytes = old })
+	setFlag(t, &undoMaxBytes, 4096)
 	src := undoHead + partingBody
 	const n = 40*128*3 + 7
 	in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(40*128+16, bdZero)), 3)

@@ -882,8 +882,9 @@ Forever:                          // flag set: wait for a CTA that never comes
 }
 
 // setFlag sets one of the package's switches (batchEnabled, simdEnabled,
-// ...) to v for the rest of the test.
-func setFlag(t *testing.T, p *bool, v bool) {
+// ...), limits (undoMaxBytes) or test hooks (redBeforeCAS, ...) to v for
+// the rest of the test.
+func setFlag[T any](t *testing.T, p *T, v T) {
 	old := *p
 	*p = v
 	t.Cleanup(func() { *p = old })
@@ -895,8 +896,7 @@ func setFlag(t *testing.T, p *bool, v bool) {
 // not the process.
 func TestInternalErrorIsAFault(t *testing.T) {
 	setFlag(t, &batchEnabled, false) // (the warp engine buffers the adds)
-	t.Cleanup(func() { redBeforeCAS = nil })
-	redBeforeCAS = func() { panic("test hook") }
+	setFlag(t, &redBeforeCAS, func() { panic("test hook") })
 	p, g := load(t, `.version 8.0
 .target sm_90
 .address_size 64
@@ -971,8 +971,7 @@ func TestInternalErrorDropsBatch(t *testing.T) {
 		return p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{64, 1, 1}, Block: [3]int{32, 1, 1},
 			Params: params(p.Kernels["k"], c), Workers: 1})
 	}
-	t.Cleanup(func() { afterBatchOps = nil })
-	afterBatchOps = func() { panic("batch hook") }
+	setFlag(t, &afterBatchOps, func() { panic("batch hook") })
 	var f *Fault
 	if err := launch(); !errors.As(err, &f) || f.Kind != FaultInternal {
 		t.Fatalf("err = %v, want an internal error", err)
