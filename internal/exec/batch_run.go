@@ -383,16 +383,13 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 				pc = o.target
 				continue
 			}
-			next, ok := int32(0), true
+			var next int32
 			if plan.toExit[pc] {
-				next, ok = r.branch(o, pc)
+				next = r.branch(o, pc)
 			} else if next = r.split(o, pc); next < 0 {
 				// (twice in a launch: its other batches would part too)
 				r.parted++
 				r.declined = r.parted >= 2
-				return false
-			}
-			if !ok {
 				return false
 			}
 			if next <= pc {
@@ -485,7 +482,7 @@ func (r *batchRun) countAll() {
 
 // branch runs a guarded branch, whose exit side the lanes that go there
 // take to wait; it returns the next PC of the lanes that still run.
-func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
+func (r *batchRun) branch(o *Op, pc int32) int32 {
 	toExit := o.target == r.plan.exit
 	if u := r.predUni[o.guard-1]; u >= 0 {
 		// every lane alike
@@ -493,12 +490,12 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		if all := u == 1 != o.neg; all {
 			r.nThread += r.lanes
 			if !toExit {
-				return o.target, true
+				return o.target
 			}
 		} else if toExit || r.plan.viaBra[pc] {
-			return pc + 1, true // (viaBra: the bra to the exit runs as usual)
+			return pc + 1 // (viaBra: the bra to the exit runs as usual)
 		}
-		return r.plan.exit, true // every lane leaves (the exit counts them)
+		return r.plan.exit // every lane leaves (the exit counts them)
 	}
 	viaBra := r.plan.viaBra[pc]
 	nAct, lanes := 0, uint64(0)
@@ -531,11 +528,11 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 	r.nAct, r.lanes = nAct, lanes
 	switch {
 	case nAct == 0:
-		return r.plan.exit, true
+		return r.plan.exit
 	case toExit:
-		return pc + 1, true
+		return pc + 1
 	}
-	return o.target, true
+	return o.target
 }
 
 // A batchFrame is a split's reconvergence point (join): the lanes that
