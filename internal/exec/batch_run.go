@@ -700,15 +700,13 @@ func (r *batchRun) formOf(s int32) (form, bool) {
 // formOp computes an integer op's result as a form, when its operands
 // are forms and the result is one; false leaves the op to regOp.
 func (r *batchRun) formOp(pc int32, o *Op) bool {
-	if !o.pure {
-		return false
-	}
-	var src [3]form
+	var src [3]form // (a bkForm op is pure: planBatch)
 	for i, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-		if s < 0 || !r.hasF[s] {
+		f, ok := r.formOf(s)
+		if !ok {
 			return false
 		}
-		src[i] = r.forms[s]
+		src[i] = f
 	}
 	fi := &r.plan.form[pc]
 	w, sext := fi.bits, r.plan.sext[pc]
@@ -1094,9 +1092,10 @@ loop:
 		case bkReg:
 		case bkForm:
 			// (one whose operands are not all forms: regOp's)
-			form := o.pure
+			form := true
 			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-				form = form && s >= 0 && r.hasF[s] && !isWritten(s)
+				_, isForm := r.formOf(s)
+				form = form && isForm && !isWritten(s)
 			}
 			if form {
 				break loop
