@@ -60,7 +60,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if ok {
 			for blk := range r.nb {
 				if r.act[blk] != 0 {
-					r.preds[blk*r.npred+int(p)] = res
+					*r.pred(blk, p) = res
 				}
 			}
 			r.predUni[p] = int8(res & 1)
@@ -86,7 +86,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if o.guard != 0 {
 			mask = a & g
 		}
-		pp := &r.preds[blk*r.npred+int(p)]
+		pp := r.pred(blk, p)
 		if w := r.bw[blk]; perWarp && known[w] >= 0 {
 			*pp = *pp&^mask | uint32(known[w])&mask
 			continue

@@ -272,7 +272,7 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 	if o.guard == 0 {
 		return ^uint32(0)
 	}
-	g := r.preds[blk*r.npred+int(o.guard-1)]
+	g := *r.pred(blk, o.guard-1)
 	if o.neg {
 		g = ^g
 	}
@@ -681,7 +681,7 @@ func (r *batchRun) param(o *Op) bool {
 					row[bits.TrailingZeros32(m)] = v
 				}
 			}
-			r.hasF[d], r.uniR[d] = false, false
+			r.wroteRows(d)
 			continue
 		}
 		r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
@@ -842,7 +842,7 @@ func (r *batchRun) predLogic(o *Op) bool {
 	}
 	for blk := range r.nb {
 		if r.act[blk] != 0 {
-			r.preds[blk*r.npred+int(p)] = word
+			*r.pred(blk, p) = word
 		}
 	}
 	r.predUni[p] = u
