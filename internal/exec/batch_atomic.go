@@ -110,7 +110,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 				return false
 			}
 			// (the window of the lane before, else the allocation's)
-			if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || n > uint64(len(r.gData))-off {
+			if !r.inWindow(addr, n) {
 				if _, _, ok := r.window(addr, n); !ok {
 					return false
 				}
@@ -158,7 +158,7 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 				if addr&3 != 0 {
 					return true, false
 				}
-				if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || 4 > uint64(len(r.gData))-off {
+				if !r.inWindow(addr, 4) {
 					if _, _, ok := r.window(addr, 4); !ok {
 						return true, false
 					}

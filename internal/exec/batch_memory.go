@@ -14,8 +14,8 @@ import (
 // window returns the global memory holding [addr, addr+n) and addr's
 // offset in it.
 func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
-	if off := addr - r.gBase; r.gData != nil && off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off {
-		return r.gData, off, true
+	if r.inWindow(addr, n) {
+		return r.gData, addr - r.gBase, true
 	}
 	base, data, ok := r.l.prog.global.Find(addr)
 	if !ok || r.pend.holds(base) { // (batch_pending.go: the batch goes back)
@@ -27,6 +27,13 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 		return nil, 0, false
 	}
 	return data, off, true
+}
+
+// inWindow reports whether [addr, addr+n) lies in the last window (no
+// call where it does: an atomic's lanes).
+func (r *batchRun) inWindow(addr, n uint64) bool {
+	off := addr - r.gBase
+	return off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off
 }
 
 // winAt returns the memory an access of op space by block blk at addr
