@@ -347,8 +347,10 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	var rows [4]*lanes
 	// prefetch distance: where this op will access next, when the batch's
 	// vectors are consecutive (as for scalars: one step of its own on)
+	v0, st, lin := r.linear(&af)
+	lin = lin && isForm && st == size // the batch's vectors one after the other
 	var pf uint64
-	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled && o.space == mem.SpaceGlobal {
+	if lin && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
 	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo // (lane by lane below, each kept first)
@@ -356,7 +358,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,
 		// one pass of transposes
-		if v0, st, ok := r.linear(&af); ok && st == size {
+		if lin {
 			start := v0 + o.addrConst
 			total := size * warpSize * uint64(r.nb)
 			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
