@@ -482,11 +482,10 @@ func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, st
 }
 
 // A gatherPlan is a shared load's offsets in a CTA, per warp and lane,
-// and the kind of each chunk of eight lanes (batchChunks32), for the form
-// and offset it was made for.
+// and the kind of each chunk of eight lanes (batchChunks32), for the
+// address form it was made for (its op's offset does not change).
 type gatherPlan struct {
 	f     form
-	k     uint64
 	offs  []uint32
 	kinds []uint8
 }
@@ -507,14 +506,14 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	}
 	n := r.wpc * warpSize
 	g := r.gplans[pc]
-	if g != nil && g.f == *af && g.k == o.addrConst && len(g.offs) == n {
+	if g != nil && g.f == *af && len(g.offs) == n {
 		return g
 	}
 	if g == nil {
 		g = &gatherPlan{}
 		r.gplans[pc] = g
 	}
-	g.f, g.k = *af, o.addrConst
+	g.f = *af
 	g.offs = append(g.offs[:0], make([]uint32, n)...)
 	for i := range n {
 		x := r.tid[i]
