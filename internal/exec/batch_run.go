@@ -1166,7 +1166,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			batchLoadZ32N(row, stride, p, 1, ld.pf)
 		}
 	}
-	run := ops[pc:end]
 	if ld != nil && end-pc == 1 && plan.kind[pc] != bkColl && ld.n == 4 && !ld.signed && ops[pc].vkind == vecRR {
 		// a load and one op (a reduction's add), in one tight loop: the
 		// closures and the trace call cost a fifth of such a loop
@@ -1178,7 +1177,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			batchLoadZ32N((*lanes)(unsafe.Add(f, v)), stride, (*byte)(unsafe.Add(p, uintptr(blk)*warpSize*4)), 1, ld.pf)
 			o.vrr((*lanes)(unsafe.Add(f, d)), (*lanes)(unsafe.Add(f, a)), (*lanes)(unsafe.Add(f, b)))
 		}
-		run = nil
 	} else if tr := r.vecTrace(pc, end); tr != nil {
 		// the run as a trace (trace.go): one call per block
 		for blk := range r.nb {
@@ -1188,24 +1186,22 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			}
 			simdTrace(f, &tr[0], len(tr), nil)
 		}
-		run = nil
-	}
-	for blk := range r.nb {
-		if run == nil {
-			break
-		}
-		f := unsafe.Add(base, blk*file)
-		if ld != nil {
-			lead(f, blk)
-		}
-		for k := range run {
-			o := &run[k]
-			if plan.kind[pc+int32(k)] == bkColl {
-				r.point(blk)
-				o.aux.(*collOp).whole(&r.fr)
-				continue
+	} else {
+		run := ops[pc:end]
+		for blk := range r.nb {
+			f := unsafe.Add(base, blk*file)
+			if ld != nil {
+				lead(f, blk)
 			}
-			o.runVecAt(f)
+			for k := range run {
+				o := &run[k]
+				if plan.kind[pc+int32(k)] == bkColl {
+					r.point(blk)
+					o.aux.(*collOp).whole(&r.fr)
+					continue
+				}
+				o.runVecAt(f)
+			}
 		}
 	}
 	for _, d := range written {
