@@ -132,7 +132,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 						return false
 					}
 				}
-				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
+				r.rowsAt(v, 0, r.nb, data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.wroteRows(v)
 				}
@@ -445,13 +445,9 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	return true
 }
 
-// rows loads the rows of slot s in every block from data (store: stores
-// them to data), n bytes a lane, the blocks' lanes one after the other.
-func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
-	r.rowsAt(s, 0, r.nb, data, n, signed, store, pf)
-}
-
-// rowsAt is rows for the nb blocks from b0 on.
+// rowsAt loads the rows of slot s in the nb blocks from b0 on from data
+// (store: stores them to data), n bytes a lane, the blocks' lanes one
+// after the other.
 func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, store bool, pf uintptr) {
 	stride := uintptr(r.slots * warpSize * 8)
 	if simdEnabled && n >= 4 {
