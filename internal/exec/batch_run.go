@@ -1146,7 +1146,11 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 		}
 		r.countAll()
 		if plan.kind[i] == bkColl {
-			written = append(written, ops[i].aux.(*collOp).dst)
+			c := ops[i].aux.(*collOp)
+			written = append(written, c.dst)
+			if c.pdst >= 0 {
+				r.predUni[c.pdst] = -1 // (its lanes' predicates may differ)
+			}
 		} else {
 			written = append(written, ops[i].d)
 		}
@@ -1206,11 +1210,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 	}
 	for _, d := range written {
 		r.wroteRows(d)
-	}
-	for i := pc; i < end; i++ {
-		if c, ok := ops[i].aux.(*collOp); ok && plan.kind[i] == bkColl && c.pdst >= 0 {
-			r.predUni[c.pdst] = -1
-		}
 	}
 }
 
