@@ -108,7 +108,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
 		return true
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && global {
+	// every lane runs it, at a form's addresses, a store's value in rows
+	every := isForm && o.guard == 0 && !vForm && r.full()
+	if every && global {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {
 			start := v0 + o.addrConst
@@ -140,7 +142,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			}
 		}
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && global && r.ctaSpans(&af, n) {
+	if every && global && r.ctaSpans(&af, n) {
 		// every lane, each CTA's lanes one after the other, the CTAs apart
 		// (each takes its own chunk: a block reduction's input): one check
 		// and one pass per CTA, when every CTA's span checks
@@ -171,7 +173,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			return true
 		}
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
+	if every && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
 		// every lane, each CTA's lanes one after the other in its own
 		// shared memory, at the same offsets in every CTA: one check
 		start := af.base + o.addrConst
