@@ -175,9 +175,7 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 		}
 	}
 	r.wordAcc = acc
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	for i, a := range ws.addrs {
 		data, off, _ := r.window(a, 4)
 		atomic.AddUint32((*uint32)(unsafe.Pointer(&data[off])), acc[i])
@@ -295,9 +293,7 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 		acc, cur, done = append(acc, 0), append(cur, 0), append(done, false)
 	}
 	r.wordAcc, r.wordCur, r.wordDone = acc, cur, done
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	if ai.addF32 {
 		for w, p := range ptrs {
 			cur[w] = atomic.LoadUint32(p)

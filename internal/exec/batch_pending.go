@@ -83,9 +83,7 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 		}
 	}
 	if pd.data == nil { // (no lane runs it)
-		for blk := range r.nb {
-			r.issue(o, blk)
-		}
+		r.issueAll(o)
 		return true
 	}
 	if pd.width != width {
@@ -127,9 +125,7 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 		}
 	}
 	pd.first, pd.last = first, last
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	return true
 }
 

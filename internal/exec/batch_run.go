@@ -1028,6 +1028,13 @@ func (r *batchRun) issue(o *Op, blk int) (a, g uint32) {
 	return a, g
 }
 
+// issueAll counts op o's issue in every block (issue's counts).
+func (r *batchRun) issueAll(o *Op) {
+	for blk := range r.nb {
+		r.issue(o, blk)
+	}
+}
+
 // pfStep records that op pc accesses the batch's range from start now and
 // returns how far its next access will lie (one step of its own on; 0
 // the first time).
