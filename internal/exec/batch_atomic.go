@@ -80,9 +80,7 @@ func atomicsOK(f *Func, p *batchPlan) bool {
 // atomic runs the atomic op o; false: a lane's address faults (nothing
 // updated).
 func (r *batchRun) atomic(pc int32, o *Op) bool {
-	for _, s := range r.plan.srcs[pc] {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	ai := o.aux.(*atomInfo)
 	if ai.addInt32 && ai.unread {
 		if done, ok := r.addIntsUnread(o, ai); done {

@@ -65,9 +65,7 @@ func (r *batchRun) atomicPending(pc int32, o *Op) bool {
 
 // addPending is atomicPending's work.
 func (r *batchRun) addPending(pc int32, o *Op) bool {
-	for _, s := range r.plan.srcs[pc] {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	ai := o.aux.(*atomInfo)
 	pd := &r.pend
 	width := uint64(o.size)

@@ -883,6 +883,14 @@ func (r *batchRun) materialize(s int32) {
 	}
 }
 
+// materializeSrcs writes out the forms of the registers op pc reads
+// (plan.srcs) into their rows, for its handler.
+func (r *batchRun) materializeSrcs(pc int32) {
+	for _, s := range r.plan.srcs[pc] {
+		r.materialize(s)
+	}
+}
+
 // formRow writes form f's values in block blk's lanes into row.
 func (r *batchRun) formRow(f form, blk int, row *lanes) {
 	if f.uniform() {
@@ -942,7 +950,6 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if d := &in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" {
 		dst, ndst = r.fn.operandSlots(d)
 	}
-	srcs := r.plan.srcs[pc]
 	if dst < 0 && o.guard == 0 && !split && r.predLogic(o) {
 		return
 	}
@@ -966,9 +973,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		r.countAll()
 		return
 	}
-	for _, s := range srcs {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	if o.guard != 0 || split {
 		for k := range int32(ndst) {
 			r.materialize(dst + k) // the lanes that do not run keep their value
