@@ -551,9 +551,8 @@ func (r *batchRun) ctaLinear(f *form, n uint64) bool {
 // CTA's lanes one after the other (in thread order, whole warps), where
 // ever its CTA's part lies.
 func (r *batchRun) ctaSpans(f *form, n uint64) bool {
-	b := r.l.block
-	return f.c[0] == n && (b[0]*b[1]*b[2])%warpSize == 0 &&
-		(b[1] == 1 || f.c[1] == n*uint64(b[0])) && (b[2] == 1 || f.c[2] == n*uint64(b[0]*b[1]))
+	s, ok := r.ctaStep(f)
+	return ok && s == n
 }
 
 // accessStrided loads (store: stores) segment sg's lanes of row from
