@@ -76,12 +76,13 @@ func (r *batchRun) addrForm(o *Op) (form, bool) {
 	return af, isForm
 }
 
-// access runs ld or st (.global or .shared) block by block; false: a lane
-// faults (the batch must run again: a store may have written the lanes
-// before it).
-func (r *batchRun) access(pc int32, o *Op, store bool) bool {
+// access runs ld or st (.global or .shared) block by block; skip: how
+// many ops after it it ran too (a fused run of register ops); false: a
+// lane faults (the batch must run again: a store may have written the
+// lanes before it).
+func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	if len(o.vec) > 1 {
-		return r.vectorAccess(pc, o, store)
+		return 0, r.vectorAccess(pc, o, store)
 	}
 	t := typeOf(o.inst)
 	n := uint64(o.size)
@@ -102,11 +103,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		addr := af.raw() + o.addrConst
 		data, off, ok := r.window(addr, n)
 		if !ok || addr&(n-1) != 0 {
-			return false
+			return 0, false
 		}
 		r.countAll()
 		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
-		return true
+		return 0, true
 	}
 	// every lane runs it, at a form's addresses, a store's value in rows
 	every := isForm && o.guard == 0 && !vForm && r.full()
@@ -125,20 +126,19 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 					// warp's values loaded in front (a reduction's add)
 					if end := r.vecScan(pc+1, v); end > pc+1 {
 						r.vecExec(pc+1, end, &fusedLoad{v: v, p: &data[off], n: n, signed: signed, pf: pf})
-						r.skip = end - (pc + 1)
-						return true
+						return end - (pc + 1), true
 					}
 				}
 				if store {
 					if !r.keep(data[off : off+total]) {
-						return false
+						return 0, false
 					}
 				}
 				r.rowsAt(v, 0, r.nb, data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.wroteRows(v)
 				}
-				return true
+				return 0, true
 			}
 		}
 	}
@@ -162,7 +162,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				data, off, _ := r.window(start, span)
 				if store {
 					if !r.keep(data[off : off+span]) {
-						return false
+						return 0, false
 					}
 				}
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
@@ -170,7 +170,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			if !store {
 				r.wroteRows(v)
 			}
-			return true
+			return 0, true
 		}
 	}
 	if every && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
@@ -187,7 +187,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			if !store {
 				r.wroteRows(v)
 			}
-			return true
+			return 0, true
 		}
 	}
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
@@ -200,7 +200,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize),
 					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
 				r.wroteRows(v)
-				return true
+				return 0, true
 			}
 			for blk := range r.nb {
 				if a, _ := r.issue(o, blk); a == 0 {
@@ -210,7 +210,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				batchChunks32(r.row(blk, v), &r.shared[k*r.shSize], &g.offs[w*warpSize], &g.kinds[4*w])
 			}
 			r.wroteRows(v)
-			return true
+			return 0, true
 		}
 	}
 	for blk := range r.nb {
@@ -228,12 +228,12 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
 			data, off, _, ok := r.winAt(o.space, blk, start, n*warpSize)
 			if !ok || start&(n-1) != 0 {
-				return false
+				return 0, false
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
 					if !r.keep(data[off : off+n*warpSize]) {
-						return false
+						return 0, false
 					}
 				}
 				storeRun(data[off:off+n*warpSize], row, n)
@@ -282,7 +282,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				if store && o.space == mem.SpaceGlobal && r.plan.undo {
 					for j := range uint64(sg.n) {
 						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
-							return false
+							return 0, false
 						}
 					}
 				}
@@ -307,12 +307,12 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			addr := addrs[i] + o.addrConst
 			data, off, _, ok := r.winAt(o.space, blk, addr, n)
 			if !ok || addr&(n-1) != 0 {
-				return false
+				return 0, false
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
 					if !r.keep(data[off : off+n]) {
-						return false
+						return 0, false
 					}
 				}
 				mem.Store(data[off:off+n], row[i])
@@ -324,7 +324,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if !store {
 		r.wroteRows(v)
 	}
-	return true
+	return 0, true
 }
 
 // vectorAccess runs ld/st.v2/.v4 (.global or .shared) block by block: the AVX2 loop of

@@ -46,10 +46,8 @@ type batchRun struct {
 	// of its batches: the worker runs the rest of the launch's CTAs on
 	// the warp engine
 	declined bool
-	parted   int // batches of the launch a dynUni branch parted warps in
-	// skip: the ops after a load that access ran with it (a fused run)
-	skip   int32
-	probed bool // a batch of this launch ran
+	parted   int  // batches of the launch a dynUni branch parted warps in
+	probed   bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: every warp's lanes are consecutive in tid.x (lane i has tid.x
@@ -437,13 +435,13 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 			}
 			r.regOp(pc, o)
 		case bkLoad:
-			if !r.access(pc, o, false) {
+			skip, ok := r.access(pc, o, false)
+			if !ok {
 				return false
 			}
-			pc += r.skip
-			r.skip = 0
+			pc += skip
 		case bkStore:
-			if !r.access(pc, o, true) {
+			if _, ok := r.access(pc, o, true); !ok {
 				return false
 			}
 		}
