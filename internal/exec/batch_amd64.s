@@ -2,6 +2,133 @@
 
 #include "textflag.h"
 
+// The loops' shared parts. Each function below loads its arguments into
+// the registers its comment names, then runs them; a macro's labels are
+// the function's (labels are per TEXT), so two functions may use one.
+
+// STORE8Y stores Y0..Y7 to 256 consecutive bytes from DI on.
+#define STORE8Y \
+	VMOVDQU Y0, 0(DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI); \
+	VMOVDQU Y4, 128(DI); \
+	VMOVDQU Y5, 160(DI); \
+	VMOVDQU Y6, 192(DI); \
+	VMOVDQU Y7, 224(DI)
+
+// ROWS32N(EXT) is batchLoadZ32N's loop, EXT its widening (VPMOVZXDQ or
+// VPMOVSXDQ): CX blocks of 32 uint32 values from SI on to rows from DI
+// on, DX bytes apart, prefetching R8 bytes after SI.
+#define ROWS32N(EXT) \
+loop: \
+	PREFETCHT0 0(SI)(R8*1); \
+	PREFETCHT0 64(SI)(R8*1); \
+	EXT 0(SI), Y0; \
+	EXT 16(SI), Y1; \
+	EXT 32(SI), Y2; \
+	EXT 48(SI), Y3; \
+	EXT 64(SI), Y4; \
+	EXT 80(SI), Y5; \
+	EXT 96(SI), Y6; \
+	EXT 112(SI), Y7; \
+	STORE8Y; \
+	ADDQ $128, SI; \
+	ADDQ DX, DI; \
+	DECQ CX; \
+	JNZ loop
+
+// COPY256N(MEM, ROW) copies CX blocks of 256 bytes from SI to DI, one of
+// them memory (MEM: consecutive blocks, prefetched R8 bytes on), the
+// other rows DX bytes apart (ROW).
+#define COPY256N(MEM, ROW) \
+loop: \
+	PREFETCHT0 0(MEM)(R8*1); \
+	PREFETCHT0 64(MEM)(R8*1); \
+	PREFETCHT0 128(MEM)(R8*1); \
+	PREFETCHT0 192(MEM)(R8*1); \
+	VMOVDQU 0(SI), Y0; \
+	VMOVDQU 32(SI), Y1; \
+	VMOVDQU 64(SI), Y2; \
+	VMOVDQU 96(SI), Y3; \
+	VMOVDQU 128(SI), Y4; \
+	VMOVDQU 160(SI), Y5; \
+	VMOVDQU 192(SI), Y6; \
+	VMOVDQU 224(SI), Y7; \
+	STORE8Y; \
+	ADDQ $256, MEM; \
+	ADDQ DX, ROW; \
+	DECQ CX; \
+	JNZ loop
+
+// NARROW8(A, B, YA, YB, DST) stores the low halves of the four slots at
+// A and the four at B as eight consecutive uint32 values to DST (YA, YB
+// scratch).
+#define NARROW8(A, B, YA, YB, DST) \
+	VMOVDQU A, YA; \
+	VMOVDQU B, YB; \
+	VSHUFPS $0x88, YB, YA, YA; \
+	VPERMQ $0xD8, YA, YA; \
+	VMOVDQU YA, DST
+
+// PACK4(Y, X, DST) stores the low halves of Y's four slots, as four
+// consecutive uint32 values, to DST (X: Y's low half).
+#define PACK4(Y, X, DST) \
+	VPERMILPS $0x88, Y, Y; \
+	VPERMQ $0x08, Y, Y; \
+	VMOVDQU X, DST
+
+// TRANSPOSE4 transposes the 4x4 64-bit slots of Y0..Y3 (Y4..Y7 scratch):
+// Y0 then holds the first slots of Y0..Y3, Y1 the second, and so on.
+#define TRANSPOSE4 \
+	VPUNPCKLQDQ Y1, Y0, Y4; \
+	VPUNPCKHQDQ Y1, Y0, Y5; \
+	VPUNPCKLQDQ Y3, Y2, Y6; \
+	VPUNPCKHQDQ Y3, Y2, Y7; \
+	VPERM2I128 $0x20, Y6, Y4, Y0; \
+	VPERM2I128 $0x31, Y6, Y4, Y2; \
+	VPERM2I128 $0x20, Y7, Y5, Y1; \
+	VPERM2I128 $0x31, Y7, Y5, Y3
+
+// CHUNKS32 is batchChunks32's loop: the four chunks of eight lanes of the
+// row at DI, kinds from R8, offsets from DX, memory at SI (CX, AX, Y0..Y4
+// scratch).
+#define CHUNKS32 \
+	MOVQ $4, CX; \
+chunk: \
+	MOVBQZX (R8), AX; \
+	CMPQ AX, $1; \
+	JEQ consec; \
+	CMPQ AX, $2; \
+	JEQ bcast; \
+	VMOVDQU (DX), Y1; \
+	VPCMPEQD Y2, Y2, Y2; \
+	VPXOR Y0, Y0, Y0; \
+	VPGATHERDD Y2, (SI)(Y1*1), Y0; \
+	VPMOVZXDQ X0, Y3; \
+	VEXTRACTI128 $1, Y0, X4; \
+	VPMOVZXDQ X4, Y4; \
+	JMP store; \
+consec: \
+	MOVLQZX (DX), AX; \
+	VPMOVZXDQ (SI)(AX*1), Y3; \
+	VPMOVZXDQ 16(SI)(AX*1), Y4; \
+	JMP store; \
+bcast: \
+	MOVLQZX (DX), AX; \
+	MOVLQZX (SI)(AX*1), AX; \
+	MOVQ AX, X0; \
+	VPBROADCASTQ X0, Y3; \
+	VMOVDQA Y3, Y4; \
+store: \
+	VMOVDQU Y3, 0(DI); \
+	VMOVDQU Y4, 32(DI); \
+	ADDQ $32, DX; \
+	ADDQ $64, DI; \
+	INCQ R8; \
+	DECQ CX; \
+	JNZ chunk
+
 // func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 // n rows stride bytes apart, each of 32 consecutive uint32 values from
 // src on, zero-extended; it prefetches the lines pf bytes after those it
@@ -12,29 +139,7 @@ TEXT ·batchLoadZ32N(SB), NOSPLIT, $0-40
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
 	MOVQ pf+32(FP), R8
-loop:
-	PREFETCHT0 0(SI)(R8*1)
-	PREFETCHT0 64(SI)(R8*1)
-	VPMOVZXDQ 0(SI), Y0
-	VPMOVZXDQ 16(SI), Y1
-	VPMOVZXDQ 32(SI), Y2
-	VPMOVZXDQ 48(SI), Y3
-	VPMOVZXDQ 64(SI), Y4
-	VPMOVZXDQ 80(SI), Y5
-	VPMOVZXDQ 96(SI), Y6
-	VPMOVZXDQ 112(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	ADDQ $128, SI
-	ADDQ DX, DI
-	DECQ CX
-	JNZ loop
+	ROWS32N(VPMOVZXDQ)
 	VZEROUPPER
 	RET
 
@@ -46,29 +151,7 @@ TEXT ·batchLoadS32N(SB), NOSPLIT, $0-40
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
 	MOVQ pf+32(FP), R8
-loop:
-	PREFETCHT0 0(SI)(R8*1)
-	PREFETCHT0 64(SI)(R8*1)
-	VPMOVSXDQ 0(SI), Y0
-	VPMOVSXDQ 16(SI), Y1
-	VPMOVSXDQ 32(SI), Y2
-	VPMOVSXDQ 48(SI), Y3
-	VPMOVSXDQ 64(SI), Y4
-	VPMOVSXDQ 80(SI), Y5
-	VPMOVSXDQ 96(SI), Y6
-	VPMOVSXDQ 112(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	ADDQ $128, SI
-	ADDQ DX, DI
-	DECQ CX
-	JNZ loop
+	ROWS32N(VPMOVSXDQ)
 	VZEROUPPER
 	RET
 
@@ -83,26 +166,10 @@ TEXT ·batchStore32N(SB), NOSPLIT, $0-40
 loop:
 	PREFETCHT0 0(DI)(R8*1)
 	PREFETCHT0 64(DI)(R8*1)
-	VMOVDQU 0(SI), Y0
-	VMOVDQU 32(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y0
-	VPERMQ $0xD8, Y0, Y0
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VSHUFPS $0x88, Y3, Y2, Y2
-	VPERMQ $0xD8, Y2, Y2
-	VMOVDQU Y2, 32(DI)
-	VMOVDQU 128(SI), Y4
-	VMOVDQU 160(SI), Y5
-	VSHUFPS $0x88, Y5, Y4, Y4
-	VPERMQ $0xD8, Y4, Y4
-	VMOVDQU Y4, 64(DI)
-	VMOVDQU 192(SI), Y6
-	VMOVDQU 224(SI), Y7
-	VSHUFPS $0x88, Y7, Y6, Y6
-	VPERMQ $0xD8, Y6, Y6
-	VMOVDQU Y6, 96(DI)
+	NARROW8(0(SI), 32(SI), Y0, Y1, 0(DI))
+	NARROW8(64(SI), 96(SI), Y2, Y3, 32(DI))
+	NARROW8(128(SI), 160(SI), Y4, Y5, 64(DI))
+	NARROW8(192(SI), 224(SI), Y6, Y7, 96(DI))
 	ADDQ $128, DI
 	ADDQ DX, SI
 	DECQ CX
@@ -118,31 +185,7 @@ TEXT ·batchCopy64N(SB), NOSPLIT, $0-40
 	MOVQ src+16(FP), SI
 	MOVQ n+24(FP), CX
 	MOVQ pf+32(FP), R8
-loop:
-	PREFETCHT0 0(SI)(R8*1)
-	PREFETCHT0 64(SI)(R8*1)
-	PREFETCHT0 128(SI)(R8*1)
-	PREFETCHT0 192(SI)(R8*1)
-	VMOVDQU 0(SI), Y0
-	VMOVDQU 32(SI), Y1
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VMOVDQU 128(SI), Y4
-	VMOVDQU 160(SI), Y5
-	VMOVDQU 192(SI), Y6
-	VMOVDQU 224(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	ADDQ $256, SI
-	ADDQ DX, DI
-	DECQ CX
-	JNZ loop
+	COPY256N(SI, DI)
 	VZEROUPPER
 	RET
 
@@ -154,31 +197,7 @@ TEXT ·batchStore64N(SB), NOSPLIT, $0-40
 	MOVQ stride+16(FP), DX
 	MOVQ n+24(FP), CX
 	MOVQ pf+32(FP), R8
-loop:
-	PREFETCHT0 0(DI)(R8*1)
-	PREFETCHT0 64(DI)(R8*1)
-	PREFETCHT0 128(DI)(R8*1)
-	PREFETCHT0 192(DI)(R8*1)
-	VMOVDQU 0(SI), Y0
-	VMOVDQU 32(SI), Y1
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VMOVDQU 128(SI), Y4
-	VMOVDQU 160(SI), Y5
-	VMOVDQU 192(SI), Y6
-	VMOVDQU 224(SI), Y7
-	VMOVDQU Y0, 0(DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VMOVDQU Y4, 128(DI)
-	VMOVDQU Y5, 160(DI)
-	VMOVDQU Y6, 192(DI)
-	VMOVDQU Y7, 224(DI)
-	ADDQ $256, DI
-	ADDQ DX, SI
-	DECQ CX
-	JNZ loop
+	COPY256N(DI, SI)
 	VZEROUPPER
 	RET
 
@@ -209,9 +228,7 @@ TEXT ·batchStore32s(SB), NOSPLIT, $0-24
 	SHRQ $2, CX
 loop:
 	VMOVDQU 0(SI), Y0
-	VPERMILPS $0x88, Y0, Y0
-	VPERMQ $0x08, Y0, Y0
-	VMOVDQU X0, 0(DI)
+	PACK4(Y0, X0, 0(DI))
 	ADDQ $32, SI
 	ADDQ $16, DI
 	DECQ CX
@@ -279,14 +296,7 @@ quad:
 	VPMOVZXDQ 16(SI), Y1
 	VPMOVZXDQ 32(SI), Y2
 	VPMOVZXDQ 48(SI), Y3
-	VPUNPCKLQDQ Y1, Y0, Y4
-	VPUNPCKHQDQ Y1, Y0, Y5
-	VPUNPCKLQDQ Y3, Y2, Y6
-	VPUNPCKHQDQ Y3, Y2, Y7
-	VPERM2I128 $0x20, Y6, Y4, Y0
-	VPERM2I128 $0x31, Y6, Y4, Y2
-	VPERM2I128 $0x20, Y7, Y5, Y1
-	VPERM2I128 $0x31, Y7, Y5, Y3
+	TRANSPOSE4
 	VMOVDQU Y0, (DI)(R13*1)
 	VMOVDQU Y1, (R10)(R13*1)
 	VMOVDQU Y2, (R11)(R13*1)
@@ -324,26 +334,11 @@ squad:
 	VMOVDQU (R10)(R13*1), Y1
 	VMOVDQU (R11)(R13*1), Y2
 	VMOVDQU (R12)(R13*1), Y3
-	VPUNPCKLQDQ Y1, Y0, Y4
-	VPUNPCKHQDQ Y1, Y0, Y5
-	VPUNPCKLQDQ Y3, Y2, Y6
-	VPUNPCKHQDQ Y3, Y2, Y7
-	VPERM2I128 $0x20, Y6, Y4, Y0
-	VPERM2I128 $0x31, Y6, Y4, Y2
-	VPERM2I128 $0x20, Y7, Y5, Y1
-	VPERM2I128 $0x31, Y7, Y5, Y3
-	VPERMILPS $0x88, Y0, Y0
-	VPERMQ $0x08, Y0, Y0
-	VMOVDQU X0, 0(SI)
-	VPERMILPS $0x88, Y1, Y1
-	VPERMQ $0x08, Y1, Y1
-	VMOVDQU X1, 16(SI)
-	VPERMILPS $0x88, Y2, Y2
-	VPERMQ $0x08, Y2, Y2
-	VMOVDQU X2, 32(SI)
-	VPERMILPS $0x88, Y3, Y3
-	VPERMQ $0x08, Y3, Y3
-	VMOVDQU X3, 48(SI)
+	TRANSPOSE4
+	PACK4(Y0, X0, 0(SI))
+	PACK4(Y1, X1, 16(SI))
+	PACK4(Y2, X2, 32(SI))
+	PACK4(Y3, X3, 48(SI))
 	ADDQ $64, SI
 	ADDQ $32, R13
 	CMPQ R13, $256
@@ -367,40 +362,7 @@ TEXT ·batchChunks32(SB), NOSPLIT, $0-32
 	MOVQ base+8(FP), SI
 	MOVQ offs+16(FP), DX
 	MOVQ kinds+24(FP), R8
-	MOVQ $4, CX
-cloop:
-	MOVBQZX (R8), AX
-	CMPQ AX, $1
-	JEQ consec
-	CMPQ AX, $2
-	JEQ bcast
-	VMOVDQU (DX), Y1
-	VPCMPEQD Y2, Y2, Y2
-	VPXOR Y0, Y0, Y0
-	VPGATHERDD Y2, (SI)(Y1*1), Y0
-	VPMOVZXDQ X0, Y3
-	VEXTRACTI128 $1, Y0, X4
-	VPMOVZXDQ X4, Y4
-	JMP cstore
-consec:
-	MOVLQZX (DX), AX
-	VPMOVZXDQ (SI)(AX*1), Y3
-	VPMOVZXDQ 16(SI)(AX*1), Y4
-	JMP cstore
-bcast:
-	MOVLQZX (DX), AX
-	MOVLQZX (SI)(AX*1), AX
-	MOVQ AX, X0
-	VPBROADCASTQ X0, Y3
-	VMOVDQA Y3, Y4
-cstore:
-	VMOVDQU Y3, 0(DI)
-	VMOVDQU Y4, 32(DI)
-	ADDQ $32, DX
-	ADDQ $64, DI
-	INCQ R8
-	DECQ CX
-	JNZ cloop
+	CHUNKS32
 	VZEROUPPER
 	RET
 
@@ -425,40 +387,7 @@ TEXT ·batchChunks32N(SB), NOSPLIT, $0-64
 nctas:
 	MOVQ R11, R13
 nwarp:
-	MOVQ $4, CX
-nloop:
-	MOVBQZX (R8), AX
-	CMPQ AX, $1
-	JEQ  nconsec
-	CMPQ AX, $2
-	JEQ  nbcast
-	VMOVDQU (DX), Y1
-	VPCMPEQD Y2, Y2, Y2
-	VPXOR Y0, Y0, Y0
-	VPGATHERDD Y2, (SI)(Y1*1), Y0
-	VPMOVZXDQ X0, Y3
-	VEXTRACTI128 $1, Y0, X4
-	VPMOVZXDQ X4, Y4
-	JMP  nstore
-nconsec:
-	MOVLQZX (DX), AX
-	VPMOVZXDQ (SI)(AX*1), Y3
-	VPMOVZXDQ 16(SI)(AX*1), Y4
-	JMP  nstore
-nbcast:
-	MOVLQZX (DX), AX
-	MOVLQZX (SI)(AX*1), AX
-	MOVQ AX, X0
-	VPBROADCASTQ X0, Y3
-	VMOVDQA Y3, Y4
-nstore:
-	VMOVDQU Y3, 0(DI)
-	VMOVDQU Y4, 32(DI)
-	ADDQ $32, DX
-	ADDQ $64, DI
-	INCQ R8
-	DECQ CX
-	JNZ  nloop
+	CHUNKS32
 	ADDQ R9, DI
 	DECQ R13
 	JNZ  nwarp

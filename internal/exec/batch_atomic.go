@@ -80,9 +80,7 @@ func atomicsOK(f *Func, p *batchPlan) bool {
 // atomic runs the atomic op o; false: a lane's address faults (nothing
 // updated).
 func (r *batchRun) atomic(pc int32, o *Op) bool {
-	for _, s := range r.plan.srcs[pc] {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	ai := o.aux.(*atomInfo)
 	if ai.addInt32 && ai.unread {
 		if done, ok := r.addIntsUnread(o, ai); done {
@@ -110,7 +108,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 				return false
 			}
 			// (the window of the lane before, else the allocation's)
-			if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || n > uint64(len(r.gData))-off {
+			if !r.inWindow(addr, n) {
 				if _, _, ok := r.window(addr, n); !ok {
 					return false
 				}
@@ -158,7 +156,7 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 				if addr&3 != 0 {
 					return true, false
 				}
-				if off := addr - r.gBase; r.gData == nil || off >= uint64(len(r.gData)) || 4 > uint64(len(r.gData))-off {
+				if !r.inWindow(addr, 4) {
 					if _, _, ok := r.window(addr, 4); !ok {
 						return true, false
 					}
@@ -175,9 +173,7 @@ func (r *batchRun) addIntsUnread(o *Op, ai *atomInfo) (done, ok bool) {
 		}
 	}
 	r.wordAcc = acc
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	for i, a := range ws.addrs {
 		data, off, _ := r.window(a, 4)
 		atomic.AddUint32((*uint32)(unsafe.Pointer(&data[off])), acc[i])
@@ -295,9 +291,7 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 		acc, cur, done = append(acc, 0), append(cur, 0), append(done, false)
 	}
 	r.wordAcc, r.wordCur, r.wordDone = acc, cur, done
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	if ai.addF32 {
 		for w, p := range ptrs {
 			cur[w] = atomic.LoadUint32(p)

@@ -52,9 +52,7 @@ func (r *batchRun) collective(pc int32, o *Op) bool {
 			return false
 		}
 	}
-	for _, s := range r.plan.srcs[pc] {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	if !c.fullMask { // (its register is one of srcs: written out above)
 		for blk := range r.nb {
 			if r.act[blk] == 0 {

@@ -60,7 +60,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if ok {
 			for blk := range r.nb {
 				if r.act[blk] != 0 {
-					r.preds[blk*r.npred+int(p)] = res
+					*r.pred(blk, p) = res
 				}
 			}
 			r.predUni[p] = int8(res & 1)
@@ -86,7 +86,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 		if o.guard != 0 {
 			mask = a & g
 		}
-		pp := &r.preds[blk*r.npred+int(p)]
+		pp := r.pred(blk, p)
 		if w := r.bw[blk]; perWarp && known[w] >= 0 {
 			*pp = *pp&^mask | uint32(known[w])&mask
 			continue
@@ -182,17 +182,20 @@ func endsAgree(a, e, k uint64, moving, bits int, signed bool, c intCmp) (uint32,
 // CTAs have no partial warps and f steps by s from one thread to the next
 // in the order of their linear indices, across CTAs too.
 func (r *batchRun) linear(f *form) (uint64, uint64, bool) {
-	b := r.l.block
-	t := b[0] * b[1] * b[2]
-	s := f.c[0]
-	switch {
-	case t%warpSize != 0,
-		b[1] > 1 && f.c[1] != s*uint64(b[0]),
-		b[2] > 1 && f.c[2] != s*uint64(b[0]*b[1]),
-		r.nb > r.wpc && f.c[3] != s*uint64(t):
+	s, ok := r.ctaStep(f)
+	if !ok || r.nb > r.wpc && f.c[3] != s*r.ctaLanes {
 		return 0, 0, false
 	}
 	return f.base + f.c[3]*uint64(r.x0), s, true
+}
+
+// ctaStep returns s when form f steps by s from one thread of a CTA to the
+// next in the order of their linear indices and the CTAs have no partial
+// warps (linear within a CTA).
+func (r *batchRun) ctaStep(f *form) (uint64, bool) {
+	b := r.l.block
+	s := f.c[0]
+	return s, r.ctaLanes%warpSize == 0 && (b[1] == 1 || f.c[1] == s*uint64(b[0])) && (b[2] == 1 || f.c[2] == s*uint64(b[0]*b[1]))
 }
 
 // full reports whether every lane of the batch runs.

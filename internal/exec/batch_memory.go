@@ -14,8 +14,8 @@ import (
 // window returns the global memory holding [addr, addr+n) and addr's
 // offset in it.
 func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
-	if off := addr - r.gBase; r.gData != nil && off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off {
-		return r.gData, off, true
+	if r.inWindow(addr, n) {
+		return r.gData, addr - r.gBase, true
 	}
 	base, data, ok := r.l.prog.global.Find(addr)
 	if !ok || r.pend.holds(base) { // (batch_pending.go: the batch goes back)
@@ -27,6 +27,13 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 		return nil, 0, false
 	}
 	return data, off, true
+}
+
+// inWindow reports whether [addr, addr+n) lies in the last window (no
+// call where it does: an atomic's lanes).
+func (r *batchRun) inWindow(addr, n uint64) bool {
+	off := addr - r.gBase
+	return off < uint64(len(r.gData)) && n <= uint64(len(r.gData))-off
 }
 
 // winAt returns the memory an access of op space by block blk at addr
@@ -69,12 +76,13 @@ func (r *batchRun) addrForm(o *Op) (form, bool) {
 	return af, isForm
 }
 
-// access runs ld or st (.global or .shared) block by block; false: a lane
-// faults (the batch must run again: a store may have written the lanes
-// before it).
-func (r *batchRun) access(pc int32, o *Op, store bool) bool {
+// access runs ld or st (.global or .shared) block by block; skip: how
+// many ops after it it ran too (a fused run of register ops); false: a
+// lane faults (the batch must run again: a store may have written the
+// lanes before it).
+func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	if len(o.vec) > 1 {
-		return r.vectorAccess(pc, o, store)
+		return 0, r.vectorAccess(pc, o, store)
 	}
 	t := typeOf(o.inst)
 	n := uint64(o.size)
@@ -95,13 +103,15 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 		addr := af.raw() + o.addrConst
 		data, off, ok := r.window(addr, n)
 		if !ok || addr&(n-1) != 0 {
-			return false
+			return 0, false
 		}
 		r.countAll()
 		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
-		return true
+		return 0, true
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && global {
+	// every lane runs it, at a form's addresses, a store's value in rows
+	every := isForm && o.guard == 0 && !vForm && r.full()
+	if every && global {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {
 			start := v0 + o.addrConst
@@ -116,24 +126,23 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 					// warp's values loaded in front (a reduction's add)
 					if end := r.vecScan(pc+1, v); end > pc+1 {
 						r.vecExec(pc+1, end, &fusedLoad{v: v, p: &data[off], n: n, signed: signed, pf: pf})
-						r.skip = end - (pc + 1)
-						return true
+						return end - (pc + 1), true
 					}
 				}
 				if store {
 					if !r.keep(data[off : off+total]) {
-						return false
+						return 0, false
 					}
 				}
-				r.rows(o.vec[0], data[off:off+total], n, signed, store, pf)
+				r.rowsAt(v, 0, r.nb, data[off:off+total], n, signed, store, pf)
 				if !store {
 					r.wroteRows(v)
 				}
-				return true
+				return 0, true
 			}
 		}
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && global && r.ctaSpans(&af, n) {
+	if every && global && r.ctaSpans(&af, n) {
 		// every lane, each CTA's lanes one after the other, the CTAs apart
 		// (each takes its own chunk: a block reduction's input): one check
 		// and one pass per CTA, when every CTA's span checks
@@ -153,7 +162,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				data, off, _ := r.window(start, span)
 				if store {
 					if !r.keep(data[off : off+span]) {
-						return false
+						return 0, false
 					}
 				}
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
@@ -161,10 +170,10 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			if !store {
 				r.wroteRows(v)
 			}
-			return true
+			return 0, true
 		}
 	}
-	if isForm && o.guard == 0 && !vForm && r.full() && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
+	if every && o.space == mem.SpaceShared && r.ctaLinear(&af, n) {
 		// every lane, each CTA's lanes one after the other in its own
 		// shared memory, at the same offsets in every CTA: one check
 		start := af.base + o.addrConst
@@ -178,7 +187,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			if !store {
 				r.wroteRows(v)
 			}
-			return true
+			return 0, true
 		}
 	}
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
@@ -191,7 +200,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize),
 					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
 				r.wroteRows(v)
-				return true
+				return 0, true
 			}
 			for blk := range r.nb {
 				if a, _ := r.issue(o, blk); a == 0 {
@@ -201,7 +210,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				batchChunks32(r.row(blk, v), &r.shared[k*r.shSize], &g.offs[w*warpSize], &g.kinds[4*w])
 			}
 			r.wroteRows(v)
-			return true
+			return 0, true
 		}
 	}
 	for blk := range r.nb {
@@ -219,12 +228,12 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
 			data, off, _, ok := r.winAt(o.space, blk, start, n*warpSize)
 			if !ok || start&(n-1) != 0 {
-				return false
+				return 0, false
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
 					if !r.keep(data[off : off+n*warpSize]) {
-						return false
+						return 0, false
 					}
 				}
 				storeRun(data[off:off+n*warpSize], row, n)
@@ -273,7 +282,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 				if store && o.space == mem.SpaceGlobal && r.plan.undo {
 					for j := range uint64(sg.n) {
 						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
-							return false
+							return 0, false
 						}
 					}
 				}
@@ -298,12 +307,12 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 			addr := addrs[i] + o.addrConst
 			data, off, _, ok := r.winAt(o.space, blk, addr, n)
 			if !ok || addr&(n-1) != 0 {
-				return false
+				return 0, false
 			}
 			if store {
 				if o.space == mem.SpaceGlobal {
 					if !r.keep(data[off : off+n]) {
-						return false
+						return 0, false
 					}
 				}
 				mem.Store(data[off:off+n], row[i])
@@ -315,7 +324,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) bool {
 	if !store {
 		r.wroteRows(v)
 	}
-	return true
+	return 0, true
 }
 
 // vectorAccess runs ld/st.v2/.v4 (.global or .shared) block by block: the AVX2 loop of
@@ -340,8 +349,10 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	var rows [4]*lanes
 	// prefetch distance: where this op will access next, when the batch's
 	// vectors are consecutive (as for scalars: one step of its own on)
+	v0, st, lin := r.linear(&af)
+	lin = lin && isForm && st == size // the batch's vectors one after the other
 	var pf uint64
-	if v0, st, ok := r.linear(&af); isForm && ok && st == size && prefetchEnabled && o.space == mem.SpaceGlobal {
+	if lin && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
 	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo // (lane by lane below, each kept first)
@@ -349,7 +360,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,
 		// one pass of transposes
-		if v0, st, ok := r.linear(&af); ok && st == size {
+		if lin {
 			start := v0 + o.addrConst
 			total := size * warpSize * uint64(r.nb)
 			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
@@ -436,13 +447,9 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	return true
 }
 
-// rows loads the rows of slot s in every block from data (store: stores
-// them to data), n bytes a lane, the blocks' lanes one after the other.
-func (r *batchRun) rows(s int32, data []byte, n uint64, signed, store bool, pf uintptr) {
-	r.rowsAt(s, 0, r.nb, data, n, signed, store, pf)
-}
-
-// rowsAt is rows for the nb blocks from b0 on.
+// rowsAt loads the rows of slot s in the nb blocks from b0 on from data
+// (store: stores them to data), n bytes a lane, the blocks' lanes one
+// after the other.
 func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, store bool, pf uintptr) {
 	stride := uintptr(r.slots * warpSize * 8)
 	if simdEnabled && n >= 4 {
@@ -473,11 +480,10 @@ func (r *batchRun) rowsAt(s int32, b0, nb int, data []byte, n uint64, signed, st
 }
 
 // A gatherPlan is a shared load's offsets in a CTA, per warp and lane,
-// and the kind of each chunk of eight lanes (batchChunks32), for the form
-// and offset it was made for.
+// and the kind of each chunk of eight lanes (batchChunks32), for the
+// address form it was made for (its op's offset does not change).
 type gatherPlan struct {
 	f     form
-	k     uint64
 	offs  []uint32
 	kinds []uint8
 }
@@ -498,14 +504,14 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	}
 	n := r.wpc * warpSize
 	g := r.gplans[pc]
-	if g != nil && g.f == *af && g.k == o.addrConst && len(g.offs) == n {
+	if g != nil && g.f == *af && len(g.offs) == n {
 		return g
 	}
 	if g == nil {
 		g = &gatherPlan{}
 		r.gplans[pc] = g
 	}
-	g.f, g.k = *af, o.addrConst
+	g.f = *af
 	g.offs = append(g.offs[:0], make([]uint32, n)...)
 	for i := range n {
 		x := r.tid[i]
@@ -545,9 +551,8 @@ func (r *batchRun) ctaLinear(f *form, n uint64) bool {
 // CTA's lanes one after the other (in thread order, whole warps), where
 // ever its CTA's part lies.
 func (r *batchRun) ctaSpans(f *form, n uint64) bool {
-	b := r.l.block
-	return f.c[0] == n && (b[0]*b[1]*b[2])%warpSize == 0 &&
-		(b[1] == 1 || f.c[1] == n*uint64(b[0])) && (b[2] == 1 || f.c[2] == n*uint64(b[0]*b[1]))
+	s, ok := r.ctaStep(f)
+	return ok && s == n
 }
 
 // accessStrided loads (store: stores) segment sg's lanes of row from

@@ -25,7 +25,7 @@ import (
 // of one width.
 type batchPending struct {
 	data        []byte // the allocation; nil: no pending sums
-	base, size  uint64
+	base        uint64
 	width       uint64
 	lo          uint64 // offset in data of the word d32/d64[0] is for
 	d32         []uint32
@@ -65,9 +65,7 @@ func (r *batchRun) atomicPending(pc int32, o *Op) bool {
 
 // addPending is atomicPending's work.
 func (r *batchRun) addPending(pc int32, o *Op) bool {
-	for _, s := range r.plan.srcs[pc] {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	ai := o.aux.(*atomInfo)
 	pd := &r.pend
 	width := uint64(o.size)
@@ -83,9 +81,7 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 		}
 	}
 	if pd.data == nil { // (no lane runs it)
-		for blk := range r.nb {
-			r.issue(o, blk)
-		}
+		r.issueAll(o)
 		return true
 	}
 	if pd.width != width {
@@ -94,7 +90,7 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 	// (the fields in locals: the adds' stores would make the compiler
 	// load them again lane after lane; one loop per width: a generic
 	// function for both made the histogram 12% slower)
-	start, limit, lo := o.addrConst-pd.base, pd.size-width, pd.lo
+	start, limit, lo := o.addrConst-pd.base, uint64(len(pd.data))-width, pd.lo
 	first, last := pd.first, pd.last
 	d32, d64 := pd.d32, pd.d64
 	for blk := range r.nb {
@@ -127,9 +123,7 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 		}
 	}
 	pd.first, pd.last = first, last
-	for blk := range r.nb {
-		r.issue(o, blk)
-	}
+	r.issueAll(o)
 	return true
 }
 
@@ -141,7 +135,7 @@ func (r *batchRun) claimPending(addr, width uint64) bool {
 		return false
 	}
 	pd := &r.pend
-	pd.data, pd.base, pd.size, pd.width = data, base, uint64(len(data)), width
+	pd.data, pd.base, pd.width = data, base, width
 	pd.first, pd.last = redWords, -1
 	pd.lo = (addr - base) &^ (redWords*width - 1)
 	if width == 4 && pd.d32 == nil {

@@ -46,10 +46,8 @@ type batchRun struct {
 	// of its batches: the worker runs the rest of the launch's CTAs on
 	// the warp engine
 	declined bool
-	parted   int // batches of the launch a dynUni branch parted warps in
-	// skip: the ops after a load that access ran with it (a fused run)
-	skip   int32
-	probed bool // a batch of this launch ran
+	parted   int  // batches of the launch a dynUni branch parted warps in
+	probed   bool // a batch of this launch ran
 	// per linear thread index of a CTA: its tid
 	tid [][3]uint32
 	// run: every warp's lanes are consecutive in tid.x (lane i has tid.x
@@ -272,7 +270,7 @@ func (r *batchRun) guardOf(o *Op, blk int) uint32 {
 	if o.guard == 0 {
 		return ^uint32(0)
 	}
-	g := r.preds[blk*r.npred+int(o.guard-1)]
+	g := *r.pred(blk, o.guard-1)
 	if o.neg {
 		g = ^g
 	}
@@ -383,16 +381,13 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 				pc = o.target
 				continue
 			}
-			next, ok := int32(0), true
+			var next int32
 			if plan.toExit[pc] {
-				next, ok = r.branch(o, pc)
+				next = r.branch(o, pc)
 			} else if next = r.split(o, pc); next < 0 {
 				// (twice in a launch: its other batches would part too)
 				r.parted++
 				r.declined = r.parted >= 2
-				return false
-			}
-			if !ok {
 				return false
 			}
 			if next <= pc {
@@ -440,13 +435,13 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 			}
 			r.regOp(pc, o)
 		case bkLoad:
-			if !r.access(pc, o, false) {
+			skip, ok := r.access(pc, o, false)
+			if !ok {
 				return false
 			}
-			pc += r.skip
-			r.skip = 0
+			pc += skip
 		case bkStore:
-			if !r.access(pc, o, true) {
+			if _, ok := r.access(pc, o, true); !ok {
 				return false
 			}
 		}
@@ -485,7 +480,7 @@ func (r *batchRun) countAll() {
 
 // branch runs a guarded branch, whose exit side the lanes that go there
 // take to wait; it returns the next PC of the lanes that still run.
-func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
+func (r *batchRun) branch(o *Op, pc int32) int32 {
 	toExit := o.target == r.plan.exit
 	if u := r.predUni[o.guard-1]; u >= 0 {
 		// every lane alike
@@ -493,12 +488,12 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 		if all := u == 1 != o.neg; all {
 			r.nThread += r.lanes
 			if !toExit {
-				return o.target, true
+				return o.target
 			}
 		} else if toExit || r.plan.viaBra[pc] {
-			return pc + 1, true // (viaBra: the bra to the exit runs as usual)
+			return pc + 1 // (viaBra: the bra to the exit runs as usual)
 		}
-		return r.plan.exit, true // every lane leaves (the exit counts them)
+		return r.plan.exit // every lane leaves (the exit counts them)
 	}
 	viaBra := r.plan.viaBra[pc]
 	nAct, lanes := 0, uint64(0)
@@ -531,11 +526,11 @@ func (r *batchRun) branch(o *Op, pc int32) (int32, bool) {
 	r.nAct, r.lanes = nAct, lanes
 	switch {
 	case nAct == 0:
-		return r.plan.exit, true
+		return r.plan.exit
 	case toExit:
-		return pc + 1, true
+		return pc + 1
 	}
-	return o.target, true
+	return o.target
 }
 
 // A batchFrame is a split's reconvergence point (join): the lanes that
@@ -684,7 +679,7 @@ func (r *batchRun) param(o *Op) bool {
 					row[bits.TrailingZeros32(m)] = v
 				}
 			}
-			r.hasF[d], r.uniR[d] = false, false
+			r.wroteRows(d)
 			continue
 		}
 		r.forms[d], r.hasF[d], r.hasR[d] = uniformRaw(v), true, false
@@ -703,15 +698,13 @@ func (r *batchRun) formOf(s int32) (form, bool) {
 // formOp computes an integer op's result as a form, when its operands
 // are forms and the result is one; false leaves the op to regOp.
 func (r *batchRun) formOp(pc int32, o *Op) bool {
-	if !o.pure {
-		return false
-	}
-	var src [3]form
+	var src [3]form // (a bkForm op is pure: planBatch)
 	for i, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-		if s < 0 || !r.hasF[s] {
+		f, ok := r.formOf(s)
+		if !ok {
 			return false
 		}
-		src[i] = r.forms[s]
+		src[i] = f
 	}
 	fi := &r.plan.form[pc]
 	w, sext := fi.bits, r.plan.sext[pc]
@@ -847,7 +840,7 @@ func (r *batchRun) predLogic(o *Op) bool {
 	}
 	for blk := range r.nb {
 		if r.act[blk] != 0 {
-			r.preds[blk*r.npred+int(p)] = word
+			*r.pred(blk, p) = word
 		}
 	}
 	r.predUni[p] = u
@@ -885,6 +878,14 @@ func (r *batchRun) materialize(s int32) {
 		if r.alive[blk] != 0 {
 			r.formRow(f, blk, r.row(blk, s))
 		}
+	}
+}
+
+// materializeSrcs writes out the forms of the registers op pc reads
+// (plan.srcs) into their rows, for its handler.
+func (r *batchRun) materializeSrcs(pc int32) {
+	for _, s := range r.plan.srcs[pc] {
+		r.materialize(s)
 	}
 }
 
@@ -947,7 +948,6 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if d := &in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" {
 		dst, ndst = r.fn.operandSlots(d)
 	}
-	srcs := r.plan.srcs[pc]
 	if dst < 0 && o.guard == 0 && !split && r.predLogic(o) {
 		return
 	}
@@ -971,9 +971,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 		r.countAll()
 		return
 	}
-	for _, s := range srcs {
-		r.materialize(s)
-	}
+	r.materializeSrcs(pc)
 	if o.guard != 0 || split {
 		for k := range int32(ndst) {
 			r.materialize(dst + k) // the lanes that do not run keep their value
@@ -1031,6 +1029,13 @@ func (r *batchRun) issue(o *Op, blk int) (a, g uint32) {
 	r.nWarp++
 	r.nThread += uint64(bits.OnesCount32(a & g))
 	return a, g
+}
+
+// issueAll counts op o's issue in every block (issue's counts).
+func (r *batchRun) issueAll(o *Op) {
+	for blk := range r.nb {
+		r.issue(o, blk)
+	}
 }
 
 // pfStep records that op pc accesses the batch's range from start now and
@@ -1097,9 +1102,10 @@ loop:
 		case bkReg:
 		case bkForm:
 			// (one whose operands are not all forms: regOp's)
-			form := o.pure
+			form := true
 			for _, s := range []int32{o.a, o.b, o.c}[:o.nsrc] {
-				form = form && s >= 0 && r.hasF[s] && !isWritten(s)
+				_, isForm := r.formOf(s)
+				form = form && isForm && !isWritten(s)
 			}
 			if form {
 				break loop
@@ -1150,7 +1156,11 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 		}
 		r.countAll()
 		if plan.kind[i] == bkColl {
-			written = append(written, ops[i].aux.(*collOp).dst)
+			c := ops[i].aux.(*collOp)
+			written = append(written, c.dst)
+			if c.pdst >= 0 {
+				r.predUni[c.pdst] = -1 // (its lanes' predicates may differ)
+			}
 		} else {
 			written = append(written, ops[i].d)
 		}
@@ -1170,7 +1180,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			batchLoadZ32N(row, stride, p, 1, ld.pf)
 		}
 	}
-	run := ops[pc:end]
 	if ld != nil && end-pc == 1 && plan.kind[pc] != bkColl && ld.n == 4 && !ld.signed && ops[pc].vkind == vecRR {
 		// a load and one op (a reduction's add), in one tight loop: the
 		// closures and the trace call cost a fifth of such a loop
@@ -1182,7 +1191,6 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			batchLoadZ32N((*lanes)(unsafe.Add(f, v)), stride, (*byte)(unsafe.Add(p, uintptr(blk)*warpSize*4)), 1, ld.pf)
 			o.vrr((*lanes)(unsafe.Add(f, d)), (*lanes)(unsafe.Add(f, a)), (*lanes)(unsafe.Add(f, b)))
 		}
-		run = nil
 	} else if tr := r.vecTrace(pc, end); tr != nil {
 		// the run as a trace (trace.go): one call per block
 		for blk := range r.nb {
@@ -1192,33 +1200,26 @@ func (r *batchRun) vecExec(pc, end int32, ld *fusedLoad) {
 			}
 			simdTrace(f, &tr[0], len(tr), nil)
 		}
-		run = nil
-	}
-	for blk := range r.nb {
-		if run == nil {
-			break
-		}
-		f := unsafe.Add(base, blk*file)
-		if ld != nil {
-			lead(f, blk)
-		}
-		for k := range run {
-			o := &run[k]
-			if plan.kind[pc+int32(k)] == bkColl {
-				r.point(blk)
-				o.aux.(*collOp).whole(&r.fr)
-				continue
+	} else {
+		run := ops[pc:end]
+		for blk := range r.nb {
+			f := unsafe.Add(base, blk*file)
+			if ld != nil {
+				lead(f, blk)
 			}
-			o.runVecAt(f)
+			for k := range run {
+				o := &run[k]
+				if plan.kind[pc+int32(k)] == bkColl {
+					r.point(blk)
+					o.aux.(*collOp).whole(&r.fr)
+					continue
+				}
+				o.runVecAt(f)
+			}
 		}
 	}
 	for _, d := range written {
 		r.wroteRows(d)
-	}
-	for i := pc; i < end; i++ {
-		if c, ok := ops[i].aux.(*collOp); ok && plan.kind[i] == bkColl && c.pdst >= 0 {
-			r.predUni[c.pdst] = -1
-		}
 	}
 }
 
