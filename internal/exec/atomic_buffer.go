@@ -261,25 +261,15 @@ func (rb *redBuffer) place(off uint64) {
 	rb.misses, rb.hits = 0, 0
 }
 
-// plainGlobal is told of an access other than a buffered add that reached
-// the global allocation at base: if the launch buffers there, the worker
-// adds its deltas to memory first, and buffering stops.
-func (w *Warp) plainGlobal(base uint64) {
-	l := w.cta.l
-	if t := l.red.target.Load(); t != nil && t.base == base {
-		l.red.off.Store(true)
-		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
-			w.cta.cl.red.flush()
-		}
-	}
-}
-
-// plainGlobalAddr is plainGlobal for an access at addr.
-func (w *Warp) plainGlobalAddr(addr uint64) {
+// plainGlobal is told of an access other than a buffered add at global
+// address addr (or to the allocation whose base it is): if the launch
+// buffers in that allocation, the worker adds its deltas to memory first,
+// and buffering stops.
+func (w *Warp) plainGlobal(addr uint64) {
 	l := w.cta.l
 	if t := l.red.target.Load(); t != nil && addr-t.base < t.size {
 		l.red.off.Store(true)
-		if w.cta.cl != nil {
+		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
 			w.cta.cl.red.flush()
 		}
 	}
