@@ -392,20 +392,18 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	return rest, true
 }
 
-// bufferableAdd says whether atom/red in (lowered to o) may have its
-// adds buffered: an add of one 32- or 64-bit integer or f32 to .global or
-// generic memory, relaxed, whose old value (atom) no instruction of fn
-// reads.
-func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool {
+// bufferableAdd says whether atom/red in (lowered to o), whose old value
+// no instruction reads (oldUnread), may have its adds buffered: an add of
+// one 32- or 64-bit integer or f32 to .global or generic memory, relaxed.
+func bufferableAdd(in *ir.Inst, o *Op, op, t string, vec int) bool {
 	if op != ".add" || vec != 1 || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric || o.frameAddr || hasSemantics(in) {
 		return false
 	}
 	switch t {
 	case ".u32", ".s32", ".u64", ".s64", ".f32":
-	default:
-		return false
+		return true
 	}
-	return oldUnread(fn, in)
+	return false
 }
 
 // oldUnread says whether no instruction of fn reads the old value atom or
