@@ -42,13 +42,6 @@ func (w *Warp) growLocal(n uint64) {
 // when a lane's is misaligned or not in its frames (the alloca stack, or
 // out of bounds): the general path takes or faults those.
 func (w *Warp) localAddrs(o *Op, mask uint32) bool {
-	return w.localOffs(o, mask, &w.offs)
-}
-
-// localOffs puts in offs the byte offset in localBack of each lane of
-// mask's element of a 4- or 8-byte .local access by o, or reports false
-// where localAddrs does.
-func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
 	base, regs := w.localBase(o)
 	n, stride := uint64(o.size), w.localStride
 	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
@@ -63,7 +56,7 @@ func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
 		if a&(n-1) != 0 || a > stride-n {
 			return false
 		}
-		offs[l] = uint64(l)*stride + a
+		w.offs[l] = uint64(l)*stride + a
 	}
 	return true
 }
@@ -123,17 +116,16 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	if regs == dst {
-		var offs [warpSize]uint64
-		if !w.localOffs(o, ^uint32(0), &offs) {
+		if !w.localAddrs(o, ^uint32(0)) {
 			return false
 		}
 		switch {
 		case o.size == 8:
-			loadLocalAt[uint64](p, &offs, dst)
+			loadLocalAt[uint64](p, &w.offs, dst)
 		case signed:
-			loadLocalAt[int32](p, &offs, dst)
+			loadLocalAt[int32](p, &w.offs, dst)
 		default:
-			loadLocalAt[uint32](p, &offs, dst)
+			loadLocalAt[uint32](p, &w.offs, dst)
 		}
 		return true
 	}
@@ -182,15 +174,14 @@ func loadLocalAt[T uint64 | int32 | uint32](p unsafe.Pointer, offs *[warpSize]ui
 
 // storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
 func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
-	var offs [warpSize]uint64
-	if !w.localOffs(o, ^uint32(0), &offs) {
+	if !w.localAddrs(o, ^uint32(0)) {
 		return false
 	}
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	if o.size == 8 {
-		storeLocalAt[uint64](p, &offs, src)
+		storeLocalAt[uint64](p, &w.offs, src)
 	} else {
-		storeLocalAt[uint32](p, &offs, src)
+		storeLocalAt[uint32](p, &w.offs, src)
 	}
 	return true
 }
