@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
-	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 func init() {
@@ -70,11 +69,7 @@ func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
 	if !w.localAddrs(o, mask) {
 		return false
 	}
-	back := w.localBack
-	for m := mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		dst[l] = extend(mem.Load(back[w.offs[l]:w.offs[l]+uint64(o.size)]), t, o.size*8)
-	}
+	loadLanes(dst, w.localBack, &w.offs, mask, o.size, t)
 	return true
 }
 
@@ -86,11 +81,7 @@ func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
 	if !w.localAddrs(o, mask) {
 		return false
 	}
-	back := w.localBack
-	for m := mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		mem.Store(back[w.offs[l]:w.offs[l]+uint64(o.size)], src[l])
-	}
+	storeLanes(w.localBack, &w.offs, src, mask, o.size)
 	return true
 }
 
