@@ -63,7 +63,7 @@ func (w *Warp) localAddrs(o *Op, mask uint32) bool {
 // loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
 // the lanes of mask, or false (nothing written) where localAddrs refuses.
 func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
-	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+	if mask == ^uint32(0) {
 		return w.loadLocalAll(o, dst, t[1] == 's')
 	}
 	if !w.localAddrs(o, mask) {
@@ -75,7 +75,7 @@ func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
 
 // storeLocal is loadLocal's st.local, from row src.
 func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
-	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+	if mask == ^uint32(0) {
 		return w.storeLocalAll(o, src)
 	}
 	if !w.localAddrs(o, mask) {
