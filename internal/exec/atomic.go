@@ -97,8 +97,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
+	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
-		buffer: bufferableAdd(l.f.IR, in, o, op, t, vec), unread: oldUnread(l.f.IR, in)}
+		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()

@@ -261,25 +261,15 @@ func (rb *redBuffer) place(off uint64) {
 	rb.misses, rb.hits = 0, 0
 }
 
-// plainGlobal is told of an access other than a buffered add that reached
-// the global allocation at base: if the launch buffers there, the worker
-// adds its deltas to memory first, and buffering stops.
-func (w *Warp) plainGlobal(base uint64) {
-	l := w.cta.l
-	if t := l.red.target.Load(); t != nil && t.base == base {
-		l.red.off.Store(true)
-		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
-			w.cta.cl.red.flush()
-		}
-	}
-}
-
-// plainGlobalAddr is plainGlobal for an access at addr.
-func (w *Warp) plainGlobalAddr(addr uint64) {
+// plainGlobal is told of an access other than a buffered add at global
+// address addr (or to the allocation whose base it is): if the launch
+// buffers in that allocation, the worker adds its deltas to memory first,
+// and buffering stops.
+func (w *Warp) plainGlobal(addr uint64) {
 	l := w.cta.l
 	if t := l.red.target.Load(); t != nil && addr-t.base < t.size {
 		l.red.off.Store(true)
-		if w.cta.cl != nil {
+		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
 			w.cta.cl.red.flush()
 		}
 	}
@@ -402,20 +392,18 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	return rest, true
 }
 
-// bufferableAdd says whether atom/red in (lowered to o) may have its
-// adds buffered: an add of one 32- or 64-bit integer or f32 to .global or
-// generic memory, relaxed, whose old value (atom) no instruction of fn
-// reads.
-func bufferableAdd(fn *ir.Func, in *ir.Inst, o *Op, op, t string, vec int) bool {
+// bufferableAdd says whether atom/red in (lowered to o), whose old value
+// no instruction reads (oldUnread), may have its adds buffered: an add of
+// one 32- or 64-bit integer or f32 to .global or generic memory, relaxed.
+func bufferableAdd(in *ir.Inst, o *Op, op, t string, vec int) bool {
 	if op != ".add" || vec != 1 || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric || o.frameAddr || hasSemantics(in) {
 		return false
 	}
 	switch t {
 	case ".u32", ".s32", ".u64", ".s64", ".f32":
-	default:
-		return false
+		return true
 	}
-	return oldUnread(fn, in)
+	return false
 }
 
 // oldUnread says whether no instruction of fn reads the old value atom or

@@ -87,7 +87,7 @@ func (w *Warp) accessUnaligned(o *Op, lane int, n uint64) []byte {
 	switch space {
 	case mem.SpaceGlobal:
 		b, fault = w.cta.l.prog.global.Bytes(addr, n)
-		w.plainGlobalAddr(addr)
+		w.plainGlobal(addr)
 	case mem.SpaceShared:
 		b, fault = w.cta.shared.Bytes(addr, n)
 	case mem.SpaceLocal:

@@ -388,21 +388,15 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 		c.shfl = newShflTable(&perm, pvals)
 		rows := newShflRows(&perm)
 		c.whole = func(f *frame) {
+			// by chunks of four lanes (shfl_row.go), in place through a
+			// copy (shflRow's rows are distinct)
 			a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
 			if c.dst >= 0 && c.dst != c.ins[0] {
-				// by chunks of four lanes (shfl_row.go)
 				shflRow((*lanes)(f.regs[int(c.dst)*warpSize:]), a, rows)
-				if c.pdst >= 0 {
-					f.preds[c.pdst] = pvals
-				}
-				return
-			}
-			var out lanes
-			for lane, j := range perm {
-				out[lane] = a[j] & 0xffffffff
-			}
-			if c.dst >= 0 {
-				*(*lanes)(f.regs[int(c.dst)*warpSize:]) = out
+			} else if c.dst >= 0 {
+				var out lanes
+				shflRow(&out, a, rows)
+				*a = out
 			}
 			if c.pdst >= 0 {
 				f.preds[c.pdst] = pvals

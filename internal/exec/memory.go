@@ -539,8 +539,11 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 	if o.frameAddr {
 		addr += f.base
 	}
-	if space == mem.SpaceGeneric {
+	switch space {
+	case mem.SpaceGeneric:
 		space, addr = mem.Classify(addr)
+	case spaceKernelParam: // the engine's own name for a kernel parameter's space
+		space = mem.SpaceParam
 	}
 	if addr%align != 0 {
 		w.memFault(o, lane, &mem.Fault{Kind: mem.Misaligned, Space: space, Addr: addr, Size: int(align)}, space)
@@ -576,10 +579,9 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 		}
 	case mem.SpaceConst:
 		b, fault = w.cta.l.prog.constant.Bytes(addr, n)
-	case spaceKernelParam, mem.SpaceParam: // generic param addresses are kernel parameters (cvta.param)
+	case mem.SpaceParam: // kernel parameters (generic param addresses too: cvta.param)
 		pb := mem.Block{Space: mem.SpaceParam, Data: w.cta.l.params}
 		b, fault = pb.Bytes(addr, n)
-		space = mem.SpaceParam
 	default:
 		fault = &mem.Fault{Kind: mem.OutOfBounds, Space: space, Addr: addr, Size: int(n)}
 	}

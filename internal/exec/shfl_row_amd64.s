@@ -2,6 +2,12 @@
 
 #include "textflag.h"
 
+// LANE sets d's lane R10 to the low half of a's lane t.lane[R10].
+#define LANE \
+	MOVBQZX 288(DX)(R10*1), R8; \
+	MOVL (SI)(R8*8), R9; \
+	MOVQ R9, (DI)(R10*8)
+
 // func shflRow32(d, a *lanes, t *shflRows)
 // t: off [8]int32 at 0, idx [8][8]uint32 at 32, lane [32]uint8 at 288.
 TEXT ·shflRow32(SB), NOSPLIT, $0-24
@@ -26,21 +32,13 @@ chunk:
 lanes:
 	MOVQ CX, R10
 	SHLQ $2, R10 // its first lane
-	MOVBQZX 288(DX)(R10*1), R8
-	MOVL (SI)(R8*8), R9
-	MOVQ R9, (DI)(R10*8)
+	LANE
 	INCQ R10
-	MOVBQZX 288(DX)(R10*1), R8
-	MOVL (SI)(R8*8), R9
-	MOVQ R9, (DI)(R10*8)
+	LANE
 	INCQ R10
-	MOVBQZX 288(DX)(R10*1), R8
-	MOVL (SI)(R8*8), R9
-	MOVQ R9, (DI)(R10*8)
+	LANE
 	INCQ R10
-	MOVBQZX 288(DX)(R10*1), R8
-	MOVL (SI)(R8*8), R9
-	MOVQ R9, (DI)(R10*8)
+	LANE
 next:
 	INCQ CX
 	CMPQ CX, $8

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
-	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 func init() {
@@ -42,13 +41,6 @@ func (w *Warp) growLocal(n uint64) {
 // when a lane's is misaligned or not in its frames (the alloca stack, or
 // out of bounds): the general path takes or faults those.
 func (w *Warp) localAddrs(o *Op, mask uint32) bool {
-	return w.localOffs(o, mask, &w.offs)
-}
-
-// localOffs puts in offs the byte offset in localBack of each lane of
-// mask's element of a 4- or 8-byte .local access by o, or reports false
-// where localAddrs does.
-func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
 	base, regs := w.localBase(o)
 	n, stride := uint64(o.size), w.localStride
 	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
@@ -63,7 +55,7 @@ func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
 		if a&(n-1) != 0 || a > stride-n {
 			return false
 		}
-		offs[l] = uint64(l)*stride + a
+		w.offs[l] = uint64(l)*stride + a
 	}
 	return true
 }
@@ -71,33 +63,25 @@ func (w *Warp) localOffs(o *Op, mask uint32, offs *[warpSize]uint64) bool {
 // loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
 // the lanes of mask, or false (nothing written) where localAddrs refuses.
 func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
-	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+	if mask == ^uint32(0) {
 		return w.loadLocalAll(o, dst, t[1] == 's')
 	}
 	if !w.localAddrs(o, mask) {
 		return false
 	}
-	back := w.localBack
-	for m := mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		dst[l] = extend(mem.Load(back[w.offs[l]:w.offs[l]+uint64(o.size)]), t, o.size*8)
-	}
+	loadLanes(dst, w.localBack, &w.offs, mask, o.size, t)
 	return true
 }
 
 // storeLocal is loadLocal's st.local, from row src.
 func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
-	if mask == ^uint32(0) && (o.size == 4 || o.size == 8) {
+	if mask == ^uint32(0) {
 		return w.storeLocalAll(o, src)
 	}
 	if !w.localAddrs(o, mask) {
 		return false
 	}
-	back := w.localBack
-	for m := mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m)
-		mem.Store(back[w.offs[l]:w.offs[l]+uint64(o.size)], src[l])
-	}
+	storeLanes(w.localBack, &w.offs, src, mask, o.size)
 	return true
 }
 
@@ -121,94 +105,84 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 // loads every lane again.
 func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
+	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	if regs == dst {
-		var offs [warpSize]uint64
-		if !w.localOffs(o, ^uint32(0), &offs) {
+		if !w.localAddrs(o, ^uint32(0)) {
 			return false
 		}
-		w.loadLocalAt(&offs, o.size, dst, signed)
+		switch {
+		case o.size == 8:
+			loadLocalAt[uint64](p, &w.offs, dst)
+		case signed:
+			loadLocalAt[int32](p, &w.offs, dst)
+		default:
+			loadLocalAt[uint32](p, &w.offs, dst)
+		}
 		return true
 	}
-	n, stride := uint64(o.size), w.localStride
-	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
+	stride := w.localStride
+	if stride < uint64(o.size) || uint64(len(w.localBack)) < warpSize*stride {
 		return false
 	}
-	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	// (a loop per width and extension: a switch per lane cost 15%)
 	switch {
-	case n == 8:
-		for l := range dst {
-			a := base
-			if regs != nil {
-				a += regs[l]
-			}
-			if a&7 != 0 || a > stride-8 {
-				return false
-			}
-			dst[l] = *(*uint64)(unsafe.Add(p, uint64(l)*stride+a))
-		}
+	case o.size == 8:
+		return loadLocalChecked[uint64](p, base, stride, regs, dst)
 	case signed:
-		for l := range dst {
-			a := base
-			if regs != nil {
-				a += regs[l]
-			}
-			if a&3 != 0 || a > stride-4 {
-				return false
-			}
-			dst[l] = uint64(int64(*(*int32)(unsafe.Add(p, uint64(l)*stride+a))))
-		}
+		return loadLocalChecked[int32](p, base, stride, regs, dst)
 	default:
-		for l := range dst {
-			a := base
-			if regs != nil {
-				a += regs[l]
-			}
-			if a&3 != 0 || a > stride-4 {
-				return false
-			}
-			dst[l] = uint64(*(*uint32)(unsafe.Add(p, uint64(l)*stride+a)))
+		return loadLocalChecked[uint32](p, base, stride, regs, dst)
+	}
+}
+
+// loadLocalChecked is loadLocalAll's loop for elements of type T (int32
+// sign-extends, uint32 zero-extends): each lane's element at base plus its
+// address register's value (regs; nil: none) in its part of localBack (p,
+// stride bytes per lane), or false at the first lane whose element is
+// misaligned or outside its part.
+func loadLocalChecked[T uint64 | int32 | uint32](p unsafe.Pointer, base, stride uint64, regs, dst *lanes) bool {
+	n := uint64(unsafe.Sizeof(T(0)))
+	for l := range dst {
+		a := base
+		if regs != nil {
+			a += regs[l]
 		}
+		if a&(n-1) != 0 || a > stride-n {
+			return false
+		}
+		dst[l] = uint64(*(*T)(unsafe.Add(p, uint64(l)*stride+a)))
 	}
 	return true
 }
 
-// loadLocalAt loads n (4 or 8) bytes for every lane at offs in localBack.
-func (w *Warp) loadLocalAt(offs *[warpSize]uint64, n int, dst *lanes, signed bool) {
-	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
-	switch {
-	case n == 8:
-		for l, off := range offs {
-			dst[l] = *(*uint64)(unsafe.Add(p, off))
-		}
-	case signed:
-		for l, off := range offs {
-			dst[l] = uint64(int64(*(*int32)(unsafe.Add(p, off))))
-		}
-	default:
-		for l, off := range offs {
-			dst[l] = uint64(*(*uint32)(unsafe.Add(p, off)))
-		}
+// loadLocalAt loads a T for every lane at offs in localBack (p), extended
+// as loadLocalChecked does.
+func loadLocalAt[T uint64 | int32 | uint32](p unsafe.Pointer, offs *[warpSize]uint64, dst *lanes) {
+	for l, off := range offs {
+		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
 	}
 }
 
 // storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
 func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
-	var offs [warpSize]uint64
-	if !w.localOffs(o, ^uint32(0), &offs) {
+	if !w.localAddrs(o, ^uint32(0)) {
 		return false
 	}
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	if o.size == 8 {
-		for l, off := range offs {
-			*(*uint64)(unsafe.Add(p, off)) = src[l]
-		}
-		return true
-	}
-	for l, off := range offs {
-		*(*uint32)(unsafe.Add(p, off)) = uint32(src[l])
+		storeLocalAt[uint64](p, &w.offs, src)
+	} else {
+		storeLocalAt[uint32](p, &w.offs, src)
 	}
 	return true
+}
+
+// storeLocalAt stores every lane's src, as a T (its low bytes), at offs in
+// localBack (p).
+func storeLocalAt[T uint64 | uint32](p unsafe.Pointer, offs *[warpSize]uint64, src *lanes) {
+	for l, off := range offs {
+		*(*T)(unsafe.Add(p, off)) = T(src[l])
+	}
 }
 
 // localBytes returns lane's local memory [off, off+n): the frames below,

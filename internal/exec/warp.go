@@ -934,9 +934,6 @@ func (w *Warp) fail(o *Op, lanes uint32, kind FaultKind, msg string) {
 
 // memFault records a memory fault.
 func (w *Warp) memFault(o *Op, lane int, f *mem.Fault, space mem.Space) {
-	if space == spaceKernelParam {
-		space = mem.SpaceParam // (the engine's own name for a kernel parameter's space)
-	}
 	kind := FaultOutOfBounds
 	if f.Kind == mem.Misaligned {
 		kind = FaultMisaligned
