@@ -397,10 +397,10 @@ func splitsAround(f *Func, p *batchPlan, pc, x int32) bool {
 // branch in between. (The warp engine pushes the point on the lanes'
 // reconvergence stacks at each split and pops it when they meet, so in
 // such a region every split's lanes meet again at its point, all
-// together. A loop whose lanes leave at different iterations towards a
-// point other than the exit pushes one level per iteration, and its
-// lanes then run what follows in several groups: batches do not model
-// that, nor nested splits that meet at the same point.)
+// together. A batch's frames nest, one per split: they do not model lanes
+// that wait at one point for the splits of a loop whose lanes leave at
+// different iterations towards a point other than the exit, nor for
+// nested splits that meet at the same point.)
 func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
 	o := &f.Ops[pc]
 	r := f.ipdom[pc]
@@ -413,9 +413,7 @@ func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
 			return false
 		}
 		if p.kind[i] == bkBra && q.guard != 0 && f.ipdom[i] >= r {
-			// a nested split meeting at the same point: its lanes carry
-			// one level more there, the warp engine releases the others
-			// first, and the two groups run the rest apart
+			// a nested split meeting at the same point (above)
 			return false
 		}
 	}

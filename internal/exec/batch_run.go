@@ -61,9 +61,9 @@ type batchRun struct {
 	bw       []int32  // per block: its warp in its CTA
 	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0)
 	ctaLanes uint64   // lanes of a CTA that are threads
-	// per block: the running lanes' reconvergence depth, the depth of the
-	// lanes that left last (-1: none yet), and the exit's issues so far
-	// (leave)
+	// per block: the running lanes' reconvergence depth at the exit (0 or
+	// 1), the depth of the lanes that left last (-1: none yet), and the
+	// exit's issues so far (leave)
 	depth     []uint32
 	lastLeave []int32
 	rets      []uint32
@@ -638,21 +638,20 @@ func (r *batchRun) recount() {
 
 // leave records lanes of block blk leaving for the exit (split: others
 // stay). The warp engine pushes the exit as a reconvergence point on the
-// stack of every lane of a branch that splits (warp.go's diverged), so
-// the lanes still running share one depth, and lanes that leave keep
-// the depth they had; at the end each release of the exit pops one level
-// from the waiting lanes, and the lanes left without levels run it: the
-// exit issues once per distinct depth of its lanes.
+// stack of every lane of a branch that splits, unless the lane waits for
+// the exit already (warp.go's diverged): the lanes still running have the
+// exit on their stacks once from the first split on, and lanes that leave
+// keep what they had. At the end the lanes without it run the exit
+// without waiting, and the rest, released together, run it once more:
+// the exit issues once per distinct depth (0 or 1) of its lanes.
 func (r *batchRun) leave(blk int, split bool) {
 	r.anyLeft = true
-	d := r.depth[blk]
 	if split {
-		d++
-		r.depth[blk] = d
+		r.depth[blk] = 1
 	}
-	if int32(d) != r.lastLeave[blk] {
+	if d := int32(r.depth[blk]); d != r.lastLeave[blk] {
 		r.rets[blk]++
-		r.lastLeave[blk] = int32(d)
+		r.lastLeave[blk] = d
 	}
 }
 

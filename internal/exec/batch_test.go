@@ -1587,8 +1587,8 @@ DONE:
 // TestBatchPartingLoop: a loop whose lanes leave for the code after it
 // at per-lane trip counts (tid%3+1: three exits in every warp) must split
 // whole warps in a batch (dynUni): the batch goes back to the warp engine,
-// whose lanes run the code after the loop in groups (one reconvergence
-// level per iteration); memory and counts must be the warp engine's. With
+// whose lanes meet after the loop; memory and counts must be the warp
+// engine's. With
 // tid/32%3+1 every warp's lanes leave together and the launch runs in
 // batches.
 func TestBatchPartingLoop(t *testing.T) {

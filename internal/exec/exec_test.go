@@ -737,6 +737,94 @@ LOOP:
 	}
 }
 
+// TestReconvergeOnce: lanes that split several times towards one
+// reconvergence point meet there as one group, so what follows issues once
+// per warp. A loop whose lanes leave at trip counts tid%8+1 (warp.go's
+// diverged splits the loop's branch at each of eight iterations), and an
+// if nested in an if that joins at the same point; both followed by 10
+// adds, a store and ret. Counted by hand: the loop, 1 ld.param + 3 before
+// it + 4 per iteration for the lanes still in it (8 iterations) + 14
+// after = 50 per warp; the ifs, 1 + 5 to the outer branch + 3 to the
+// inner one + 1 + 14 = 24.
+func TestReconvergeOnce(t *testing.T) {
+	const after = `
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	add.s32 %r3, %r3, 1;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`
+	const head = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+`
+	for _, c := range []struct {
+		name, body string
+		warp       uint64
+		want       func(tid uint32) uint32
+	}{
+		{"loop", `
+	and.b32 %r2, %r1, 7;
+	mov.u32 %r3, 0;
+L1:
+	add.s32 %r3, %r3, 3;
+	add.s32 %r2, %r2, -1;
+	setp.ge.s32 %p1, %r2, 0;
+	@%p1 bra L1;`, 50, func(tid uint32) uint32 { return 3*(tid%8+1) + 10 }},
+		{"nested", `
+	mov.u32 %r3, 0;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra J;
+	and.b32 %r2, %r1, 2;
+	setp.eq.u32 %p2, %r2, 0;
+	@%p2 bra J;
+	add.s32 %r3, %r3, 5;
+J:`, 24, func(tid uint32) uint32 {
+			if tid%4 == 3 {
+				return 15
+			}
+			return 10
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, g := load(t, head+c.body+after)
+			out, _ := g.Alloc(4*64, 0)
+			var st LaunchStats
+			if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+				Params: params(p.Kernels["k"], out), Workers: 1, Stats: &st}); err != nil {
+				t.Fatal(err)
+			}
+			if st.WarpInstructions != 2*c.warp {
+				t.Errorf("%d warp instructions, want %d (2 warps of %d)", st.WarpInstructions, 2*c.warp, c.warp)
+			}
+			ob, _ := g.Bytes(out, 4*64)
+			for tid := range uint32(64) {
+				if got := mem.Load(ob[4*tid : 4*tid+4]); got != uint64(c.want(tid)) {
+					t.Errorf("out[%d] = %d, want %d", tid, got, c.want(tid))
+				}
+			}
+		})
+	}
+}
+
 // TestWarpLoadWindowFault: a converged load whose last lane runs past the
 // allocation faults on that lane (the whole-warp path must not hide it).
 func TestWarpLoadWindowFault(t *testing.T) {

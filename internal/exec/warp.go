@@ -886,6 +886,13 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 	}
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
+		if f.rtop[l] == r+1 {
+			// the lane waits at r already (a divergent loop's exit branch
+			// splitting again, an if nested in an if that joins at the
+			// same point): a second entry would hold it at r for one more
+			// release, so that the lanes released first run on alone
+			continue
+		}
 		f.rstack[l] = append(f.rstack[l], r)
 		f.rtop[l] = r + 1
 		f.rdepth++
