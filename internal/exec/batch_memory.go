@@ -302,6 +302,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		} else {
 			addrs = r.row(blk, o.addrBase)
 		}
+		if done, ok := r.lanesAccess(o, blk, addrs, row, left, store, signed); !ok {
+			return 0, false // (the undo log is full)
+		} else if done {
+			continue
+		}
 		for m := left; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			addr := addrs[i] + o.addrConst
@@ -325,6 +330,71 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.wroteRows(v)
 	}
 	return 0, true
+}
+
+// lanesAccess runs a load or store of the lanes of mask of block blk at
+// addrs[lane] + o.addrConst (rows: a loop's addresses, a split's lanes)
+// when one window holds all of them, aligned: every lane one after the
+// other in one pass, else one pass over the lanes' offsets; false leaves
+// them to the lane-by-lane path (which faults where it must); !ok: the
+// undo log is full (keep).
+func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, store, signed bool) (done, ok bool) {
+	n := uint64(o.size)
+	lo, hi, mis := ^uint64(0), uint64(0), uint64(0)
+	for m := mask; m != 0; m &= m - 1 {
+		a := addrs[bits.TrailingZeros32(m)] + o.addrConst
+		lo, hi, mis = min(lo, a), max(hi, a), mis|a
+	}
+	if mis&(n-1) != 0 || hi-lo > 1<<32 {
+		return false, true
+	}
+	data, off, _, in := r.winAt(o.space, blk, lo, hi-lo+n)
+	if !in {
+		return false, true
+	}
+	keep := store && o.space == mem.SpaceGlobal
+	if mask == ^uint32(0) && hi-lo == (warpSize-1)*n && consecutive(addrs, n) {
+		run := data[off : off+warpSize*n]
+		switch {
+		case !store:
+			loadRun(row, run, n, signed)
+		case keep && !r.keep(run):
+			return false, false
+		default:
+			storeRun(run, row, n)
+		}
+		return true, true
+	}
+	offs := &r.offs
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		offs[i] = addrs[i] + o.addrConst - lo + off
+	}
+	if !store {
+		loadLanes(row, data, offs, mask, int(n), typeOf(o.inst))
+		return true, true
+	}
+	if keep && r.plan.undo {
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			if !r.keep(data[offs[i] : offs[i]+n]) {
+				return false, false
+			}
+		}
+	}
+	storeLanes(data, offs, row, mask, int(n))
+	return true, true
+}
+
+// consecutive reports whether a warp's addresses follow each other at
+// steps of n.
+func consecutive(addrs *lanes, n uint64) bool {
+	for i := range addrs {
+		if addrs[i] != addrs[0]+uint64(i)*n {
+			return false
+		}
+	}
+	return true
 }
 
 // vectorAccess runs ld/st.v2/.v4 (.global or .shared) block by block: the AVX2 loop of

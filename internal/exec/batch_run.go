@@ -103,6 +103,7 @@ type batchRun struct {
 	fr               frame
 	tmp              lanes
 	tmp2             lanes
+	offs             lanes // lanesAccess's offsets
 
 	gBase uint64
 	gData []byte

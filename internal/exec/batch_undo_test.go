@@ -77,10 +77,14 @@ func TestBatchUndoStores(t *testing.T) {
 }`, 128, 0, func(a []uint32, i, _ int) { a[i/128*256+i%128]++; a[65536/4]++ }},
 		// 48-thread blocks, the shuffle's warp not whole: scalar stores
 		// (whole warps' runs, the partial warp's), at a stride of 3
-		// words, and at i^1 (no affine form: lane by lane)
+		// words, and at i^1 (no affine form: the lanes' offsets in one
+		// window)
 		{"runs", collectiveBody("mov.u32 %w, %i;"), 48, 0, func(a []uint32, i, _ int) { a[i]++ }},
 		{"strided", collectiveBody("mul.lo.u32 %w, %i, 3;"), 48, 0, func(a []uint32, i, _ int) { a[3*i]++ }},
 		{"lanes", collectiveBody("xor.b32 %w, %i, 1;"), 48, 0, func(a []uint32, i, _ int) { a[i^1]++ }},
+		// %i through min (no form): rows of consecutive addresses, one
+		// run per whole warp (lanesAccess)
+		{"row runs", collectiveBody("min.u32 %w, %i, 0x7fffffff;"), 48, 0, func(a []uint32, i, _ int) { a[i]++ }},
 	} {
 		src := undoHead + strings.TrimPrefix(c.body, "\n")
 		const ctas = 40
