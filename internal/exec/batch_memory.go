@@ -340,6 +340,24 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 // undo log is full (keep).
 func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, store, signed bool) (done, ok bool) {
 	n := uint64(o.size)
+	keep := store && o.space == mem.SpaceGlobal
+	if mask == ^uint32(0) && consecutive(addrs, n) {
+		lo := addrs[0] + o.addrConst
+		data, off, _, in := r.winAt(o.space, blk, lo, warpSize*n)
+		if !in || lo&(n-1) != 0 {
+			return false, true
+		}
+		run := data[off : off+warpSize*n]
+		switch {
+		case !store:
+			loadRun(row, run, n, signed)
+		case keep && !r.keep(run):
+			return false, false
+		default:
+			storeRun(run, row, n)
+		}
+		return true, true
+	}
 	lo, hi, mis := ^uint64(0), uint64(0), uint64(0)
 	for m := mask; m != 0; m &= m - 1 {
 		a := addrs[bits.TrailingZeros32(m)] + o.addrConst
@@ -351,19 +369,6 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 	data, off, _, in := r.winAt(o.space, blk, lo, hi-lo+n)
 	if !in {
 		return false, true
-	}
-	keep := store && o.space == mem.SpaceGlobal
-	if mask == ^uint32(0) && hi-lo == (warpSize-1)*n && consecutive(addrs, n) {
-		run := data[off : off+warpSize*n]
-		switch {
-		case !store:
-			loadRun(row, run, n, signed)
-		case keep && !r.keep(run):
-			return false, false
-		default:
-			storeRun(run, row, n)
-		}
-		return true, true
 	}
 	offs := &r.offs
 	for m := mask; m != 0; m &= m - 1 {
@@ -389,12 +394,11 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 // consecutive reports whether a warp's addresses follow each other at
 // steps of n.
 func consecutive(addrs *lanes, n uint64) bool {
+	var diff uint64
 	for i := range addrs {
-		if addrs[i] != addrs[0]+uint64(i)*n {
-			return false
-		}
+		diff |= addrs[i] - addrs[0] - uint64(i)*n
 	}
-	return true
+	return diff == 0
 }
 
 // vectorAccess runs ld/st.v2/.v4 (.global or .shared) block by block: the AVX2 loop of
