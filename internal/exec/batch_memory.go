@@ -38,9 +38,16 @@ func (r *batchRun) inWindow(addr, n uint64) bool {
 
 // winAt returns the memory an access of op space by block blk at addr
 // (n bytes) goes through, addr's offset in it and its first byte's
-// address: global memory (window), or the shared memory of the block's
-// CTA, whose addresses start at 0.
+// address: global memory (window), the shared memory of the block's
+// CTA, or the program's constant bank (both with addresses from 0).
 func (r *batchRun) winAt(space mem.Space, blk int, addr, n uint64) ([]byte, uint64, uint64, bool) {
+	if space == mem.SpaceConst {
+		c := r.l.prog.constant.Data
+		if addr >= uint64(len(c)) || n > uint64(len(c))-addr {
+			return nil, 0, 0, false
+		}
+		return c, addr, 0, true
+	}
 	if space == mem.SpaceShared {
 		k := r.bk[blk]
 		sh := r.shared[k*r.shSize : (k+1)*r.shSize]
@@ -98,10 +105,10 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		vf = r.forms[v]
 	}
 	global := o.space == mem.SpaceGlobal
-	if isForm && af.uniform() && !store && o.guard == 0 && len(r.frames) == 0 && global {
+	if isForm && af.uniform() && !store && o.guard == 0 && len(r.frames) == 0 && (global || o.space == mem.SpaceConst) {
 		// every lane loads one address: one load, a uniform value
 		addr := af.raw() + o.addrConst
-		data, off, ok := r.window(addr, n)
+		data, off, _, ok := r.winAt(o.space, 0, addr, n)
 		if !ok || addr&(n-1) != 0 {
 			return 0, false
 		}

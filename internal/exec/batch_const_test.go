@@ -1,0 +1,110 @@
+package exec
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// batchConstLoads reads a .const table (9.0 5.1.3, the constant state
+// space: read-only for a launch) at a uniform address, at a parameter's
+// index (uniform too; past the table's 32 bytes it faults), at a per-lane
+// index, and, for odd threads only, at a guarded load:
+// out[i] = in[i]*ctab[1] + ctab[i%8] + ctab[k] (+ ctab[7-i%8] when i is
+// odd).
+const batchConstLoads = `.version 7.0
+.target sm_70
+.address_size 64
+.const .align 4 .u32 ctab[8] = {3, 5, 7, 11, 13, 17, 19, 23};
+.visible .entry k(.param .u64 out, .param .u64 in, .param .u32 n, .param .u32 k)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [in];
+	ld.param.u32 %r1, [n];
+	ld.param.u32 %r2, [k];
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mov.u32 %r5, %tid.x;
+	mad.lo.s32 %r6, %r3, %r4, %r5;
+	setp.ge.u32 %p1, %r6, %r1;
+	@%p1 bra DONE;
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	ld.const.u32 %r8, [ctab+4];
+	mul.lo.u32 %r7, %r7, %r8;
+	and.b32 %r9, %r6, 7;
+	mul.wide.u32 %rd5, %r9, 4;
+	mov.u64 %rd6, ctab;
+	add.s64 %rd7, %rd6, %rd5;
+	ld.const.u32 %r10, [%rd7];
+	add.u32 %r7, %r7, %r10;
+	mul.wide.u32 %rd8, %r2, 4;
+	add.s64 %rd9, %rd6, %rd8;
+	ld.const.u32 %r11, [%rd9];
+	add.u32 %r7, %r7, %r11;
+	and.b32 %r12, %r6, 1;
+	setp.eq.u32 %p2, %r12, 1;
+	sub.u32 %r13, 7, %r9;
+	mul.wide.u32 %rd10, %r13, 4;
+	add.s64 %rd11, %rd6, %rd10;
+	mov.u32 %r14, 0;
+	@%p2 ld.const.u32 %r14, [%rd11];
+	add.u32 %r7, %r7, %r14;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r7;
+DONE:
+	ret;
+}
+`
+
+// TestBatchConstLoads: .const loads run in batches, with the warp engine's
+// results, and an index past the table faults as there.
+func TestBatchConstLoads(t *testing.T) {
+	ctab := []uint32{3, 5, 7, 11, 13, 17, 19, 23}
+	for _, c := range []struct {
+		name        string
+		ctas, block int
+		n           int
+		k           uint64
+		fault       bool
+	}{
+		{"one", 3, 64, 170, 2, false},
+		{"many", 300, 128, 38390, 7, false},
+		{"past the table", 4, 64, 256, 8, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			words := c.ctas * c.block
+			in := bdFillBufs(bdBufs(bdWords(words, bdZero), bdWords(words, bdRand)), bdSeed(c.name))
+			diff, ref := bdDiff(t, batchConstLoads, "k", bdX(c.ctas), bdX(c.block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(c.n)), bdU(c.k)), !c.fault)
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			if c.fault {
+				if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
+					t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
+				}
+				return
+			}
+			if ref.err != nil {
+				t.Fatal(ref.err)
+			}
+			for i := range words {
+				want := uint32(0)
+				if i < c.n {
+					x := binary.LittleEndian.Uint32(in[1][4*i:])
+					want = x*ctab[1] + ctab[i%8] + ctab[c.k]
+					if i%2 == 1 {
+						want += ctab[7-i%8]
+					}
+				}
+				if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != want {
+					t.Fatalf("out[%d] = %d, want %d", i, got, want)
+				}
+			}
+		})
+	}
+}
