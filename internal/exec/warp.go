@@ -519,7 +519,11 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				// could run meanwhile: the group goes on at its
 				// reconvergence point (diamond.go), as after pick's release
 				upc, nWarp, nThread, steps = o.dia.r, nWarp+nw, nThread+nt, s
-				limit = f.groupLimit(mask, upc)
+				if limit <= upc {
+					// (else it stands: the lowest point above the
+					// diamond's branch lies above its end too)
+					limit = f.groupLimit(mask, upc)
+				}
 				if steps >= slice || w.fault != nil {
 					stop = true
 					break
