@@ -159,28 +159,15 @@ func (w *Warp) runDiamondConverged(f *frame, o *Op, active, taken uint32, steps,
 // them could run (they all wait), the lowest of their points is above r
 // (so r is released first), the group's own reconvergence points lie
 // outside the diamond and differ from r, and the backward branches it
-// counts keep the count below starvationLimit.
-func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice int) (uint64, uint64, int, bool) {
+// counts keep the count below starvationLimit. placed: this runGroup
+// call ran this diamond already, so the tests of the other lanes and the
+// reconvergence points, which nothing in the call changes, hold.
+func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice int, placed bool) (uint64, uint64, int, bool) {
 	d := o.dia
 	if d == nil || !diamondsEnabled || steps+d.steps > slice || f.backs+3 >= starvationLimit {
 		return 0, 0, steps, false
 	}
-	if others := f.active &^ f.blocked &^ f.syncWait &^ mask; others != 0 {
-		if f.waitingLanes()&others != others {
-			return 0, 0, steps, false
-		}
-		if _, low := lowestPC(f, others); low <= d.r {
-			return 0, 0, steps, false
-		}
-	}
-	// (each side's lanes would stop at a point of their own on the way)
-	sl := [2]uint32{mask &^ taken, taken}
-	for k, s := range d.sides {
-		if s.start < s.last() && f.rtopLimit(sl[k], s.start-1) < s.last() {
-			return 0, 0, steps, false
-		}
-	}
-	if f.rtopLimit(mask, d.r-1) == d.r {
+	if !placed && !w.diamondPlaced(f, d, mask, taken) {
 		return 0, 0, steps, false
 	}
 	// the backward branches the default schedule counts: the diamond's
@@ -191,6 +178,28 @@ func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice
 	}
 	nWarp, nThread := w.runSides(f, o, d, mask, taken)
 	return nWarp, nThread, steps + int(nWarp), true
+}
+
+// diamondPlaced reports whether the other lanes of the frame and the
+// reconvergence points of the group (mask; taken take the branch) let
+// runDiamondGroup run diamond d.
+func (w *Warp) diamondPlaced(f *frame, d *diamond, mask, taken uint32) bool {
+	if others := f.active &^ f.blocked &^ f.syncWait &^ mask; others != 0 {
+		if f.waitingLanes()&others != others {
+			return false
+		}
+		if _, low := lowestPC(f, others); low <= d.r {
+			return false
+		}
+	}
+	// (each side's lanes would stop at a point of their own on the way)
+	sl := [2]uint32{mask &^ taken, taken}
+	for k, s := range d.sides {
+		if s.start < s.last() && f.rtopLimit(sl[k], s.start-1) < s.last() {
+			return false
+		}
+	}
+	return f.rtopLimit(mask, d.r-1) != d.r
 }
 
 // runSides runs the branch o (taken of mask take it) and the lanes of each

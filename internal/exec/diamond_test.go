@@ -305,7 +305,7 @@ func TestDiamondGroupRefusals(t *testing.T) {
 		c.setup(f)
 		before := *f
 		w := &Warp{cta: &cta{}, frames: []*frame{f}}
-		_, _, _, ok := w.runDiamondGroup(f, o, group, taken, c.steps, sliceSteps)
+		_, _, _, ok := w.runDiamondGroup(f, o, group, taken, c.steps, sliceSteps, false)
 		if ok != c.ok {
 			t.Errorf("%s: taken %v, want %v", c.name, ok, c.ok)
 		}

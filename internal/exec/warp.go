@@ -493,6 +493,9 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	// the limit at the last backward branch's target: the other lanes
 	// wait while the group runs, so a loop's head keeps its limit
 	headPC, headLimit := int32(-1), int32(0)
+	// the diamond last run: nothing the group does changes the other lanes
+	// or the group's reconvergence points, which let it run
+	var placed *diamond
 	ops := f.fn.Ops
 	n := uint64(bits.OnesCount32(mask))
 	upc := pc
@@ -511,10 +514,11 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 			// this group again (its PC stays the lowest runnable one)
 			taken := f.guarded(o, mask)
 			if taken != 0 && taken != mask {
-				nw, nt, s, ok := w.runDiamondGroup(f, o, mask, taken, steps, slice)
+				nw, nt, s, ok := w.runDiamondGroup(f, o, mask, taken, steps, slice, o.dia == placed)
 				if !ok {
 					break // the group splits: run's general path
 				}
+				placed = o.dia
 				// an if/else of straight-line sides, and nothing else
 				// could run meanwhile: the group goes on at its
 				// reconvergence point (diamond.go), as after pick's release
