@@ -234,7 +234,7 @@ func nativeBaseline(ctx context.Context, cfg *benchConfig, suite *bench.Suite, n
 
 // rowFormat lays out the table with fixed widths, so that rows can be
 // printed one by one as kernels finish.
-const rowFormat = "%-10s %-9s %-26s %9s %7s %8s %6s %10s %8s %6s %10s %7s\n"
+const rowFormat = "%-13s %-9s %-26s %9s %7s %8s %6s %10s %8s %6s %10s %7s\n"
 
 func printRow(w io.Writer, r *bench.Result) {
 	fmt.Fprintf(w, rowFormat, r.Name, r.Class, r.Label, fmt.Sprintf("%.3f", ms(r.Wall)),
