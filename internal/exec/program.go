@@ -68,6 +68,10 @@ type Func struct {
 	// redSafe: the kernel may buffer adds (atomic_buffer.go)
 	redSafe   bool
 	batchRuns sync.Pool // *batchRun: register files of finished launches' batches
+	// live: per op, the register rows live on entry (liveness.go), made
+	// when a divergent group first needs them
+	liveOnce sync.Once
+	live     *liveSets
 }
 
 // constSlot is a slot holding an immediate in every lane.

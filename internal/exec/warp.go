@@ -105,6 +105,7 @@ type frame struct {
 	spun     uint32           // lanes that took one since the last fairness decision
 	favor    uint32           // lanes run first until they block, finish or spin (see pick)
 	callOp   *Op              // the call that made this frame (nil for the kernel)
+	outLive  []uint64         // runGroup: the rows live for the lanes outside its group (liveness.go)
 	// conv: all active lanes are at upc (pc[] is stale), none waits or is
 	// blocked; the run loop's fast path. rdepth counts reconvergence
 	// points pushed and not yet popped, over all lanes.
@@ -498,6 +499,9 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	var placed *diamond
 	ops := f.fn.Ops
 	n := uint64(bits.OnesCount32(mask))
+	// whole-warp loops may run for every lane where the rows they write
+	// are dead for the rest (liveness.go)
+	allLanes := groupAllLanes && f.outsideLive(mask)
 	upc := pc
 	steps := w.steps
 	var nWarp, nThread uint64
@@ -570,7 +574,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 		upc++
 		nWarp++
 		steps++
-		if exec == ^uint32(0) && o.vkind != vecNone {
+		if o.vkind != vecNone && (exec == ^uint32(0) || allLanes && o.guard == 0 && f.deadOutside(o.d)) {
 			f.runVec(o)
 		} else if exec != 0 {
 			o.exec(w, o, exec)
@@ -657,6 +661,11 @@ func (f *frame) limitAbove(others, mask uint32, pc int32) int32 {
 // groupBranches: runGroup takes the branches its whole group agrees on
 // (tests turn it off to compare the schedule with run's general path).
 var groupBranches = true
+
+// groupAllLanes: runGroup runs whole-warp loops for every lane where the
+// rows they write are dead outside the group (tests turn it off to
+// compare).
+var groupAllLanes = true
 
 // waitsAt reports whether a lane of mask has pc as its reconvergence point
 // (pick holds it there).
