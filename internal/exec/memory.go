@@ -152,6 +152,42 @@ func (w *Warp) maskWindow(o *Op, mask uint32) []byte {
 	return data
 }
 
+// loadMasked is maskWindow and loadLanes in one pass, for 4-byte unsigned
+// and 8-byte loads whose destination is not their address register: a
+// lane outside the window or misaligned stops it (false), and the general
+// path loads again, lane by lane, the lanes it loaded (the same values:
+// their addresses are unchanged) and faults where it must.
+func (w *Warp) loadMasked(o *Op, mask uint32, dst *lanes) bool {
+	data, base := w.windowAt(o, bits.TrailingZeros32(mask))
+	n := uint64(o.size)
+	if data == nil || n > uint64(len(data)) {
+		return false
+	}
+	limit := uint64(len(data)) - n
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	c := o.addrConst - base
+	if n == 4 {
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			off := regs[l] + c
+			if off > limit || (regs[l]+o.addrConst)&3 != 0 {
+				return false
+			}
+			dst[l] = uint64(binary.LittleEndian.Uint32(data[off:]))
+		}
+		return true
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		off := regs[l] + c
+		if off > limit || (regs[l]+o.addrConst)&7 != 0 {
+			return false
+		}
+		dst[l] = binary.LittleEndian.Uint64(data[off:])
+	}
+	return true
+}
+
 // loadLanes loads, for the lanes of mask, the n-byte element of type t at
 // data[offs[lane]] into dst[lane] (offsets checked: maskWindow).
 func loadLanes(dst *lanes, data []byte, offs *[warpSize]uint64, mask uint32, n int, t string) {
@@ -697,8 +733,13 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			return
 		}
 		if mask != ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 {
-			if data := w.maskWindow(o, mask); data != nil {
-				loadLanes((*lanes)(f.regs[int(o.vec[0])*warpSize:]), data, &w.offs, mask, o.size, t)
+			dst := (*lanes)(f.regs[int(o.vec[0])*warpSize:])
+			if o.vec[0] != o.addrBase && (o.size == 8 || o.size == 4 && t[1] != 's') {
+				if w.loadMasked(o, mask, dst) {
+					return
+				}
+			} else if data := w.maskWindow(o, mask); data != nil {
+				loadLanes(dst, data, &w.offs, mask, o.size, t)
 				return
 			}
 		}
