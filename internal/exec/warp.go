@@ -495,7 +495,10 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	// wait while the group runs, so a loop's head keeps its limit
 	headPC, headLimit := int32(-1), int32(0)
 	// the diamond last run: nothing the group does changes the other lanes
-	// or the group's reconvergence points, which let it run
+	// or the group's reconvergence points, which let it run (the sides'
+	// test depends on which lanes take the branch, but a lane's
+	// reconvergence point post-dominates its PC while the group stops at
+	// each of them, so none lies inside a straight-line side)
 	var placed *diamond
 	ops := f.fn.Ops
 	n := uint64(bits.OnesCount32(mask))
@@ -527,9 +530,11 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				// could run meanwhile: the group goes on at its
 				// reconvergence point (diamond.go), as after pick's release
 				upc, nWarp, nThread, steps = o.dia.r, nWarp+nw, nThread+nt, s
-				if limit <= upc {
+				if limit <= upc || upc <= o.pc {
 					// (else it stands: the lowest point above the
-					// diamond's branch lies above its end too)
+					// diamond's branch lies above its end too; a diamond
+					// whose sides branch back to a loop's head ends below
+					// the PC the limit was found from)
 					limit = f.groupLimit(mask, upc)
 				}
 				if steps >= slice || w.fault != nil {
