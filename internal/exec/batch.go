@@ -179,8 +179,8 @@ func planBatch(f *Func) *batchPlan {
 				return nil
 			}
 			for _, v := range o.vec {
-				if v < 0 && in.Opcode == "st" {
-					return nil
+				if v < 0 && (in.Opcode == "st" || len(o.vec) == 1) {
+					return nil // (a scalar load into the sink _: not modelled)
 				}
 			}
 			p.kind[pc] = bkLoad

@@ -61,6 +61,48 @@ DONE:
 }
 `
 
+// TestBatchSinkLoad: a scalar load into the sink (ld.const, ld.global _)
+// checks its address and writes nothing; a batch must not take it (it
+// indexed a register row -1).
+func TestBatchSinkLoad(t *testing.T) {
+	for _, load := range []string{"ld.const.u32 _, [tab];", "ld.global.u32 _, [%p];", "ld.const.u32 _, [%q];"} {
+		src := `.version 8.0
+.target sm_90
+.address_size 64
+.const .align 4 .u32 tab[4] = {1, 2, 3, 4};
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)
+{
+	.reg .u32 %i, %t, %j;
+	.reg .u64 %ap, %o, %p, %q;
+	ld.param.u64 %ap, [a];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	and.b64 %q, %o, 12;
+	` + load + `
+	st.global.u32 [%p], %i;
+	ret;
+}
+`
+		in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(4, bdZero)), 1)
+		diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+		if diff != "" {
+			t.Fatalf("%s: %s", load, diff)
+		}
+		if ref.err != nil {
+			t.Fatalf("%s: %v", load, ref.err)
+		}
+		for i := range 256 {
+			if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != uint32(i) {
+				t.Fatalf("%s: a[%d] = %d", load, i, got)
+			}
+		}
+	}
+}
+
 // TestBatchConstLoads: .const loads run in batches, with the warp engine's
 // results, and an index past the table faults as there.
 func TestBatchConstLoads(t *testing.T) {
