@@ -18,6 +18,7 @@ package exec
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
@@ -38,22 +39,41 @@ func (f *Func) liveness() *liveSets {
 }
 
 func computeLiveness(f *Func) *liveSets {
+	ls, _ := livenessVisits(f)
+	return ls
+}
+
+// livenessVisits is computeLiveness, with the number of times it
+// computed an op's set: a worklist revisits an op only when a successor's
+// set grew (sweeps in PC order took one sweep per block of code laid out
+// against the order it runs in).
+func livenessVisits(f *Func) (*liveSets, int) {
 	n := len(f.Ops)
 	words := (f.regSlots + 63) / 64
 	if n == 0 || words == 0 || n*words > liveMaxWords {
-		return nil
+		return nil, 0
 	}
 	gen := make([]uint64, n*words)
 	kill := make([]int32, n) // the slot op i kills, or -1
+	succAt := make([]int32, n+1)
+	var succTo []int32
+	nPred := make([]int32, n+1)
 	for i := range f.Ops {
 		o := &f.Ops[i]
 		if o.inst.Opcode == "brx" {
-			return nil
+			return nil, 0
+		}
+		succAt[i] = int32(len(succTo))
+		succTo = successors(f, i, succTo)
+		for _, s := range succTo[succAt[i]:] {
+			if int(s) < n {
+				nPred[s+1]++
+			}
 		}
 		kill[i] = -1
 		if o.guard == 0 && definesFirst[o.inst.Opcode] && len(o.inst.Operands) > 0 {
 			if a := &o.inst.Operands[0]; a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type != ".pred" {
-				if s, n := f.operandSlots(a); n == 1 && int(s) < f.regSlots {
+				if s, k := f.operandSlots(a); k == 1 && int(s) < f.regSlots {
 					kill[i] = s
 				}
 			}
@@ -70,34 +90,61 @@ func computeLiveness(f *Func) *liveSets {
 			})
 		}
 	}
+	succAt[n] = int32(len(succTo))
+	// predecessors, flat: pred[predAt[i]:predAt[i+1]]
+	for i := 1; i <= n; i++ {
+		nPred[i] += nPred[i-1]
+	}
+	predAt := slices.Clone(nPred)
+	pred := make([]int32, nPred[n])
+	for i := range n {
+		for _, s := range succTo[succAt[i]:succAt[i+1]] {
+			if int(s) < n {
+				pred[nPred[s]] = int32(i)
+				nPred[s]++
+			}
+		}
+	}
 	in := make([]uint64, n*words)
 	out := make([]uint64, words)
-	var succ []int32
-	for changed := true; changed; {
-		changed = false
-		for i := n - 1; i >= 0; i-- {
-			clear(out)
-			succ = successors(f, i, succ[:0])
-			for _, s := range succ {
-				if int(s) < n {
-					for w, v := range in[int(s)*words : (int(s)+1)*words] {
-						out[w] |= v
-					}
+	// the worklist, a stack: the last op first, as a backward analysis wants
+	work := make([]int32, n)
+	queued := make([]bool, n)
+	for i := range work {
+		work[i], queued[i] = int32(i), true
+	}
+	visits := 0
+	for len(work) > 0 {
+		i := int(work[len(work)-1])
+		work = work[:len(work)-1]
+		queued[i] = false
+		visits++
+		clear(out)
+		for _, s := range succTo[succAt[i]:succAt[i+1]] {
+			if int(s) < n {
+				for w, v := range in[int(s)*words : (int(s)+1)*words] {
+					out[w] |= v
 				}
 			}
-			if k := kill[i]; k >= 0 {
-				out[k/64] &^= 1 << (k % 64)
+		}
+		if k := kill[i]; k >= 0 {
+			out[k/64] &^= 1 << (k % 64)
+		}
+		cur, changed := in[i*words:(i+1)*words], false
+		for w := range cur {
+			if v := out[w] | gen[i*words+w]; v != cur[w] {
+				cur[w], changed = v, true
 			}
-			cur := in[i*words : (i+1)*words]
-			for w := range cur {
-				v := out[w] | gen[i*words+w]
-				if v != cur[w] {
-					cur[w], changed = v, true
+		}
+		if changed {
+			for _, p := range pred[predAt[i]:predAt[i+1]] {
+				if !queued[p] {
+					work, queued[p] = append(work, p), true
 				}
 			}
 		}
 	}
-	return &liveSets{words: words, in: in}
+	return &liveSets{words: words, in: in}, visits
 }
 
 // eachRegSlot calls fn for each register slot operand a names (not
