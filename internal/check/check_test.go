@@ -400,3 +400,30 @@ func TestSpecMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressForms: 6.4.1 (Addresses as Operands) lists [var], [reg],
+// [reg+immOff], [var+immOff], [immAddr] and var[immOff]; a sum of two
+// names, or any other operator, is an error (the builder used to keep the
+// first name of [var+reg] and drop the register).
+func TestAddressForms(t *testing.T) {
+	decls := ".reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\t.shared .align 4 .u32 sv[16];\n\t"
+	for _, ok := range []string{
+		"ld.shared.u32 %r1, [sv];", "ld.shared.u32 %r1, [%rd1];", "ld.shared.u32 %r1, [%rd1+8];",
+		"ld.shared.u32 %r1, [%rd1+-8];", "ld.shared.u32 %r1, [%rd1-4];", "ld.shared.u32 %r1, [sv+12];",
+		"ld.shared.u32 %r1, [sv+4*3];", "ld.shared.u32 %r1, [64];", "ld.shared.u32 %r1, sv[2];",
+		"ld.shared.u32 %r1, [%r2];",
+	} {
+		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+ok), Options{})); len(errs) > 0 {
+			t.Errorf("%q: %q", ok, errs)
+		}
+	}
+	for _, bad := range []string{
+		"ld.shared.u32 %r1, [sv+%rd1];", "st.shared.u32 [sv+%r2], %r1;", "ld.shared.u32 %r1, [%rd1+%rd2];",
+		"ld.shared.u32 %r1, [sv*2];", "ld.shared.u32 %r1, [%rd1+8+%rd2];", "ld.shared.u32 %r1, [8+%rd1];",
+	} {
+		errs := strings.Join(errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+bad), Options{})), "\n")
+		if !strings.Contains(errs, "an address is [var], [reg], [reg+imm], [var+imm] or [imm]") {
+			t.Errorf("%q: %q", bad, errs)
+		}
+	}
+}

@@ -244,6 +244,7 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 				}
 			}
 		case isa.ShapeAddress:
+			c.checkAddressForm(in, e)
 			c.checkAddressSpace(s, in, e)
 		}
 	}
@@ -303,6 +304,46 @@ func (c *checker) checkAddressSpace(s *scope, in *ptx.Instruction, e ptx.Expr) {
 	if have != space && !(have == ".tex" && space == ".global") {
 		c.errorf(id.Pos, "State space mismatch for instruction '%s': '%s' is a %s variable, not %s", in.Opcode, id.Name, have, space)
 	}
+}
+
+// checkAddressForm: an address is [var], [reg], [reg+imm], [var+imm],
+// [imm] or var[imm] (6.4.1, Addresses as Operands); a sum of two names or a
+// product names no address PTX has (the builder kept only the first name
+// of [var+reg], silently).
+func (c *checker) checkAddressForm(in *ptx.Instruction, e ptx.Expr) {
+	a, ok := e.(*ptx.AddressExpr)
+	if !ok || len(a.Elems) != 1 {
+		return
+	}
+	if bad := badAddressTerm(a.Elems[0]); bad != nil {
+		c.errorf(bad.Position(), "Arguments mismatch for instruction '%s': an address is [var], [reg], [reg+imm], [var+imm] or [imm]", in.Opcode)
+	}
+}
+
+// badAddressTerm returns the part of an address expression that is not a
+// name, a constant, or a name plus or minus a constant, or nil.
+func badAddressTerm(e ptx.Expr) ptx.Expr {
+	if _, isConst := constantValue(e); isConst {
+		return nil
+	}
+	switch e := e.(type) {
+	case *ptx.Ident, *ptx.IndexExpr:
+		return nil
+	case *ptx.ParenExpr:
+		return badAddressTerm(e.X)
+	case *ptx.BinaryExpr:
+		if e.Op != "+" && e.Op != "-" {
+			return e
+		}
+		if _, isConst := constantValue(e.Y); !isConst {
+			return e.Y
+		}
+		if _, isConst := constantValue(e.X); isConst {
+			return nil
+		}
+		return badAddressTerm(e.X)
+	}
+	return e
 }
 
 // singleSpaceOpcodes access one state space, named by their modifiers

@@ -138,11 +138,13 @@ func TestReusedCTAsDoNotAllocate(t *testing.T) {
 .target sm_90
 .address_size 64
 .visible .entry k() {
-	.reg .u32 %t;
+	.reg .u32 %t, %a;
 	.shared .align 4 .b32 s[256];
 	mov.u32 %t, %tid.x;
 	shl.b32 %t, %t, 2;
-	st.shared.u32 [s+%t], %t;
+	mov.u32 %a, s;
+	add.u32 %a, %a, %t;
+	st.shared.u32 [%a], %t;
 	bar.sync 0;
 	ld.shared.u32 %t, [s];
 	bar.sync 1;

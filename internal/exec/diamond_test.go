@@ -23,12 +23,13 @@ const diamondKernel = `
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 out, .param .u64 log) {
-	.reg .u32 %t, %x, %s, %k, %slot, %a, %b;
+	.reg .u32 %t, %x, %s, %k, %slot, %a, %b, %ob, %oa;
 	.reg .u64 %v, %o, %lg, %addr;
 	.reg .pred %p, %q, %r;
 	.shared .align 4 .b32 cnt;
 	.shared .align 4 .b32 order[512];
 	mov.u32 %t, %tid.x;
+	mov.u32 %ob, order;
 	setp.eq.u32 %p, %t, 0;
 	@!%p bra START;
 	st.shared.u32 [cnt], 0;
@@ -57,7 +58,8 @@ DONE:
 	atom.shared.add.u32 %slot, [cnt], 1;
 	and.b32 %slot, %slot, 511;
 	shl.b32 %slot, %slot, 2;
-	st.shared.u32 [order+%slot], %t;
+	add.u32 %oa, %ob, %slot;
+	st.shared.u32 [%oa], %t;
 	// predicates and selp in the sides
 	and.b32 %a, %s, 7;
 	setp.lt.u32 %p, %a, 3;
@@ -82,7 +84,8 @@ J3:
 	atom.shared.add.u32 %slot, [cnt], 1;
 	and.b32 %slot, %slot, 511;
 	shl.b32 %slot, %slot, 2;
-	st.shared.u32 [order+%slot], %t;
+	add.u32 %oa, %ob, %slot;
+	st.shared.u32 [%oa], %t;
 	// two branches to one reconvergence point
 	and.b32 %a, %s, 1;
 	setp.eq.u32 %p, %a, 0;
@@ -110,7 +113,8 @@ J5:
 	atom.shared.add.u32 %slot, [cnt], 1;
 	and.b32 %slot, %slot, 511;
 	shl.b32 %slot, %slot, 2;
-	st.shared.u32 [order+%slot], %t;
+	add.u32 %oa, %ob, %slot;
+	st.shared.u32 [%oa], %t;
 	ld.param.u64 %o, [out];
 	ld.param.u64 %lg, [log];
 	mov.u32 %a, %ctaid.x;
@@ -126,11 +130,12 @@ J5:
 	mul.wide.u32 %addr, %a, 4;
 	add.u64 %lg, %lg, %addr;
 	mul.lo.u32 %b, %t, 12;
-	ld.shared.u32 %x, [order+%b];
+	add.u32 %oa, %ob, %b;
+	ld.shared.u32 %x, [%oa];
 	st.global.u32 [%lg], %x;
-	ld.shared.u32 %x, [order+%b+4];
+	ld.shared.u32 %x, [%oa+4];
 	st.global.u32 [%lg+4], %x;
-	ld.shared.u32 %x, [order+%b+8];
+	ld.shared.u32 %x, [%oa+8];
 	st.global.u32 [%lg+8], %x;
 	ret;
 }
