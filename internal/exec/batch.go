@@ -114,8 +114,10 @@ type batchPlan struct {
 	// pendingAtoms: every atomic adds to the batch's pending sums
 	// (batch_pending.go), free of atomicsOK's rule
 	pendingAtoms bool
-	// undo: a batch keeps what its global stores overwrite (batch_undo.go)
-	undo bool
+	// undo: a batch keeps what its global stores overwrite (batch_undo.go);
+	// failAfter: per op, an op that can send the batch back may follow it
+	undo      bool
+	failAfter []bool
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -289,7 +291,7 @@ func planBatch(f *Func) *batchPlan {
 		return nil
 	}
 	p.readRanges(f)
-	p.undo = undoStores(f, p)
+	p.undo, p.failAfter = undoStores(f, p), failsAfter(f, p)
 	return p
 }
 

@@ -136,10 +136,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 						return end - (pc + 1), true
 					}
 				}
-				if store {
-					if !r.keep(data[off : off+total]) {
-						return 0, false
-					}
+				if store && !r.keep(data[off:off+total]) {
+					return 0, false
 				}
 				r.rowsAt(v, 0, r.nb, data[off:off+total], n, signed, store, pf)
 				if !store {
@@ -167,10 +165,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			for k := range uint64(r.nb / r.wpc) {
 				start := af.base + af.c[3]*(uint64(r.x0)+k) + o.addrConst
 				data, off, _ := r.window(start, span)
-				if store {
-					if !r.keep(data[off : off+span]) {
-						return 0, false
-					}
+				if store && !r.keep(data[off:off+span]) {
+					return 0, false
 				}
 				r.rowsAt(v, int(k)*r.wpc, r.wpc, data[off:off+span], n, signed, store, 0)
 			}
@@ -286,7 +282,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				if !ok || start&(n-1) != 0 {
 					continue // (lane by lane below, which faults where it must)
 				}
-				if store && o.space == mem.SpaceGlobal && r.plan.undo {
+				if store && o.space == mem.SpaceGlobal && r.plan.undo && !r.unkept {
 					for j := range uint64(sg.n) {
 						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
 							return 0, false
@@ -386,7 +382,7 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 		loadLanes(row, data, offs, mask, int(n), typeOf(o.inst))
 		return true, true
 	}
-	if keep && r.plan.undo {
+	if keep && r.plan.undo && !r.unkept {
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			if !r.keep(data[offs[i] : offs[i]+n]) {
@@ -436,7 +432,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	if lin && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
-	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo // (lane by lane below, each kept first)
+	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo && !r.unkept // (lane by lane below, each kept first)
 	if whole := !keeps && o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,

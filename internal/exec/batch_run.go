@@ -104,6 +104,7 @@ type batchRun struct {
 	tmp              lanes
 	tmp2             lanes
 	offs             lanes // lanesAccess's offsets
+	unkept           bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
 
 	gBase uint64
 	gData []byte
@@ -442,7 +443,7 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 			}
 			pc += skip
 		case bkStore:
-			if _, ok := r.access(pc, o, true); !ok {
+			if !r.store(pc, o) { // (batch_undo.go)
 				return false
 			}
 		}

@@ -1,37 +1,150 @@
 package exec
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // Undoing a batch's stores. A batch that goes back to the warp engine runs
-// again there from the start. Faults aside (the launch ends with the
-// fault), a batch goes back when a branch parts a warp it must not
-// (dynUni), a collective finds its warp not whole, or pending sums cannot
-// take an add (batch_pending.go); by then it may have stored to global
-// memory, and a store whose value came from memory the batch changed (a
-// grid-stride loop's a[i] += 1) would apply twice. So in kernels that can
-// go back that way after a global store (undoStores), the batch keeps the
-// bytes every global store overwrites, and puts them back, last first,
-// before it goes back.
+// again there from the start: after a fault (the warp engine then reports
+// the fault it finds), when a branch parts a warp it must not (dynUni), a
+// collective finds its warp not whole, or an access, atomic or parameter
+// load finds addresses the batch does not model. By then it may have
+// stored to global memory, and the run again would read what it stored: a
+// grid-stride loop's a[i] += 1 would apply twice, and a kernel whose
+// branches or addresses depend on such a value could take another path,
+// miss the fault the batch found, or spin. So a batch of a kernel with
+// global stores keeps the bytes each store overwrites and puts them back,
+// last first, before it goes back; the warp engine then starts from the
+// memory the batch started from. A store needs nothing kept when it
+// checks every lane's address before it writes any (storeInBounds) and no op that can send
+// the batch back can run after it (failAfter); a kernel's last store
+// (out[i] = ..., then ret) costs nothing. Cancellation is no such op: the
+// launch ends with the context's error, and the warp engine checks it too.
 
-// undoStores reports whether a batch of plan p may go back to the warp
-// engine, without a fault, after a global store.
+// undoStores reports whether a batch of plan p keeps what global stores
+// overwrite.
 func undoStores(f *Func, p *batchPlan) bool {
-	stores, late := false, p.pendingAtoms
 	for pc, k := range p.kind {
-		switch k {
-		case bkStore:
-			stores = stores || f.Ops[pc].space == mem.SpaceGlobal
-		case bkColl:
-			late = true
-		case bkBra:
-			late = late || p.dynUni[pc]
+		if k == bkStore && f.Ops[pc].space == mem.SpaceGlobal {
+			return true
 		}
 	}
-	return stores && late
+	return false
+}
+
+// failsAfter returns, per op, whether an op that can send a batch back (a
+// load, store, atomic, collective, parameter load, or a branch that must
+// split whole warps) can run after it: the ops from which one is reachable
+// in one step or more, found backwards from them.
+func failsAfter(f *Func, p *batchPlan) []bool {
+	n := len(f.Ops)
+	preds := make([][]int32, n)
+	var succ []int32
+	for i := range n {
+		succ = successors(f, i, succ[:0])
+		for _, s := range succ {
+			if int(s) < n {
+				preds[s] = append(preds[s], int32(i))
+			}
+		}
+	}
+	after := make([]bool, n)
+	var work []int32
+	for i, k := range p.kind {
+		switch {
+		case k == bkLoad, k == bkStore, k == bkAtom, k == bkColl, k == bkParam, k == bkBra && p.dynUni[i]:
+			work = append(work, int32(i))
+		}
+	}
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, q := range preds[i] {
+			if !after[q] {
+				after[q] = true
+				work = append(work, q)
+			}
+		}
+	}
+	return after
+}
+
+// store runs the store at pc: one after which nothing can send the batch
+// back first checks every lane's address (storeInBounds) and then keeps
+// nothing; a lane out of bounds or misaligned sends the batch back before
+// the op writes anything (the warp engine faults there).
+func (r *batchRun) store(pc int32, o *Op) bool {
+	if !r.plan.undo || r.plan.failAfter[pc] || o.space != mem.SpaceGlobal {
+		_, ok := r.access(pc, o, true)
+		return ok
+	}
+	if !r.storeInBounds(o) {
+		return false
+	}
+	r.unkept = true
+	_, ok := r.access(pc, o, true)
+	r.unkept = false
+	return ok
+}
+
+// storeInBounds reports whether every running lane's store of op o (its
+// guard true) lies, aligned, in global memory the batch may write: a
+// form's range over the whole batch in one check, else each block's lanes
+// in one window, else lane by lane.
+func (r *batchRun) storeInBounds(o *Op) bool {
+	size := uint64(o.size * len(o.vec))
+	af, isForm := r.addrForm(o)
+	if isForm && o.guard == 0 && r.full() {
+		if v0, st, ok := r.linear(&af); ok && st == size {
+			start := v0 + o.addrConst
+			_, _, in := r.window(start, size*warpSize*uint64(r.nb))
+			return in && start&(size-1) == 0
+		}
+	}
+	for blk := range r.nb {
+		eff := r.act[blk] & r.guardOf(o, blk)
+		if eff == 0 {
+			continue
+		}
+		if isForm && r.run {
+			// the lanes' addresses step by c from lane 0's: the ends of
+			// the warp's range bound them
+			v, c := r.segFirst(&af, blk, batchSeg{0, warpSize})+o.addrConst, af.c[0]
+			lo, hi := v, v+(warpSize-1)*c
+			if int64(c) < 0 {
+				lo, hi = hi, lo
+			}
+			if _, _, in := r.window(lo, hi-lo+size); in && (v|c)&(size-1) == 0 && hi >= lo && hi-lo <= 1<<32 {
+				continue
+			}
+		}
+		addrs := &r.tmp
+		if isForm {
+			r.formRow(af, blk, addrs)
+		} else {
+			addrs = r.row(blk, o.addrBase)
+		}
+		lo, hi, mis := ^uint64(0), uint64(0), uint64(0)
+		for m := eff; m != 0; m &= m - 1 {
+			a := addrs[bits.TrailingZeros32(m)] + o.addrConst
+			lo, hi, mis = min(lo, a), max(hi, a), mis|a
+		}
+		if mis&(size-1) != 0 {
+			return false
+		}
+		if _, _, in := r.window(lo, hi-lo+size); in && hi-lo <= 1<<32 {
+			continue
+		}
+		for m := eff; m != 0; m &= m - 1 {
+			if _, _, in := r.window(addrs[bits.TrailingZeros32(m)]+o.addrConst, size); !in {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // undoEntry is a stored region and where its old bytes lie in undoBytes.
@@ -50,7 +163,7 @@ var undoMaxBytes = 16 << 20
 // false when the batch keeps too much already (it must go back, and not
 // store).
 func (r *batchRun) keep(dst []byte) bool {
-	if !r.plan.undo {
+	if !r.plan.undo || r.unkept {
 		return true
 	}
 	if len(r.undoBytes)+len(dst)+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)

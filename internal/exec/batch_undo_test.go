@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -248,3 +249,101 @@ After:
 	st.global.u32 [%p], %i;
 	ret;
 }`
+
+// TestBatchFaultAfterStore: a[i] += 1, then a load whose address depends
+// on the new value: 0x10000000 past b, out of bounds, where a[i] was 0. A
+// batch that faults there must put a[i] back before the warp engine runs
+// its CTAs again, or the warp engine reads 2, loads within b, and the
+// launch ends without the fault (as it did). Errors and memory must be the
+// warp engine's; a kernel whose last op is its only store keeps nothing.
+func TestBatchFaultAfterStore(t *testing.T) {
+	src := undoHead + `	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+	ret;
+}`
+	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
+		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
+	}
+	p, _ := load(t, src)
+	k := p.Kernels["k"]
+	if k.batch == nil || !k.batch.undo {
+		t.Fatal("not planned for batches that keep their stores")
+	}
+	for pc := range k.Ops { // (loads follow the store)
+		if k.batch.kind[pc] == bkStore && !k.batch.failAfter[pc] {
+			t.Errorf("the store at %d: nothing that fails after it", pc)
+		}
+	}
+	// a copy's store comes last: nothing can fail after it
+	p, _ = load(t, undoHead+`	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %v;
+	ret;
+}`)
+	k = p.Kernels["k"]
+	for pc := range k.Ops {
+		if k.batch.kind[pc] == bkStore && k.batch.failAfter[pc] {
+			t.Errorf("copy: the store at %d keeps its bytes", pc)
+		}
+	}
+}
+
+// TestBatchLastStoreChecksFirst: a kernel's last store keeps nothing, so it
+// checks every lane's address before it writes any: a store past the end
+// of b sends the batch back with b untouched (seen from afterBatchOps,
+// before any rollback), and the warp engine then faults where it must,
+// with its memory. The in-place update of a before it is kept.
+func TestBatchLastStoreChecksFirst(t *testing.T) {
+	src := undoHead + `	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	add.u64 %p, %bp, %o;
+	add.u32 %w, %i, 1;
+	st.global.u32 [%p], %w;
+	ret;
+}`
+	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(200, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
+		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
+	}
+	p, g := load(t, src)
+	a, _ := g.Alloc(4*256, 0)
+	b, _ := g.Alloc(4*200, 0)
+	batches := 0
+	setFlag(t, &afterBatchOps, func() {
+		batches++
+		bb, _ := g.Bytes(b, 4*200)
+		for i := range 200 {
+			if w := binary.LittleEndian.Uint32(bb[4*i:]); w != 0 {
+				t.Errorf("b[%d] = %d after the batch's ops", i, w)
+				return
+			}
+		}
+	})
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1},
+		Params: params(p.Kernels["k"], a, b, 256), Workers: 1})
+	if err == nil || batches == 0 {
+		t.Fatalf("error %v after %d batches", err, batches)
+	}
+}
