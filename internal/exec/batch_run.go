@@ -61,13 +61,6 @@ type batchRun struct {
 	bw       []int32  // per block: its warp in its CTA
 	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0)
 	ctaLanes uint64   // lanes of a CTA that are threads
-	// per block: the running lanes' reconvergence depth at the exit (0 or
-	// 1), the depth of the lanes that left last (-1: none yet), and the
-	// exit's issues so far (leave)
-	depth     []uint32
-	lastLeave []int32
-	rets      []uint32
-	anyLeft   bool // some lanes left before the exit
 	// frames: the splits whose lanes have not all reconverged yet (split);
 	// maskPool: spare per-block masks
 	frames   []batchFrame
@@ -198,9 +191,6 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	r.act = make([]uint32, nb)
 	r.bw = make([]int32, nb)
 	r.bk = make([]uint64, nb)
-	r.depth = make([]uint32, nb)
-	r.lastLeave = make([]int32, nb)
-	r.rets = make([]uint32, nb)
 	r.alive = make([]uint32, nb)
 	r.forms = make([]form, r.slots)
 	r.hasF = make([]bool, r.slots)
@@ -311,12 +301,6 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	b := r.l.block
 	r.dom = batchDomain{lo: [4]int64{0, 0, 0, int64(x0)}, n: [4]int64{int64(b[0]), int64(b[1]), int64(b[2]), int64(n)}}
 	copy(r.act[:r.nb], r.alive[:r.nb])
-	clear(r.depth[:r.nb])
-	r.anyLeft = false
-	clear(r.rets[:r.nb])
-	for blk := range r.nb {
-		r.lastLeave[blk] = -1
-	}
 	r.lanes = uint64(n) * r.ctaLanes
 	r.nAct = r.nb
 	clear(r.preds[:r.nb*r.npred])
@@ -356,21 +340,15 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 		o := &ops[pc]
 		switch plan.kind[pc] {
 		case bkExit:
-			if !r.anyLeft {
-				// every warp's lanes arrive together: one issue each
-				r.nWarp += uint64(r.nb)
-				r.nThread += uint64(r.nb/r.wpc) * r.ctaLanes
-				return true
-			}
-			for blk := range r.nb {
-				if r.act[blk] != 0 {
-					r.leave(blk, false) // the lanes still running arrive
-				}
-				if a := r.alive[blk]; a != 0 {
-					r.nWarp += uint64(r.rets[blk])
-					r.nThread += uint64(bits.OnesCount32(a))
-				}
-			}
+			// every warp issues the exit once, with all its threads: the
+			// warp engine pushes it as a reconvergence point on the stack
+			// of every lane of a branch that splits, unless the lane waits
+			// for it already (warp.go's diverged), so the lanes that left
+			// and those that arrive now are released together (a warp's
+			// lanes that all left at once, before any split, left no
+			// others behind)
+			r.nWarp += uint64(r.nb)
+			r.nThread += uint64(r.nb/r.wpc) * r.ctaLanes
 			return true
 		case bkBra:
 			if o.guard == 0 {
@@ -512,7 +490,6 @@ func (r *batchRun) branch(o *Op, pc int32) int32 {
 			stay = a & taken
 		}
 		if stay != a {
-			r.leave(blk, stay != 0)
 			if viaBra { // the leaving lanes' bra to the exit
 				r.nWarp++
 				r.nThread += uint64(bits.OnesCount32(a &^ stay))
@@ -635,25 +612,6 @@ func (r *batchRun) recount() {
 			r.nAct++
 			r.lanes += uint64(bits.OnesCount32(a))
 		}
-	}
-}
-
-// leave records lanes of block blk leaving for the exit (split: others
-// stay). The warp engine pushes the exit as a reconvergence point on the
-// stack of every lane of a branch that splits, unless the lane waits for
-// the exit already (warp.go's diverged): the lanes still running have the
-// exit on their stacks once from the first split on, and lanes that leave
-// keep what they had. At the end the lanes without it run the exit
-// without waiting, and the rest, released together, run it once more:
-// the exit issues once per distinct depth (0 or 1) of its lanes.
-func (r *batchRun) leave(blk int, split bool) {
-	r.anyLeft = true
-	if split {
-		r.depth[blk] = 1
-	}
-	if d := int32(r.depth[blk]); d != r.lastLeave[blk] {
-		r.rets[blk]++
-		r.lastLeave[blk] = d
 	}
 }
 
