@@ -494,6 +494,9 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	// the limit at the last backward branch's target: the other lanes
 	// wait while the group runs, so a loop's head keeps its limit
 	headPC, headLimit := int32(-1), int32(0)
+	// the last forward branch that passed only points of the group's own,
+	// and the limit after it
+	jumpPC, jumpLimit := int32(-1), int32(0)
 	// the diamond last run: nothing the group does changes the other lanes
 	// or the group's reconvergence points, which let it run (the sides'
 	// test depends on which lanes take the branch, but a lane's
@@ -530,13 +533,20 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				// could run meanwhile: the group goes on at its
 				// reconvergence point (diamond.go), as after pick's release
 				upc, nWarp, nThread, steps = o.dia.r, nWarp+nw, nThread+nt, s
-				if limit <= upc || upc <= o.pc {
-					// (else it stands: the lowest point above the
-					// diamond's branch lies above its end too; a diamond
-					// whose sides branch back to a loop's head ends below
-					// the PC the limit was found from)
+				switch {
+				case upc <= o.pc:
+					// sides that branch back (to a loop's head): below
+					// the PC the limit was found from, as after a
+					// backward branch
+					if upc != headPC {
+						headPC, headLimit = upc, f.groupLimit(mask, upc)
+					}
+					limit = headLimit
+				case limit <= upc:
 					limit = f.groupLimit(mask, upc)
 				}
+				// (else it stands: the lowest point above the diamond's
+				// branch lies above its end too)
 				if steps >= slice || w.fault != nil {
 					stop = true
 					break
@@ -560,6 +570,17 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 					limit = headLimit
 					if f.backs >= starvationLimit || f.waitsAt(mask, upc) {
 						break // pick's business
+					}
+				} else if upc >= limit {
+					// past a reconvergence point of its own (a loop's exit
+					// point, laid out inside it), which it did not reach:
+					// pick would choose the group again (the same branch
+					// decides alike while the group runs)
+					if o.pc == jumpPC {
+						limit = jumpLimit
+					} else if f.jumpedOwnPoint(mask, o.pc, upc) {
+						limit = f.groupLimit(mask, upc)
+						jumpPC, jumpLimit = o.pc, limit
 					}
 				}
 			}
@@ -635,6 +656,21 @@ func (o *Op) runVecAt(rows unsafe.Pointer) {
 // choose, or of a reconvergence point one of them waits for.
 func (f *frame) groupLimit(mask uint32, pc int32) int32 {
 	return f.limitAbove(f.active&^f.blocked&^f.syncWait&^mask, mask, pc)
+}
+
+// runnableOthers returns the lanes outside mask that pick could choose:
+// not blocked, not in a collective, not waiting at a reconvergence point
+// (pick passes those over while any lane can run).
+func (f *frame) runnableOthers(mask uint32) uint32 {
+	return f.active &^ f.blocked &^ f.syncWait &^ mask &^ f.waitingLanes()
+}
+
+// jumpedOwnPoint reports whether a forward branch of the group (mask) from
+// pc to upc passed over nothing but reconvergence points of its own: no
+// lane that pick could choose lies in (pc, upc] and no lane of the group
+// waits at upc.
+func (f *frame) jumpedOwnPoint(mask uint32, pc, upc int32) bool {
+	return f.limitAbove(f.runnableOthers(mask), 0, pc) > upc && !f.waitsAt(mask, upc)
 }
 
 // rtopLimit is the lowest reconvergence point above at that a lane of mask
