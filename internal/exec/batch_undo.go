@@ -37,8 +37,10 @@ func undoStores(f *Func, p *batchPlan) bool {
 
 // failsAfter returns, per op, whether an op that can send a batch back (a
 // load, store, atomic, collective, parameter load, or a branch that must
-// split whole warps) can run after it: the ops from which one is reachable
-// in one step or more, found backwards from them.
+// split whole warps) can run after it in a batch: the ops from which one
+// is reachable in one step or more, found backwards from them, in the
+// control-flow graph plus an edge from each split's join to its taken
+// side.
 func failsAfter(f *Func, p *batchPlan) []bool {
 	n := len(f.Ops)
 	preds := make([][]int32, n)
@@ -48,6 +50,16 @@ func failsAfter(f *Func, p *batchPlan) []bool {
 		for _, s := range succ {
 			if int(s) < n {
 				preds[s] = append(preds[s], int32(i))
+			}
+		}
+	}
+	// a split runs its fall-through lanes to the join first, then the
+	// taken ones from the branch's target (batch_run.go's split, arrive):
+	// the taken side runs after the other, as if the join led to it
+	for i, k := range p.kind {
+		if o := &f.Ops[i]; k == bkBra && o.guard != 0 && !p.toExit[i] {
+			if j := f.ipdom[i]; j >= 0 && int(j) < n && int(o.target) < n {
+				preds[o.target] = append(preds[o.target], j)
 			}
 		}
 	}

@@ -347,3 +347,40 @@ func TestBatchLastStoreChecksFirst(t *testing.T) {
 		t.Fatalf("error %v after %d batches", err, batches)
 	}
 }
+
+// TestBatchFaultAfterSplit: a batch runs a split's fall-through lanes to
+// the join and then the taken ones, so a store on the fall-through side
+// comes before the taken side's loads though no path leads from one to
+// the other: it must keep its bytes (a review helper's reproduction; the
+// odd lanes' load of a[0] then picks an address out of bounds only where
+// lane 0's a[0] += 1 was seen, and the launch ended without the fault).
+func TestBatchFaultAfterSplit(t *testing.T) {
+	src := undoHead + `	and.b32 %w, %j, 1;
+	setp.ne.u32 %q, %w, 0;
+	@%q bra Else;
+	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	bra Join;
+Else:
+	ld.global.u32 %v, [%ap];
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+Join:
+	add.u32 %m, %m, 1;
+	ret;
+}`
+	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(1), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
+		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
+	}
+}
