@@ -8,8 +8,9 @@ import (
 )
 
 // groupRandomKernel generates a kernel of nested if/elses on lane-dependent
-// predicates, loops with per-lane trip counts and early exits to the
-// store of eight registers per thread: the shapes runGroup, diamonds and
+// predicates, loops with per-lane trip counts (also rotated, their exit
+// point inside them, with an if/else joining back above it) and early
+// exits to the store of eight registers per thread: the shapes runGroup, diamonds and
 // its whole-warp loops for all lanes (liveness.go) take.
 func groupRandomKernel(rng *rand.Rand) string {
 	var b strings.Builder
@@ -51,6 +52,21 @@ func groupRandomKernel(rng *rand.Rand) string {
 				} else {
 					fmt.Fprintf(&b, "L%d:\n", l)
 				}
+			case c < 8 && depth < 2: // a rotated loop (collatz's layout)
+				// its exit point (the bra.uni) lies inside it: the lanes
+				// that go on branch forward over it to the head; the
+				// head's if/else joins back at the second half, above
+				l := lbl
+				lbl += 5
+				cr := fmt.Sprintf("%%c%d", depth+1)
+				fmt.Fprintf(&b, "\tand.b32 %s, %%t, %d;\n\tadd.u32 %s, %s, 1;\n\tbra.uni L%d;\nL%d:\n", cr, rng.IntN(7)+1, cr, cr, l+2, l)
+				body(depth+1, rng.IntN(2)+1)
+				fmt.Fprintf(&b, "L%d:\n\tsub.u32 %s, %s, 1;\n\tsetp.ne.u32 %%p2, %s, 0;\n\t@%%p2 bra L%d;\n\tbra.uni L%d;\nL%d:\n", l+1, cr, cr, cr, l+2, l+3, l+2)
+				fmt.Fprintf(&b, "\tand.b32 %%c0, %%t, %d;\n\tsetp.eq.u32 %%p1, %%c0, 0;\n\t@%%p1 bra L%d;\n", 1<<rng.IntN(5), l+4)
+				alu()
+				fmt.Fprintf(&b, "\tbra.uni L%d;\nL%d:\n", l+1, l+4)
+				alu()
+				fmt.Fprintf(&b, "\tbra.uni L%d;\nL%d:\n", l, l+3)
 			case c < 9: // loop with per-lane trip count
 				l := lbl
 				lbl++
