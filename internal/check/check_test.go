@@ -406,12 +406,12 @@ func TestSpecMemo(t *testing.T) {
 // names, or any other operator, is an error (the builder used to keep the
 // first name of [var+reg] and drop the register).
 func TestAddressForms(t *testing.T) {
-	decls := ".reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\t.shared .align 4 .u32 sv[16];\n\t"
+	decls := ".reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\t.reg .v2 .b64 %v;\n\t.shared .align 4 .u32 sv[16];\n\t"
 	for _, ok := range []string{
 		"ld.shared.u32 %r1, [sv];", "ld.shared.u32 %r1, [%rd1];", "ld.shared.u32 %r1, [%rd1+8];",
 		"ld.shared.u32 %r1, [%rd1+-8];", "ld.shared.u32 %r1, [%rd1-4];", "ld.shared.u32 %r1, [sv+12];",
 		"ld.shared.u32 %r1, [sv+4*3];", "ld.shared.u32 %r1, [64];", "ld.shared.u32 %r1, sv[2];",
-		"ld.shared.u32 %r1, [%r2];",
+		"ld.shared.u32 %r1, [%r2];", "ld.shared.u32 %r1, [%v.y+8];",
 	} {
 		if errs := errorsOf(checkSrc(t, kernel("7.0", "sm_70", decls+ok), Options{})); len(errs) > 0 {
 			t.Errorf("%q: %q", ok, errs)

@@ -329,6 +329,11 @@ func badAddressTerm(e ptx.Expr) ptx.Expr {
 	switch e := e.(type) {
 	case *ptx.Ident, *ptx.IndexExpr:
 		return nil
+	case *ptx.SelectorExpr: // a vector register's element, %v.x
+		if _, ok := e.X.(*ptx.Ident); ok {
+			return nil
+		}
+		return e
 	case *ptx.ParenExpr:
 		return badAddressTerm(e.X)
 	case *ptx.BinaryExpr:
