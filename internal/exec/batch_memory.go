@@ -299,12 +299,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				continue
 			}
 		}
-		addrs := &r.tmp
-		if isForm {
-			r.formRow(af, blk, addrs)
-		} else {
-			addrs = r.row(blk, o.addrBase)
-		}
+		addrs := r.addrRow(o, af, isForm, blk)
 		if done, ok := r.lanesAccess(o, blk, addrs, row, left, store, signed); !ok {
 			return 0, false // (the undo log is full)
 		} else if done {
@@ -361,11 +356,7 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 		}
 		return true, true
 	}
-	lo, hi, mis := ^uint64(0), uint64(0), uint64(0)
-	for m := mask; m != 0; m &= m - 1 {
-		a := addrs[bits.TrailingZeros32(m)] + o.addrConst
-		lo, hi, mis = min(lo, a), max(hi, a), mis|a
-	}
+	lo, hi, mis := laneSpan(addrs, o.addrConst, mask)
 	if mis&(n-1) != 0 || hi-lo > 1<<32 {
 		return false, true
 	}
@@ -392,6 +383,28 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 	}
 	storeLanes(data, offs, row, mask, int(n))
 	return true, true
+}
+
+// addrRow returns block blk's row of op o's addresses (without
+// o.addrConst): its form's values (af, when isForm) in r.tmp, else its
+// address register's row.
+func (r *batchRun) addrRow(o *Op, af form, isForm bool, blk int) *lanes {
+	if isForm {
+		r.formRow(af, blk, &r.tmp)
+		return &r.tmp
+	}
+	return r.row(blk, o.addrBase)
+}
+
+// laneSpan returns the lowest and highest of the addresses addrs[lane] + c
+// of the lanes of mask, and their bits ORed (alignment).
+func laneSpan(addrs *lanes, c uint64, mask uint32) (lo, hi, mis uint64) {
+	lo = ^uint64(0)
+	for m := mask; m != 0; m &= m - 1 {
+		a := addrs[bits.TrailingZeros32(m)] + c
+		lo, hi, mis = min(lo, a), max(hi, a), mis|a
+	}
+	return lo, hi, mis
 }
 
 // consecutive reports whether a warp's addresses follow each other at
@@ -463,12 +476,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 		if eff == 0 {
 			continue
 		}
-		addrs := &r.tmp
-		if isForm {
-			r.formRow(af, blk, addrs)
-		} else {
-			addrs = r.row(blk, o.addrBase)
-		}
+		addrs := r.addrRow(o, af, isForm, blk)
 		if pf != 0 {
 			if data, off, ok := r.window(addrs[0]+o.addrConst+pf, size*warpSize); ok {
 				p := uintptr(unsafe.Pointer(&data[off]))

@@ -133,17 +133,8 @@ func (r *batchRun) storeInBounds(o *Op) bool {
 				continue
 			}
 		}
-		addrs := &r.tmp
-		if isForm {
-			r.formRow(af, blk, addrs)
-		} else {
-			addrs = r.row(blk, o.addrBase)
-		}
-		lo, hi, mis := ^uint64(0), uint64(0), uint64(0)
-		for m := eff; m != 0; m &= m - 1 {
-			a := addrs[bits.TrailingZeros32(m)] + o.addrConst
-			lo, hi, mis = min(lo, a), max(hi, a), mis|a
-		}
+		addrs := r.addrRow(o, af, isForm, blk)
+		lo, hi, mis := laneSpan(addrs, o.addrConst, eff)
 		if mis&(size-1) != 0 {
 			return false
 		}
