@@ -65,17 +65,20 @@ func (r *batchRun) winAt(space mem.Space, blk int, addr, n uint64) ([]byte, uint
 	return data, off, r.gBase, ok
 }
 
-// addrForm returns the form of op o's address register, when it has one
-// and the batch keeps it (64 bits wide), with its rows written out
-// otherwise; an address without a register (a variable's, [buf+4]) is
-// the form 0, o.addrConst being all of it.
+// addrForm returns the form of op o's address register, when it has one,
+// as 64 bits, with its rows written out otherwise; an address without a
+// register (a variable's, [buf+4]) is the form 0, o.addrConst being all
+// of it. A 32-bit register (nvcc's shared addresses: mov.u32 %r, tile)
+// is the 64-bit form of its rows' values (zero- or sign-extended, as the
+// form is) when no lane's value wraps around 2^32 differently from the
+// others (widen), else its rows.
 func (r *batchRun) addrForm(o *Op) (form, bool) {
 	if o.addrBase < 0 {
 		return uniformRaw(0), true
 	}
 	af, isForm := r.formOf(o.addrBase)
 	if isForm && af.bits == 32 {
-		isForm = false // a 32-bit register as an address: its rows
+		af, isForm = af.widen(af.sext, &r.dom)
 	}
 	if !isForm {
 		r.materialize(o.addrBase)
