@@ -89,7 +89,8 @@ func (d *Device) LoadModule(name string, src []byte) (*Module, error) {
 	return &Module{dev: d, prog: p}, nil
 }
 
-// Alloc allocates size bytes of zeroed device memory.
+// Alloc allocates size bytes of zeroed device memory, its pages mapped
+// now (as cudaMalloc commits them), not at a kernel's first access.
 func (d *Device) Alloc(size uint64) (DevicePtr, error) {
 	a, err := d.global.Alloc(max(size, 1), 0)
 	return DevicePtr(a), err

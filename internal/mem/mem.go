@@ -134,12 +134,25 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	if base+size >= SharedBase {
 		return 0, fmt.Errorf("out of device address space")
 	}
-	a := &allocation{base: base, data: HostBytes(size)}
+	data := HostBytes(size)
+	commitPages(data)
+	a := &allocation{base: base, data: data}
 	g.allocs = append(g.allocs, a) // bases only grow: the list stays sorted
 	g.publish()
 	g.next = base + size + guard
 	g.used += size
 	return base, nil
+}
+
+// commitPages writes a zero into every 4 KiB page of b, so that the
+// operating system maps an allocation when it is made, as cudaMalloc
+// commits device memory, and not at a kernel's first access to each
+// page: the page faults counted in the kernel's time (a launch adding two
+// 16 MiB arrays into a third spent 1.2 of its 4.4 ms in them).
+func commitPages(b []byte) {
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 0
+	}
 }
 
 // HostBytes returns n zeroed bytes whose backing array is 8-byte aligned

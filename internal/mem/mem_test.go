@@ -1,6 +1,12 @@
 package mem
 
-import "testing"
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestGlobal(t *testing.T) {
 	g := NewGlobal(1024)
@@ -58,5 +64,39 @@ func TestLoadStore(t *testing.T) {
 		if got := Load(p[:n]); got != want {
 			t.Errorf("%d bytes: 0x%x, want 0x%x", n, got, want)
 		}
+	}
+}
+
+// TestAllocCommits: an allocation's pages are mapped when it is made (the
+// resident set grows by its size), not at a kernel's first access, whose
+// time would count the faults. Linux only (/proc/self/status).
+func TestAllocCommits(t *testing.T) {
+	rss := func() int64 {
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			t.Skip("no /proc/self/status")
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				return kb << 10
+			}
+		}
+		t.Skip("no VmRSS")
+		return 0
+	}
+	g := NewGlobal(0)
+	const size = 128 << 20
+	runtime.GC()
+	before := rss()
+	addr, err := g.Alloc(size, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := rss() - before; grew < size*3/4 {
+		t.Errorf("the resident set grew by %d bytes for an allocation of %d", grew, size)
+	}
+	if err := g.Free(addr); err != nil {
+		t.Fatal(err)
 	}
 }
