@@ -155,16 +155,17 @@ func TestBatchConstLoads(t *testing.T) {
 }
 
 // batch32BitShared stages a block's 256 words through shared memory at
-// 32-bit addresses, as nvcc writes them (mov.u32 %r, tile; add.s32), and
-// reads them back reversed: out[i] = in[i - t + 255 - t] for thread t of
-// the block. step (a parameter) multiplies the write's offset: 4 for the
-// kernel, 0x20000000 to make the 32-bit addresses wrap (out of bounds).
+// 32-bit addresses, as nvcc writes them (mov.u32 %r, tile; add.s32):
+// thread t writes its word at tile + off + t*step and reads tile[255-t]
+// back. Step 4 and off 0 reverse each block (out[i] = in[i-t+255-t]);
+// step -4 and off 1020 (a negative step) write tile[255-t], so out = in;
+// step 0x20000000 makes the 32-bit addresses wrap (out of bounds).
 const batch32BitShared = `.version 8.0
 .target sm_90
 .address_size 64
-.visible .entry k(.param .u64 out, .param .u64 in, .param .u32 step)
+.visible .entry k(.param .u64 out, .param .u64 in, .param .u32 step, .param .u32 off)
 {
-	.reg .b32 %r<12>;
+	.reg .b32 %r<14>;
 	.reg .b64 %rd<8>;
 	.shared .align 4 .b32 tile[256];
 	ld.param.u64 %rd1, [out];
@@ -178,8 +179,10 @@ const batch32BitShared = `.version 8.0
 	add.s64 %rd4, %rd2, %rd3;
 	ld.global.u32 %r4, [%rd4];
 	mov.u32 %r5, tile;
+	ld.param.u32 %r12, [off];
 	mul.lo.s32 %r6, %r1, %r10;
 	add.s32 %r7, %r5, %r6;
+	add.s32 %r7, %r7, %r12;
 	st.shared.u32 [%r7], %r4;
 	bar.sync 0;
 	sub.s32 %r8, 255, %r1;
@@ -198,13 +201,13 @@ const batch32BitShared = `.version 8.0
 // wrap around 2^32 fault as on the warp engine.
 func TestBatch32BitSharedAddresses(t *testing.T) {
 	for _, c := range []struct {
-		name  string
-		step  uint64
-		fault bool
-	}{{"words", 4, false}, {"wrapping", 0x20000000, true}} {
+		name      string
+		step, off uint64
+		fault     bool
+	}{{"words", 4, 0, false}, {"backwards", 0xfffffffc, 1020, false}, {"wrapping", 0x20000000, 0, true}} {
 		const ctas = 40
 		in := bdFillBufs(bdBufs(bdWords(ctas*256, bdZero), bdWords(ctas*256, bdRand)), bdSeed(c.name))
-		diff, ref := bdDiff(t, batch32BitShared, "k", bdX(ctas), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1), bdU(c.step)), !c.fault)
+		diff, ref := bdDiff(t, batch32BitShared, "k", bdX(ctas), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1), bdU(c.step), bdU(c.off)), !c.fault)
 		if diff != "" {
 			t.Fatalf("%s: %s", c.name, diff)
 		}
@@ -218,7 +221,11 @@ func TestBatch32BitSharedAddresses(t *testing.T) {
 			t.Fatal(ref.err)
 		}
 		for i := range ctas * 256 {
-			want := binary.LittleEndian.Uint32(in[1][4*(i-i%256+255-i%256):])
+			j := i - i%256 + 255 - i%256 // (reversed)
+			if c.off != 0 {
+				j = i
+			}
+			want := binary.LittleEndian.Uint32(in[1][4*j:])
 			if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != want {
 				t.Fatalf("%s: out[%d] = %#x, want %#x", c.name, i, got, want)
 			}
@@ -234,7 +241,7 @@ func TestBatch32BitSharedAddresses(t *testing.T) {
 	out, _ := g.Alloc(4*256*8, 0)
 	in, _ := g.Alloc(4*256*8, 0)
 	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{8, 1, 1}, Block: [3]int{256, 1, 1},
-		Params: params(k, out, in, 4), Workers: 1}); err != nil {
+		Params: params(k, out, in, 4, 0), Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := k.batchRuns.Get().(*batchRun)

@@ -177,11 +177,13 @@ func (r *batchRun) keep(dst []byte) bool {
 	// (append's growth by a quarter would copy a batch's kept bytes again
 	// and again in a launch's first batch: gridsaxpy's took 10.9 ms
 	// against 5 for the next ones)
+	// (the check above keeps len+len(dst) within undoMaxBytes: so does
+	// the growth)
 	if len(r.undoBytes)+len(dst) > cap(r.undoBytes) {
-		r.undoBytes = slices.Grow(r.undoBytes, max(cap(r.undoBytes), 1<<20, len(dst)))
+		r.undoBytes = slices.Grow(r.undoBytes, min(max(cap(r.undoBytes), 1<<20, len(dst)), undoMaxBytes-len(r.undoBytes)))
 	}
 	if len(r.undoLog) == cap(r.undoLog) {
-		r.undoLog = slices.Grow(r.undoLog, max(cap(r.undoLog), 1<<14))
+		r.undoLog = slices.Grow(r.undoLog, min(max(cap(r.undoLog), 1<<14), undoMaxBytes/int(unsafe.Sizeof(undoEntry{}))))
 	}
 	r.undoLog = append(r.undoLog, undoEntry{dst: dst, at: len(r.undoBytes)})
 	r.undoBytes = append(r.undoBytes, dst...)

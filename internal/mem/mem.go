@@ -125,9 +125,13 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	// at least 8: the engine's atomics update aligned host words of the
 	// allocation, whose bytes then align as the device addresses do
 	align = max(align, 8)
+	if size >= SharedBase-GlobalBase || align >= SharedBase-GlobalBase {
+		// (no sum below can wrap around: malloc((size_t)-1) is NULL)
+		return 0, fmt.Errorf("out of device address space: %d bytes requested", size)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.limit != 0 && g.used+size > g.limit {
+	if g.limit != 0 && size > g.limit-g.used {
 		return 0, fmt.Errorf("out of device memory: %d bytes requested, %d of %d in use", size, g.used, g.limit)
 	}
 	base := (g.next + align - 1) &^ (align - 1)
@@ -135,7 +139,9 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 		return 0, fmt.Errorf("out of device address space")
 	}
 	data := HostBytes(size)
-	commitPages(data)
+	if size <= commitMax {
+		commitPages(data)
+	}
 	a := &allocation{base: base, data: data}
 	g.allocs = append(g.allocs, a) // bases only grow: the list stays sorted
 	g.publish()
@@ -143,6 +149,12 @@ func (g *Global) Alloc(size, align uint64) (uint64, error) {
 	g.used += size
 	return base, nil
 }
+
+// commitMax bounds the allocations commitPages maps at once: a larger one
+// (more than a GPU would hold, with no device memory limit set) stays
+// mapped page by page as kernels touch it, as it would otherwise ask the
+// host for all of it.
+const commitMax = 1 << 30
 
 // commitPages writes a zero into every 4 KiB page of b, so that the
 // operating system maps an allocation when it is made, as cudaMalloc

@@ -100,3 +100,30 @@ func TestAllocCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAllocTooLarge: sizes whose sums would wrap around 64 bits, or that
+// pass the device address space or the memory limit, are errors (a
+// kernel's malloc((size_t)-1) gets NULL); none panics.
+func TestAllocTooLarge(t *testing.T) {
+	g := NewGlobal(0)
+	for _, size := range []uint64{^uint64(0), ^uint64(0) - 255, SharedBase, SharedBase - GlobalBase} {
+		if addr, err := g.Alloc(size, 0); err == nil {
+			t.Errorf("Alloc(%#x) = %#x, want an error", size, addr)
+		}
+	}
+	if _, err := g.Alloc(16, ^uint64(0)/2+1); err == nil {
+		t.Error("an alignment of 2^63: no error")
+	}
+	lim := NewGlobal(1 << 20)
+	if _, err := lim.Alloc(1<<19, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []uint64{1<<19 + 1, ^uint64(0) - (1 << 18)} {
+		if _, err := lim.Alloc(size, 0); err == nil || !strings.Contains(err.Error(), "out of device memory") && !strings.Contains(err.Error(), "address space") {
+			t.Errorf("Alloc(%#x) with 2^19 of 2^20 in use: %v", size, err)
+		}
+	}
+	if _, err := lim.Alloc(1<<19, 0); err != nil {
+		t.Errorf("the rest of the limit: %v", err)
+	}
+}
