@@ -44,23 +44,15 @@ func undoStores(f *Func, p *batchPlan) bool {
 // side.
 func failsAfter(f *Func, p *batchPlan) []bool {
 	n := len(f.Ops)
-	preds := make([][]int32, n)
-	var succ []int32
-	for i := range n {
-		succ = successors(f, i, succ[:0])
-		for _, s := range succ {
-			if int(s) < n {
-				preds[s] = append(preds[s], int32(i))
-			}
-		}
-	}
+	g := newFlowGraph(f)
 	// a split runs its fall-through lanes to the join first, then the
 	// taken ones from the branch's target (batch_run.go's split, arrive):
 	// the taken side runs after the other, as if the join led to it
+	joins := map[int32][]int32{}
 	for i, k := range p.kind {
 		if o := &f.Ops[i]; k == bkBra && o.guard != 0 && !p.toExit[i] {
 			if j := f.ipdom[i]; j >= 0 && int(j) < n && int(o.target) < n {
-				preds[o.target] = append(preds[o.target], j)
+				joins[o.target] = append(joins[o.target], j)
 			}
 		}
 	}
@@ -75,10 +67,12 @@ func failsAfter(f *Func, p *batchPlan) []bool {
 	for len(work) > 0 {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, q := range preds[i] {
-			if !after[q] {
-				after[q] = true
-				work = append(work, q)
+		for _, preds := range [2][]int32{g.pred(i), joins[i]} {
+			for _, q := range preds {
+				if !after[q] {
+					after[q] = true
+					work = append(work, q)
+				}
 			}
 		}
 	}

@@ -37,38 +37,50 @@ func successors(f *Func, i int, out []int32) []int32 {
 	return append(out, next)
 }
 
+// A flowGraph is a function's control-flow graph as flat lists: node i's
+// successors are succTo[succAt[i]:succAt[i+1]] and its predecessors
+// predFrom[predAt[i]:predAt[i+1]]; node len(f.Ops) is the function's exit.
+type flowGraph struct {
+	succAt, succTo, predAt, predFrom []int32
+}
+
+func newFlowGraph(f *Func) *flowGraph {
+	n := len(f.Ops)
+	g := &flowGraph{succAt: make([]int32, n+2)}
+	nPred := make([]int32, n+2)
+	for i := range n {
+		g.succAt[i] = int32(len(g.succTo))
+		g.succTo = successors(f, i, g.succTo)
+		for _, s := range g.succTo[g.succAt[i]:] {
+			nPred[s+1]++
+		}
+	}
+	g.succAt[n], g.succAt[n+1] = int32(len(g.succTo)), int32(len(g.succTo))
+	for i := 1; i < len(nPred); i++ {
+		nPred[i] += nPred[i-1]
+	}
+	g.predAt = slices.Clone(nPred) // starts; nPred: next free place
+	g.predFrom = make([]int32, len(g.succTo))
+	for i := range n {
+		for _, s := range g.succTo[g.succAt[i]:g.succAt[i+1]] {
+			g.predFrom[nPred[s]] = int32(i)
+			nPred[s]++
+		}
+	}
+	return g
+}
+
+func (g *flowGraph) succ(i int32) []int32 { return g.succTo[g.succAt[i]:g.succAt[i+1]] }
+func (g *flowGraph) pred(i int32) []int32 { return g.predFrom[g.predAt[i]:g.predAt[i+1]] }
+
 // postDominators returns, for every op, its immediate post-dominator (-1
 // when it is the function's exit), by the iterative algorithm of Cooper,
 // Harvey and Kennedy on the reversed control-flow graph.
 func postDominators(f *Func) []int32 {
 	n := len(f.Ops)
 	exit := n
-	// the edges, as flat lists per node (succ[i]: succTo[succAt[i]:succAt[i+1]];
-	// preds likewise: the predecessors in the reversed graph = successors)
-	succAt := make([]int32, n+2)
-	var succTo []int32
-	nPred := make([]int32, n+2)
-	for i := 0; i < n; i++ {
-		succAt[i] = int32(len(succTo))
-		succTo = successors(f, i, succTo)
-		for _, s := range succTo[succAt[i]:] {
-			nPred[s+1]++
-		}
-	}
-	succAt[n], succAt[n+1] = int32(len(succTo)), int32(len(succTo))
-	for i := 1; i < len(nPred); i++ {
-		nPred[i] += nPred[i-1]
-	}
-	predAt := slices.Clone(nPred) // starts; nPred: next free place
-	predFrom := make([]int32, len(succTo))
-	for i := 0; i < n; i++ {
-		for _, s := range succTo[succAt[i]:succAt[i+1]] {
-			predFrom[nPred[s]] = int32(i)
-			nPred[s]++
-		}
-	}
-	succ := func(i int32) []int32 { return succTo[succAt[i]:succAt[i+1]] }
-	preds := func(i int32) []int32 { return predFrom[predAt[i]:predAt[i+1]] }
+	g := newFlowGraph(f)
+	succ, preds := g.succ, g.pred
 	// Postorder of the reversed graph from the exit.
 	order := make([]int32, 0, n+1)
 	index := make([]int32, n+1)

@@ -18,7 +18,6 @@ package exec
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 )
@@ -55,20 +54,10 @@ func livenessVisits(f *Func) (*liveSets, int) {
 	}
 	gen := make([]uint64, n*words)
 	kill := make([]int32, n) // the slot op i kills, or -1
-	succAt := make([]int32, n+1)
-	var succTo []int32
-	nPred := make([]int32, n+1)
 	for i := range f.Ops {
 		o := &f.Ops[i]
 		if o.inst.Opcode == "brx" {
 			return nil, 0
-		}
-		succAt[i] = int32(len(succTo))
-		succTo = successors(f, i, succTo)
-		for _, s := range succTo[succAt[i]:] {
-			if int(s) < n {
-				nPred[s+1]++
-			}
 		}
 		kill[i] = -1
 		if o.guard == 0 && definesFirst[o.inst.Opcode] && len(o.inst.Operands) > 0 {
@@ -90,21 +79,7 @@ func livenessVisits(f *Func) (*liveSets, int) {
 			})
 		}
 	}
-	succAt[n] = int32(len(succTo))
-	// predecessors, flat: pred[predAt[i]:predAt[i+1]]
-	for i := 1; i <= n; i++ {
-		nPred[i] += nPred[i-1]
-	}
-	predAt := slices.Clone(nPred)
-	pred := make([]int32, nPred[n])
-	for i := range n {
-		for _, s := range succTo[succAt[i]:succAt[i+1]] {
-			if int(s) < n {
-				pred[nPred[s]] = int32(i)
-				nPred[s]++
-			}
-		}
-	}
+	g := newFlowGraph(f)
 	in := make([]uint64, n*words)
 	out := make([]uint64, words)
 	// the worklist, a stack: the last op first, as a backward analysis wants
@@ -120,7 +95,7 @@ func livenessVisits(f *Func) (*liveSets, int) {
 		queued[i] = false
 		visits++
 		clear(out)
-		for _, s := range succTo[succAt[i]:succAt[i+1]] {
+		for _, s := range g.succ(int32(i)) {
 			if int(s) < n {
 				for w, v := range in[int(s)*words : (int(s)+1)*words] {
 					out[w] |= v
@@ -137,7 +112,7 @@ func livenessVisits(f *Func) (*liveSets, int) {
 			}
 		}
 		if changed {
-			for _, p := range pred[predAt[i]:predAt[i+1]] {
+			for _, p := range g.pred(int32(i)) {
 				if !queued[p] {
 					work, queued[p] = append(work, p), true
 				}
