@@ -285,7 +285,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				if !ok || start&(n-1) != 0 {
 					continue // (lane by lane below, which faults where it must)
 				}
-				if store && o.space == mem.SpaceGlobal && r.plan.undo && !r.unkept {
+				if store && o.space == mem.SpaceGlobal && r.keeping() {
 					for j := range uint64(sg.n) {
 						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
 							return 0, false
@@ -341,7 +341,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 // undo log is full (keep).
 func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, store, signed bool) (done, ok bool) {
 	n := uint64(o.size)
-	keep := store && o.space == mem.SpaceGlobal
+	keep := store && o.space == mem.SpaceGlobal && r.keeping()
 	if mask == ^uint32(0) && consecutive(addrs, n) {
 		lo := addrs[0] + o.addrConst
 		data, off, _, in := r.winAt(o.space, blk, lo, warpSize*n)
@@ -376,7 +376,7 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 		loadLanes(row, data, offs, mask, int(n), typeOf(o.inst))
 		return true, true
 	}
-	if keep && r.plan.undo && !r.unkept {
+	if keep {
 		for m := mask; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros32(m)
 			if !r.keep(data[offs[i] : offs[i]+n]) {
@@ -448,7 +448,7 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	if lin && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
-	keeps := store && o.space == mem.SpaceGlobal && r.plan.undo && !r.unkept // (lane by lane below, each kept first)
+	keeps := store && o.space == mem.SpaceGlobal && r.keeping() // (lane by lane below, each kept first)
 	if whole := !keeps && o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,

@@ -145,6 +145,11 @@ func (r *batchRun) storeInBounds(o *Op) bool {
 	return true
 }
 
+// keeping reports whether global stores keep what they overwrite now: in
+// a kernel with global stores, but not in a store that checked its lanes
+// first (store).
+func (r *batchRun) keeping() bool { return r.plan.undo && !r.unkept }
+
 // undoEntry is a stored region and where its old bytes lie in undoBytes.
 type undoEntry struct {
 	dst []byte
@@ -161,18 +166,16 @@ var undoMaxBytes = 16 << 20
 // false when the batch keeps too much already (it must go back, and not
 // store).
 func (r *batchRun) keep(dst []byte) bool {
-	if !r.plan.undo || r.unkept {
+	if !r.keeping() {
 		return true
 	}
 	if len(r.undoBytes)+len(dst)+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)
 		r.declined = true
 		return false
 	}
-	// (append's growth by a quarter would copy a batch's kept bytes again
-	// and again in a launch's first batch: gridsaxpy's took 10.9 ms
-	// against 5 for the next ones)
-	// (the check above keeps len+len(dst) within undoMaxBytes: so does
-	// the growth)
+	// grown by doubling, within undoMaxBytes as the check above is:
+	// append's growth by a quarter copied a launch's first batch's kept
+	// bytes again and again (gridsaxpy: 10.9 ms against 5 for later ones)
 	if len(r.undoBytes)+len(dst) > cap(r.undoBytes) {
 		r.undoBytes = slices.Grow(r.undoBytes, min(max(cap(r.undoBytes), 1<<20, len(dst)), undoMaxBytes-len(r.undoBytes)))
 	}
