@@ -165,25 +165,18 @@ func (w *Warp) loadMasked(o *Op, mask uint32, dst *lanes) bool {
 	}
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
-	c := o.addrConst - base
-	if n == 4 {
-		for m := mask; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			off := regs[l] + c
-			if off > limit || (regs[l]+o.addrConst)&3 != 0 {
-				return false
-			}
-			dst[l] = uint64(binary.LittleEndian.Uint32(data[off:]))
-		}
-		return true
-	}
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		off := regs[l] + c
-		if off > limit || (regs[l]+o.addrConst)&7 != 0 {
+		a := regs[l] + o.addrConst
+		off := a - base
+		if off > limit || a&(n-1) != 0 {
 			return false
 		}
-		dst[l] = binary.LittleEndian.Uint64(data[off:])
+		if n == 4 { // (one branch the predictor always gets right)
+			dst[l] = uint64(binary.LittleEndian.Uint32(data[off:]))
+		} else {
+			dst[l] = binary.LittleEndian.Uint64(data[off:])
+		}
 	}
 	return true
 }
