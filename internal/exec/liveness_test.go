@@ -9,117 +9,49 @@ import (
 	"testing"
 )
 
-// groupLanesKernels: odd lanes run a loop (add is a whole-warp loop) while
-// even lanes wait at the loop's reconvergence point (waits) or sit at the
-// else side above it (runnable), and read %r5 there, which the loop
-// writes; in killed, they write %r6 before reading it, so the loop's
-// writes of %r6 may go to every lane; in guarded, a guarded mov writes
-// %r5 for some of them first.
-const groupLanesKernels = `.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry waits(.param .u64 out)
+// groupLanesKernels: odd lanes run a loop (add is a whole-warp loop)
+// adding 7 to a register five times while even lanes branch to SKIP, then
+// each thread stores that register. In waits the even lanes wait at the
+// loop's reconvergence point and read %r5 there, which the loop writes;
+// in runnable they sit at SKIP above it (an else side) and read it too;
+// in killed they write %r6 before reading it, so the loop's writes of %r6
+// may go to every lane; in guarded a guarded mov writes %r5 for some of
+// them first.
+var groupLanesKernels = ".version 7.0\n.target sm_70\n.address_size 64\n" +
+	groupLanesKernel("waits", "%r5", "SKIP:") +
+	groupLanesKernel("runnable", "%r5", "bra.uni OUT;\nSKIP:\n\tadd.u32 %r6, %r5, 100;\n\tmov.u32 %r5, %r6;") +
+	groupLanesKernel("killed", "%r6", "bra.uni OUT;\nSKIP:\n\tadd.u32 %r6, %r1, 1000;") +
+	groupLanesKernel("guarded", "%r5", "SKIP:\n\tsetp.lt.u32 %p2, %r1, 16;\n\t@%p2 mov.u32 %r5, 9;")
+
+// groupLanesKernel is one of groupLanesKernels: the loop on reg, then
+// after (from the loop's exit to OUT, the store).
+func groupLanesKernel(name, reg, after string) string {
+	return `.visible .entry ` + name + `(.param .u64 out)
 {
 	.reg .pred %p<3>;
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<4>;
 	mov.u32 %r1, %tid.x;
-	mov.u32 %r5, %r1;
+	mov.u32 ` + reg + `, %r1;
 	and.b32 %r2, %r1, 1;
 	setp.eq.u32 %p1, %r2, 0;
 	@%p1 bra SKIP;
 	mov.u32 %r3, 0;
 LOOP:
-	add.u32 %r5, %r5, 7;
+	add.u32 ` + reg + `, ` + reg + `, 7;
 	add.u32 %r3, %r3, 1;
 	setp.lt.u32 %p2, %r3, 5;
 	@%p2 bra LOOP;
-SKIP:
-	ld.param.u64 %rd1, [out];
-	mul.wide.u32 %rd2, %r1, 4;
-	add.u64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r5;
-	ret;
-}
-.visible .entry runnable(.param .u64 out)
-{
-	.reg .pred %p<3>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<4>;
-	mov.u32 %r1, %tid.x;
-	mov.u32 %r5, %r1;
-	and.b32 %r2, %r1, 1;
-	setp.eq.u32 %p1, %r2, 0;
-	@%p1 bra ELSE;
-	mov.u32 %r3, 0;
-LOOP:
-	add.u32 %r5, %r5, 7;
-	add.u32 %r3, %r3, 1;
-	setp.lt.u32 %p2, %r3, 5;
-	@%p2 bra LOOP;
-	bra.uni JOIN;
-ELSE:
-	add.u32 %r6, %r5, 100;
-	mov.u32 %r5, %r6;
-JOIN:
-	ld.param.u64 %rd1, [out];
-	mul.wide.u32 %rd2, %r1, 4;
-	add.u64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r5;
-	ret;
-}
-.visible .entry killed(.param .u64 out)
-{
-	.reg .pred %p<3>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<4>;
-	mov.u32 %r1, %tid.x;
-	mov.u32 %r6, %r1;
-	and.b32 %r2, %r1, 1;
-	setp.eq.u32 %p1, %r2, 0;
-	@%p1 bra SKIP;
-	mov.u32 %r3, 0;
-LOOP:
-	add.u32 %r6, %r6, 7;
-	add.u32 %r3, %r3, 1;
-	setp.lt.u32 %p2, %r3, 5;
-	@%p2 bra LOOP;
-	bra.uni OUT;
-SKIP:
-	add.u32 %r6, %r1, 1000;
+	` + after + `
 OUT:
 	ld.param.u64 %rd1, [out];
 	mul.wide.u32 %rd2, %r1, 4;
 	add.u64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r6;
-	ret;
-}
-.visible .entry guarded(.param .u64 out)
-{
-	.reg .pred %p<3>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<4>;
-	mov.u32 %r1, %tid.x;
-	mov.u32 %r5, %r1;
-	and.b32 %r2, %r1, 1;
-	setp.eq.u32 %p1, %r2, 0;
-	@%p1 bra SKIP;
-	mov.u32 %r3, 0;
-LOOP:
-	add.u32 %r5, %r5, 7;
-	add.u32 %r3, %r3, 1;
-	setp.lt.u32 %p2, %r3, 5;
-	@%p2 bra LOOP;
-SKIP:
-	setp.lt.u32 %p2, %r1, 16;
-	@%p2 mov.u32 %r5, 9;
-	ld.param.u64 %rd1, [out];
-	mul.wide.u32 %rd2, %r1, 4;
-	add.u64 %rd3, %rd1, %rd2;
-	st.global.u32 [%rd3], %r5;
+	st.global.u32 [%rd3], ` + reg + `;
 	ret;
 }
 `
+}
 
 // TestGroupAllLanes: a divergent group's whole-warp loops that run for
 // every lane (liveness.go) leave the values the other lanes read next
