@@ -269,14 +269,7 @@ func TestBatchFaultAfterStore(t *testing.T) {
 	ld.global.u32 %w, [%p];
 	ret;
 }`
-	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
-		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
-	}
+	undoFault(t, src, 2, 128, 256)
 	p, _ := load(t, src)
 	k := p.Kernels["k"]
 	if k.batch == nil || !k.batch.undo {
@@ -319,14 +312,7 @@ func TestBatchLastStoreChecksFirst(t *testing.T) {
 	st.global.u32 [%p], %w;
 	ret;
 }`
-	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(200, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
-		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
-	}
+	undoFault(t, src, 2, 128, 200)
 	p, g := load(t, src)
 	a, _ := g.Alloc(4*256, 0)
 	b, _ := g.Alloc(4*200, 0)
@@ -375,8 +361,17 @@ Join:
 	add.u32 %m, %m, 1;
 	ret;
 }`
-	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(1), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	undoFault(t, src, 1, 64, 256)
+}
+
+// undoFault launches src (undoHead's kernel: a of 256 zero words, b of
+// bWords, n = 256) on grid CTAs of block threads with batches on and off,
+// on one and two workers, and requires the warp engine's memory, counts
+// and error: an out-of-bounds fault.
+func undoFault(t *testing.T, src string, grid, block, bWords int) {
+	t.Helper()
+	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(bWords, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
 	if diff != "" {
 		t.Fatal(diff)
 	}
