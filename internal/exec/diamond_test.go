@@ -147,29 +147,16 @@ J5:
 // CTAs of 96 threads.
 func TestDiamondsMatchDefaultSchedule(t *testing.T) {
 	setFlag(t, &diamondsEnabled, true) // (set back at cleanup should a run below fail)
-	run := func() ([]byte, LaunchStats, int) {
-		p, g := load(t, diamondKernel)
-		n := 0
-		for _, o := range p.Kernels["k"].Ops {
-			if o.dia != nil {
-				n++
-			}
+	p, _ := load(t, diamondKernel)
+	n := 0
+	for _, o := range p.Kernels["k"].Ops {
+		if o.dia != nil {
+			n++
 		}
-		out, _ := g.Alloc(2*96*4, 0)
-		lg, _ := g.Alloc(2*288*4, 0)
-		var st LaunchStats
-		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{96, 1, 1},
-			Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
-			t.Fatal(err)
-		}
-		st.Duration = 0
-		b1, _ := g.Bytes(out, 2*96*4)
-		b2, _ := g.Bytes(lg, 2*288*4)
-		return append(append([]byte(nil), b1...), b2...), st, n
 	}
-	got, gotStats, n := run()
+	got, gotStats := runOutLog(t, diamondKernel, 2, 96, 96, 288)
 	diamondsEnabled = false
-	want, wantStats, _ := run()
+	want, wantStats := runOutLog(t, diamondKernel, 2, 96, 96, 288)
 	diamondsEnabled = true
 	if n != 6 {
 		t.Errorf("%d diamonds found, want 6 (START's store, the loop's, ELSE2's, J3's, J4's second branch, L5's)", n)
@@ -476,27 +463,13 @@ func TestDiamondsMatchDefaultScheduleRandom(t *testing.T) {
 	ret;
 }
 `
-		run := func() ([]byte, LaunchStats) {
-			p, g := load(t, src)
-			if diamondsEnabled {
-				for _, o := range p.Kernels["k"].Ops {
-					if o.dia != nil {
-						diamonds++
-					}
-				}
+		p, _ := load(t, src)
+		for _, o := range p.Kernels["k"].Ops {
+			if o.dia != nil {
+				diamonds++
 			}
-			out, _ := g.Alloc(64*16, 0)
-			lg, _ := g.Alloc(1028, 0)
-			var st LaunchStats
-			if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
-				Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
-				t.Fatalf("kernel %d: %v\n%s", k, err, src)
-			}
-			st.Duration = 0
-			b1, _ := g.Bytes(out, 64*16)
-			b2, _ := g.Bytes(lg, 1028)
-			return append(append([]byte(nil), b1...), b2...), st
 		}
+		run := func() ([]byte, LaunchStats) { return runOutLog(t, src, 1, 64, 256, 257) }
 		got, gotStats := run()
 		diamondsEnabled = false
 		want, wantStats := run()
@@ -585,27 +558,33 @@ EXIT:
 // the odd lanes run past Z alone: 219 warp instructions against 155).
 func TestDiamondBackJoin(t *testing.T) {
 	setFlag(t, &batchEnabled, false)
-	run := func() ([]byte, LaunchStats) {
-		p, g := load(t, diamondBackJoin)
-		out, _ := g.Alloc(32*4, 0)
-		lg, _ := g.Alloc(32*4, 0)
-		var st LaunchStats
-		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
-			Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
-			t.Fatal(err)
-		}
-		st.Duration = 0
-		b1, _ := g.Bytes(out, 32*4)
-		b2, _ := g.Bytes(lg, 32*4)
-		return append(append([]byte(nil), b1...), b2...), st
-	}
-	got, gs := run()
+	got, gs := runOutLog(t, diamondBackJoin, 1, 32, 32, 32)
 	setFlag(t, &diamondsEnabled, false)
-	want, ws := run()
+	want, ws := runOutLog(t, diamondBackJoin, 1, 32, 32, 32)
 	if gs != ws {
 		t.Errorf("stats %+v, default schedule %+v", gs, ws)
 	}
 	if i := firstDiff(got, want); i >= 0 {
 		t.Errorf("byte %d: %#x, default schedule %#x", i, got[i], want[i])
 	}
+}
+
+// runOutLog launches kernel k of src (parameters out and log) on grid CTAs
+// of block threads on one worker and returns out (outWords per CTA) and
+// log (logWords per CTA) one after the other, and the counts.
+func runOutLog(t *testing.T, src string, grid, block, outWords, logWords int) ([]byte, LaunchStats) {
+	t.Helper()
+	p, g := load(t, src)
+	on, ln := uint64(4*grid*outWords), uint64(4*grid*logWords)
+	out, _ := g.Alloc(on, 0)
+	lg, _ := g.Alloc(ln, 0)
+	var st LaunchStats
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{grid, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(p.Kernels["k"], out, lg), Workers: 1, Stats: &st}); err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	st.Duration = 0
+	b1, _ := g.Bytes(out, on)
+	b2, _ := g.Bytes(lg, ln)
+	return append(append([]byte(nil), b1...), b2...), st
 }
