@@ -178,7 +178,7 @@ func TestLivenessVisits(t *testing.T) {
 	if ls == nil {
 		t.Fatal("no liveness")
 	}
-	if visits > 4*len(f.Ops) { // (3 here: each op once, and again as each of its two sets grows)
+	if visits > 4*len(f.Ops) { // (3 per op measured here)
 		t.Errorf("%d visits for %d ops", visits, len(f.Ops))
 	}
 	for _, r := range f.IR.Regs {
