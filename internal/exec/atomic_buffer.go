@@ -125,21 +125,33 @@ func (rb *redBuffer) flush() {
 	if rb.t.float {
 		rb.flushFloat()
 	} else if rb.t.width == 4 {
-		for i := rb.min; i <= rb.max; i++ {
-			if d := rb.d32[i]; d != 0 {
-				atomic.AddUint32((*uint32)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*4])), d)
-				rb.d32[i] = 0
-			}
-		}
+		addSums32(rb.data[rb.lo+uint64(rb.min)*4:], rb.d32[rb.min:rb.max+1])
 	} else {
-		for i := rb.min; i <= rb.max; i++ {
-			if d := rb.d64[i]; d != 0 {
-				atomic.AddUint64((*uint64)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*8])), d)
-				rb.d64[i] = 0
-			}
-		}
+		addSums64(rb.data[rb.lo+uint64(rb.min)*8:], rb.d64[rb.min:rb.max+1])
 	}
 	rb.min, rb.max = redWords, -1
+}
+
+// addSums32 adds each nonzero sum d[i] to the 4-byte word at words[4i:]
+// (one atomic add) and zeroes it: a worker's deltas (redBuffer.flush) or a
+// batch's sums (batchPending.commit) reach memory.
+func addSums32(words []byte, d []uint32) {
+	for i, x := range d {
+		if x != 0 {
+			atomic.AddUint32((*uint32)(unsafe.Pointer(&words[4*i])), x)
+			d[i] = 0
+		}
+	}
+}
+
+// addSums64 is addSums32 for 8-byte words.
+func addSums64(words []byte, d []uint64) {
+	for i, x := range d {
+		if x != 0 {
+			atomic.AddUint64((*uint64)(unsafe.Pointer(&words[8*i])), x)
+			d[i] = 0
+		}
+	}
 }
 
 // flushFloat applies the logged f32 adds in order: each touched word's

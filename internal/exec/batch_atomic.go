@@ -306,12 +306,13 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 		r.addOneF32(o, ai, ptrs[0], cur[0])
 		return
 	}
+	keepOld := ai.dst >= 0 && !ai.unread // (the lanes' old values, which an instruction reads)
 	for {
 		lane := 0
 		for blk := range r.nb {
 			vals := r.row(blk, ai.val)
 			var olds *lanes
-			if ai.dst >= 0 {
+			if keepOld {
 				olds = r.row(blk, ai.dst)
 			}
 			for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
@@ -354,7 +355,7 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 	for w, p := range ptrs {
 		cur[w] = atomic.AddUint32(p, acc[w]) - acc[w]
 	}
-	if ai.dst < 0 {
+	if !keepOld {
 		return
 	}
 	lane := 0

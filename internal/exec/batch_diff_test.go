@@ -244,6 +244,21 @@ func bdDiff(t *testing.T, src, entry string, grid, block [3]int, in bdInput, arg
 	return bdDiffOn(t, src, entry, grid, block, in, args, mustBatch, []int{1, 2})
 }
 
+// bdSame is bdDiff for a launch that must not fail: it fails the test
+// (what names the launch) where the runs differ or the warp engine's
+// launch fails, and returns the warp engine's result.
+func bdSame(t *testing.T, what, src, entry string, grid, block [3]int, in bdInput, args []bdArg, mustBatch bool) bdResult {
+	t.Helper()
+	diff, ref := bdDiff(t, src, entry, grid, block, in, args, mustBatch)
+	if diff != "" {
+		t.Fatalf("%s: %s", what, diff)
+	}
+	if ref.err != nil {
+		t.Fatalf("%s: %v", what, ref.err)
+	}
+	return ref
+}
+
 // bdDiffOn is bdDiff on the given worker counts.
 func bdDiffOn(t *testing.T, src, entry string, grid, block [3]int, in bdInput, args []bdArg, mustBatch bool, workerCounts []int) (string, bdResult) {
 	t.Helper()

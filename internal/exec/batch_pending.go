@@ -1,10 +1,6 @@
 package exec
 
-import (
-	"math/bits"
-	"sync/atomic"
-	"unsafe"
-)
+import "math/bits"
 
 // Pending adds in batches. A batch that goes back to the warp engine runs
 // again from the start there, so a global atomic in a batch must not have
@@ -159,16 +155,15 @@ func (pd *batchPending) commit() {
 	if pd.data == nil {
 		return
 	}
-	for i := pd.first; i <= pd.last; i++ {
+	if first, last := pd.first, pd.last; first <= last {
+		words := pd.data[pd.lo+uint64(first)*pd.width:]
 		if pd.width == 4 {
-			if d := pd.d32[i]; d != 0 {
-				atomic.AddUint32((*uint32)(unsafe.Pointer(&pd.data[pd.lo+uint64(i)*4])), d)
-			}
-		} else if d := pd.d64[i]; d != 0 {
-			atomic.AddUint64((*uint64)(unsafe.Pointer(&pd.data[pd.lo+uint64(i)*8])), d)
+			addSums32(words, pd.d32[first:last+1])
+		} else {
+			addSums64(words, pd.d64[first:last+1])
 		}
 	}
-	pd.drop()
+	pd.data, pd.first, pd.last = nil, redWords, -1 // (addSums zeroed the sums)
 }
 
 // drop forgets the sums (the batch goes back to the warp engine, which

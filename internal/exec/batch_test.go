@@ -1452,7 +1452,7 @@ func TestBatchSharedRandom(t *testing.T) {
 		n := grid * threads
 		bufs := bdBufs(bdWords(n, bdZero), bdWords(n, bdRand))
 		in := bdFillBufs(bufs, uint64(k)+1)
-		diff, ref := bdDiffOn(t, src, "k", bdX(grid), bdXY(shape[0], shape[1]), in, bdArgs(bdPtr(0), bdPtr(1)), true, []int{1, 2})
+		diff, ref := bdDiff(t, src, "k", bdX(grid), bdXY(shape[0], shape[1]), in, bdArgs(bdPtr(0), bdPtr(1)), true)
 		if diff != "" {
 			t.Fatalf("kernel %d (grid %d, block %v): %s\n%s", k, grid, shape, diff, src)
 		}
@@ -1572,13 +1572,7 @@ DONE:
 			for _, grid := range []int{2, 30} {
 				n := grid * 128
 				in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(1, bdZero)), uint64(grid))
-				diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1)), true)
-				if diff != "" {
-					t.Fatalf("%q, %q, grid %d: %s", pred, body, grid, diff)
-				}
-				if ref.err != nil {
-					t.Fatal(ref.err)
-				}
+				bdSame(t, fmt.Sprintf("%q, %q, grid %d", pred, body, grid), src, "k", bdX(grid), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1)), true)
 			}
 		}
 	}
@@ -1634,13 +1628,7 @@ LOOP:
 		grid, block := 20, 96
 		n := grid * block
 		in := bdFillBufs(bdBufs(bdWords(n+64, bdRand), bdWords(n, bdZero)), 5)
-		diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1)), eligible)
-		if diff != "" {
-			t.Fatalf("%q: %s", trips, diff)
-		}
-		if ref.err != nil {
-			t.Fatal(ref.err)
-		}
+		bdSame(t, fmt.Sprintf("%q", trips), src, "k", bdX(grid), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1)), eligible)
 	}
 }
 
@@ -1676,13 +1664,7 @@ func TestBatchVectorRegisterElements(t *testing.T) {
 }`
 	const grid = 40
 	in := bdFillBufs(bdBufs(bdWords(grid*64, bdZero), bdWords(grid*64, bdRand)), 9)
-	diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), true)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err != nil {
-		t.Fatal(ref.err)
-	}
+	ref := bdSame(t, "launch", src, "k", bdX(grid), bdX(64), in, bdArgs(bdPtr(0), bdPtr(1)), true)
 	for i := range grid * 64 {
 		want := uint32(i^0x55) + 5 + binary.LittleEndian.Uint32(in[1][4*i:])
 		if got := binary.LittleEndian.Uint32(ref.mem[0][4*i:]); got != want {
