@@ -99,16 +99,21 @@ func (r *batchRun) store(pc int32, o *Op) bool {
 
 // storeInBounds reports whether every running lane's store of op o (its
 // guard true) lies, aligned, in global memory the batch may write: a
-// form's range over the whole batch in one check, else each block's lanes
-// in one window, else lane by lane.
+// form's range over all the batch's threads in one check, else each
+// block's lanes in one window, else lane by lane.
 func (r *batchRun) storeInBounds(o *Op) bool {
 	size := uint64(o.size * len(o.vec))
 	af, isForm := r.addrForm(o)
-	if isForm && o.guard == 0 && r.full() {
-		if v0, st, ok := r.linear(&af); ok && st == size {
-			start := v0 + o.addrConst
-			_, _, in := r.window(start, size*warpSize*uint64(r.nb))
-			return in && start&(size-1) == 0
+	if isForm {
+		// the form's least and greatest values over all the batch's
+		// threads bound the running lanes' addresses; with its base and
+		// steps aligned, so is every address
+		lo, hi, ok := af.span(64, false, &r.dom)
+		start := lo + o.addrConst
+		if ok && (af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&(size-1) == 0 {
+			if _, _, in := r.window(start, hi-lo+size); in {
+				return true
+			}
 		}
 	}
 	for blk := range r.nb {

@@ -334,6 +334,42 @@ func TestBatchLastStoreChecksFirst(t *testing.T) {
 	}
 }
 
+// TestBatchLastStoreChecksAlignment: the last store's lanes in the second
+// CTA are misaligned (b + 4*i + 2*ctaid.x): the check before it must see
+// that from the address form's base and steps, and the batch go back
+// before the first CTA's lanes write b.
+func TestBatchLastStoreChecksAlignment(t *testing.T) {
+	src := undoHead + `	mul.wide.u32 %o, %i, 4;
+	mov.u32 %w, %ctaid.x;
+	mul.wide.u32 %p, %w, 2;
+	add.u64 %o, %o, %p;
+	add.u64 %p, %bp, %o;
+	add.u32 %w, %i, 1;
+	st.global.u32 [%p], %w;
+	ret;
+}`
+	undoFaultKind(t, src, 2, 128, 257, "misaligned")
+	p, g := load(t, src)
+	a, _ := g.Alloc(4*256, 0)
+	b, _ := g.Alloc(4*257, 0) // (in bounds: only the alignment is wrong)
+	batches := 0
+	setFlag(t, &afterBatchOps, func() {
+		batches++
+		bb, _ := g.Bytes(b, 4*256)
+		for i := range 256 {
+			if w := binary.LittleEndian.Uint32(bb[4*i:]); w != 0 {
+				t.Errorf("b[%d] = %d after the batch's ops", i, w)
+				return
+			}
+		}
+	})
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1},
+		Params: params(p.Kernels["k"], a, b, 256), Workers: 1})
+	if err == nil || batches == 0 {
+		t.Fatalf("error %v after %d batches", err, batches)
+	}
+}
+
 // TestBatchFaultAfterSplit: a batch runs a split's fall-through lanes to
 // the join and then the taken ones, so a store on the fall-through side
 // comes before the taken side's loads though no path leads from one to
@@ -370,12 +406,18 @@ Join:
 // and error: an out-of-bounds fault.
 func undoFault(t *testing.T, src string, grid, block, bWords int) {
 	t.Helper()
+	undoFaultKind(t, src, grid, block, bWords, "out of bounds")
+}
+
+// undoFaultKind is undoFault with the fault the reference must report.
+func undoFaultKind(t *testing.T, src string, grid, block, bWords int, kind string) {
+	t.Helper()
 	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(bWords, bdZero)), 1)
 	diff, ref := bdDiff(t, src, "k", bdX(grid), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
 	if diff != "" {
 		t.Fatal(diff)
 	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
-		t.Fatalf("error %v, want an out-of-bounds fault", ref.err)
+	if ref.err == nil || !strings.Contains(ref.err.Error(), kind) {
+		t.Fatalf("error %v, want a fault: %s", ref.err, kind)
 	}
 }
