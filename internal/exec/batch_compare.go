@@ -44,6 +44,26 @@ func (r *batchRun) setpForms(o *Op) bool {
 	if f[0].uniform() {
 		mv, k, moving = &f[1], f[0].raw(), 1
 	}
+	// an equality with the value k: decided by where k lies
+	eqs := (c == cmpEq || c == cmpNe) && (f[0].uniform() || f[1].uniform()) && !mv.uniform()
+	km := k & t.mask()
+	if o.guard == 0 && eqs {
+		// k outside the values' range over the whole batch: no lane equals it
+		if lo, hi, span := mv.span(t.bits, false, &r.dom); span && (km < lo || km > hi) {
+			res := uint32(0)
+			if c == cmpNe {
+				res = ^uint32(0)
+			}
+			for blk := range r.nb {
+				if r.act[blk] != 0 {
+					*r.pred(blk, p) = res
+				}
+			}
+			r.predUni[p] = int8(res & 1)
+			r.countAll()
+			return true
+		}
+	}
 	if o.guard == 0 && ends {
 		// one threshold for the whole batch, when its lanes' values run
 		// through it without wrapping around
@@ -71,7 +91,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 	// else the ends of each run decide it
 	// (a moving operand without a ctaid.x term gives each warp of a CTA
 	// the same lanes in every CTA: one answer per warp of the CTA)
-	perWarp := ends && int(mv.bits) == t.bits && mv.c[3] == 0
+	perWarp := (ends || eqs) && int(mv.bits) == t.bits && mv.c[3] == 0
 	known := r.setpKnown[:0]
 	for range r.wpc {
 		known = append(known, -1)
@@ -111,6 +131,21 @@ func (r *batchRun) setpForms(o *Op) bool {
 				continue
 			}
 		}
+		if eqs && int(mv.bits) == t.bits {
+			// each run of consecutive tid.x, value by value
+			var res uint32
+			for _, sg := range r.segs[r.bw[blk]] {
+				res |= equalRun(r.segFirst(mv, blk, sg), mv.c[0], sg.n, km, t.mask()) << sg.lane
+			}
+			if c == cmpNe {
+				res = ^res
+			}
+			*pp = *pp&^mask | res&mask
+			if perWarp {
+				known[r.bw[blk]] = int64(res)
+			}
+			continue
+		}
 		r.formRow(f[0], blk, &r.tmp)
 		r.formRow(f[1], blk, &r.tmp2)
 		var res uint32
@@ -122,6 +157,25 @@ func (r *batchRun) setpForms(o *Op) bool {
 		*pp = *pp&^mask | res&mask
 	}
 	return true
+}
+
+// equalRun returns the values among v, v+s, ... (count of them, modulo
+// mask+1) equal to k: bit i for the i-th.
+func equalRun(v, s uint64, count int, k, mask uint64) uint32 {
+	if s&mask == 0 {
+		if (v-k)&mask == 0 {
+			return uint32(1<<count - 1)
+		}
+		return 0
+	}
+	var res uint32
+	for i := range count {
+		if (v-k)&mask == 0 {
+			res |= 1 << i
+		}
+		v += s
+	}
+	return res
 }
 
 // threshold compares (by c: not .eq or .ne) a moving operand of bits

@@ -1672,3 +1672,61 @@ func TestBatchVectorRegisterElements(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchEqualityForms: setp.eq and .ne between a form and a value, on
+// 2-D blocks (runs of tid.x shorter than a warp, partial warps) and values
+// that some lanes, one lane, or no lane of a batch takes (outside its
+// range; a 32-bit form that wraps around), compared with the warp engine.
+func TestBatchEqualityForms(t *testing.T) {
+	ks := []int64{0, 1, 5, 17, 31, 47, 100, 1000, -1, -16, 0x7fffffff, -0x80000000}
+	var b strings.Builder
+	b.WriteString(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3; // x
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.u32 %r3, %tid.y;
+	mad.lo.s32 %r5, %r1, %r2, %r3; // y
+	mov.u32 %r1, %nctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mul.lo.s32 %r2, %r1, %r2;
+	mad.lo.s32 %r6, %r5, %r2, %r4; // y*width + x
+	mul.lo.s32 %r7, %r4, 0x10000001; // wraps around 2^32
+	sub.s32 %r8, 40, %r6; // steps down, negative past 40
+	cvt.u64.u32 %rd2, %r6;
+	mov.u32 %r10, 0;
+`)
+	bit := 0
+	for _, k := range ks {
+		for _, src := range []string{"%r4", "%r5", "%r6", "%r7", "%r8"} {
+			for _, cmp := range []string{"eq.u32", "ne.s32"} {
+				fmt.Fprintf(&b, "\tsetp.%s %%p1, %s, %d;\n\tselp.b32 %%r11, %d, 0, %%p1;\n\txor.b32 %%r10, %%r10, %%r11;\n", cmp, src, k, uint32(1)<<(bit%32)^uint32(bit*2654435761))
+				bit++
+			}
+		}
+		fmt.Fprintf(&b, "\tsetp.eq.u64 %%p2, %%rd2, %d;\n\tselp.b32 %%r11, %d, 0, %%p2;\n\tadd.s32 %%r10, %%r10, %%r11;\n", k, bit)
+	}
+	b.WriteString(`	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r10;
+	exit;
+}`)
+	src := b.String()
+	for _, sh := range []struct{ grid, block [3]int }{
+		{bdXY(5, 3), bdXY(16, 16)}, {bdXY(4, 5), bdXY(8, 4)}, {bdXY(3, 2), bdXY(33, 3)}, {bdXY(6, 2), bdXY(32, 1)}, {bdXY(2, 3), bdXY(4, 12)},
+	} {
+		n := sh.grid[0] * sh.grid[1] * sh.block[0] * sh.block[1]
+		in := bdFillBufs(bdBufs(bdWords(n, bdZero)), 1)
+		bdSame(t, fmt.Sprintf("grid %v block %v", sh.grid, sh.block), src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0)), true)
+	}
+}
