@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"unsafe"
 
@@ -194,6 +195,23 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				r.wroteRows(v)
 			}
 			return 0, true
+		}
+	}
+	if isForm && global && !store && o.guard == 0 && len(r.frames) == 0 && r.full() && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, o, &af); g != nil {
+			// every lane, at the same offsets from each CTA's lowest
+			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
+			// shorter than a warp): one check, gathers
+			lo, hi, ok := af.span(64, false, &r.dom)
+			if ok && (af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&3 == 0 {
+				if data, off, in := r.window(lo+o.addrConst, hi-lo+4); in {
+					r.countAll()
+					batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]),
+						&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
+					r.wroteRows(v)
+					return 0, true
+				}
+			}
 		}
 	}
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
@@ -610,7 +628,14 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 		}
 		g.offs[i] = uint32(off)
 	}
-	g.kinds = append(g.kinds[:0], make([]uint8, n/8)...)
+	g.setKinds(r.shSize)
+	return g
+}
+
+// setKinds sets the kind of each chunk of eight lanes from the offsets:
+// one value, eight consecutive (their 32 bytes below limit) or a gather.
+func (g *gatherPlan) setKinds(limit uint64) {
+	g.kinds = append(g.kinds[:0], make([]uint8, len(g.offs)/8)...)
 	for c := range g.kinds {
 		ch := g.offs[8*c : 8*c+8]
 		same, consec := true, true
@@ -621,10 +646,52 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 		switch {
 		case same:
 			g.kinds[c] = 2
-		case consec && uint64(ch[0])+32 <= r.shSize:
+		case consec && uint64(ch[0])+32 <= limit:
 			g.kinds[c] = 1
 		}
 	}
+}
+
+// globalOffsets returns, when unsigned 4-byte load o (op pc) from global
+// memory at form af runs in whole warps only, its gather plan: each
+// lane's offset from the lowest address of its CTA's lanes (the same in
+// every CTA: the form's tid terms), when they all stay below 2^31 (made
+// once per op while the tid terms stay the same), else nil.
+func (r *batchRun) globalOffsets(pc int32, o *Op, af *form) *gatherPlan {
+	t := typeOf(o.inst)
+	if !simdEnabled || o.space != mem.SpaceGlobal || o.size != 4 || t[1] == 's' || af.bits != 64 || r.ctaLanes%warpSize != 0 {
+		return nil
+	}
+	if r.gplans == nil {
+		r.gplans = make([]*gatherPlan, len(r.fn.Ops))
+	}
+	n := r.wpc * warpSize
+	key := form{c: [4]uint64{af.c[0], af.c[1], af.c[2]}, bits: 64}
+	g := r.gplans[pc]
+	if g != nil && g.f == key && len(g.offs) == n {
+		return g
+	}
+	if g == nil {
+		g = &gatherPlan{}
+		r.gplans[pc] = g
+	}
+	g.f = key
+	g.offs = append(g.offs[:0], make([]uint32, n)...)
+	lo := int64(math.MaxInt64)
+	for i := range n {
+		x := r.tid[i]
+		lo = min(lo, int64(af.c[0]*uint64(x[0])+af.c[1]*uint64(x[1])+af.c[2]*uint64(x[2])))
+	}
+	for i := range n {
+		x := r.tid[i]
+		off := af.c[0]*uint64(x[0]) + af.c[1]*uint64(x[1]) + af.c[2]*uint64(x[2]) - uint64(lo)
+		if off >= 1<<31 {
+			g.offs = g.offs[:0]
+			return nil
+		}
+		g.offs[i] = uint32(off)
+	}
+	g.setKinds(math.MaxUint64)
 	return g
 }
 

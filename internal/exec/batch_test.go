@@ -1730,3 +1730,92 @@ func TestBatchEqualityForms(t *testing.T) {
 		bdSame(t, fmt.Sprintf("grid %v block %v", sh.grid, sh.block), src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0)), true)
 	}
 }
+
+// TestBatchGlobalGathers: loads of 4-byte words from global memory at
+// in[a*tid.x + b*tid.y + e*tid.z + c*ctaid.x + f*ctaid.y + d] on 2-D and
+// 3-D blocks (the same offsets from each CTA's lowest address: gathers,
+// runs of eight, one word for eight lanes), signed and not, with steps
+// that leave the CTAs apart, overlapping, descending or misaligned, and
+// buffers one word short (a fault), compared with the warp engine.
+func TestBatchGlobalGathers(t *testing.T) {
+	type coef struct{ a, b, e, c, f, d int }
+	coefs := []coef{
+		{1, 16, 0, 16, 64, 0}, {1, 64, 0, 16, 256, 5}, {2, 1, 0, 40, 3, 0}, {0, 1, 0, 8, 32, 0},
+		{1, 0, 0, 1, 0, 0}, {-1, 16, 0, 32, 0, 31}, {1, -32, 7, 0, 0, 600}, {3, 17, 100, 50, 1000, 2},
+		{1, 16, 0, -20, 7, 300},
+	}
+	for i, cf := range coefs {
+		for _, ty := range []string{"u32", "f32", "s32", "b32"} {
+			for _, sh := range []struct{ grid, block [3]int }{
+				{bdXY(3, 2), bdXY(16, 16)}, {bdXY(4, 2), bdXY(8, 4)}, {bdXY(3, 2), bdDims(4, 4, 2)}, {bdXY(5, 2), bdXY(32, 2)},
+			} {
+				maxIdx := 0
+				for bx := range sh.grid[0] {
+					for by := range sh.grid[1] {
+						for tz := range sh.block[2] {
+							for tyy := range sh.block[1] {
+								for tx := range sh.block[0] {
+									maxIdx = max(maxIdx, cf.a*tx+cf.b*tyy+cf.e*tz+cf.c*bx+cf.f*by+cf.d)
+								}
+							}
+						}
+					}
+				}
+				for _, bad := range []struct{ short, skew int }{{0, 0}, {1, 0}, {0, 2}} {
+					short := bad.short
+					src := fmt.Sprintf(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %%r<20>;
+	.reg .b64 %%rd<8>;
+	ld.param.u64 %%rd1, [in];
+	ld.param.u64 %%rd2, [out];
+	mov.u32 %%r1, %%tid.x;
+	mov.u32 %%r2, %%tid.y;
+	mov.u32 %%r3, %%tid.z;
+	mov.u32 %%r4, %%ctaid.x;
+	mov.u32 %%r5, %%ctaid.y;
+	mul.lo.s32 %%r6, %%r1, %d;
+	mad.lo.s32 %%r6, %%r2, %d, %%r6;
+	mad.lo.s32 %%r6, %%r3, %d, %%r6;
+	mad.lo.s32 %%r6, %%r4, %d, %%r6;
+	mad.lo.s32 %%r6, %%r5, %d, %%r6;
+	add.s32 %%r6, %%r6, %d;
+	mul.wide.s32 %%rd3, %%r6, 4;
+	add.s64 %%rd4, %%rd1, %%rd3;
+	add.s64 %%rd4, %%rd4, %d;
+	ld.global.%s %%r7, [%%rd4];
+	mov.u32 %%r8, %%ntid.x;
+	mov.u32 %%r9, %%ntid.y;
+	mov.u32 %%r10, %%ntid.z;
+	mul.lo.s32 %%r11, %%r8, %%r9;
+	mul.lo.s32 %%r11, %%r11, %%r10; // threads per CTA
+	mov.u32 %%r12, %%nctaid.x;
+	mad.lo.s32 %%r13, %%r5, %%r12, %%r4; // CTA index
+	mad.lo.s32 %%r14, %%r3, %%r9, %%r2;
+	mad.lo.s32 %%r14, %%r14, %%r8, %%r1; // thread in CTA
+	mad.lo.s32 %%r15, %%r13, %%r11, %%r14;
+	mul.wide.u32 %%rd5, %%r15, 4;
+	add.s64 %%rd6, %%rd2, %%rd5;
+	add.s32 %%r7, %%r7, %%r15;
+	st.global.u32 [%%rd6], %%r7;
+	exit;
+}`, cf.a, cf.b, cf.e, cf.c, cf.f, cf.d, bad.skew, ty)
+					threads := sh.grid[0] * sh.grid[1] * sh.block[0] * sh.block[1] * sh.block[2]
+					in := bdFillBufs(bdBufs(bdWords(maxIdx+1-short+bad.skew/2, bdRand), bdWords(threads, bdZero)), uint64(i))
+					what := fmt.Sprintf("coefficients %v %s grid %v block %v %+v", cf, ty, sh.grid, sh.block, bad)
+					ok := bad == struct{ short, skew int }{}
+					diff, ref := bdDiff(t, src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0), bdPtr(1)), ok)
+					if diff != "" {
+						t.Fatalf("%s: %s", what, diff)
+					}
+					if (ref.err != nil) == ok {
+						t.Fatalf("%s: error %v", what, ref.err)
+					}
+				}
+			}
+		}
+	}
+}
