@@ -197,8 +197,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			return 0, true
 		}
 	}
-	if isForm && global && !store && o.guard == 0 && len(r.frames) == 0 && r.full() && int64(af.c[3]) >= 0 {
-		if g := r.globalOffsets(pc, o, &af); g != nil {
+	if isForm && global && n == 4 && !signed && !store && o.guard == 0 && len(r.frames) == 0 && r.full() && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, &af); g != nil {
 			// every lane, at the same offsets from each CTA's lowest
 			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
 			// shorter than a warp): one check, gathers
@@ -209,6 +209,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 					batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]),
 						&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
 					r.wroteRows(v)
+					if af.c[0] >= 64 {
+						r.strided = true // (a cache line per lane)
+					}
 					return 0, true
 				}
 			}
@@ -652,14 +655,13 @@ func (g *gatherPlan) setKinds(limit uint64) {
 	}
 }
 
-// globalOffsets returns, when unsigned 4-byte load o (op pc) from global
-// memory at form af runs in whole warps only, its gather plan: each
-// lane's offset from the lowest address of its CTA's lanes (the same in
-// every CTA: the form's tid terms), when they all stay below 2^31 (made
-// once per op while the tid terms stay the same), else nil.
-func (r *batchRun) globalOffsets(pc int32, o *Op, af *form) *gatherPlan {
-	t := typeOf(o.inst)
-	if !simdEnabled || o.space != mem.SpaceGlobal || o.size != 4 || t[1] == 's' || af.bits != 64 || r.ctaLanes%warpSize != 0 {
+// globalOffsets returns, for a 4-byte load (op pc) at form af by whole
+// warps, its gather plan: each lane's offset from the lowest address of
+// its CTA's lanes (the same in every CTA: the form's tid terms), when
+// they all stay below 2^31 (made once per op while the tid terms stay the
+// same), else nil.
+func (r *batchRun) globalOffsets(pc int32, af *form) *gatherPlan {
+	if !simdEnabled || af.bits != 64 || r.ctaLanes%warpSize != 0 {
 		return nil
 	}
 	if r.gplans == nil {

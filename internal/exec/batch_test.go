@@ -1,12 +1,14 @@
 package exec
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1731,12 +1733,16 @@ func TestBatchEqualityForms(t *testing.T) {
 	}
 }
 
-// TestBatchGlobalGathers: loads of 4-byte words from global memory at
+// TestBatchGlobalGathers: 4-byte accesses of global memory at
 // in[a*tid.x + b*tid.y + e*tid.z + c*ctaid.x + f*ctaid.y + d] on 2-D and
 // 3-D blocks (the same offsets from each CTA's lowest address: gathers,
-// runs of eight, one word for eight lanes), signed and not, with steps
-// that leave the CTAs apart, overlapping, descending or misaligned, and
-// buffers one word short (a fault), compared with the warp engine.
+// runs of eight, one word for eight lanes), as loads (signed and not),
+// and, on the paths stores take, as a kernel's last store (lanes that
+// share a word: the last one's value stays) and as a store that a load
+// and a store follow. The steps leave the CTAs apart, overlapping or
+// descending; buffers one word short, misaligned addresses and a load
+// out of bounds after the store (what the store wrote must be undone)
+// fault. Compared with the warp engine.
 func TestBatchGlobalGathers(t *testing.T) {
 	type coef struct{ a, b, e, c, f, d int }
 	coefs := []coef{
@@ -1744,26 +1750,35 @@ func TestBatchGlobalGathers(t *testing.T) {
 		{1, 0, 0, 1, 0, 0}, {-1, 16, 0, 32, 0, 31}, {1, -32, 7, 0, 0, 600}, {3, 17, 100, 50, 1000, 2},
 		{1, 16, 0, -20, 7, 300},
 	}
+	access := map[string]string{
+		"ld":    "ld.global.%s %%r7, [%%rd4];\n\tadd.s32 %%r7, %%r7, %%r15;\n\tst.global.u32 [%%rd6], %%r7;",
+		"st":    "st.global.%s [%%rd4], %%r15;", // (a form)
+		"ld+st": "ld.global.u32 %%r7, [%%rd6];\n\tadd.s32 %%r7, %%r7, %%r15;\n\tst.global.%s [%%rd4], %%r7;",
+		"st+ld": "st.global.%s [%%rd4], %%r15;\n\tld.global.u32 %%r7, [%%rd6+LATE];\n\tadd.s32 %%r7, %%r7, %%r15;\n\tst.global.u32 [%%rd6], %%r7;",
+	}
 	for i, cf := range coefs {
-		for _, ty := range []string{"u32", "f32", "s32", "b32"} {
-			for _, sh := range []struct{ grid, block [3]int }{
-				{bdXY(3, 2), bdXY(16, 16)}, {bdXY(4, 2), bdXY(8, 4)}, {bdXY(3, 2), bdDims(4, 4, 2)}, {bdXY(5, 2), bdXY(32, 2)},
-			} {
-				maxIdx := 0
-				for bx := range sh.grid[0] {
-					for by := range sh.grid[1] {
-						for tz := range sh.block[2] {
-							for tyy := range sh.block[1] {
-								for tx := range sh.block[0] {
-									maxIdx = max(maxIdx, cf.a*tx+cf.b*tyy+cf.e*tz+cf.c*bx+cf.f*by+cf.d)
+		for _, mode := range []string{"ld", "st", "ld+st", "st+ld"} {
+			for _, ty := range []string{"u32", "f32", "s32", "b32"} {
+				for _, sh := range []struct{ grid, block [3]int }{
+					{bdXY(3, 2), bdXY(16, 16)}, {bdXY(4, 2), bdXY(8, 4)}, {bdXY(3, 2), bdDims(4, 4, 2)}, {bdXY(5, 2), bdXY(32, 2)},
+				} {
+					maxIdx := 0
+					for bx := range sh.grid[0] {
+						for by := range sh.grid[1] {
+							for tz := range sh.block[2] {
+								for tyy := range sh.block[1] {
+									for tx := range sh.block[0] {
+										maxIdx = max(maxIdx, cf.a*tx+cf.b*tyy+cf.e*tz+cf.c*bx+cf.f*by+cf.d)
+									}
 								}
 							}
 						}
 					}
-				}
-				for _, bad := range []struct{ short, skew int }{{0, 0}, {1, 0}, {0, 2}} {
-					short := bad.short
-					src := fmt.Sprintf(`.version 8.0
+					for _, bad := range []struct{ short, skew, late int }{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {0, 0, 1}} {
+						if bad.late != 0 && mode != "st+ld" {
+							continue
+						}
+						src := fmt.Sprintf(`.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 in, .param .u64 out)
@@ -1786,7 +1801,6 @@ func TestBatchGlobalGathers(t *testing.T) {
 	mul.wide.s32 %%rd3, %%r6, 4;
 	add.s64 %%rd4, %%rd1, %%rd3;
 	add.s64 %%rd4, %%rd4, %d;
-	ld.global.%s %%r7, [%%rd4];
 	mov.u32 %%r8, %%ntid.x;
 	mov.u32 %%r9, %%ntid.y;
 	mov.u32 %%r10, %%ntid.z;
@@ -1799,20 +1813,33 @@ func TestBatchGlobalGathers(t *testing.T) {
 	mad.lo.s32 %%r15, %%r13, %%r11, %%r14;
 	mul.wide.u32 %%rd5, %%r15, 4;
 	add.s64 %%rd6, %%rd2, %%rd5;
-	add.s32 %%r7, %%r7, %%r15;
-	st.global.u32 [%%rd6], %%r7;
+	`+strings.ReplaceAll(access[mode], "LATE", strconv.Itoa(-4*bad.late))+`
 	exit;
 }`, cf.a, cf.b, cf.e, cf.c, cf.f, cf.d, bad.skew, ty)
-					threads := sh.grid[0] * sh.grid[1] * sh.block[0] * sh.block[1] * sh.block[2]
-					in := bdFillBufs(bdBufs(bdWords(maxIdx+1-short+bad.skew/2, bdRand), bdWords(threads, bdZero)), uint64(i))
-					what := fmt.Sprintf("coefficients %v %s grid %v block %v %+v", cf, ty, sh.grid, sh.block, bad)
-					ok := bad == struct{ short, skew int }{}
-					diff, ref := bdDiff(t, src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0), bdPtr(1)), ok)
-					if diff != "" {
-						t.Fatalf("%s: %s", what, diff)
-					}
-					if (ref.err != nil) == ok {
-						t.Fatalf("%s: error %v", what, ref.err)
+						threads := sh.grid[0] * sh.grid[1] * sh.block[0] * sh.block[1] * sh.block[2]
+						in := bdFillBufs(bdBufs(bdWords(maxIdx+1-bad.short+bad.skew/2, bdRand), bdWords(threads, bdZero)), uint64(i))
+						what := fmt.Sprintf("coefficients %v %s %s grid %v block %v %+v", cf, mode, ty, sh.grid, sh.block, bad)
+						ok := bad == struct{ short, skew, late int }{}
+						workers := []int{1, 2}
+						if mode != "ld" {
+							// (CTAs storing to one word race: one worker
+							// stores in the warp engine's order)
+							workers = []int{1}
+						}
+						diff, ref := bdDiffOn(t, src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0), bdPtr(1)), ok, workers)
+						if diff != "" {
+							t.Fatalf("%s: %s", what, diff)
+						}
+						if (ref.err != nil) == ok {
+							t.Fatalf("%s: error %v", what, ref.err)
+						}
+						if bad.late != 0 {
+							// (bdDiff compares no memory after a fault)
+							on, err := bdRun(src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0), bdPtr(1)), 1, true)
+							if err != nil || !bytes.Equal(on.mem[0], ref.mem[0]) {
+								t.Fatalf("%s: the batched launch left other bytes in the buffer stored to (%v)", what, err)
+							}
+						}
 					}
 				}
 			}
