@@ -45,13 +45,19 @@ func (r *batchRun) setpForms(o *Op) bool {
 		mv, k, moving = &f[1], f[0].raw(), 1
 	}
 	// an equality with the value k: decided by where k lies
-	eqs := (c == cmpEq || c == cmpNe) && (f[0].uniform() || f[1].uniform()) && !mv.uniform()
+	eqs := (c == cmpEq || c == cmpNe) && (f[0].uniform() || f[1].uniform())
 	km := k & t.mask()
 	if o.guard == 0 && eqs {
-		// k outside the values' range over the whole batch: no lane equals it
-		if lo, hi, span := mv.span(t.bits, false, &r.dom); span && (km < lo || km > hi) {
+		// both uniform (a loop's count), or k outside the values' range
+		// over the whole batch (no lane equals it): one answer
+		decided, equal := mv.uniform(), mv.raw()&t.mask() == km
+		if !decided {
+			lo, hi, span := mv.span(t.bits, false, &r.dom)
+			decided, equal = span && (km < lo || km > hi), false
+		}
+		if decided {
 			res := uint32(0)
-			if c == cmpNe {
+			if equal != (c == cmpNe) {
 				res = ^uint32(0)
 			}
 			for blk := range r.nb {

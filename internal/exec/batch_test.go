@@ -1678,9 +1678,10 @@ func TestBatchVectorRegisterElements(t *testing.T) {
 // TestBatchEqualityForms: setp.eq and .ne between a form and a value, on
 // 2-D blocks (runs of tid.x shorter than a warp, partial warps) and values
 // that some lanes, one lane, or no lane of a batch takes (outside its
-// range; a 32-bit form that wraps around), compared with the warp engine.
+// range; a 32-bit form that wraps around), and between uniform values,
+// compared with the warp engine.
 func TestBatchEqualityForms(t *testing.T) {
-	ks := []int64{0, 1, 5, 17, 31, 47, 100, 1000, -1, -16, 0x7fffffff, -0x80000000}
+	ks := []int64{0, 1, 5, 15, 17, 20, 31, 47, 100, 1000, -1, -16, 0x7fffffff, -0x80000000}
 	var b strings.Builder
 	b.WriteString(`.version 8.0
 .target sm_90
@@ -1706,11 +1707,13 @@ func TestBatchEqualityForms(t *testing.T) {
 	mul.lo.s32 %r7, %r4, 0x10000001; // wraps around 2^32
 	sub.s32 %r8, 40, %r6; // steps down, negative past 40
 	cvt.u64.u32 %rd2, %r6;
+	mov.u32 %r9, %nctaid.x;
+	mul.lo.s32 %r9, %r9, 5; // uniform
 	mov.u32 %r10, 0;
 `)
 	bit := 0
 	for _, k := range ks {
-		for _, src := range []string{"%r4", "%r5", "%r6", "%r7", "%r8"} {
+		for _, src := range []string{"%r4", "%r5", "%r6", "%r7", "%r8", "%r9"} {
 			for _, cmp := range []string{"eq.u32", "ne.s32"} {
 				fmt.Fprintf(&b, "\tsetp.%s %%p1, %s, %d;\n\tselp.b32 %%r11, %d, 0, %%p1;\n\txor.b32 %%r10, %%r10, %%r11;\n", cmp, src, k, uint32(1)<<(bit%32)^uint32(bit*2654435761))
 				bit++
