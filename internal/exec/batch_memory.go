@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -240,6 +241,18 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			return 0, true
 		}
 	}
+	var wg *gatherPlan // whole warps' gathers (a split's, a guarded load's)
+	if isForm && global && n == 4 && !signed && !store && int64(af.c[3]) >= 0 &&
+		(af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&3 == 0 {
+		wg = r.globalOffsets(pc, &af)
+	}
+	uniOK, uni := false, uint64(0) // one word for every lane (a split's ld.const)
+	if isForm && af.uniform() && !store && (global || o.space == mem.SpaceConst) {
+		addr := af.raw() + o.addrConst
+		if data, off, _, ok := r.winAt(o.space, 0, addr, n); ok && addr&(n-1) == 0 {
+			uniOK, uni = true, extend(mem.Load(data[off:off+n]), t, int(n)*8)
+		}
+	}
 	for blk := range r.nb {
 		a, g := r.issue(o, blk)
 		eff := a & g
@@ -250,6 +263,23 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		if vForm {
 			r.formRow(vf, blk, &r.tmp2)
 			row = &r.tmp2
+		}
+		if uniOK {
+			for m := eff; m != 0; m &= m - 1 {
+				row[bits.TrailingZeros32(m)] = uni
+			}
+			continue
+		}
+		if wg != nil && eff == ^uint32(0) {
+			w := r.bw[blk]
+			start := af.base + af.c[3]*(uint64(r.x0)+r.bk[blk]) + wg.lo + wg.wlo[w] + o.addrConst
+			if data, off, ok := r.window(start, wg.wspan[w]); ok {
+				batchChunks32(row, &data[off], &wg.woffs[w*warpSize], &wg.kinds[4*w])
+				if af.c[0] >= 64 {
+					r.strided = true // (a cache line per lane)
+				}
+				continue
+			}
 		}
 		if isForm && r.run && af.c[0] == n && eff == ^uint32(0) {
 			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
@@ -595,6 +625,12 @@ type gatherPlan struct {
 	f     form
 	offs  []uint32
 	kinds []uint8
+	// a global load's (globalOffsets): the least offset of a CTA's
+	// lanes (c·tid) and, per warp, the offsets from its lowest lane's,
+	// that lane's offset in the CTA and the span of the warp's accesses
+	lo         uint64
+	woffs      []uint32
+	wlo, wspan []uint64
 }
 
 // sharedOffsets returns, when unsigned 4-byte load o (op pc) from shared
@@ -694,6 +730,19 @@ func (r *batchRun) globalOffsets(pc int32, af *form) *gatherPlan {
 		g.offs[i] = uint32(off)
 	}
 	g.setKinds(math.MaxUint64)
+	// each warp's offsets from its own lowest address, for warps that
+	// run alone (a split's other warps)
+	g.lo = uint64(lo)
+	g.woffs = append(g.woffs[:0], g.offs...)
+	g.wlo, g.wspan = g.wlo[:0], g.wspan[:0]
+	for w := range r.wpc {
+		offs := g.woffs[w*warpSize : (w+1)*warpSize]
+		wlo, whi := slices.Min(offs), slices.Max(offs)
+		for i := range offs {
+			offs[i] -= wlo
+		}
+		g.wlo, g.wspan = append(g.wlo, uint64(wlo)), append(g.wspan, uint64(whi-wlo)+4)
+	}
 	return g
 }
 

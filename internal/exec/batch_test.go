@@ -1739,8 +1739,9 @@ func TestBatchEqualityForms(t *testing.T) {
 // TestBatchGlobalGathers: 4-byte accesses of global memory at
 // in[a*tid.x + b*tid.y + e*tid.z + c*ctaid.x + f*ctaid.y + d] on 2-D and
 // 3-D blocks (the same offsets from each CTA's lowest address: gathers,
-// runs of eight, one word for eight lanes), as loads (signed and not),
-// and, on the paths stores take, as a kernel's last store (lanes that
+// runs of eight, one word for eight lanes), as loads (signed and not;
+// also where a split leaves some warps whole, beside loads of one
+// word for all lanes), and, on the paths stores take, as a kernel's last store (lanes that
 // share a word: the last one's value stays) and as a store that a load
 // and a store follow. The steps leave the CTAs apart, overlapping or
 // descending; buffers one word short, misaligned addresses and a load
@@ -1758,9 +1759,22 @@ func TestBatchGlobalGathers(t *testing.T) {
 		"st":    "st.global.%s [%%rd4], %%r15;", // (a form)
 		"ld+st": "ld.global.u32 %%r7, [%%rd6];\n\tadd.s32 %%r7, %%r7, %%r15;\n\tst.global.%s [%%rd4], %%r7;",
 		"st+ld": "st.global.%s [%%rd4], %%r15;\n\tld.global.u32 %%r7, [%%rd6+LATE];\n\tadd.s32 %%r7, %%r7, %%r15;\n\tst.global.u32 [%%rd6], %%r7;",
+		// a split: lane 5 of each CTA skips the loads, the warps without
+		// it load whole
+		"split": `mov.u32 %%r7, 0;
+	setp.eq.u32 %%p1, %%r14, 5;
+	@%%p1 bra SKIP;
+	ld.global.%s %%r7, [%%rd4];
+	ld.global.u32 %%r16, [%%rd1+8];
+	ld.const.u32 %%r17, [cdata+8];
+	add.s32 %%r7, %%r7, %%r16;
+	add.s32 %%r7, %%r7, %%r17;
+SKIP:
+	add.s32 %%r7, %%r7, %%r15;
+	st.global.u32 [%%rd6], %%r7;`,
 	}
 	for i, cf := range coefs {
-		for _, mode := range []string{"ld", "st", "ld+st", "st+ld"} {
+		for _, mode := range []string{"ld", "split", "st", "ld+st", "st+ld"} {
 			for _, ty := range []string{"u32", "f32", "s32", "b32"} {
 				for _, sh := range []struct{ grid, block [3]int }{
 					{bdXY(3, 2), bdXY(16, 16)}, {bdXY(4, 2), bdXY(8, 4)}, {bdXY(3, 2), bdDims(4, 4, 2)}, {bdXY(5, 2), bdXY(32, 2)},
@@ -1784,8 +1798,10 @@ func TestBatchGlobalGathers(t *testing.T) {
 						src := fmt.Sprintf(`.version 8.0
 .target sm_90
 .address_size 64
+.const .u32 cdata[4] = {11, 12, 13, 14};
 .visible .entry k(.param .u64 in, .param .u64 out)
 {
+	.reg .pred %%p<2>;
 	.reg .b32 %%r<20>;
 	.reg .b64 %%rd<8>;
 	ld.param.u64 %%rd1, [in];
@@ -1824,7 +1840,7 @@ func TestBatchGlobalGathers(t *testing.T) {
 						what := fmt.Sprintf("coefficients %v %s %s grid %v block %v %+v", cf, mode, ty, sh.grid, sh.block, bad)
 						ok := bad == struct{ short, skew, late int }{}
 						workers := []int{1, 2}
-						if mode != "ld" {
+						if strings.Contains(mode, "st") {
 							// (CTAs storing to one word race: one worker
 							// stores in the warp engine's order)
 							workers = []int{1}
