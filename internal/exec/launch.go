@@ -207,6 +207,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			chunk = max(chunk, n/(workers*4))
 		}
 	}
+	chunk = evenChunks(n, chunk, workers)
 	var next atomic.Int64
 	l.stopAfter.Store(int64(n))
 	var grace *time.Timer
@@ -332,4 +333,18 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		return first
 	}
 	return nil
+}
+
+// evenChunks shrinks chunk so that the grid's n clusters make a number of
+// chunks that the workers share evenly, where it was not: else the last
+// round leaves workers idle (160 CTAs in chunks of 32 on 2 workers: 96
+// against 64, at best 1.67x the speed of one; in 6 chunks of 27, 81
+// against 79).
+func evenChunks(n, chunk, workers int) int {
+	c := (n + chunk - 1) / chunk
+	if c%workers == 0 {
+		return chunk
+	}
+	c = (c + workers - 1) / workers * workers
+	return max(1, (n+c-1)/c)
 }
