@@ -425,12 +425,37 @@ func lowerCvtStochastic(l *lowering, in *ir.Inst, o *Op, dt, at string) error {
 	})
 }
 
-// cvtInt32ToFloatVec returns the warp loop of cvt.rn.f32/f64 from a 32-bit
-// integer, or nil: Go's conversions round to nearest even (exact for f64),
-// and an integer result is never subnormal, so .ftz changes nothing.
+// cvtInt32ToFloatVec returns the warp loop of cvt.rn.f32/f64 from an
+// integer of 32 bits or fewer (an 8- or 16-bit one: a pixel), or nil:
+// Go's conversions round to nearest even (exact for f64, and for f32 from
+// 16 bits or fewer), and an integer result is never subnormal, so .ftz
+// changes nothing.
 func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
-	if it.bits != 32 || df != fp.F32 && df != fp.F64 {
+	if it.bits > 32 || df != fp.F32 && df != fp.F64 {
 		return nil
+	}
+	if it.bits < 32 {
+		mask := it.mask()
+		if df == fp.F32 {
+			return func(d, a *lanes) {
+				for i := range d {
+					x := float32(a[i] & mask)
+					if it.signed {
+						x = float32(it.signedVal(a[i]))
+					}
+					d[i] = uint64(math.Float32bits(x))
+				}
+			}
+		}
+		return func(d, a *lanes) {
+			for i := range d {
+				x := float64(a[i] & mask)
+				if it.signed {
+					x = float64(it.signedVal(a[i]))
+				}
+				d[i] = math.Float64bits(x)
+			}
+		}
 	}
 	key := "cvt.f64."
 	if df == fp.F32 {
@@ -548,13 +573,14 @@ func cvtFloatToInt64Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 	}
 }
 
-// cvtFloatToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi.s32/u32
-// from .f32 or .f64, or nil: rounding to an integer (toward zero, to
-// nearest even, down, up), saturating (the Integer Notes of 9.7.9.21); NaN
-// converts to 0 from .f32 and to 1 << 31 from .f64. A subnormal f32 input
-// rounds to 0 toward zero or to nearest with or without .ftz; rounded down
-// or up it gives -1 or 1 without .ftz, so .rmi/.rpi with .ftz (ftzIn) take
-// the lane path.
+// cvtFloatToInt32Vec returns the warp loop of cvt.rzi/rni/rmi/rpi to an
+// integer of 32 bits or fewer (an 8- or 16-bit one: a pixel) from .f32 or
+// .f64, or nil: rounding to an integer (toward zero, to nearest even,
+// down, up), saturating (the Integer Notes of 9.7.9.21); NaN converts to
+// 0 from .f32 and to 1 << (bits-1) from .f64. A subnormal f32 input
+// rounds to 0 toward zero or to nearest with or without .ftz; rounded
+// down or up it gives -1 or 1 without .ftz, so .rmi/.rpi with .ftz
+// (ftzIn) take the lane path.
 func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(d, a *lanes) {
 	var round func(float64) float64
 	switch irnd {
@@ -567,53 +593,38 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 	case ".rpi":
 		round = math.Ceil
 	}
-	if af != fp.F32 && af != fp.F64 || it.bits != 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
+	if af != fp.F32 && af != fp.F64 || it.bits > 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
 		return nil
 	}
-	if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
-		return v
+	if it.bits == 32 {
+		if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
+			return v
+		}
 	}
 	in := func(v uint64) float64 { return float64(f32of(v)) }
 	nan := uint64(0)
 	if af == fp.F64 {
 		in = math.Float64frombits
-		nan = it.norm(1 << 31)
+		nan = it.norm(1 << uint(it.bits-1))
 	}
+	// the type's least and greatest values
+	lo, hi := 0.0, math.Ldexp(1, it.bits)-1
 	if it.signed {
-		return func(d, a *lanes) {
-			for i := range d {
-				x := round(in(a[i]))
-				var r int32
-				switch {
-				case x != x:
-					d[i] = nan
-					continue
-				case x <= -2147483648:
-					r = math.MinInt32
-				case x >= 2147483648:
-					r = math.MaxInt32
-				default:
-					r = int32(x)
-				}
-				d[i] = uint64(int64(r))
-			}
-		}
+		lo, hi = -math.Ldexp(1, it.bits-1), math.Ldexp(1, it.bits-1)-1
 	}
 	return func(d, a *lanes) {
 		for i := range d {
 			x := round(in(a[i]))
-			var r uint32
 			switch {
 			case x != x:
 				d[i] = nan
-				continue
-			case x <= 0:
-			case x >= 4294967296:
-				r = math.MaxUint32
+			case x <= lo:
+				d[i] = it.norm(uint64(int64(lo)))
+			case x >= hi:
+				d[i] = it.norm(uint64(int64(hi)))
 			default:
-				r = uint32(x)
+				d[i] = it.norm(uint64(int64(x)))
 			}
-			d[i] = uint64(r)
 		}
 	}
 }

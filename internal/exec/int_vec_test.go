@@ -452,7 +452,8 @@ J:
 // has it) give what the per-lane conversions
 // give, on special values (zeros, subnormals, infinities, NaN, the
 // integer limits and just past them) and hashed bits: converged runs the
-// loop, the divergent halves the per-lane path.
+// loop, the divergent halves the masked loop, groups of three lanes the
+// per-lane path.
 func TestCvtVecMatchesLanes(t *testing.T) {
 	special := []string{"0x00000000", "0x80000000", "0x00000001", "0x807fffff", "0x7f800000", "0xff800000",
 		"0x7fc00000", "0x4f000000", "0xcf000000", "0x4f800000", "0xcf000001", "0x3f7fffff", "0xbf7fffff",
@@ -484,31 +485,34 @@ func TestCvtVecMatchesLanes(t *testing.T) {
 A:
 	` + op + ` %d2, %x;
 J:
-	xor.b` + dt[2:] + ` %d1, %d1, %d2;
+` + inLaneGroups(op+" %d3, %x") + `	xor.b` + dt[2:] + ` %d2, %d1, %d2;
+	xor.b` + dt[2:] + ` %d3, %d1, %d3;
+	or.b` + dt[2:] + ` %d1, %d2, %d3;
 	cvt.u64.u` + dt[2:] + ` %res, %d1;`
-		res := runLanes(t, ".reg .b32 %x; .reg "+dt+" %d1, %d2; .reg .pred %p;", body)
+		res := runLanes(t, ".reg .b32 %x, %lm; .reg "+dt+" %d1, %d2, %d3; .reg .pred %p, %lq;", body)
 		for l, v := range res {
 			if v != 0 {
-				t.Fatalf("%s lane %d: converged and divergent results differ by %#x", op, l, v)
+				t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
 			}
 		}
 	}
 }
 
 // lanesDecls are the registers convergedMatchesLanes's bodies use.
-const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2; .reg .b64 %w, %v, %u, %e1, %e2; .reg .pred %p, %q;"
+const lanesDecls = ".reg .b32 %x, %y, %z, %d1, %d2, %d3, %lm; .reg .b64 %w, %v, %u, %e1, %e2, %e3; .reg .pred %p, %q, %lq;"
 
 // convergedMatchesLanes runs "inst dst, args" after setup on a full warp
-// (the converged path: a warp loop where there is one) and again with the
-// warp split in two halves at different instructions (the per-lane path,
-// or a binary op's masked warp loop where it has one), and fails at the
-// first lane whose two results differ. dst is %d1/%d2
-// (.b32) or, with wide, %e1/%e2 (.b64).
+// (the converged path: a warp loop where there is one), again with the
+// warp split in two halves at different instructions (a masked warp loop
+// where the op has one), and again on at most three lanes at a time
+// (inLaneGroups: the per-lane path), and fails at the first lane whose
+// results differ. dst is %d1/%d2/%d3 (.b32) or, with wide, %e1/%e2/%e3
+// (.b64).
 func convergedMatchesLanes(t *testing.T, setup, inst, args string, wide bool) {
 	t.Helper()
-	d1, d2, fold := "%d1", "%d2", "xor.b32 %d1, %d1, %d2;\n\tcvt.u64.u32 %res, %d1;"
+	d1, d2, d3, fold := "%d1", "%d2", "%d3", "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
 	if wide {
-		d1, d2, fold = "%e1", "%e2", "xor.b64 %e1, %e1, %e2;\n\tmov.b64 %res, %e1;"
+		d1, d2, d3, fold = "%e1", "%e2", "%e3", "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
 	}
 	body := setup + inst + " " + d1 + ", " + args + `;
 	setp.lt.u32 %p, %t, 16;
@@ -518,12 +522,23 @@ func convergedMatchesLanes(t *testing.T, setup, inst, args string, wide bool) {
 A:
 	` + inst + " " + d2 + ", " + args + `;
 J:
-	` + fold
+` + inLaneGroups(inst+" "+d3+", "+args) + "\t" + fold
 	for l, v := range runLanesOnVersion(t, "7.8", "sm_90", lanesDecls, body) {
 		if v != 0 {
-			t.Fatalf("%s lane %d: converged and divergent results differ by %#x", inst, l, v)
+			t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", inst, l, v)
 		}
 	}
+}
+
+// inLaneGroups runs stmt on at most three lanes at a time (those of equal
+// %t mod 11, guarded: %lm and %lq), so that an op takes its per-lane path
+// (a masked warp loop needs maskedMinLanes lanes).
+func inLaneGroups(stmt string) string {
+	s := "\trem.u32 %lm, %t, 11;\n"
+	for k := range 11 {
+		s += fmt.Sprintf("\tsetp.eq.u32 %%lq, %%lm, %d;\n\t@%%lq %s;\n", k, stmt)
+	}
+	return s
 }
 
 // hashedSetup puts hashed bits in %x, then special values (one per lane
@@ -963,6 +978,58 @@ J:
 	cvt.u64.u32 %res, %d1;`) {
 			if v != 0 {
 				t.Fatalf("%s lane %d: the trace and the split halves differ by %#x", inst, l, v)
+			}
+		}
+	}
+}
+
+// TestCvtSmallIntVecMatchesLanes: the cvt warp loops between floats and
+// 8- and 16-bit integers (a pixel's cvt.rn.f32.u16 and cvt.rzi.u16.f32),
+// whole and masked, give what the per-lane conversions give, on the types' limits, halves
+// just inside and past them, zeros, subnormals, infinities, NaN and
+// hashed bits; from .f64 too (the same values widened).
+func TestCvtSmallIntVecMatchesLanes(t *testing.T) {
+	special := []string{"0x477fff00", "0x477fff80", "0x47800000", "0x477ffe80", "0xc7000000", "0xc7000080",
+		"0xc7000100", "0x46fffe00", "0x46ffff00", "0x47000000", "0x437f0000", "0x437f8000", "0x43800000",
+		"0x42ff0000", "0x43000000", "0xc3000000", "0xc3008000", "0xc3010000", "0xbf000000", "0x3f000000",
+		"0x3fc00000", "0x40200000", "0x7fc00000", "0x7f800000", "0xff800000", "0x80000001", "0x00000000", "0x80000000"}
+	var ops []string
+	for _, ty := range []string{".u16", ".s16", ".u8", ".s8"} {
+		ops = append(ops, "cvt.rn.f32"+ty+" %d?, %h", "cvt.rn.f64"+ty+" %e?, %h")
+		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
+			ops = append(ops, "cvt"+rnd+ty+".f32 %g?, %x", "cvt"+rnd+".ftz"+ty+".f32 %g?, %x", "cvt"+rnd+ty+".f64 %g?, %w")
+		}
+	}
+	for _, op := range ops {
+		fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
+		switch {
+		case strings.Contains(op, "%e?"):
+			fold = "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
+		case strings.Contains(op, "%g?"):
+			fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
+		}
+		body := `
+	mul.lo.u32 %x, %t, 0x9e3779b9;
+	xor.b32 %x, %x, 0x5bd1e995;
+`
+		for i, v := range special {
+			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+		}
+		body += `	cvt.u16.u32 %h, %x;
+	cvt.f64.f32 %w, %x;
+	` + strings.ReplaceAll(op, "?", "1") + `;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + strings.ReplaceAll(op, "?", "2") + `;
+	bra J;
+A:
+	` + strings.ReplaceAll(op, "?", "2") + `;
+J:
+` + inLaneGroups(strings.ReplaceAll(op, "?", "3")) + "\t" + fold
+		res := runLanes(t, ".reg .b32 %x, %d1, %d2, %d3, %lm; .reg .b16 %h, %g1, %g2, %g3; .reg .b64 %w, %e1, %e2, %e3; .reg .pred %p, %lq;", body)
+		for l, v := range res {
+			if v != 0 {
+				t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
 			}
 		}
 	}
