@@ -436,6 +436,19 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 	}
 	if it.bits < 32 {
 		mask := it.mask()
+		if v := simdUnary(strings.Replace(key32(df), "?", "s32", 1)); v != nil {
+			// (the value as a 32-bit integer, then the AVX2 loop)
+			return func(d, a *lanes) {
+				for i := range d {
+					x := a[i] & mask
+					if it.signed {
+						x = uint64(uint32(it.signedVal(a[i])))
+					}
+					d[i] = x
+				}
+				v(d, d)
+			}
+		}
 		if df == fp.F32 {
 			return func(d, a *lanes) {
 				for i := range d {
@@ -457,11 +470,7 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 			}
 		}
 	}
-	key := "cvt.f64."
-	if df == fp.F32 {
-		key = "cvt.f32."
-	}
-	if v := simdUnary(key + int32Name(it)); v != nil {
+	if v := simdUnary(strings.Replace(key32(df), "?", int32Name(it), 1)); v != nil {
 		return v
 	}
 	switch {
@@ -490,6 +499,15 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 			}
 		}
 	}
+}
+
+// key32 is the AVX2 loop key of cvt to df from a 32-bit integer type, "?"
+// in its place.
+func key32(df fp.Format) string {
+	if df == fp.F32 {
+		return "cvt.f32.?"
+	}
+	return "cvt.f64.?"
 }
 
 // firstLoop returns the first of the loops that is not nil, or nil.
@@ -596,9 +614,24 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 	if af != fp.F32 && af != fp.F64 || it.bits > 32 || round == nil || ftzIn && (irnd == ".rmi" || irnd == ".rpi") {
 		return nil
 	}
+	// the type's least and greatest values
+	lo, hi := 0.0, math.Ldexp(1, it.bits)-1
+	if it.signed {
+		lo, hi = -math.Ldexp(1, it.bits-1), math.Ldexp(1, it.bits-1)-1
+	}
 	if it.bits == 32 {
 		if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
 			return v
+		}
+	} else if v := simdUnary("cvt" + irnd + ".s32.f32"); v != nil && af == fp.F32 {
+		// to s32 (saturating; NaN to 0), then to the narrower range: the
+		// same clamp
+		ilo, ihi := int64(lo), int64(hi)
+		return func(d, a *lanes) {
+			v(d, a)
+			for i, x := range d {
+				d[i] = it.norm(uint64(min(max(int64(int32(x)), ilo), ihi)))
+			}
 		}
 	}
 	in := func(v uint64) float64 { return float64(f32of(v)) }
@@ -606,11 +639,6 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 	if af == fp.F64 {
 		in = math.Float64frombits
 		nan = it.norm(1 << uint(it.bits-1))
-	}
-	// the type's least and greatest values
-	lo, hi := 0.0, math.Ldexp(1, it.bits)-1
-	if it.signed {
-		lo, hi = -math.Ldexp(1, it.bits-1), math.Ldexp(1, it.bits-1)-1
 	}
 	return func(d, a *lanes) {
 		for i := range d {
