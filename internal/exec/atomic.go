@@ -97,6 +97,8 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
+	// max, min and cas of one 32-bit integer: their own loops below
+	word32 := vec == 1 && n == 4 && isInt && (op == ".max" && it.bits == 32 || op == ".min" && it.bits == 32 || op == ".cas")
 	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
@@ -171,6 +173,37 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				}
 				if olds != nil {
 					olds[lane] = old
+				}
+			}
+		}
+		if win != nil && word32 {
+			// the lanes' words in the window, without a call of the op's
+			// function per lane (the general loop below takes over at the
+			// first lane outside it, and faults there if it must)
+			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			var olds, cs *lanes
+			if dsts[0] >= 0 {
+				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
+			}
+			if o.c >= 0 {
+				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
+			}
+			global := o.space == mem.SpaceGlobal
+			for ; mask != 0; mask &= mask - 1 {
+				lane := bits.TrailingZeros32(mask)
+				off := addrs[lane] + o.addrConst - winBase
+				if off > winLimit || off&3 != 0 {
+					break
+				}
+				p, b := (*uint32)(unsafe.Pointer(&win[off])), uint32(vals[lane])
+				var old uint32
+				if cs != nil {
+					old = casWord32(p, b, uint32(cs[lane]), global)
+				} else {
+					old = minMaxWord32(p, b, op == ".max", it.signed, global)
+				}
+				if olds != nil {
+					olds[lane] = it.norm(uint64(old))
 				}
 			}
 		}
@@ -391,6 +424,50 @@ func ftzBits32(v uint32) uint32 {
 
 // casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in
 // a compare-and-swap loop); it returns the old value.
+// minMaxWord32 is atom.max (isMax) or .min of b on the 32-bit integer at
+// p, signed or not, and returns the old value; a global word (atomic) is
+// written only where b replaces it.
+func minMaxWord32(p *uint32, b uint32, isMax, signed, global bool) uint32 {
+	for {
+		old := *p
+		if global {
+			old = atomic.LoadUint32(p)
+		}
+		less := old < b // (old before b: a max replaces it)
+		if signed {
+			less = int32(old) < int32(b)
+		}
+		if less != isMax || old == b {
+			return old
+		}
+		if !global {
+			*p = b
+			return old
+		}
+		if atomic.CompareAndSwapUint32(p, old, b) {
+			return old
+		}
+	}
+}
+
+// casWord32 is atom.cas of the 32-bit word at p with b and c, and returns
+// the old value; a global word (atomic) is written only where it equals b.
+func casWord32(p *uint32, b, c uint32, global bool) uint32 {
+	if !global {
+		old := *p
+		if old == b {
+			*p = c
+		}
+		return old
+	}
+	for {
+		old := atomic.LoadUint32(p)
+		if old != b || atomic.CompareAndSwapUint32(p, b, c) {
+			return old
+		}
+	}
+}
+
 func casAddF32(p *uint32, b uint32) uint64 {
 	for {
 		old := atomic.LoadUint32(p)

@@ -56,14 +56,18 @@ func atomicStore(p []byte, v uint64) {
 }
 
 // atomicRMW replaces the element p by fn(old, b, c) atomically and returns
-// old.
+// old. Where fn leaves the value as it is (a max below the element's
+// value, a compare-and-swap that fails), the atomic load of old is the
+// whole operation: no other thread can tell it from a write of the same
+// value, and the cache line stays shared among the workers.
 func atomicRMW(p []byte, fn func(old, b, c uint64) uint64, b, c uint64) uint64 {
 	switch len(p) {
 	case 8:
 		addr := (*uint64)(unsafe.Pointer(unsafe.SliceData(p)))
 		for {
 			old := atomic.LoadUint64(addr)
-			if atomic.CompareAndSwapUint64(addr, old, fn(old, b, c)) {
+			next := fn(old, b, c)
+			if next == old || atomic.CompareAndSwapUint64(addr, old, next) {
 				return old
 			}
 		}
@@ -71,7 +75,8 @@ func atomicRMW(p []byte, fn func(old, b, c uint64) uint64, b, c uint64) uint64 {
 		addr := (*uint32)(unsafe.Pointer(unsafe.SliceData(p)))
 		for {
 			old := atomic.LoadUint32(addr)
-			if atomic.CompareAndSwapUint32(addr, old, uint32(fn(uint64(old), b, c))) {
+			next := uint32(fn(uint64(old), b, c))
+			if next == old || atomic.CompareAndSwapUint32(addr, old, next) {
 				return uint64(old)
 			}
 		}
@@ -82,7 +87,7 @@ func atomicRMW(p []byte, fn func(old, b, c uint64) uint64, b, c uint64) uint64 {
 		word := atomic.LoadUint32(w)
 		old := uint64(word>>shift) & uint64(mask)
 		next := word&^(mask<<shift) | (uint32(fn(old, b, c))&mask)<<shift
-		if atomic.CompareAndSwapUint32(w, word, next) {
+		if next == word || atomic.CompareAndSwapUint32(w, word, next) {
 			return old
 		}
 	}

@@ -391,3 +391,100 @@ func TestAtomicAddOneWord(t *testing.T) {
 		t.Errorf("red word %d, want %d", w, sum)
 	}
 }
+
+// TestAtomMinMaxCasWords: atom.max/.min (.u32, .s32) and atom.cas.b32 on
+// global and shared words, four words each, 64 threads in thread order:
+// the old values and the words at the end against the same updates in Go.
+func TestAtomMinMaxCasWords(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 words, .param .u64 out) {
+	.reg .u32 %t, %v, %k, %c, %n, %o<11>, %s;
+	.reg .u64 %w, %o, %a, %wa, %sa, %oa;
+	.reg .pred %p;
+	.shared .align 4 .b32 sh[20];
+	ld.param.u64 %w, [words];
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	mul.lo.u32 %v, %t, 0x9e3779b9;
+	xor.b32 %v, %v, 0x5bd1e995;
+	and.b32 %k, %t, 3;
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %wa, %w, %a;
+	mov.u64 %sa, sh;
+	add.u64 %sa, %sa, %a;
+	and.b32 %c, %v, 3;
+	shr.b32 %n, %v, 2;
+	and.b32 %n, %n, 3;
+	atom.global.max.u32 %o1, [%wa], %v;
+	atom.global.min.s32 %o2, [%wa+16], %v;
+	atom.global.max.s32 %o3, [%wa+32], %v;
+	atom.global.min.u32 %o4, [%wa+48], %v;
+	atom.global.cas.b32 %o5, [%wa+64], %c, %n;
+	atom.shared.max.u32 %o6, [%sa], %v;
+	atom.shared.min.s32 %o7, [%sa+16], %v;
+	atom.shared.max.s32 %o8, [%sa+32], %v;
+	atom.shared.min.u32 %o9, [%sa+48], %v;
+	atom.shared.cas.b32 %o10, [%sa+64], %c, %n;
+	mul.wide.u32 %oa, %t, 48;
+	add.u64 %oa, %o, %oa;
+	st.global.v4.u32 [%oa], {%o1, %o2, %o3, %o4};
+	st.global.v4.u32 [%oa+16], {%o5, %o6, %o7, %o8};
+	st.global.v2.u32 [%oa+32], {%o9, %o10};
+	bar.sync 0;
+	setp.ge.u32 %p, %t, 20;
+	@%p ret;
+	mul.wide.u32 %a, %t, 4;
+	mov.u64 %sa, sh;
+	add.u64 %sa, %sa, %a;
+	ld.shared.u32 %s, [%sa];
+	add.u64 %oa, %o, %a;
+	st.global.u32 [%oa+3072], %s;
+	ret;
+}
+`)
+	words, _ := g.Alloc(80, 0)
+	out, _ := g.Alloc(3072+80, 0)
+	wb, _ := g.Bytes(words, 80)
+	var want [2][20]uint32 // global, shared
+	for i := range 20 {
+		w := uint32(i*0x2468ace1) ^ 0x13579bdf
+		if i >= 16 {
+			w = uint32(i % 4) // compare-and-swap words: 0..3
+		}
+		binary.LittleEndian.PutUint32(wb[4*i:], w)
+		want[0][i] = w
+	}
+	launchK(t, p, 1, 64, words, out)
+	ob, _ := g.Bytes(out, 3072+80)
+	for th := range 64 {
+		v := uint32(th)*0x9e3779b9 ^ 0x5bd1e995
+		k := th % 4
+		c, n := v&3, v>>2&3
+		for s := range 2 {
+			w := &want[s]
+			olds := [5]uint32{w[k], w[4+k], w[8+k], w[12+k], w[16+k]}
+			w[k] = max(w[k], v)
+			w[4+k] = uint32(min(int32(w[4+k]), int32(v)))
+			w[8+k] = uint32(max(int32(w[8+k]), int32(v)))
+			w[12+k] = min(w[12+k], v)
+			if w[16+k] == c {
+				w[16+k] = n
+			}
+			for j, old := range olds {
+				if got := binary.LittleEndian.Uint32(ob[48*th+20*s+4*j:]); got != old {
+					t.Fatalf("thread %d, %s op %d: old value %#x, want %#x", th, []string{"global", "shared"}[s], j, got, old)
+				}
+			}
+		}
+	}
+	for i := range 20 {
+		if got := binary.LittleEndian.Uint32(wb[4*i:]); got != want[0][i] {
+			t.Errorf("global word %d: %#x, want %#x", i, got, want[0][i])
+		}
+		if got := binary.LittleEndian.Uint32(ob[3072+4*i:]); got != want[1][i] {
+			t.Errorf("shared word %d: %#x, want %#x", i, got, want[1][i])
+		}
+	}
+}
