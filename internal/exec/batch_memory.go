@@ -221,6 +221,17 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
 		if g := r.sharedOffsets(pc, o, &af); g != nil {
 			// the same offsets in every CTA's shared memory: gathers
+			if n == 8 {
+				for blk := range r.nb {
+					if a, _ := r.issue(o, blk); a == 0 {
+						continue
+					}
+					k, w := r.bk[blk], int(r.bw[blk])
+					gather64(r.row(blk, v), r.shared[k*r.shSize:(k+1)*r.shSize], g.offs[w*warpSize:(w+1)*warpSize], g.kinds[4*w:4*w+4])
+				}
+				r.wroteRows(v)
+				return 0, true
+			}
 			if r.full() {
 				// (every block runs it: counted at once, the blocks' rows
 				// and memory found by stepping, CTA after CTA)
@@ -640,8 +651,9 @@ type gatherPlan struct {
 // loads in a loop), else nil.
 func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	t := typeOf(o.inst)
-	if !simdEnabled || o.space != mem.SpaceShared || o.size != 4 || t[1] == 's' || af.c[3] != 0 || af.bits != 64 ||
-		r.shSize < 4 || r.shSize > 1<<31 {
+	size := uint64(o.size)
+	if o.space != mem.SpaceShared || size == 4 && (!simdEnabled || t[1] == 's') || size != 4 && size != 8 ||
+		af.c[3] != 0 || af.bits != 64 || r.shSize < size || r.shSize > 1<<31 {
 		return nil
 	}
 	if r.gplans == nil {
@@ -661,32 +673,54 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	for i := range n {
 		x := r.tid[i]
 		off := af.base + af.c[0]*uint64(x[0]) + af.c[1]*uint64(x[1]) + af.c[2]*uint64(x[2]) + o.addrConst
-		if off > r.shSize-4 || off&3 != 0 {
+		if off > r.shSize-size || off&(size-1) != 0 {
 			g.offs = g.offs[:0] // (lane by lane, which faults where it must)
 			return nil
 		}
 		g.offs[i] = uint32(off)
 	}
-	g.setKinds(r.shSize)
+	g.setKinds(r.shSize, size)
 	return g
 }
 
-// setKinds sets the kind of each chunk of eight lanes from the offsets:
-// one value, eight consecutive (their 32 bytes below limit) or a gather.
-func (g *gatherPlan) setKinds(limit uint64) {
+// setKinds sets the kind of each chunk of eight lanes from the offsets of
+// their size-byte values: one value, eight consecutive (below limit) or a
+// gather.
+func (g *gatherPlan) setKinds(limit, size uint64) {
 	g.kinds = append(g.kinds[:0], make([]uint8, len(g.offs)/8)...)
 	for c := range g.kinds {
 		ch := g.offs[8*c : 8*c+8]
 		same, consec := true, true
 		for j := 1; j < 8; j++ {
 			same = same && ch[j] == ch[0]
-			consec = consec && ch[j] == ch[0]+uint32(4*j)
+			consec = consec && ch[j] == ch[0]+uint32(size)*uint32(j)
 		}
 		switch {
 		case same:
 			g.kinds[c] = 2
-		case consec && uint64(ch[0])+32 <= limit:
+		case consec && uint64(ch[0])+8*size <= limit:
 			g.kinds[c] = 1
+		}
+	}
+}
+
+// gather64 sets row from the 8-byte values at base+offs[i], by chunks of
+// eight lanes as kinds says (batchChunks32's kinds).
+func gather64(row *lanes, base []byte, offs []uint32, kinds []uint8) {
+	for c := range 4 {
+		ch, r := offs[8*c:8*c+8], row[8*c:8*c+8]
+		switch kinds[c] {
+		case 2:
+			v := binary.LittleEndian.Uint64(base[ch[0]:])
+			for i := range r {
+				r[i] = v
+			}
+		case 1: // (a little-endian host, as the atomics' word pointers assume)
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&r[0])), 64), base[ch[0]:ch[0]+64])
+		default:
+			for i, off := range ch {
+				r[i] = binary.LittleEndian.Uint64(base[off:])
+			}
 		}
 	}
 }
@@ -729,7 +763,7 @@ func (r *batchRun) globalOffsets(pc int32, af *form) *gatherPlan {
 		}
 		g.offs[i] = uint32(off)
 	}
-	g.setKinds(math.MaxUint64)
+	g.setKinds(math.MaxUint64, 4)
 	// each warp's offsets from its own lowest address, for warps that
 	// run alone (a split's other warps)
 	g.lo = uint64(lo)

@@ -1865,3 +1865,68 @@ SKIP:
 		}
 	}
 }
+
+// TestBatchSharedGathers64: 8-byte loads of shared memory at
+// sh[a*tid.x + b*tid.y + d] after every thread wrote its own element (a
+// double tile's As[ty][k], Bs[k][tx], a strided column), on 2-D blocks
+// and partial warps, and at offsets past the array or misaligned (a
+// fault), compared with the warp engine.
+func TestBatchSharedGathers64(t *testing.T) {
+	type coef struct{ a, b, d int }
+	for _, cf := range []coef{{0, 16, 3}, {1, 0, 5}, {1, 16, 0}, {3, 1, 2}, {0, 0, 7}, {-1, 16, 31}, {2, -4, 100}} {
+		for _, ty := range []string{"f64", "u64", "s64", "b64"} {
+			for _, sh := range []struct{ grid, block [3]int }{{bdX(4), bdXY(16, 16)}, {bdX(3), bdXY(8, 4)}, {bdX(5), bdXY(32, 2)}, {bdX(2), bdXY(10, 5)}} {
+				threads := sh.block[0] * sh.block[1]
+				for _, bad := range []int{0, 1, 2} { // in bounds, one element past, misaligned
+					skew := []int{0, 8 * 512, 4}[bad]
+					src := fmt.Sprintf(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %%r<12>;
+	.reg .b64 %%rd<12>;
+	.shared .align 8 .b64 sh[512];
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, %%tid.x;
+	mov.u32 %%r2, %%tid.y;
+	mov.u32 %%r3, %%ntid.x;
+	mad.lo.s32 %%r4, %%r2, %%r3, %%r1; // thread in CTA
+	mov.u32 %%r5, %%ctaid.x;
+	mul.wide.u32 %%rd2, %%r4, 0x9e3779b97f4a7c15;
+	cvt.u64.u32 %%rd3, %%r5;
+	xor.b64 %%rd2, %%rd2, %%rd3;
+	mov.u64 %%rd4, sh;
+	mul.wide.u32 %%rd5, %%r4, 8;
+	add.s64 %%rd6, %%rd4, %%rd5;
+	st.shared.u64 [%%rd6], %%rd2;
+	bar.sync 0;
+	mul.lo.s32 %%r6, %%r1, %d;
+	mad.lo.s32 %%r6, %%r2, %%r7, %%r6;
+	add.s32 %%r6, %%r6, %d;
+	mul.wide.s32 %%rd7, %%r6, 8;
+	add.s64 %%rd7, %%rd4, %%rd7;
+	ld.shared.%s %%rd8, [%%rd7+%d];
+	mov.u32 %%r8, %%ntid.y;
+	mul.lo.s32 %%r8, %%r8, %%r3;
+	mad.lo.s32 %%r9, %%r5, %%r8, %%r4;
+	mul.wide.u32 %%rd9, %%r9, 8;
+	add.s64 %%rd9, %%rd1, %%rd9;
+	st.global.u64 [%%rd9], %%rd8;
+	exit;
+}`, cf.a, cf.d, ty, skew)
+					src = strings.Replace(src, "mad.lo.s32 %r6, %r2, %r7, %r6;", fmt.Sprintf("mad.lo.s32 %%r6, %%r2, %d, %%r6;", cf.b), 1)
+					in := bdFillBufs(bdBufs(bdDwords(sh.grid[0]*threads, bdZero)), 1)
+					what := fmt.Sprintf("coefficients %v %s block %v bad %d", cf, ty, sh.block, bad)
+					diff, ref := bdDiff(t, src, "k", sh.grid, sh.block, in, bdArgs(bdPtr(0)), bad == 0)
+					if diff != "" {
+						t.Fatalf("%s: %s", what, diff)
+					}
+					if (ref.err != nil) != (bad != 0) {
+						t.Fatalf("%s: error %v", what, ref.err)
+					}
+				}
+			}
+		}
+	}
+}
