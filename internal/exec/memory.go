@@ -258,6 +258,8 @@ func (w *Warp) windowAt(o *Op, lane int) ([]byte, uint64) {
 		return w.gData, w.gBase
 	case mem.SpaceShared:
 		return w.cta.shared.Data, 0
+	case mem.SpaceConst: // (the bank, from address 0: a table's lookups)
+		return w.cta.l.prog.constant.Data, 0
 	}
 	return nil, 0
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -361,5 +363,97 @@ func TestParamVectorMisaligned(t *testing.T) {
 	var f *Fault
 	if !errors.As(err, &f) || f.Kind != FaultMisaligned || f.Space != mem.SpaceParam.String() {
 		t.Fatalf("err = %v, want a misaligned access in .param", err)
+	}
+}
+
+// TestConstTableLookups: per-lane loads from a constant table at
+// addresses in registers (a CRC's c_crc[(c ^ b) & 0xff]), of every width,
+// signed and not, for the whole warp and for some lanes, against the
+// table's bytes; and a lookup past the bank faults.
+func TestConstTableLookups(t *testing.T) {
+	var table [64]byte
+	for i := range table {
+		table[i] = byte(i*37 + 11)
+	}
+	init := make([]string, len(table))
+	for i, b := range table {
+		init[i] = strconv.Itoa(int(b))
+	}
+	src := `.version 7.8
+.target sm_90
+.address_size 64
+.const .align 8 .b8 tab[64] = {` + strings.Join(init, ", ") + `};
+.visible .entry k(.param .u64 out, .param .u32 past) {
+	.reg .u32 %t, %i, %m, %past, %w4, %s4;
+	.reg .b16 %h2, %g2, %b1, %c1;
+	.reg .u64 %o, %a, %tb, %w8, %x;
+	.reg .pred %p;
+	ld.param.u64 %o, [out];
+	ld.param.u32 %past, [past];
+	mov.u32 %t, %tid.x;
+	mul.lo.u32 %i, %t, 7;
+	and.b32 %m, %i, 56; // an 8-aligned offset below 64
+	add.u32 %m, %m, %past;
+	mov.u64 %tb, tab;
+	cvt.u64.u32 %a, %m;
+	add.u64 %a, %tb, %a;
+	ld.const.u64 %w8, [%a];
+	ld.const.u32 %w4, [%a+4];
+	ld.const.s32 %s4, [%a];
+	ld.const.u16 %h2, [%a+2];
+	ld.const.s16 %g2, [%a+6];
+	ld.const.u8 %b1, [%a+1];
+	ld.const.s8 %c1, [%a+7];
+	setp.lt.u32 %p, %t, 5; // a few lanes: the masked path
+	@%p ld.const.u32 %w4, [%a];
+	mul.wide.u32 %x, %t, 32;
+	add.u64 %o, %o, %x;
+	st.global.u64 [%o], %w8;
+	st.global.u32 [%o+8], %w4;
+	st.global.u32 [%o+12], %s4;
+	st.global.u16 [%o+16], %h2;
+	st.global.u16 [%o+18], %g2;
+	st.global.u16 [%o+20], %b1;
+	st.global.u16 [%o+22], %c1;
+	ret;
+}
+`
+	for _, batch := range []bool{true, false} { // (the batch engine's lookups, the warp engine's)
+		setFlag(t, &batchEnabled, batch)
+		constLookups(t, src, table[:])
+	}
+	p, g := load(t, src)
+	out, _ := g.Alloc(32*32, 0)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], out, uint64(64)), Workers: 1})
+	if err == nil || !strings.Contains(err.Error(), "out of bounds") {
+		t.Fatalf("a lookup past the bank: error %v", err)
+	}
+}
+
+// constLookups runs TestConstTableLookups's kernel and checks its output.
+func constLookups(t *testing.T, src string, table []byte) {
+	t.Helper()
+	p, g := load(t, src)
+	out, _ := g.Alloc(32*32, 0)
+	launchK(t, p, 1, 32, out, uint64(0))
+	ob, _ := g.Bytes(out, 32*32)
+	le := binary.LittleEndian
+	for th := range 32 {
+		m := th * 7 & 56
+		r := ob[32*th:]
+		w4 := le.Uint32(table[m+4:])
+		if th < 5 {
+			w4 = le.Uint32(table[m:])
+		}
+		want := []uint64{le.Uint64(table[m:]), uint64(w4), uint64(le.Uint32(table[m:])),
+			uint64(le.Uint16(table[m+2:])), uint64(le.Uint16(table[m+6:])), uint64(table[m+1]), uint64(uint16(int8(table[m+7])))}
+		got := []uint64{le.Uint64(r), uint64(le.Uint32(r[8:])), uint64(le.Uint32(r[12:])),
+			uint64(le.Uint16(r[16:])), uint64(le.Uint16(r[18:])), uint64(le.Uint16(r[20:])), uint64(le.Uint16(r[22:]))}
+		for k := range want {
+			if got[k] != want[k] {
+				t.Fatalf("batches %v, thread %d, load %d: %#x, want %#x", batchEnabled, th, k, got[k], want[k])
+			}
+		}
 	}
 }
