@@ -689,7 +689,8 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	shared := !o.frameAddr && sharedByLanes(o.space)
 	constant := shared && o.addrBase < 0
 	// a scalar .local access of 4 or 8 bytes (stack.go's loadLocal)
-	local := o.space == mem.SpaceLocal && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 4 || n == 8)
+	// (or a generic one at a local address: stack.go's localBase)
+	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 4 || n == 8)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if constant || shared && uniformEnabled && mask&(mask-1) != 0 &&
@@ -798,7 +799,7 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	o.vec, o.size = s, n
 	o.memTrace = memTraceKind(in, o, false, t)
 	total := uint64(n * len(s))
-	local := o.space == mem.SpaceLocal && len(o.vec) == 1 && (n == 4 || n == 8) // (stack.go's storeLocal)
+	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && (n == 4 || n == 8) // (stack.go's storeLocal)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if local && w.storeLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {

@@ -457,3 +457,97 @@ func constLookups(t *testing.T, src string, table []byte) {
 		}
 	}
 }
+
+// TestGenericLocalAccesses: generic ld/st at local addresses (clang's
+// cvta.local %SP for a per-thread array indexed at run time), 4 and 8
+// bytes, every lane and some lanes, and a generic load whose lanes address
+// local memory and global memory by turns, against values computed here.
+func TestGenericLocalAccesses(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 glob) {
+	.local .align 8 .b8 depot[64];
+	.reg .u32 %t, %k, %v, %i, %r<6>;
+	.reg .u64 %SP, %SPL, %a, %o, %gl, %x, %w, %mix;
+	.reg .pred %p, %q;
+	ld.param.u64 %o, [out];
+	ld.param.u64 %gl, [glob];
+	mov.u64 %SPL, depot;
+	cvta.local.u64 %SP, %SPL;
+	mov.u32 %t, %tid.x;
+	mov.u32 %k, 0;
+L:
+	mad.lo.u32 %v, %t, 16, %k;
+	mul.wide.u32 %a, %k, 4;
+	add.u64 %a, %SP, %a;
+	st.u32 [%a], %v;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 8;
+	@%p bra L;
+	setp.lt.u32 %q, %t, 5;
+	and.b32 %i, %t, 7;
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %SP, %a;
+	mov.u32 %v, 99;
+	@%q st.u32 [%a], %v; // some lanes
+	add.u32 %i, %t, 3;
+	and.b32 %i, %i, 7;
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %SP, %a;
+	ld.u32 %r1, [%a];
+	@%q ld.u32 %r2, [%SP+4];
+	cvt.u64.u32 %w, %t;
+	shl.b64 %w, %w, 40;
+	or.b64 %w, %w, 7;
+	st.u64 [%SP+32], %w;
+	ld.u64 %x, [%SP+32];
+	cvt.u32.u64 %r3, %x;
+	shr.u64 %x, %x, 40;
+	cvt.u32.u64 %r4, %x;
+	and.b32 %i, %t, 1;
+	setp.eq.u32 %p, %i, 0;
+	mul.wide.u32 %a, %t, 4;
+	add.u64 %mix, %gl, %a; // odd lanes: global memory
+	@%p add.u64 %mix, %SP, 8; // even lanes: local depot[2]
+	ld.u32 %r5, [%mix];
+	mul.wide.u32 %a, %t, 24;
+	add.u64 %o, %o, %a;
+	st.global.u32 [%o], %r1;
+	st.global.u32 [%o+4], %r2;
+	st.global.u32 [%o+8], %r3;
+	st.global.u32 [%o+12], %r4;
+	st.global.u32 [%o+16], %r5;
+	ret;
+}
+`)
+	out, _ := g.Alloc(32*24, 0)
+	glob, _ := g.Alloc(32*4, 0)
+	gb, _ := g.Bytes(glob, 32*4)
+	for i := range 32 {
+		binary.LittleEndian.PutUint32(gb[4*i:], uint32(1000+i))
+	}
+	launchK(t, p, 1, 32, out, glob)
+	ob, _ := g.Bytes(out, 32*24)
+	for th := range 32 {
+		arr := make([]uint32, 8)
+		for k := range arr {
+			arr[k] = uint32(th*16 + k)
+		}
+		if th < 5 {
+			arr[th&7] = 99
+		}
+		want := []uint32{arr[(th+3)&7], 0, 7, uint32(th), uint32(1000 + th)}
+		if th < 5 {
+			want[1] = arr[1]
+		}
+		if th%2 == 0 {
+			want[4] = arr[2]
+		}
+		for k, w := range want {
+			if got := binary.LittleEndian.Uint32(ob[24*th+4*k:]); got != w {
+				t.Fatalf("thread %d, value %d: %d, want %d", th, k, got, w)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 func init() {
@@ -86,12 +87,18 @@ func (w *Warp) storeLocal(o *Op, mask uint32, src *lanes) bool {
 }
 
 // localBase is a .local access's address before its register's lane
-// value, and that register's row (nil: none).
+// value, and that register's row (nil: none). A generic access's is its
+// offset in the local window (cvta.local's %SP: a local array's accesses
+// from clang); an address outside the window is then past every lane's
+// local memory, and the general path takes it.
 func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 	f := w.top()
 	base := o.addrConst
 	if o.frameAddr {
 		base += f.base
+	}
+	if o.space == mem.SpaceGeneric {
+		base -= mem.LocalBase
 	}
 	if o.addrBase >= 0 {
 		return base, (*lanes)(f.regs[int(o.addrBase)*warpSize:])
