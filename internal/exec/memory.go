@@ -89,7 +89,8 @@ func (w *Warp) laneAddr(o *Op, lane int) uint64 {
 }
 
 // warpWindow serves the full-mask fast path of ld and st: when op o is a
-// global access (not generic, not a frame address) whose 32 lanes all fall
+// global access (or a generic one at global addresses; not a frame
+// address) whose 32 lanes all fall
 // inside the warp's cached allocation, or a shared access whose lanes all
 // fall inside the CTA's own shared memory, each lane aligned, it returns
 // the bytes of that allocation or block and fills w.offs with each lane's
@@ -239,11 +240,19 @@ func (w *Warp) windowAt(o *Op, lane int) ([]byte, uint64) {
 	if o.frameAddr || o.addrBase < 0 {
 		return nil, 0
 	}
-	switch o.space {
+	space := o.space
+	addr := w.top().regs[int(o.addrBase)*warpSize+lane] + o.addrConst
+	if space == mem.SpaceGeneric {
+		// (a pointer loaded from memory: the global window when lane's
+		// address is global; the loops check every lane against it)
+		if sp, _ := mem.Classify(addr); sp == mem.SpaceGlobal {
+			space = mem.SpaceGlobal
+		}
+	}
+	switch space {
 	case mem.SpaceGlobal:
 		g := w.cta.l.prog.global
 		gen := g.Gen()
-		addr := w.top().regs[int(o.addrBase)*warpSize+lane] + o.addrConst
 		if w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
 			b, d, ok := g.Find(addr)
 			if !ok {

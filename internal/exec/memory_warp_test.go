@@ -551,3 +551,78 @@ L:
 		}
 	}
 }
+
+// TestGenericGlobalWindow: generic ld/st through pointers read from
+// memory (an array of row pointers), every lane and some lanes, where the
+// lanes' pointers are global, or global and shared by turns (the global
+// window cannot take those), against values computed here.
+func TestGenericGlobalWindow(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 ptrs, .param .u64 out, .param .u32 mixed) {
+	.shared .align 4 .b32 sh[33];
+	.reg .u32 %t, %v, %r<4>, %mixed, %i;
+	.reg .u64 %pp, %o, %a, %p, %s;
+	.reg .pred %q, %m;
+	ld.param.u64 %pp, [ptrs];
+	ld.param.u64 %o, [out];
+	ld.param.u32 %mixed, [mixed];
+	mov.u32 %t, %tid.x;
+	mul.wide.u32 %a, %t, 8;
+	add.u64 %a, %pp, %a;
+	ld.global.u64 %p, [%a]; // a global pointer per lane
+	and.b32 %i, %t, 1;
+	setp.ne.u32 %m, %i, 0;
+	setp.ne.u32 %q, %mixed, 0;
+	and.pred %m, %m, %q;
+	mov.u64 %s, sh;
+	cvta.shared.u64 %s, %s;
+	mul.wide.u32 %a, %t, 4;
+	add.u64 %s, %s, %a;
+	@%m mov.u64 %p, %s; // odd lanes: their shared word, when mixed
+	mad.lo.u32 %v, %t, 3, 5;
+	st.u32 [%p+4], %v;
+	ld.u32 %r1, [%p];
+	ld.u32 %r2, [%p+4];
+	setp.lt.u32 %q, %t, 6;
+	mov.u32 %r3, 77;
+	@%q ld.u32 %r3, [%p];
+	mul.wide.u32 %a, %t, 12;
+	add.u64 %o, %o, %a;
+	st.global.u32 [%o], %r1;
+	st.global.u32 [%o+4], %r2;
+	st.global.u32 [%o+8], %r3;
+	ret;
+}
+`)
+	for _, mixed := range []uint64{0, 1} {
+		rows, _ := g.Alloc(32*16, 0)
+		ptrs, _ := g.Alloc(32*8, 0)
+		out, _ := g.Alloc(32*12, 0)
+		rb, _ := g.Bytes(rows, 32*16)
+		pb, _ := g.Bytes(ptrs, 32*8)
+		for i := range 32 {
+			binary.LittleEndian.PutUint32(rb[16*i:], uint32(500+i))
+			binary.LittleEndian.PutUint64(pb[8*i:], rows+uint64(16*((i*7)%32))) // rows in another order
+		}
+		launchK(t, p, 1, 32, ptrs, out, mixed)
+		ob, _ := g.Bytes(out, 32*12)
+		for th := range 32 {
+			first := uint32(500 + (th*7)%32) // the row's word
+			shared := mixed == 1 && th%2 == 1
+			if shared {
+				first = 0 // (shared memory starts zeroed; the lane stored into the next word)
+			}
+			want := []uint32{first, uint32(th*3 + 5), 77}
+			if th < 6 {
+				want[2] = first
+			}
+			for k, w := range want {
+				if got := binary.LittleEndian.Uint32(ob[12*th+4*k:]); got != w {
+					t.Fatalf("mixed %d, thread %d, value %d: %d, want %d", mixed, th, k, got, w)
+				}
+			}
+		}
+	}
+}
