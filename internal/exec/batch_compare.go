@@ -14,7 +14,7 @@ import (
 // comparison is a threshold, needs only its first and last lanes.
 func (r *batchRun) setpForms(o *Op) bool {
 	in := o.inst
-	t, ok := parseInt(typeOf(in))
+	t, ok := parseInt(o.typ)
 	c, unsigned := parseIntCmp(in.Groups[".CmpOp"])
 	if !ok || c == cmpNone || in.Groups[".BoolOp"] != "" || len(in.Operands) != 3 || in.Operands[0].Kind != ir.OpReg || t.bits < 32 {
 		return false
@@ -30,7 +30,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 			}
 			f[i] = r.forms[s]
 		case ir.OpImm:
-			f[i] = uniformRaw(constBits(a.Imm, typeOf(in)))
+			f[i] = uniformRaw(constBits(a.Imm, o.typ))
 		default:
 			return false
 		}

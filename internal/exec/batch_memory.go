@@ -96,7 +96,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	if len(o.vec) > 1 {
 		return 0, r.vectorAccess(pc, o, store)
 	}
-	t := typeOf(o.inst)
+	t := o.typ
 	n := uint64(o.size)
 	signed := t != "" && t[1] == 's' && n < 8
 	v := o.vec[0]
@@ -435,7 +435,7 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 		offs[i] = addrs[i] + o.addrConst - lo + off
 	}
 	if !store {
-		loadLanes(row, data, offs, mask, int(n), typeOf(o.inst))
+		loadLanes(row, data, offs, mask, int(n), o.typ)
 		return true, true
 	}
 	if keep {
@@ -486,7 +486,7 @@ func consecutive(addrs *lanes, n uint64) bool {
 // the warp engine where every lane runs (it checks every lane first),
 // else lane by lane; false: a lane faults.
 func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
-	t := typeOf(o.inst)
+	t := o.typ
 	n := uint64(o.size)
 	size := n * uint64(len(o.vec)) // the whole vector: its alignment too
 	for _, v := range o.vec {
@@ -650,7 +650,7 @@ type gatherPlan struct {
 // gather plan (made once per op while its form stays the same: a tile's
 // loads in a loop), else nil.
 func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
-	t := typeOf(o.inst)
+	t := o.typ
 	size := uint64(o.size)
 	if o.space != mem.SpaceShared || size == 4 && (!simdEnabled || t[1] == 's') || size != 4 && size != 8 ||
 		af.c[3] != 0 || af.bits != 64 || r.shSize < size || r.shSize > 1<<31 {

@@ -629,7 +629,7 @@ func (r *batchRun) param(o *Op) bool {
 			continue // a sink
 		}
 		addr := o.addrConst + uint64(k)*n
-		v := extend(mem.Load(p[addr:addr+n]), typeOf(o.inst), o.size*8)
+		v := extend(mem.Load(p[addr:addr+n]), o.typ, o.size*8)
 		if n := len(r.frames); n > 0 && !(len(o.vec) == 1 && r.plan.localIn(o.pc, r.frames[n-1].join)) { // only the running lanes' rows
 			r.materialize(d)
 			for blk := range r.nb {
@@ -760,7 +760,7 @@ func (r *batchRun) forgetPreds(in *ir.Inst) {
 // batch holds alike (predUni): the result is alike too.
 func (r *batchRun) predLogic(o *Op) bool {
 	in := o.inst
-	if typeOf(in) != ".pred" || in.Operands[0].Kind != ir.OpReg {
+	if o.typ != ".pred" || in.Operands[0].Kind != ir.OpReg {
 		return false
 	}
 	var v [2]bool

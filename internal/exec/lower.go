@@ -110,7 +110,7 @@ func (p *Program) lower(f *Func) error {
 	f.Ops = make([]Op, len(fn.Insts))
 	for i, in := range fn.Insts {
 		o := &f.Ops[i]
-		o.inst, o.pc, o.addrBase, o.target = in, int32(i), -1, -1
+		o.inst, o.pc, o.addrBase, o.target, o.typ = in, int32(i), -1, -1, typeOf(in)
 		if in.Guard != nil {
 			o.guard = f.slot[in.Guard.Reg.ID] + 1
 			o.neg = in.Guard.Negate
