@@ -97,8 +97,8 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
-	// max, min and cas of one 32-bit integer: their own loops below
-	word32 := vec == 1 && n == 4 && isInt && (op == ".max" && it.bits == 32 || op == ".min" && it.bits == 32 || op == ".cas")
+	// the other ops on one 32-bit integer: a function of their own per lane
+	word32 := atomicWord32(op, n, vec, it, isInt)
 	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
@@ -176,7 +176,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				}
 			}
 		}
-		if win != nil && word32 {
+		if win != nil && word32 != nil {
 			// the lanes' words in the window, without a call of the op's
 			// function per lane (the general loop below takes over at the
 			// first lane outside it, and faults there if it must)
@@ -195,13 +195,11 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				if off > winLimit || off&3 != 0 {
 					break
 				}
-				p, b := (*uint32)(unsafe.Pointer(&win[off])), uint32(vals[lane])
-				var old uint32
+				var c uint32
 				if cs != nil {
-					old = casWord32(p, b, uint32(cs[lane]), global)
-				} else {
-					old = minMaxWord32(p, b, op == ".max", it.signed, global)
+					c = uint32(cs[lane])
 				}
+				old := word32((*uint32)(unsafe.Pointer(&win[off])), uint32(vals[lane]), c, global)
 				if olds != nil {
 					olds[lane] = it.norm(uint64(old))
 				}
@@ -424,6 +422,76 @@ func ftzBits32(v uint32) uint32 {
 
 // casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in
 // a compare-and-swap loop); it returns the old value.
+// atomicWord32 returns the function that runs atom/red op (not .add) on
+// one 32-bit integer at p with operands b and c and returns the old value
+// (global: with the host's atomics; shared memory belongs to the cluster's
+// goroutine), or nil for an op it does not cover.
+func atomicWord32(op string, n, vec int, it intType, isInt bool) func(p *uint32, b, c uint32, global bool) uint32 {
+	if vec != 1 || n != 4 || !isInt {
+		return nil
+	}
+	switch op {
+	case ".max", ".min":
+		isMax, signed := op == ".max", it.signed
+		return func(p *uint32, b, _ uint32, global bool) uint32 { return minMaxWord32(p, b, isMax, signed, global) }
+	case ".cas":
+		return casWord32
+	case ".and", ".or", ".xor", ".exch", ".inc", ".dec":
+		return func(p *uint32, b, _ uint32, global bool) uint32 { return bitsWord32(p, op, b, global) }
+	}
+	return nil
+}
+
+// bitsWord32 is atom.and/.or/.xor/.exch/.inc/.dec of b on the 32-bit word
+// at p (9.7.13.5's definitions) and returns the old value; a global word
+// (atomic) is written only where it changes.
+func bitsWord32(p *uint32, op string, b uint32, global bool) uint32 {
+	if global {
+		switch op {
+		case ".and":
+			return atomic.AndUint32(p, b)
+		case ".or":
+			return atomic.OrUint32(p, b)
+		case ".exch":
+			return atomic.SwapUint32(p, b)
+		}
+	}
+	for {
+		old := *p
+		if global {
+			old = atomic.LoadUint32(p)
+		}
+		var next uint32
+		switch op {
+		case ".and":
+			next = old & b
+		case ".or":
+			next = old | b
+		case ".xor":
+			next = old ^ b
+		case ".exch":
+			next = b
+		case ".inc": // (old >= b) ? 0 : old+1
+			next = old + 1
+			if old >= b {
+				next = 0
+			}
+		case ".dec": // (old == 0 || old > b) ? b : old-1
+			next = old - 1
+			if old == 0 || old > b {
+				next = b
+			}
+		}
+		if !global {
+			*p = next
+			return old
+		}
+		if next == old || atomic.CompareAndSwapUint32(p, old, next) {
+			return old
+		}
+	}
+}
+
 // minMaxWord32 is atom.max (isMax) or .min of b on the 32-bit integer at
 // p, signed or not, and returns the old value; a global word (atomic) is
 // written only where b replaces it.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -392,99 +393,138 @@ func TestAtomicAddOneWord(t *testing.T) {
 	}
 }
 
-// TestAtomMinMaxCasWords: atom.max/.min (.u32, .s32) and atom.cas.b32 on
-// global and shared words, four words each, 64 threads in thread order:
-// the old values and the words at the end against the same updates in Go.
-func TestAtomMinMaxCasWords(t *testing.T) {
-	p, g := load(t, `.version 7.8
+// TestAtomWordOps: atom.max/.min (.u32, .s32), .cas, .and, .or, .xor,
+// .exch, .inc and .dec on 32-bit global and shared words, four words per
+// op, 64 threads in thread order: the old values and the words at the
+// end against the same updates in Go.
+func TestAtomWordOps(t *testing.T) {
+	ops := []string{"max.u32", "min.s32", "max.s32", "min.u32", "cas.b32", "and.b32", "or.b32", "xor.b32", "exch.b32", "inc.u32", "dec.u32"}
+	nw := 4 * len(ops) // words per space
+	var b strings.Builder
+	fmt.Fprintf(&b, `.version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 words, .param .u64 out) {
-	.reg .u32 %t, %v, %k, %c, %n, %o<11>, %s;
-	.reg .u64 %w, %o, %a, %wa, %sa, %oa;
-	.reg .pred %p;
-	.shared .align 4 .b32 sh[20];
-	ld.param.u64 %w, [words];
-	ld.param.u64 %o, [out];
-	mov.u32 %t, %tid.x;
-	mul.lo.u32 %v, %t, 0x9e3779b9;
-	xor.b32 %v, %v, 0x5bd1e995;
-	and.b32 %k, %t, 3;
-	mul.wide.u32 %a, %k, 4;
-	add.u64 %wa, %w, %a;
-	mov.u64 %sa, sh;
-	add.u64 %sa, %sa, %a;
-	and.b32 %c, %v, 3;
-	shr.b32 %n, %v, 2;
-	and.b32 %n, %n, 3;
-	atom.global.max.u32 %o1, [%wa], %v;
-	atom.global.min.s32 %o2, [%wa+16], %v;
-	atom.global.max.s32 %o3, [%wa+32], %v;
-	atom.global.min.u32 %o4, [%wa+48], %v;
-	atom.global.cas.b32 %o5, [%wa+64], %c, %n;
-	atom.shared.max.u32 %o6, [%sa], %v;
-	atom.shared.min.s32 %o7, [%sa+16], %v;
-	atom.shared.max.s32 %o8, [%sa+32], %v;
-	atom.shared.min.u32 %o9, [%sa+48], %v;
-	atom.shared.cas.b32 %o10, [%sa+64], %c, %n;
-	mul.wide.u32 %oa, %t, 48;
-	add.u64 %oa, %o, %oa;
-	st.global.v4.u32 [%oa], {%o1, %o2, %o3, %o4};
-	st.global.v4.u32 [%oa+16], {%o5, %o6, %o7, %o8};
-	st.global.v2.u32 [%oa+32], {%o9, %o10};
-	bar.sync 0;
-	setp.ge.u32 %p, %t, 20;
-	@%p ret;
-	mul.wide.u32 %a, %t, 4;
-	mov.u64 %sa, sh;
-	add.u64 %sa, %sa, %a;
-	ld.shared.u32 %s, [%sa];
-	add.u64 %oa, %o, %a;
-	st.global.u32 [%oa+3072], %s;
+	.reg .u32 %%t, %%v, %%k, %%c, %%n, %%o, %%s, %%lim;
+	.reg .u64 %%w, %%out, %%a, %%wa, %%sa, %%oa;
+	.reg .pred %%p;
+	.shared .align 4 .b32 sh[%d];
+	ld.param.u64 %%w, [words];
+	ld.param.u64 %%out, [out];
+	mov.u32 %%t, %%tid.x;
+	mul.lo.u32 %%v, %%t, 0x9e3779b9;
+	xor.b32 %%v, %%v, 0x5bd1e995;
+	and.b32 %%k, %%t, 3;
+	mul.wide.u32 %%a, %%k, 4;
+	add.u64 %%wa, %%w, %%a;
+	mov.u64 %%sa, sh;
+	add.u64 %%sa, %%sa, %%a;
+	and.b32 %%c, %%v, 3;
+	shr.b32 %%n, %%v, 2;
+	and.b32 %%n, %%n, 3;
+	and.b32 %%lim, %%v, 15;
+	mul.wide.u32 %%oa, %%t, %d;
+	add.u64 %%oa, %%out, %%oa;
+`, nw, 8*len(ops))
+	for s, space := range []string{"global", "shared"} {
+		for j, op := range ops {
+			addr := fmt.Sprintf("[%%wa+%d]", 16*j)
+			if space == "shared" {
+				addr = fmt.Sprintf("[%%sa+%d]", 16*j)
+			}
+			switch {
+			case op == "cas.b32":
+				fmt.Fprintf(&b, "\tatom.%s.%s %%o, %s, %%c, %%n;\n", space, op, addr)
+			case op == "inc.u32" || op == "dec.u32":
+				fmt.Fprintf(&b, "\tatom.%s.%s %%o, %s, %%lim;\n", space, op, addr)
+			default:
+				fmt.Fprintf(&b, "\tatom.%s.%s %%o, %s, %%v;\n", space, op, addr)
+			}
+			fmt.Fprintf(&b, "\tst.global.u32 [%%oa+%d], %%o;\n", 4*(s*len(ops)+j))
+		}
+	}
+	fmt.Fprintf(&b, `	bar.sync 0;
+	setp.ge.u32 %%p, %%t, %d;
+	@%%p ret;
+	mul.wide.u32 %%a, %%t, 4;
+	mov.u64 %%sa, sh;
+	add.u64 %%sa, %%sa, %%a;
+	ld.shared.u32 %%s, [%%sa];
+	add.u64 %%oa, %%out, %%a;
+	st.global.u32 [%%oa+%d], %%s;
 	ret;
 }
-`)
-	words, _ := g.Alloc(80, 0)
-	out, _ := g.Alloc(3072+80, 0)
-	wb, _ := g.Bytes(words, 80)
-	var want [2][20]uint32 // global, shared
-	for i := range 20 {
+`, nw, 64*8*len(ops))
+	p, g := load(t, b.String())
+	words, _ := g.Alloc(uint64(4*nw), 0)
+	outSize := uint64(64*8*len(ops) + 4*nw)
+	out, _ := g.Alloc(outSize, 0)
+	wb, _ := g.Bytes(words, uint64(4*nw))
+	want := [2][]uint32{make([]uint32, nw), make([]uint32, nw)} // global, shared (zeroed)
+	for i := range nw {
 		w := uint32(i*0x2468ace1) ^ 0x13579bdf
-		if i >= 16 {
-			w = uint32(i % 4) // compare-and-swap words: 0..3
+		if ops[i/4] == "cas.b32" || ops[i/4] == "inc.u32" || ops[i/4] == "dec.u32" {
+			w = uint32(i % 4) // small words: compare-and-swap, wrapping counters
 		}
 		binary.LittleEndian.PutUint32(wb[4*i:], w)
 		want[0][i] = w
 	}
 	launchK(t, p, 1, 64, words, out)
-	ob, _ := g.Bytes(out, 3072+80)
+	ob, _ := g.Bytes(out, outSize)
 	for th := range 64 {
 		v := uint32(th)*0x9e3779b9 ^ 0x5bd1e995
 		k := th % 4
-		c, n := v&3, v>>2&3
+		c, n, lim := v&3, v>>2&3, v&15
 		for s := range 2 {
-			w := &want[s]
-			olds := [5]uint32{w[k], w[4+k], w[8+k], w[12+k], w[16+k]}
-			w[k] = max(w[k], v)
-			w[4+k] = uint32(min(int32(w[4+k]), int32(v)))
-			w[8+k] = uint32(max(int32(w[8+k]), int32(v)))
-			w[12+k] = min(w[12+k], v)
-			if w[16+k] == c {
-				w[16+k] = n
-			}
-			for j, old := range olds {
-				if got := binary.LittleEndian.Uint32(ob[48*th+20*s+4*j:]); got != old {
-					t.Fatalf("thread %d, %s op %d: old value %#x, want %#x", th, []string{"global", "shared"}[s], j, got, old)
+			for j, op := range ops {
+				w := &want[s][4*j+k]
+				old := *w
+				switch op {
+				case "max.u32":
+					*w = max(*w, v)
+				case "min.s32":
+					*w = uint32(min(int32(*w), int32(v)))
+				case "max.s32":
+					*w = uint32(max(int32(*w), int32(v)))
+				case "min.u32":
+					*w = min(*w, v)
+				case "cas.b32":
+					if *w == c {
+						*w = n
+					}
+				case "and.b32":
+					*w &= v
+				case "or.b32":
+					*w |= v
+				case "xor.b32":
+					*w ^= v
+				case "exch.b32":
+					*w = v
+				case "inc.u32":
+					if *w >= lim {
+						*w = 0
+					} else {
+						*w++
+					}
+				case "dec.u32":
+					if *w == 0 || *w > lim {
+						*w = lim
+					} else {
+						*w--
+					}
+				}
+				if got := binary.LittleEndian.Uint32(ob[8*len(ops)*th+4*(s*len(ops)+j):]); got != old {
+					t.Fatalf("thread %d, %s atom.%s: old value %#x, want %#x", th, []string{"global", "shared"}[s], op, got, old)
 				}
 			}
 		}
 	}
-	for i := range 20 {
+	for i := range nw {
 		if got := binary.LittleEndian.Uint32(wb[4*i:]); got != want[0][i] {
-			t.Errorf("global word %d: %#x, want %#x", i, got, want[0][i])
+			t.Errorf("global word %d (%s): %#x, want %#x", i, ops[i/4], got, want[0][i])
 		}
-		if got := binary.LittleEndian.Uint32(ob[3072+4*i:]); got != want[1][i] {
-			t.Errorf("shared word %d: %#x, want %#x", i, got, want[1][i])
+		if got := binary.LittleEndian.Uint32(ob[64*8*len(ops)+4*i:]); got != want[1][i] {
+			t.Errorf("shared word %d (%s): %#x, want %#x", i, ops[i/4], got, want[1][i])
 		}
 	}
 }
