@@ -500,7 +500,7 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			}
 		}, vecBinary(in.Opcode, "", t))
 	case "sad":
-		return l.ternary(in, o, func(a, b, c uint64) uint64 {
+		return l.ternaryVec(in, o, func(a, b, c uint64) uint64 {
 			var d uint64
 			if t.signed {
 				x, y := t.signedVal(a), t.signedVal(b)
@@ -516,9 +516,30 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 				d = x - y
 			}
 			return t.norm(c + d)
-		})
+		}, sadVec(t))
 	}
 	return l.unsupported(in, "")
+}
+
+// sadVec is sad's warp loop for 32-bit types (|a - b| + c), or nil.
+func sadVec(t intType) func(d, a, b, c *lanes) {
+	switch {
+	case t.bits != 32:
+		return nil
+	case t.signed:
+		return func(d, a, b, c *lanes) {
+			for i := range d {
+				x, y := int64(int32(a[i])), int64(int32(b[i]))
+				d[i] = uint64(int64(int32(uint32(c[i]) + uint32(max(x, y)-min(x, y)))))
+			}
+		}
+	}
+	return func(d, a, b, c *lanes) {
+		for i := range d {
+			x, y := uint32(a[i]), uint32(b[i])
+			d[i] = uint64(uint32(c[i]) + max(x, y) - min(x, y))
+		}
+	}
 }
 
 // mulMode computes mul.lo/.hi/.wide (9.7.1.3).

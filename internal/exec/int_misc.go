@@ -55,9 +55,20 @@ func lowerIntMisc(l *lowering, in *ir.Inst, o *Op) error {
 		as, bs := in.Groups[".atype"] == ".s32", in.Groups[".btype"] == ".s32"
 		res := intType{bits: 32, signed: as || bs} // d and c are .s32 unless both are .u32
 		if in.Opcode == "dp4a" {
-			return l.ternary(in, o, func(a, b, c uint64) uint64 {
+			var vec func(d, a, b, c *lanes)
+			switch {
+			case as && bs:
+				vec = dp4aVec[int8, int8]
+			case as:
+				vec = dp4aVec[int8, uint8]
+			case bs:
+				vec = dp4aVec[uint8, int8]
+			default:
+				vec = dp4aVec[uint8, uint8]
+			}
+			return l.ternaryVec(in, o, func(a, b, c uint64) uint64 {
 				return res.norm(uint64(dp4a(uint32(a), uint32(b), uint32(c), as, bs)))
-			})
+			}, vec)
 		}
 		hi := in.Groups[".mode"] == ".hi" || hasMod(in, ".hi")
 		return l.ternary(in, o, func(a, b, c uint64) uint64 {
@@ -181,6 +192,26 @@ func dp4a(a, b, c uint32, as, bs bool) uint32 {
 		d += extLane(a, 8, k, as) * extLane(b, 8, k, bs)
 	}
 	return uint32(d)
+}
+
+// dp4aVec is dp4a's warp loop, the bytes of a read as A and those of b as
+// B (int8: .s32, uint8: .u32); the result is .s32 (sign-extended in the
+// slot) unless both are unsigned.
+func dp4aVec[A, B int8 | uint8](d, a, b, c *lanes) {
+	var za A
+	var zb B
+	signed := ^za < 0 || ^zb < 0 // (^0 of int8 is -1)
+	for i := range d {
+		x, y := uint32(a[i]), uint32(b[i])
+		s := uint32(c[i]) +
+			uint32(int32(A(x))*int32(B(y))) + uint32(int32(A(x>>8))*int32(B(y>>8))) +
+			uint32(int32(A(x>>16))*int32(B(y>>16))) + uint32(int32(A(x>>24))*int32(B(y>>24)))
+		if signed {
+			d[i] = uint64(int64(int32(s)))
+		} else {
+			d[i] = uint64(s)
+		}
+	}
 }
 
 // dp2a (9.7.1.24): c plus the dot product of the two half-words of a and

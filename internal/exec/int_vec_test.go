@@ -1034,3 +1034,25 @@ J:
 		}
 	}
 }
+
+// TestDp4aSadVecMatchesLanes: dp4a (every signedness of a and b) and sad
+// (.u32, .s32) warp loops give what the per-lane path gives, on bytes at
+// the types' limits and hashed bits.
+func TestDp4aSadVecMatchesLanes(t *testing.T) {
+	triples := [][3]string{
+		{"0x80808080", "0x7f7f7f7f", "0x7fffffff"}, // -128 * 127, an overflowing c
+		{"0xffffffff", "0xffffffff", "0xffffffff"},
+		{"0x80000000", "0x7fffffff", "0x00000001"}, // sad's extremes
+		{"0x7fffffff", "0x80000000", "0xffffffff"},
+		{"0x00000000", "0xffffffff", "0x80000000"},
+		{"0x01ff7f80", "0x80017fff", "0x00000000"},
+	}
+	for _, seed := range []uint32{0x9e3779b9, 0x85ebca6b} {
+		setup := pairsSetup(seed, triples)
+		for _, ty := range []string{".s32.s32", ".s32.u32", ".u32.s32", ".u32.u32"} {
+			convergedMatchesLanes(t, setup, "dp4a"+ty, "%x, %y, %z", false)
+		}
+		convergedMatchesLanes(t, setup, "sad.u32", "%x, %y, %z", false)
+		convergedMatchesLanes(t, setup, "sad.s32", "%x, %y, %z", false)
+	}
+}
