@@ -715,8 +715,14 @@ func gather64(row *lanes, base []byte, offs []uint32, kinds []uint8) {
 			for i := range r {
 				r[i] = v
 			}
-		case 1: // (a little-endian host, as the atomics' word pointers assume)
-			copy(unsafe.Slice((*byte)(unsafe.Pointer(&r[0])), 64), base[ch[0]:ch[0]+64])
+		case 1:
+			if hostLittleEndian { // (the row's words are the bytes as they are)
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(&r[0])), 64), base[ch[0]:ch[0]+64])
+				break
+			}
+			for i := range r {
+				r[i] = binary.LittleEndian.Uint64(base[ch[0]+uint32(8*i):])
+			}
 		default:
 			for i, off := range ch {
 				r[i] = binary.LittleEndian.Uint64(base[off:])

@@ -194,6 +194,9 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 		if vec := cvtF32F64Vec(df, af, ftzIn, ftzOut); vec != nil {
 			return l.unaryVec(in, o, one, vec)
 		}
+		if vec := cvtHalfVec(df, af); vec != nil && !ftzOut {
+			return l.unaryVec(in, o, one, vec)
+		}
 	}
 	if irnd != "" && df == af && (df == fp.F32 || df == fp.F64) && !md.sat && !md.relu && !md.satfinite {
 		// round to an integral value: floorf, ceilf, truncf, rintf

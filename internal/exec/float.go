@@ -167,6 +167,13 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 			lane2, vec = floatPair(in.Opcode, f)
 		}
 	}
+	var half3 func(d, a, b, c *lanes)
+	if f == fp.F16 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
+		// (half.go: rounded once, on the host's floats)
+		if hf, hv, h3 := halfFloat(in.Opcode, n); hf != nil {
+			fn, vec, half3 = hf, hv, h3
+		}
+	}
 	plainFtz32 := f == fp.F32 && n == 1 && md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx
 	if plainFtz32 && arity == 2 && in.Opcode != "min" && in.Opcode != "max" { // (add, sub, mul, div; min and max below)
 		vec, _ = simdBinary(in.Opcode + ".ftz.f32")
@@ -228,6 +235,9 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	if directed != "" && n == 1 && !md.sat && !md.relu && (in.Opcode == "fma" || in.Opcode == "mad") {
 		vec3 = simdTernary("fma" + strings.TrimPrefix(directed, in.Opcode))
+	}
+	if half3 != nil {
+		vec3 = half3
 	}
 	return l.ternaryVec(in, o, fn, vec3)
 }
