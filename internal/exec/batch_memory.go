@@ -421,6 +421,17 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 		}
 		return true, true
 	}
+	if !store && mask == ^uint32(0) && simdEnabled {
+		// every lane, in the window of lane 0's address: one AVX2 pass
+		// that checks every lane before it writes the row (false: the
+		// passes below)
+		if load := simdLoads[n][b2i(signed)]; load != nil {
+			if data, _, base, in := r.winAt(o.space, blk, addrs[0]+o.addrConst, n); in && base&7 == 0 &&
+				load(row, addrs, &data[0], o.addrConst-base, uint64(len(data))-n) {
+				return true, true
+			}
+		}
+	}
 	lo, hi, mis := laneSpan(addrs, o.addrConst, mask)
 	if mis&(n-1) != 0 || hi-lo > 1<<32 {
 		return false, true
