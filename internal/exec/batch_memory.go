@@ -404,6 +404,17 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, store, signed bool) (done, ok bool) {
 	n := uint64(o.size)
 	keep := store && o.space == mem.SpaceGlobal && r.keeping()
+	if !store && mask == ^uint32(0) && simdEnabled {
+		// every lane, in the window of lane 0's address: one AVX2 pass
+		// that checks every lane before it writes the row (false: the
+		// passes below)
+		if load := simdLoads[n][b2i(signed)]; load != nil {
+			if data, _, base, in := r.winAt(o.space, blk, addrs[0]+o.addrConst, n); in && base&7 == 0 &&
+				load(row, addrs, &data[0], o.addrConst-base, uint64(len(data))-n) {
+				return true, true
+			}
+		}
+	}
 	if mask == ^uint32(0) && consecutive(addrs, n) {
 		lo := addrs[0] + o.addrConst
 		data, off, _, in := r.winAt(o.space, blk, lo, warpSize*n)
@@ -420,17 +431,6 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 			storeRun(run, row, n)
 		}
 		return true, true
-	}
-	if !store && mask == ^uint32(0) && simdEnabled {
-		// every lane, in the window of lane 0's address: one AVX2 pass
-		// that checks every lane before it writes the row (false: the
-		// passes below)
-		if load := simdLoads[n][b2i(signed)]; load != nil {
-			if data, _, base, in := r.winAt(o.space, blk, addrs[0]+o.addrConst, n); in && base&7 == 0 &&
-				load(row, addrs, &data[0], o.addrConst-base, uint64(len(data))-n) {
-				return true, true
-			}
-		}
 	}
 	lo, hi, mis := laneSpan(addrs, o.addrConst, mask)
 	if mis&(n-1) != 0 || hi-lo > 1<<32 {
@@ -486,6 +486,9 @@ func laneSpan(addrs *lanes, c uint64, mask uint32) (lo, hi, mis uint64) {
 // consecutive reports whether a warp's addresses follow each other at
 // steps of n.
 func consecutive(addrs *lanes, n uint64) bool {
+	if addrs[1]-addrs[0] != n { // (most gathers' first two lanes tell)
+		return false
+	}
 	var diff uint64
 	for i := range addrs {
 		diff |= addrs[i] - addrs[0] - uint64(i)*n
