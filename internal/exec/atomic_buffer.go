@@ -318,9 +318,11 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 		return mask, false
 	}
 	t := rb.t
-	if t.width != width || t.float != float { // adds of another kind to the target
-		l.red.off.Store(true)
-		rb.flush()
+	if t.width != width || t.float != float {
+		// adds of another kind (k-means' f32 sums beside its u32 counts)
+		// go to memory as they run; where one meets the target, its
+		// lookup puts the deltas in memory first and ends buffering
+		// (plainGlobal)
 		return mask, false
 	}
 	var rest uint32

@@ -563,3 +563,90 @@ func TestBufferedAddsEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferedAddsTwoAllocations: u32 counts into one allocation and f32
+// sums into another (k-means' update), both red, on one and two workers:
+// the counts and the sums (integers, exact in any order) are right.
+func TestBufferedAddsTwoAllocations(t *testing.T) {
+	setFlag(t, &batchEnabled, false) // (the warp engine's buffers: batches keep sums of their own)
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 keys, .param .u64 counts, .param .u64 sums) {
+	.reg .u32 %i, %t, %key, %bin, %v;
+	.reg .f32 %f;
+	.reg .u64 %kp, %cp, %sp, %a;
+	ld.param.u64 %kp, [keys];
+	ld.param.u64 %cp, [counts];
+	ld.param.u64 %sp, [sums];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %v, %tid.x;
+	mad.lo.u32 %i, %i, %t, %v;
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %kp, %a;
+	ld.global.u32 %key, [%a];
+	and.b32 %bin, %key, 15;
+	mul.wide.u32 %a, %bin, 4;
+	add.u64 %cp, %cp, %a;
+	add.u64 %sp, %sp, %a;
+	red.global.add.u32 [%cp], 1;
+	shr.u32 %v, %key, 28;
+	cvt.rn.f32.u32 %f, %v;
+	red.global.add.f32 [%sp], %f;
+	ret;
+}
+`
+	for _, workers := range []int{1, 2} {
+		p, g, k := loadBuffered(t, src, "k")
+		const n = 1 << 16
+		keys, _ := g.Alloc(4*n, 0)
+		counts, _ := g.Alloc(64, 0)
+		sums, _ := g.Alloc(64, 0)
+		kb, _ := g.Bytes(keys, 4*n)
+		var wantC [16]uint32
+		var wantS [16]float32
+		rng := rand.New(rand.NewPCG(5, 6))
+		for i := range n {
+			key := rng.Uint32()
+			binary.LittleEndian.PutUint32(kb[4*i:], key)
+			wantC[key&15]++
+			wantS[key&15] += float32(key >> 28)
+		}
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{n / 128, 1, 1}, Block: [3]int{128, 1, 1},
+			Params: params(k, keys, counts, sums), Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		cb, _ := g.Bytes(counts, 64)
+		sb, _ := g.Bytes(sums, 64)
+		for b := range 16 {
+			if got := binary.LittleEndian.Uint32(cb[4*b:]); got != wantC[b] {
+				t.Fatalf("%d workers: counts[%d] = %d, want %d", workers, b, got, wantC[b])
+			}
+			if got := math.Float32frombits(binary.LittleEndian.Uint32(sb[4*b:])); got != wantS[b] {
+				t.Fatalf("%d workers: sums[%d] = %v, want %v", workers, b, got, wantS[b])
+			}
+		}
+	}
+}
+
+// TestBufferedAddsKindsOnOneWord: a warp's u32 adds and then its u64
+// adds to one word, from registers: the u64 adds must not overtake the
+// buffered u32 ones (32 * 0xffffffff to the low half, then 32: a carry
+// into the high half).
+func TestBufferedAddsKindsOnOneWord(t *testing.T) {
+	setFlag(t, &batchEnabled, false) // (the warp engine's buffers: batches keep sums of their own)
+	for _, workers := range []int{1, 2} {
+		b := runBuffered(t, bufferedHeader+`
+	mov.u32 %v, 0xffffffff;
+	red.global.add.u32 [%a+8], %v;
+	mov.u64 %o, 1;
+	red.global.add.u64 [%a+8], %o;
+	ret;
+}
+`, 1, 32, workers)
+		if got := binary.LittleEndian.Uint64(b[8:]); got != 1<<32 {
+			t.Errorf("%d workers: word = %#x, want 0x100000000", workers, got)
+		}
+	}
+}
