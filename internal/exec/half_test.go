@@ -1,10 +1,8 @@
 package exec
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -129,36 +127,6 @@ func TestCvtHalfVecMatchesLanes(t *testing.T) {
 	ops := []string{"cvt.rn.f16.f32 %g?, %x", "cvt.rn.ftz.f16.f32 %g?, %x", "cvt.rn.f16.f64 %g?, %w",
 		"cvt.f32.f16 %d?, %h", "cvt.ftz.f32.f16 %d?, %h", "cvt.f64.f16 %e?, %h"}
 	for _, op := range ops {
-		fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
-		switch {
-		case strings.Contains(op, "%e?"):
-			fold = "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
-		case strings.Contains(op, "%g?"):
-			fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
-		}
-		body := `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %x, %x, 0x5bd1e995;
-`
-		for i, v := range special {
-			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-		}
-		body += `	cvt.u16.u32 %h, %x;
-	cvt.f64.f32 %w, %x;
-	` + strings.ReplaceAll(op, "?", "1") + `;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	` + strings.ReplaceAll(op, "?", "2") + `;
-	bra J;
-A:
-	` + strings.ReplaceAll(op, "?", "2") + `;
-J:
-` + inLaneGroups(strings.ReplaceAll(op, "?", "3")) + "\t" + fold
-		res := runLanes(t, ".reg .b32 %x, %d1, %d2, %d3, %lm; .reg .b16 %h, %g1, %g2, %g3; .reg .b64 %w, %e1, %e2, %e3; .reg .pred %p, %lq;", body)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
-			}
-		}
+		unaryMatchesLanes(t, special, op)
 	}
 }

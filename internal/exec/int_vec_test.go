@@ -459,41 +459,54 @@ func TestCvtVecMatchesLanes(t *testing.T) {
 		"0x7fc00000", "0x4f000000", "0xcf000000", "0x4f800000", "0xcf000001", "0x3f7fffff", "0xbf7fffff",
 		"0x7fffffff", "0xffffffff", "0x4effffff", "0x3f000000", "0xbf000000", "0x3fc00000", "0x40200000",
 		"0xc0200000", "0x4f7fffff", "0x80000001", "0xbf7fffff"}
-	ops := []string{"cvt.rn.f32.s32", "cvt.rn.f32.u32", "cvt.rn.f64.s32", "cvt.rn.f64.u32"}
+	ops := []string{"cvt.rn.f32.s32 %d?, %x", "cvt.rn.f32.u32 %d?, %x", "cvt.rn.f64.s32 %e?, %x", "cvt.rn.f64.u32 %e?, %x"}
 	for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
 		for _, ty := range []string{".s32", ".u32"} {
-			ops = append(ops, "cvt"+rnd+ty+".f32", "cvt"+rnd+".ftz"+ty+".f32")
+			ops = append(ops, "cvt"+rnd+ty+".f32 %d?, %x", "cvt"+rnd+".ftz"+ty+".f32 %d?, %x")
 		}
 	}
 	for _, op := range ops {
-		dt := ".b32"
-		if strings.Contains(op, ".f64.") {
-			dt = ".b64"
-		}
-		body := `
+		unaryMatchesLanes(t, special, op)
+	}
+}
+
+// unaryMatchesLanes runs op (its destination %d? .b32, %e? .b64 or %g?
+// .b16; its source %x, or %h (%x's low 16 bits) or %w (%x as f64)) after
+// %x is set to hashed bits with special's values over them (one per lane
+// from lane 0): on the whole warp (a warp loop), on its two halves (the
+// masked loop) and on at most three lanes at a time (inLaneGroups: the
+// per-lane path), and fails at the first lane whose results differ.
+func unaryMatchesLanes(t *testing.T, special []string, op string) {
+	t.Helper()
+	fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
+	switch {
+	case strings.Contains(op, "%e?"):
+		fold = "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
+	case strings.Contains(op, "%g?"):
+		fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
+	}
+	body := `
 	mul.lo.u32 %x, %t, 0x9e3779b9;
 	xor.b32 %x, %x, 0x5bd1e995;
 `
-		for i, v := range special {
-			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-		}
-		body += op + ` %d1, %x;
+	for i, v := range special {
+		body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
+	}
+	body += `	cvt.u16.u32 %h, %x;
+	cvt.f64.f32 %w, %x;
+	` + strings.ReplaceAll(op, "?", "1") + `;
 	setp.lt.u32 %p, %t, 16;
 	@%p bra A;
-	` + op + ` %d2, %x;
+	` + strings.ReplaceAll(op, "?", "2") + `;
 	bra J;
 A:
-	` + op + ` %d2, %x;
+	` + strings.ReplaceAll(op, "?", "2") + `;
 J:
-` + inLaneGroups(op+" %d3, %x") + `	xor.b` + dt[2:] + ` %d2, %d1, %d2;
-	xor.b` + dt[2:] + ` %d3, %d1, %d3;
-	or.b` + dt[2:] + ` %d1, %d2, %d3;
-	cvt.u64.u` + dt[2:] + ` %res, %d1;`
-		res := runLanes(t, ".reg .b32 %x, %lm; .reg "+dt+" %d1, %d2, %d3; .reg .pred %p, %lq;", body)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
-			}
+` + inLaneGroups(strings.ReplaceAll(op, "?", "3")) + "\t" + fold
+	res := runLanes(t, ".reg .b32 %x, %d1, %d2, %d3, %lm; .reg .b16 %h, %g1, %g2, %g3; .reg .b64 %w, %e1, %e2, %e3; .reg .pred %p, %lq;", body)
+	for l, v := range res {
+		if v != 0 {
+			t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
 		}
 	}
 }
@@ -1001,37 +1014,7 @@ func TestCvtSmallIntVecMatchesLanes(t *testing.T) {
 		}
 	}
 	for _, op := range ops {
-		fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
-		switch {
-		case strings.Contains(op, "%e?"):
-			fold = "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
-		case strings.Contains(op, "%g?"):
-			fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
-		}
-		body := `
-	mul.lo.u32 %x, %t, 0x9e3779b9;
-	xor.b32 %x, %x, 0x5bd1e995;
-`
-		for i, v := range special {
-			body += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n", i, v)
-		}
-		body += `	cvt.u16.u32 %h, %x;
-	cvt.f64.f32 %w, %x;
-	` + strings.ReplaceAll(op, "?", "1") + `;
-	setp.lt.u32 %p, %t, 16;
-	@%p bra A;
-	` + strings.ReplaceAll(op, "?", "2") + `;
-	bra J;
-A:
-	` + strings.ReplaceAll(op, "?", "2") + `;
-J:
-` + inLaneGroups(strings.ReplaceAll(op, "?", "3")) + "\t" + fold
-		res := runLanes(t, ".reg .b32 %x, %d1, %d2, %d3, %lm; .reg .b16 %h, %g1, %g2, %g3; .reg .b64 %w, %e1, %e2, %e3; .reg .pred %p, %lq;", body)
-		for l, v := range res {
-			if v != 0 {
-				t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
-			}
-		}
+		unaryMatchesLanes(t, special, op)
 	}
 }
 
