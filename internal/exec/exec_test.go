@@ -1073,3 +1073,131 @@ func TestInternalErrorDropsBatch(t *testing.T) {
 		t.Errorf("count = %d, want %d", got, 64*32)
 	}
 }
+
+// TestCallFramesStartFresh: a called function's later activations (the
+// warp reuses a returned call's frame) start as the first did: a register
+// read before it is written holds zero, not what the last activation
+// left, and a predicate is clear; the callee's local array lies at its own
+// frame's place (the caller's survives); a callee's alloca is released to
+// the stack pointer of its call, not of an earlier one (the caller's
+// alloca A survives another's B); a recursive function nests frames of
+// itself.
+func TestCallFramesStartFresh(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f(.param .b32 x)
+{
+	.local .align 4 .b32 arr[4];
+	.reg .b32 %x, %u, %v;
+	.reg .pred %p, %q;
+	ld.param.b32 %x, [x];
+	setp.eq.u32 %p, %x, 0;
+	@%p mov.u32 %u, 5; // x != 0: %u read unset below
+	@%p setp.eq.u32 %q, %x, 0; // x != 0: %q unset
+	selp.u32 %v, 100, 0, %q;
+	add.u32 %u, %u, %v;
+	st.local.u32 [arr+4], %x;
+	ld.local.u32 %v, [arr+4];
+	add.u32 %u, %u, %v;
+	st.param.b32 [r], %u;
+	ret;
+}
+.func g()
+{
+	.reg .u64 %a;
+	alloca.u64 %a, 16; // released at the return: the caller's stack pointer again
+	st.local.u32 [%a], 99;
+	ret;
+}
+.func (.param .b32 r) fib(.param .b32 n)
+{
+	.reg .b32 %n, %a, %b;
+	.reg .pred %p;
+	ld.param.b32 %n, [n];
+	setp.lt.u32 %p, %n, 2;
+	@%p bra Done;
+	sub.u32 %a, %n, 1;
+	{
+	.param .b32 pa;
+	.param .b32 ra;
+	st.param.b32 [pa], %a;
+	call (ra), fib, (pa);
+	ld.param.b32 %a, [ra];
+	}
+	sub.u32 %b, %n, 2;
+	{
+	.param .b32 pb;
+	.param .b32 rb;
+	st.param.b32 [pb], %b;
+	call (rb), fib, (pb);
+	ld.param.b32 %b, [rb];
+	}
+	add.u32 %n, %a, %b;
+Done:
+	st.param.b32 [r], %n;
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.local .align 4 .b32 mine[2];
+	.reg .b32 %t, %x, %r<4>, %m;
+	.reg .b64 %o, %a;
+	mov.u32 %t, %tid.x;
+	st.local.u32 [mine+4], 7;
+	mov.u32 %x, 0;
+	{
+	.param .b32 p0;
+	.param .b32 q0;
+	st.param.b32 [p0], %x;
+	call (q0), f, (p0);
+	ld.param.b32 %r0, [q0];
+	}
+	add.u32 %x, %t, 1;
+	{
+	.param .b32 p1;
+	.param .b32 q1;
+	st.param.b32 [p1], %x;
+	call (q1), f, (p1);
+	ld.param.b32 %r1, [q1];
+	}
+	and.b32 %x, %t, 7;
+	add.u32 %x, %x, 3;
+	{
+	.param .b32 p2;
+	.param .b32 q2;
+	st.param.b32 [p2], %x;
+	call (q2), fib, (p2);
+	ld.param.b32 %r2, [q2];
+	}
+	call g, ();
+	alloca.u64 %a, 16; // A
+	st.local.u32 [%a], 11;
+	call g, (); // (a reused frame: its stack pointer must be the one after A)
+	alloca.u64 %o, 16; // B, below A
+	st.local.u32 [%o], 22;
+	ld.local.u32 %x, [%a];
+	ld.local.u32 %m, [mine+4];
+	add.u32 %m, %m, %x; // 7 + 11
+	ld.param.u64 %o, [out];
+	mul.wide.u32 %a, %t, 16;
+	add.u64 %o, %o, %a;
+	st.global.v4.u32 [%o], {%r0, %r1, %r2, %m};
+	ret;
+}
+`)
+	out, _ := g.Alloc(64*16, 0)
+	for range 2 { // (the second launch reuses the warps' frames too)
+		launchK(t, p, 1, 64, out)
+		ob, _ := g.Bytes(out, 64*16)
+		fib := []uint32{0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55}
+		for th := range 64 {
+			want := []uint32{105, uint32(th + 1), fib[th%8+3], 7 + 11}
+			for k, w := range want {
+				if got := binary.LittleEndian.Uint32(ob[16*th+4*k:]); got != w {
+					t.Fatalf("thread %d, value %d: %d, want %d", th, k, got, w)
+				}
+			}
+		}
+	}
+}

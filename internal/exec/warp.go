@@ -6,6 +6,7 @@ package exec
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -47,7 +48,11 @@ type Warp struct {
 	frames   []*frame
 	// spare is the kernel frame of the CTA this warp ran last, kept so the
 	// next CTA on the worker reuses its register file and predicates
-	spare  *frame
+	spare *frame
+	// called: frames of calls that returned, each kept for the function's
+	// next call (a call per loop iteration allocated a frame each time:
+	// garbage the two workers' collections then fought over)
+	called []*frame
 	steps  int
 	fault  *Fault
 	issued uint32 // lanes at the op being executed, guard true or not (collectives)
@@ -130,33 +135,14 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 	}
 	if s := w.spare; s != nil && s.fn == fn {
 		w.spare = nil
-		// the state of a fresh frame, field by field (a whole-struct reset
-		// would also clear pc, which the converged start leaves unread,
-		// and the kept slices); the registers start at zero again and the
-		// immediates' rows still hold them (only special registers and
-		// frame addresses change)
-		// (s.sp stays: a kernel frame starts with every lane's stack
-		// pointer at allocaTop, and reset put them back there)
-		// (s.arr stays: collectives read only the records of waiting
-		// lanes, which syncWait, cleared here, names)
-		s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
-		s.base, s.backs, s.spinners, s.spun, s.favor, s.callOp = w.stack, 0, 0, 0, 0, nil
-		if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
-			s.rtop = [warpSize]int32{}
-			for l := range s.rstack {
-				s.rstack[l] = s.rstack[l][:0]
-			}
+		return w.restartFrame(s, mask)
+	}
+	for i := len(w.called) - 1; i >= 0; i-- {
+		if s := w.called[i]; s.fn == fn {
+			w.called = slices.Delete(w.called, i, i+1)
+			s.sp = w.sp // (the stack pointers the call's allocations start from)
+			return w.restartFrame(s, mask)
 		}
-		s.rdepth, s.carry = 0, 0
-		if fn.clearAll {
-			clear(s.regs[:fn.regSlots*warpSize])
-		} else { // the rows a path may read before writing (uninit.go)
-			for _, r := range fn.clearRows {
-				clear(s.regs[int(r)*warpSize : int(r+1)*warpSize])
-			}
-		}
-		clear(s.preds)
-		return w.startFrame(s, mask, true)
 	}
 	f := &frame{fn: fn, active: mask, base: w.stack, sp: w.sp}
 	if r, ok := fn.regPool.Get().(*[]uint64); ok {
@@ -167,6 +153,38 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 	}
 	f.preds = make([]uint32, fn.numPreds)
 	return w.startFrame(f, mask, false)
+}
+
+// restartFrame makes s, a finished frame of the same function (the warp's
+// last kernel frame, or a returned call's), the new frame for the lanes
+// of mask: the state of a fresh frame, field by field (a whole-struct
+// reset would also clear pc, which the converged start leaves unread, and
+// the kept slices); the registers start at zero again and the
+// immediates' rows still hold them (only special registers and frame
+// addresses change). s.sp stays: a kernel frame starts with every lane's
+// stack pointer at allocaTop, and reset put them back there (a call's the
+// caller sets). s.arr stays: collectives read only the records of waiting
+// lanes, which syncWait, cleared here, names.
+func (w *Warp) restartFrame(s *frame, mask uint32) *frame {
+	fn := s.fn
+	s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
+	s.base, s.backs, s.spinners, s.spun, s.favor, s.callOp = w.stack, 0, 0, 0, 0, nil
+	if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
+		s.rtop = [warpSize]int32{}
+		for l := range s.rstack {
+			s.rstack[l] = s.rstack[l][:0]
+		}
+	}
+	s.rdepth, s.carry = 0, 0
+	if fn.clearAll {
+		clear(s.regs[:fn.regSlots*warpSize])
+	} else { // the rows a path may read before writing (uninit.go)
+		for _, r := range fn.clearRows {
+			clear(s.regs[int(r)*warpSize : int(r+1)*warpSize])
+		}
+	}
+	clear(s.preds)
+	return w.startFrame(s, mask, true)
 }
 
 // startFrame fills a new frame's constant rows (with reused, a frame of the
@@ -970,9 +988,17 @@ func (w *Warp) returnFrame() bool {
 	if cr, ok := call.aux.(*callInfo); ok {
 		cr.copyResults(w, caller, f)
 	}
-	f.recycle()
+	if len(w.called) == maxCalledFrames { // (the oldest goes: a recursion's frames do not crowd out the others)
+		w.called[0].recycle()
+		w.called = slices.Delete(w.called, 0, 1)
+	}
+	w.called = append(w.called, f)
 	return true
 }
+
+// maxCalledFrames bounds the returned call frames a warp keeps: a few per
+// function of a call chain, more for a recursion's.
+const maxCalledFrames = 8
 
 // recycle gives a finished frame's register file back for reuse; nothing
 // may read the frame afterwards.
