@@ -299,6 +299,9 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 // of true results, or nil (then setp compares lane by lane).
 func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	it, ok := parseInt(t)
+	if ok && it.bits == 16 {
+		return vecCompare16(it, cmp)
+	}
 	if !ok || it.bits != 32 && it.bits != 64 {
 		return nil
 	}
@@ -337,6 +340,61 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 		return func(a, b *lanes) uint32 { return ^lt(b, a) }
 	}
 	return nil
+}
+
+// vecCompare16 is vecCompare of 16-bit integers (a byte's value in a .u16
+// register: clang compares u8 data so): the values zero- or
+// sign-extended, as the lane rule reads them.
+func vecCompare16(it intType, cmp string) func(a, b *lanes) uint32 {
+	lt := lt16u
+	if it.signed && cmp != ".lo" && cmp != ".ls" && cmp != ".hi" && cmp != ".hs" {
+		lt = lt16s
+	}
+	switch cmp {
+	case ".eq":
+		return eq16
+	case ".ne":
+		return func(a, b *lanes) uint32 { return ^eq16(a, b) }
+	case ".lt", ".lo":
+		return lt
+	case ".ge", ".hs":
+		return func(a, b *lanes) uint32 { return ^lt(a, b) }
+	case ".gt", ".hi":
+		return func(a, b *lanes) uint32 { return lt(b, a) }
+	case ".le", ".ls":
+		return func(a, b *lanes) uint32 { return ^lt(b, a) }
+	}
+	return nil
+}
+
+func lt16u(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if uint16(a[i]) < uint16(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func lt16s(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if int16(a[i]) < int16(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
+}
+
+func eq16(a, b *lanes) uint32 {
+	var r uint32
+	for i := range a {
+		if uint16(a[i]) == uint16(b[i]) {
+			r |= 1 << i
+		}
+	}
+	return r
 }
 
 // setpTrace names the trace body of setp on type t with operator cmp

@@ -169,12 +169,15 @@ func TestFloatFastMatchesFP(t *testing.T) {
 }
 
 // TestVecCompareMatchesScalar: the whole-warp comparisons agree with the
-// per-lane tests of comparison() for every integer type and operator.
+// per-lane tests of comparison() for every integer type and operator
+// (16-bit ones on values with bits above 16 too: the slot of a .u16
+// register need not be zero there).
 func TestVecCompareMatchesScalar(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0), 0xffffffff_00000000}
+	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0), 0xffffffff_00000000,
+		0x7fff, 0x8000, 0xffff, 0x1_0000, 0xffff_8000, 0x20} // (16-bit limits, bits above them)
 	n := 0
-	for _, ty := range []string{".u32", ".s32", ".b32", ".u64", ".s64", ".b64"} {
+	for _, ty := range []string{".u16", ".s16", ".b16", ".u32", ".s32", ".b32", ".u64", ".s64", ".b64"} {
 		for _, cmp := range []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs"} {
 			scalar, err := comparison(ty, cmp, false)
 			if err != nil {
