@@ -299,7 +299,7 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 // of true results, or nil (then setp compares lane by lane).
 func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	it, ok := parseInt(t)
-	if ok && it.bits == 16 {
+	if t == ".u16" || t == ".s16" || t == ".b16" { // (parseInt reads .bf16 as a .b type too)
 		return vecCompare16(it, cmp)
 	}
 	if !ok || it.bits != 32 && it.bits != 64 {

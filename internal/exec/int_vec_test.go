@@ -177,6 +177,11 @@ func TestVecCompareMatchesScalar(t *testing.T) {
 	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0), 0xffffffff_00000000,
 		0x7fff, 0x8000, 0xffff, 0x1_0000, 0xffff_8000, 0x20} // (16-bit limits, bits above them)
 	n := 0
+	for _, ty := range []string{".bf16", ".f16", ".f32", ".f64"} { // (float types: vecFloatCompare's; .bf16 parses as a .b type)
+		if vecCompare(ty, ".lt") != nil {
+			t.Fatalf("setp.lt%s: an integer warp loop", ty)
+		}
+	}
 	for _, ty := range []string{".u16", ".s16", ".b16", ".u32", ".s32", ".b32", ".u64", ".s64", ".b64"} {
 		for _, cmp := range []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs"} {
 			scalar, err := comparison(ty, cmp, false)
