@@ -764,6 +764,29 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	if strong(in, o) {
 		o.exec = func(w *Warp, o *Op, mask uint32) {
 			f := w.top()
+			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && w.oneAddress(o, mask, l0) {
+				// (a flag every lane polls: one load, each lane's value
+				// the one it read, as if they all read at one instant)
+				b := w.access(o, l0, total)
+				if b == nil {
+					return
+				}
+				viaAtomics := w.spaceOf(o, l0) == mem.SpaceGlobal
+				for k, s := range o.vec {
+					e := b[k*o.size : (k+1)*o.size]
+					v := mem.Load(e)
+					if viaAtomics {
+						v = atomicLoad(e)
+					}
+					if s >= 0 {
+						v = extend(v, t, o.size*8)
+						for m := mask; m != 0; m &= m - 1 {
+							f.regs[int(s)*warpSize+bits.TrailingZeros32(m)] = v
+						}
+					}
+				}
+				return
+			}
 			for m := mask; m != 0; m &= m - 1 {
 				lane := bits.TrailingZeros32(m)
 				b := w.access(o, lane, total)
@@ -787,6 +810,16 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 		}
 	}
 	return nil
+}
+
+// oneAddress reports whether the lanes of mask (l0 the first) of strong
+// access o (global or generic) access one and the same memory: one
+// address, and not in the local window, where each lane has its own.
+func (w *Warp) oneAddress(o *Op, mask uint32, l0 int) bool {
+	if o.space == mem.SpaceGeneric && w.spaceOf(o, l0) == mem.SpaceLocal {
+		return false
+	}
+	return o.addrBase < 0 || sameInLanes((*lanes)(w.top().regs[int(o.addrBase)*warpSize:]), mask, l0)
 }
 
 func lowerSt(l *lowering, in *ir.Inst, o *Op) error {

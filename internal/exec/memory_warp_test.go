@@ -626,3 +626,76 @@ func TestGenericGlobalWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestStrongLoadsOneAddress: ld.volatile and ld.relaxed/.acquire where
+// every lane reads one word (global, a global variable's address, a
+// generic address of global memory; shared) give every lane that word;
+// where the lanes' addresses differ, or name each lane's own local memory
+// (a .local variable, a register or generic address of it), every lane
+// reads its own.
+func TestStrongLoadsOneAddress(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.global .align 4 .u32 flag = 41;
+.visible .entry k(.param .u64 buf, .param .u64 out) {
+	.local .align 4 .u32 mine;
+	.shared .align 4 .u32 sh;
+	.reg .u32 %t, %r<12>;
+	.reg .u64 %b, %o, %a, %l, %gl, %lr;
+	.reg .pred %p;
+	ld.param.u64 %b, [buf];
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	st.local.u32 [mine], %t;
+	setp.eq.u32 %p, %t, 3;
+	@%p st.shared.u32 [sh], 77;
+	bar.sync 0;
+	ld.volatile.global.u32 %r0, [%b];
+	ld.relaxed.gpu.global.u32 %r1, [flag];
+	mul.wide.u32 %a, %t, 4;
+	add.u64 %a, %b, %a;
+	ld.acquire.gpu.global.u32 %r2, [%a+4]; // each lane its own word
+	ld.volatile.shared.u32 %r3, [sh];
+	ld.volatile.local.u32 %r4, [mine]; // each lane's own
+	mov.u64 %l, mine;
+	cvta.local.u64 %l, %l;
+	ld.volatile.u32 %r5, [%l]; // generic, each lane's own
+	cvta.global.u64 %gl, %b;
+	ld.volatile.u32 %r6, [%gl]; // generic, one global word
+	mov.u64 %lr, mine;
+	ld.volatile.local.u32 %r8, [%lr]; // a register's .local address: each lane's own
+	mov.u32 %r9, 0;
+	mov.u32 %r10, 0;
+	mov.u32 %r11, 0;
+	setp.lt.u32 %p, %t, 7;
+	mov.u32 %r7, 5;
+	@%p ld.volatile.global.u32 %r7, [%b]; // some lanes
+	mul.wide.u32 %a, %t, 48;
+	add.u64 %o, %o, %a;
+	st.global.v4.u32 [%o], {%r0, %r1, %r2, %r3};
+	st.global.v4.u32 [%o+16], {%r4, %r5, %r6, %r7};
+	st.global.v4.u32 [%o+32], {%r8, %r9, %r10, %r11};
+	ret;
+}
+`)
+	buf, _ := g.Alloc(4*40, 0)
+	bb, _ := g.Bytes(buf, 4*40)
+	for i := range 40 {
+		binary.LittleEndian.PutUint32(bb[4*i:], uint32(1000+i))
+	}
+	out, _ := g.Alloc(32*48, 0)
+	launchK(t, p, 1, 32, buf, out)
+	ob, _ := g.Bytes(out, 32*48)
+	for th := range 32 {
+		want := []uint32{1000, 41, uint32(1001 + th), 77, uint32(th), uint32(th), 1000, 5, uint32(th), 0, 0, 0}
+		if th < 7 {
+			want[7] = 1000
+		}
+		for k, w := range want {
+			if got := binary.LittleEndian.Uint32(ob[48*th+4*k:]); got != w {
+				t.Fatalf("thread %d, load %d: %d, want %d", th, k, got, w)
+			}
+		}
+	}
+}
