@@ -419,12 +419,27 @@ func lowerShfl(l *lowering, in *ir.Inst, o *Op) error {
 		cc := (*lanes)(f.regs[int(c.ins[2])*warpSize:])
 		var out lanes
 		var pvals uint32
-		for lane := range out {
-			j, p := source(lane, b[lane], cc[lane])
-			if p {
-				pvals |= 1 << lane
+		if kind == 3 {
+			// .idx (a source lane in a register: __shfl_sync(v, lane)),
+			// source's rule without a call per lane
+			for lane := range out {
+				segmask, cval := int(cc[lane]>>8&31), int(cc[lane]&31)
+				j := lane&segmask | int(b[lane]&31)&^segmask
+				if j <= lane&segmask|cval&^segmask {
+					pvals |= 1 << lane
+				} else {
+					j = lane
+				}
+				out[lane] = a[j] & 0xffffffff
 			}
-			out[lane] = a[j] & 0xffffffff
+		} else {
+			for lane := range out {
+				j, p := source(lane, b[lane], cc[lane])
+				if p {
+					pvals |= 1 << lane
+				}
+				out[lane] = a[j] & 0xffffffff
+			}
 		}
 		if c.dst >= 0 {
 			*(*lanes)(f.regs[int(c.dst)*warpSize:]) = out

@@ -339,7 +339,8 @@ func TestCollectivePartialWarp(t *testing.T) {
 }
 
 // TestShflWholeMatchesRule: the whole-warp shfl with immediate b and c
-// (a lane loop, or block copies where the sources form few runs) against
+// (a lane loop, or block copies where the sources form few runs), and
+// with b and c in registers (b differing between lanes), against
 // the manual's rule (9.7.9.6: maxLane, minLane and the source lane j from
 // b and c, a lane's own value where j is out of range), for every mode
 // and assorted b and c, on a row whose 32-bit values carry garbage above
@@ -373,61 +374,82 @@ func shflWholeMatchesRule(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"up", "down", "bfly", "idx"} {
-		for _, bc := range bcs {
-			b, c := bc[0], bc[1]
-			p, _ := load(t, fmt.Sprintf(`.version 7.8
+		for _, inRegs := range []bool{false, true} {
+			for _, bc := range bcs {
+				b, c := bc[0], bc[1]
+				operands := fmt.Sprintf("%d, %d", b, c)
+				if inRegs { // (each lane's own b: b + 7*lane; c the same in every lane)
+					operands = "%b, %c"
+				}
+				p, _ := load(t, fmt.Sprintf(`.version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k() {
-	.reg .b32 %%a, %%d;
+	.reg .b32 %%a, %%d, %%b, %%c;
 	.reg .pred %%p;
-	shfl.sync.%s.b32 %%d|%%p, %%a, %d, %d, 0xffffffff;
+	shfl.sync.%s.b32 %%d|%%p, %%a, %s, 0xffffffff;
 	ret;
 }
-`, mode, b, c))
-			fn := p.Kernels["k"]
-			o := &fn.Ops[0]
-			co, ok := o.aux.(*collOp)
-			if !ok || co.whole == nil {
-				t.Fatalf("shfl.%s: no whole-warp form", mode)
-			}
-			f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: make([]uint32, fn.numPreds)}
-			a := (*lanes)(f.regs[int(co.ins[0])*warpSize:])
-			for l := range a {
-				a[l] = uint64(l)*0x9e3779b97f4a7c15 ^ 0x5bd1e995
-			}
-			co.whole(f)
-			d := (*lanes)(f.regs[int(co.dst)*warpSize:])
-			bval, cval, segmask := int(b&31), int(c&31), int(c>>8&31)
-			for lane := range d {
-				maxLane := lane&segmask | cval&^segmask
-				minLane := lane & segmask
-				var j int
-				var pval bool
-				switch mode {
-				case "up":
-					j = lane - bval
-					pval = j >= maxLane
-				case "down":
-					j = lane + bval
-					pval = j <= maxLane
-				case "bfly":
-					j = lane ^ bval
-					pval = j <= maxLane
-				case "idx":
-					j = minLane | bval&^segmask
-					pval = j <= maxLane
+`, mode, operands))
+				fn := p.Kernels["k"]
+				o := &fn.Ops[0]
+				co, ok := o.aux.(*collOp)
+				if !ok || co.whole == nil {
+					t.Fatalf("shfl.%s: no whole-warp form", mode)
 				}
-				if !pval {
-					j = lane
+				f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: make([]uint32, fn.numPreds)}
+				a := (*lanes)(f.regs[int(co.ins[0])*warpSize:])
+				for l := range a {
+					a[l] = uint64(l)*0x9e3779b97f4a7c15 ^ 0x5bd1e995
 				}
-				if want := a[j] & 0xffffffff; d[lane] != want {
-					t.Fatalf("shfl.%s b=%d c=%#x lane %d: %#x, want lane %d's %#x", mode, b, c, lane, d[lane], j, want)
+				laneB := func(lane int) uint32 { return b }
+				if inRegs {
+					laneB = func(lane int) uint32 { return b + 7*uint32(lane) + 0x40 } // (bits above 5 ignored)
+					for l := range warpSize {
+						f.regs[int(co.ins[1])*warpSize+l] = uint64(laneB(l))
+						f.regs[int(co.ins[2])*warpSize+l] = uint64(c)
+					}
 				}
-				if got := f.preds[co.pdst]>>lane&1 != 0; got != pval {
-					t.Fatalf("shfl.%s b=%d c=%#x lane %d: p %v, want %v", mode, b, c, lane, got, pval)
+				co.whole(f)
+				d := (*lanes)(f.regs[int(co.dst)*warpSize:])
+				for lane := range d {
+					j, pval := shflRule(mode, lane, laneB(lane), c)
+					if want := a[j] & 0xffffffff; d[lane] != want {
+						t.Fatalf("shfl.%s b=%d c=%#x (registers %v) lane %d: %#x, want lane %d's %#x", mode, laneB(lane), c, inRegs, lane, d[lane], j, want)
+					}
+					if got := f.preds[co.pdst]>>lane&1 != 0; got != pval {
+						t.Fatalf("shfl.%s b=%d c=%#x (registers %v) lane %d: p %v, want %v", mode, laneB(lane), c, inRegs, lane, got, pval)
+					}
 				}
 			}
 		}
 	}
+}
+
+// shflRule is 9.7.9.6's rule: lane's source lane j (its own where j is out
+// of range) and predicate for shfl mode with b and c.
+func shflRule(mode string, lane int, b, c uint32) (int, bool) {
+	bval, cval, segmask := int(b&31), int(c&31), int(c>>8&31)
+	maxLane := lane&segmask | cval&^segmask
+	minLane := lane & segmask
+	var j int
+	var pval bool
+	switch mode {
+	case "up":
+		j = lane - bval
+		pval = j >= maxLane
+	case "down":
+		j = lane + bval
+		pval = j <= maxLane
+	case "bfly":
+		j = lane ^ bval
+		pval = j <= maxLane
+	case "idx":
+		j = minLane | bval&^segmask
+		pval = j <= maxLane
+	}
+	if !pval {
+		j = lane
+	}
+	return j, pval
 }
