@@ -548,26 +548,31 @@ func lowerMatch(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	all := hasMod(in, ".all")
 	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
-		for m := contrib; m != 0; m &= m - 1 {
-			j := bits.TrailingZeros32(m)
-			v := f.arr[j].in[0] & width
+		// the lanes by groups of one value: each group found once, from
+		// the lanes no earlier group took (a warp's few keys: a few passes)
+		for left := contrib; left != 0; {
+			v := f.arr[bits.TrailingZeros32(left)].in[0] & width
 			var same uint32
-			for k := contrib; k != 0; k &= k - 1 {
+			for k := left; k != 0; k &= k - 1 {
 				i := bits.TrailingZeros32(k)
 				if f.arr[i].in[0]&width == v {
 					same |= 1 << i
 				}
 			}
-			if all {
-				eq := same == contrib
-				d := uint64(0)
-				if eq {
-					d = uint64(contrib)
+			left &^= same
+			for k := same; k != 0; k &= k - 1 {
+				j := bits.TrailingZeros32(k)
+				if all {
+					eq := same == contrib
+					d := uint64(0)
+					if eq {
+						d = uint64(contrib)
+					}
+					setValue(f, j, d)
+					setPred(f, j, eq)
+				} else {
+					setValue(f, j, uint64(same))
 				}
-				setValue(f, j, d)
-				setPred(f, j, eq)
-			} else {
-				setValue(f, j, uint64(same))
 			}
 		}
 	}

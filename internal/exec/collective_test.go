@@ -175,6 +175,13 @@ func testVoteMatchReduxElect(t *testing.T) {
 	and.b32 %r, %t, 3;
 	match.any.sync.b32 %r, %r, 0xffffffff;
 	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return 0x11111111 << uint(l&3) }},
+		{"match.any on 32 bits of sign- and zero-extended registers", "sm_70", `
+	and.b32 %r, %t, 1;
+	setp.eq.u32 %p, %r, 0;
+	mov.b32 %r, 0xffffffff; // odd lanes: the word, zero-extended
+	@%p sub.s32 %r, 0, 1; // even lanes: -1, sign-extended in the slot
+	match.any.sync.b32 %r, %r, 0xffffffff;
+	cvt.u64.u32 %res, %r;`, func(int) uint64 { return 0xffffffff }},
 		{"match.all with differing values", "sm_70", `
 	and.b32 %r, %t, 1;
 	match.all.sync.b32 %r|%p, %r, 0xffffffff;
