@@ -102,7 +102,7 @@ type batchRun struct {
 	gBase uint64
 	gData []byte
 	// shared: the batch's CTAs' shared memories, shSize bytes each;
-	// gplans: per op, its shared gathers' plan (sharedOffsets)
+	// gplans: per op, its gathers' plan (sharedOffsets, globalOffsets)
 	shared []byte
 	shSize uint64
 	gplans []*gatherPlan
