@@ -4,6 +4,7 @@ package exec
 // CTA barriers (9.7.13.1).
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -488,7 +489,20 @@ func (t transfer) toCallee(w *Warp, caller, callee *frame, lane int) {
 		putBits(dst, caller.regs[int(t.callerSlot)*warpSize+lane])
 		return
 	}
-	copy(dst, w.local[lane][caller.base+uint64(t.callerFrame):][:t.size])
+	moveBytes(dst, w.local[lane][caller.base+uint64(t.callerFrame):][:t.size])
+}
+
+// moveBytes copies src to dst (as long): a parameter's common sizes as one
+// load and store, without a call of memmove per lane.
+func moveBytes(dst, src []byte) {
+	switch len(dst) {
+	case 4:
+		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(src))
+	case 8:
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	default:
+		copy(dst, src)
+	}
 }
 
 // copyResults moves a returning callee's results into the caller.
@@ -497,6 +511,10 @@ func (ci *callInfo) copyResults(w *Warp, caller, callee *frame) {
 	for m := lanes; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
 		for _, t := range ci.results {
+			if t.calleeSlot < 0 && t.callerSlot < 0 { // frame to frame: the bytes
+				moveBytes(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size])
+				continue
+			}
 			var v []byte
 			if t.calleeSlot >= 0 {
 				buf := make([]byte, 8)

@@ -4,6 +4,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -438,6 +439,14 @@ func constBits(c ptx.Const, t string) uint64 {
 
 // putBits stores the low len(dst) bytes of v, little-endian.
 func putBits(dst []byte, v uint64) {
+	switch len(dst) { // (a parameter's common sizes in one store)
+	case 4:
+		binary.LittleEndian.PutUint32(dst, uint32(v))
+		return
+	case 8:
+		binary.LittleEndian.PutUint64(dst, v)
+		return
+	}
 	for i := range dst {
 		if i < 8 {
 			dst[i] = byte(v >> (8 * i))
