@@ -454,10 +454,12 @@ func execCall(w *Warp, o *Op, mask uint32) {
 	}
 	callee := w.pushFrame(ci.callee, mask)
 	callee.callOp = o
-	for m := mask; m != 0; m &= m - 1 {
-		lane := bits.TrailingZeros32(m)
-		for _, t := range ci.args {
-			t.toCallee(w, caller, callee, lane)
+	for _, t := range ci.args { // (each to its own place in the callee's frame)
+		if t.toCalleeLanes(w, caller, callee, mask) {
+			continue
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			t.toCallee(w, caller, callee, bits.TrailingZeros32(m))
 		}
 	}
 }
@@ -490,6 +492,30 @@ func (t transfer) toCallee(w *Warp, caller, callee *frame, lane int) {
 		return
 	}
 	moveBytes(dst, w.local[lane][caller.base+uint64(t.callerFrame):][:t.size])
+}
+
+// toCalleeLanes is toCallee of a 4- or 8-byte parameter in the callee's
+// frame for the lanes of mask at once, through the lanes' local memory
+// laid out at stride bytes in localBack (growLocal); false: not such a
+// parameter, toCallee takes it lane by lane.
+func (t transfer) toCalleeLanes(w *Warp, caller, callee *frame, mask uint32) bool {
+	stride, back := w.localStride, w.localBack
+	dst, src := callee.base+uint64(t.calleeFrame), caller.base+uint64(t.callerFrame)
+	if t.calleeSlot >= 0 || t.size != 4 && t.size != 8 || stride == 0 || uint64(len(back)) < warpSize*stride ||
+		dst+t.size > stride || t.callerSlot < 0 && src+t.size > stride {
+		return false
+	}
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		d := back[uint64(l)*stride+dst:][:t.size]
+		switch {
+		case t.callerSlot >= 0:
+			putBits(d, caller.regs[int(t.callerSlot)*warpSize+l])
+		default:
+			moveBytes(d, back[uint64(l)*stride+src:][:t.size])
+		}
+	}
+	return true
 }
 
 // moveBytes copies src to dst (as long): a parameter's common sizes as one
