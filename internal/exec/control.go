@@ -534,27 +534,44 @@ func moveBytes(dst, src []byte) {
 // copyResults moves a returning callee's results into the caller.
 func (ci *callInfo) copyResults(w *Warp, caller, callee *frame) {
 	lanes := callee.returned
-	for m := lanes; m != 0; m &= m - 1 {
-		lane := bits.TrailingZeros32(m)
-		for _, t := range ci.results {
-			if t.calleeSlot < 0 && t.callerSlot < 0 { // frame to frame: the bytes
-				moveBytes(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size])
-				continue
+	stride, back := w.localStride, w.localBack
+	for _, t := range ci.results {
+		// frame to frame, 4 or 8 bytes (clang's retval0): for all lanes
+		// at once, through localBack at the lanes' stride (growLocal)
+		dst, src := caller.base+uint64(t.callerFrame), callee.base+uint64(t.calleeFrame)
+		if t.calleeSlot < 0 && t.callerSlot < 0 && (t.size == 4 || t.size == 8) && stride > 0 &&
+			uint64(len(back)) >= warpSize*stride && dst+t.size <= stride && src+t.size <= stride {
+			for m := lanes; m != 0; m &= m - 1 {
+				l := uint64(bits.TrailingZeros32(m))
+				moveBytes(back[l*stride+dst:][:t.size], back[l*stride+src:][:t.size])
 			}
-			var v []byte
-			if t.calleeSlot >= 0 {
-				buf := make([]byte, 8)
-				putBits(buf, callee.regs[int(t.calleeSlot)*warpSize+lane])
-				v = buf[:min(8, int(t.size))]
-			} else {
-				v = w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size]
-			}
-			if t.callerSlot >= 0 {
-				caller.regs[int(t.callerSlot)*warpSize+lane] = mem.Load(pad8(v))
-			} else {
-				copy(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], v)
-			}
+			continue
 		}
+		for m := lanes; m != 0; m &= m - 1 {
+			ci.copyResult(w, caller, callee, t, bits.TrailingZeros32(m))
+		}
+	}
+}
+
+// copyResult moves result t of a returning callee into the caller for
+// lane.
+func (ci *callInfo) copyResult(w *Warp, caller, callee *frame, t transfer, lane int) {
+	if t.calleeSlot < 0 && t.callerSlot < 0 { // frame to frame: the bytes
+		moveBytes(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size])
+		return
+	}
+	var v []byte
+	if t.calleeSlot >= 0 {
+		buf := make([]byte, 8)
+		putBits(buf, callee.regs[int(t.calleeSlot)*warpSize+lane])
+		v = buf[:min(8, int(t.size))]
+	} else {
+		v = w.local[lane][callee.base+uint64(t.calleeFrame):][:t.size]
+	}
+	if t.callerSlot >= 0 {
+		caller.regs[int(t.callerSlot)*warpSize+lane] = mem.Load(pad8(v))
+	} else {
+		copy(w.local[lane][caller.base+uint64(t.callerFrame):][:t.size], v)
 	}
 }
 
