@@ -299,10 +299,10 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 // of true results, or nil (then setp compares lane by lane).
 func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	it, ok := parseInt(t)
-	if t == ".u16" || t == ".s16" || t == ".b16" { // (parseInt reads .bf16 as a .b type too)
-		return vecCompare16(it, cmp)
-	}
-	if !ok || it.bits != 32 && it.bits != 64 {
+	// (16 bits: a byte's value in a .u16 register, as clang compares u8
+	// data; parseInt reads .bf16 as a .b type too)
+	short := t == ".u16" || t == ".s16" || t == ".b16"
+	if !ok || !short && it.bits != 32 && it.bits != 64 {
 		return nil
 	}
 	signed := it.signed
@@ -313,6 +313,10 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	var lt, eq func(a, b *lanes) uint32
 	var ltKey string // the AVX2 ones' (simdCompare)
 	switch {
+	case short && signed:
+		lt, eq = lt16s, eq16
+	case short:
+		lt, eq = lt16u, eq16
 	case it.bits == 32 && signed:
 		lt, eq, ltKey = ltS32, eq32, "lts32"
 	case it.bits == 32:
@@ -322,7 +326,7 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	default:
 		lt, eq, ltKey = ltU64, eq64, "ltu64"
 	}
-	if s := simdCompare(ltKey); s != nil {
+	if s := simdCompare(ltKey); ltKey != "" && s != nil {
 		lt, eq = s, simdCompare("eq"+ltKey[3:])
 	}
 	switch cmp {
@@ -342,31 +346,8 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	return nil
 }
 
-// vecCompare16 is vecCompare of 16-bit integers (a byte's value in a .u16
-// register: clang compares u8 data so): the values zero- or
+// lt16u, lt16s and eq16 compare the low 16 bits of each lane, zero- or
 // sign-extended, as the lane rule reads them.
-func vecCompare16(it intType, cmp string) func(a, b *lanes) uint32 {
-	lt := lt16u
-	if it.signed && cmp != ".lo" && cmp != ".ls" && cmp != ".hi" && cmp != ".hs" {
-		lt = lt16s
-	}
-	switch cmp {
-	case ".eq":
-		return eq16
-	case ".ne":
-		return func(a, b *lanes) uint32 { return ^eq16(a, b) }
-	case ".lt", ".lo":
-		return lt
-	case ".ge", ".hs":
-		return func(a, b *lanes) uint32 { return ^lt(a, b) }
-	case ".gt", ".hi":
-		return func(a, b *lanes) uint32 { return lt(b, a) }
-	case ".le", ".ls":
-		return func(a, b *lanes) uint32 { return ^lt(b, a) }
-	}
-	return nil
-}
-
 func lt16u(a, b *lanes) uint32 {
 	var r uint32
 	for i := range a {
