@@ -58,6 +58,12 @@ func (f form) scale(k uint64) form {
 	return form{base: f.base * k, c: [4]uint64{f.c[0] * k, f.c[1] * k, f.c[2] * k, f.c[3] * k}}
 }
 
+// aligned reports whether every value of the form plus off is a multiple
+// of n (a power of two): its base plus off and its steps are.
+func (f *form) aligned(off, n uint64) bool {
+	return (f.base+off|f.c[0]|f.c[1]|f.c[2]|f.c[3])&(n-1) == 0
+}
+
 // typed gives a linear function the width and extension of a result.
 func (f form) typed(bits int, sext bool) form {
 	f.bits, f.sext = uint8(bits), sext && bits == 32

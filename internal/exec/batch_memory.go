@@ -203,18 +203,15 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			// every lane, at the same offsets from each CTA's lowest
 			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
 			// shorter than a warp): one check, gathers
-			lo, hi, ok := af.span(64, false, &r.dom)
-			if ok && (af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&3 == 0 {
-				if data, off, in := r.window(lo+o.addrConst, hi-lo+4); in {
-					r.countAll()
-					batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]),
-						&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
-					r.wroteRows(v)
-					if af.c[0] >= 64 {
-						r.strided = true // (a cache line per lane)
-					}
-					return 0, true
+			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
+				r.countAll()
+				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]),
+					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
+				r.wroteRows(v)
+				if af.c[0] >= 64 {
+					r.strided = true // (a cache line per lane)
 				}
+				return 0, true
 			}
 		}
 	}
@@ -253,8 +250,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		}
 	}
 	var wg *gatherPlan // whole warps' gathers (a split's, a guarded load's)
-	if isForm && global && n == 4 && !signed && !store && int64(af.c[3]) >= 0 &&
-		(af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&3 == 0 {
+	if isForm && global && n == 4 && !signed && !store && int64(af.c[3]) >= 0 && af.aligned(o.addrConst, 4) {
 		wg = r.globalOffsets(pc, &af)
 	}
 	uniOK, uni := false, uint64(0) // one word for every lane (a split's ld.const)
@@ -743,6 +739,18 @@ func gather64(row *lanes, base []byte, offs []uint32, kinds []uint8) {
 			}
 		}
 	}
+}
+
+// batchRange returns the global memory holding every address form af plus
+// off takes over the batch's threads, for n-byte accesses, and the
+// lowest one's offset in it, when one window holds them all and every
+// one is aligned (the form's base and steps are).
+func (r *batchRun) batchRange(af *form, off, n uint64) ([]byte, uint64, bool) {
+	lo, hi, ok := af.span(64, false, &r.dom)
+	if !ok || !af.aligned(off, n) {
+		return nil, 0, false
+	}
+	return r.window(lo+off, hi-lo+n)
 }
 
 // globalOffsets returns, for a 4-byte load (op pc) at form af by whole

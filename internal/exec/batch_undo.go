@@ -105,15 +105,10 @@ func (r *batchRun) storeInBounds(o *Op) bool {
 	size := uint64(o.size * len(o.vec))
 	af, isForm := r.addrForm(o)
 	if isForm {
-		// the form's least and greatest values over all the batch's
-		// threads bound the running lanes' addresses; with its base and
-		// steps aligned, so is every address
-		lo, hi, ok := af.span(64, false, &r.dom)
-		start := lo + o.addrConst
-		if ok && (af.base+o.addrConst|af.c[0]|af.c[1]|af.c[2]|af.c[3])&(size-1) == 0 {
-			if _, _, in := r.window(start, hi-lo+size); in {
-				return true
-			}
+		// the form's values over all the batch's threads bound the
+		// running lanes' addresses
+		if _, _, in := r.batchRange(&af, o.addrConst, size); in {
+			return true
 		}
 	}
 	for blk := range r.nb {
