@@ -80,16 +80,21 @@ func halfOf(x float32) uint64 {
 	return f64to16(float64(x))
 }
 
-// halfOp2 returns the rounded-once half function of add, sub or mul on
-// the low 16 bits of a and b, or nil.
+// halfAdd, halfSub and halfMul are add, sub and mul.rn.f16 on the low 16
+// bits of a and b, rounded once.
+func halfAdd(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) + float32(f16to64(b))) }
+func halfSub(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) - float32(f16to64(b))) }
+func halfMul(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) * float32(f16to64(b))) }
+
+// halfOp2 returns the half function of add, sub or mul, or nil.
 func halfOp2(op string) func(a, b uint64) uint64 {
 	switch op {
 	case "add":
-		return func(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) + float32(f16to64(b))) }
+		return halfAdd
 	case "sub":
-		return func(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) - float32(f16to64(b))) }
+		return halfSub
 	case "mul":
-		return func(a, b uint64) uint64 { return halfOf(float32(f16to64(a)) * float32(f16to64(b))) }
+		return halfMul
 	}
 	return nil
 }
@@ -133,25 +138,25 @@ func halfFloat(op string, n int) (func(a, b, c uint64) uint64, vecBin, func(d, a
 }
 
 // halfLoop is the warp loop of add, sub or mul on one half per lane,
-// without a call per lane.
+// each calling its function directly (inlined: no call per lane).
 func halfLoop(op string) func(d, a, b *lanes) {
 	switch op {
 	case "add":
 		return func(d, a, b *lanes) {
 			for i := range d {
-				d[i] = halfOf(float32(f16to64(a[i])) + float32(f16to64(b[i])))
+				d[i] = halfAdd(a[i], b[i])
 			}
 		}
 	case "sub":
 		return func(d, a, b *lanes) {
 			for i := range d {
-				d[i] = halfOf(float32(f16to64(a[i])) - float32(f16to64(b[i])))
+				d[i] = halfSub(a[i], b[i])
 			}
 		}
 	}
 	return func(d, a, b *lanes) {
 		for i := range d {
-			d[i] = halfOf(float32(f16to64(a[i])) * float32(f16to64(b[i])))
+			d[i] = halfMul(a[i], b[i])
 		}
 	}
 }
