@@ -501,8 +501,7 @@ func (t transfer) toCallee(w *Warp, caller, callee *frame, lane int) {
 func (t transfer) toCalleeLanes(w *Warp, caller, callee *frame, mask uint32) bool {
 	stride, back := w.localStride, w.localBack
 	dst, src := callee.base+uint64(t.calleeFrame), caller.base+uint64(t.callerFrame)
-	if t.calleeSlot >= 0 || t.size != 4 && t.size != 8 || stride == 0 || uint64(len(back)) < warpSize*stride ||
-		dst+t.size > stride || t.callerSlot < 0 && src+t.size > stride {
+	if t.calleeSlot >= 0 || t.size != 4 && t.size != 8 || !w.inLocalStride(dst, t.size) || t.callerSlot < 0 && !w.inLocalStride(src, t.size) {
 		return false
 	}
 	for m := mask; m != 0; m &= m - 1 {
@@ -516,6 +515,13 @@ func (t transfer) toCalleeLanes(w *Warp, caller, callee *frame, mask uint32) boo
 		}
 	}
 	return true
+}
+
+// inLocalStride reports whether bytes [off, off+n) of every lane's local
+// memory lie in its part of localBack (stride bytes a lane, growLocal).
+func (w *Warp) inLocalStride(off, n uint64) bool {
+	stride := w.localStride
+	return stride > 0 && uint64(len(w.localBack)) >= warpSize*stride && off+n <= stride
 }
 
 // moveBytes copies src to dst (as long): a parameter's common sizes as one
@@ -539,8 +545,7 @@ func (ci *callInfo) copyResults(w *Warp, caller, callee *frame) {
 		// frame to frame, 4 or 8 bytes (clang's retval0): for all lanes
 		// at once, through localBack at the lanes' stride (growLocal)
 		dst, src := caller.base+uint64(t.callerFrame), callee.base+uint64(t.calleeFrame)
-		if t.calleeSlot < 0 && t.callerSlot < 0 && (t.size == 4 || t.size == 8) && stride > 0 &&
-			uint64(len(back)) >= warpSize*stride && dst+t.size <= stride && src+t.size <= stride {
+		if t.calleeSlot < 0 && t.callerSlot < 0 && (t.size == 4 || t.size == 8) && w.inLocalStride(dst, t.size) && w.inLocalStride(src, t.size) {
 			for m := lanes; m != 0; m &= m - 1 {
 				l := uint64(bits.TrailingZeros32(m))
 				moveBytes(back[l*stride+dst:][:t.size], back[l*stride+src:][:t.size])
