@@ -764,30 +764,14 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	if strong(in, o) {
 		o.exec = func(w *Warp, o *Op, mask uint32) {
 			f := w.top()
-			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && w.oneAddress(o, mask, l0) {
-				// (a flag every lane polls: one load, each lane's value
-				// the one it read, as if they all read at one instant)
-				b := w.access(o, l0, total)
-				if b == nil {
-					return
-				}
-				viaAtomics := w.spaceOf(o, l0) == mem.SpaceGlobal
-				for k, s := range o.vec {
-					e := b[k*o.size : (k+1)*o.size]
-					v := mem.Load(e)
-					if viaAtomics {
-						v = atomicLoad(e)
-					}
-					if s >= 0 {
-						v = extend(v, t, o.size*8)
-						for m := mask; m != 0; m &= m - 1 {
-							f.regs[int(s)*warpSize+bits.TrailingZeros32(m)] = v
-						}
-					}
-				}
-				return
+			// a flag every lane polls (oneAddress): one load, each lane's
+			// value the one it read, as if they all read at one instant
+			loads, l0 := mask, bits.TrailingZeros32(mask)
+			one := mask&(mask-1) != 0 && w.oneAddress(o, mask, l0)
+			if one {
+				loads = 1 << l0
 			}
-			for m := mask; m != 0; m &= m - 1 {
+			for m := loads; m != 0; m &= m - 1 {
 				lane := bits.TrailingZeros32(m)
 				b := w.access(o, lane, total)
 				if b == nil {
@@ -795,15 +779,21 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 				}
 				viaAtomics := w.spaceOf(o, lane) == mem.SpaceGlobal
 				for k, s := range o.vec {
+					if s < 0 {
+						continue
+					}
 					e := b[k*o.size : (k+1)*o.size]
-					var v uint64
+					v := mem.Load(e)
 					if viaAtomics {
 						v = atomicLoad(e)
-					} else {
-						v = mem.Load(e)
 					}
-					if s >= 0 {
-						f.regs[int(s)*warpSize+lane] = extend(v, t, o.size*8)
+					v = extend(v, t, o.size*8)
+					if !one {
+						f.regs[int(s)*warpSize+lane] = v
+						continue
+					}
+					for l := mask; l != 0; l &= l - 1 {
+						f.regs[int(s)*warpSize+bits.TrailingZeros32(l)] = v
 					}
 				}
 			}
