@@ -783,9 +783,11 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 						continue
 					}
 					e := b[k*o.size : (k+1)*o.size]
-					v := mem.Load(e)
-					if viaAtomics {
+					var v uint64
+					if viaAtomics { // (never a plain read of global memory: other workers write it)
 						v = atomicLoad(e)
+					} else {
+						v = mem.Load(e)
 					}
 					v = extend(v, t, o.size*8)
 					if !one {
