@@ -118,6 +118,9 @@ type batchPlan struct {
 	// failAfter: per op, an op that can send the batch back may follow it
 	undo      bool
 	failAfter []bool
+	// tails: per global store that failAfter marks, the global stores
+	// that alone can send the batch back after it (storeTails), or nil
+	tails [][]int32
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -292,6 +295,7 @@ func planBatch(f *Func) *batchPlan {
 	}
 	p.readRanges(f)
 	p.undo, p.failAfter = undoStores(f, p), failsAfter(f, p)
+	p.tails = storeTails(f, p)
 	return p
 }
 
@@ -483,6 +487,29 @@ func regSources(f *Func, in *ir.Inst) []int32 {
 		}
 		walk(&in.Operands[i])
 	}
+	return out
+}
+
+// regDests returns the register slots an instruction writes (not
+// predicates), a store's and red's none.
+func regDests(f *Func, in *ir.Inst) []int32 {
+	if len(in.Operands) == 0 || in.Opcode == "st" || in.Opcode == "red" {
+		return nil
+	}
+	var out []int32
+	var walk func(a *ir.Operand)
+	walk = func(a *ir.Operand) {
+		if a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type != ".pred" {
+			s, n := f.operandSlots(a)
+			for k := range int32(n) {
+				out = append(out, s+k)
+			}
+		}
+		for k := range a.Elems {
+			walk(&a.Elems[k])
+		}
+	}
+	walk(&in.Operands[0])
 	return out
 }
 

@@ -343,12 +343,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				if !ok || start&(n-1) != 0 {
 					continue // (lane by lane below, which faults where it must)
 				}
-				if store && o.space == mem.SpaceGlobal && r.keeping() {
-					for j := range uint64(sg.n) {
-						if !r.keep(data[off+j*af.c[0] : off+j*af.c[0]+n]) {
-							return 0, false
-						}
-					}
+				if store && o.space == mem.SpaceGlobal && !r.keepStrided(data[off:off+span], af.c[0], n, sg.n) {
+					return 0, false
 				}
 				accessStrided(row, sg, data[off:off+span], af.c[0], n, t, store)
 				if af.c[0] >= 64 && !store {
@@ -877,6 +873,8 @@ func loadRun(row *lanes, data []byte, n uint64, signed bool) {
 		batchLoadS32N(row, 0, &data[:128][0], 1, 0)
 	case n == 4 && simdEnabled:
 		batchLoadZ32N(row, 0, &data[:128][0], 1, 0)
+	case n == 8 && simdEnabled:
+		batchCopy64N(row, 0, &data[:256][0], 1, 0)
 	case n == 8:
 		for i := range row {
 			row[i] = binary.LittleEndian.Uint64(data[8*i:])
@@ -913,6 +911,9 @@ func storeRun(data []byte, row *lanes, n uint64) {
 	switch {
 	case n == 4 && simdEnabled:
 		batchStore32N(&data[:128][0], row, 0, 1, 0)
+		return
+	case n == 8 && simdEnabled:
+		batchStore64N(&data[:256][0], row, 0, 1, 0)
 		return
 	}
 	switch n {

@@ -97,6 +97,7 @@ type batchRun struct {
 	tmp2             lanes
 	offs             lanes // lanesAccess's offsets
 	unkept           bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
+	tailEnd          int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
 
 	gBase uint64
 	gData []byte
@@ -295,6 +296,7 @@ var afterBatchOps func()
 // runOps is runBatch's work: the ops, from the first to the exit.
 func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
+	r.tailEnd = -1
 	clear(r.shared[:uint64(n)*r.shSize])
 	r.probed = true
 	b := r.l.block

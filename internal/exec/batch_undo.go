@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -79,14 +80,64 @@ func failsAfter(f *Func, p *batchPlan) []bool {
 	return after
 }
 
+// storeTails returns, per global store that failAfter marks, the global
+// stores after it when they alone can send a batch back after it: the ops
+// from it to the exit are one straight line (no branch), with no load,
+// atomic, collective or parameter load, and each of those stores is
+// unguarded and its address register unchanged since the first. An
+// array-of-structs update ends so (p.x = ...; p.y = ...; p.z = ...). When
+// every such store's lanes are in bounds as the first runs, none can fail
+// later, and none needs to keep what it overwrites.
+func storeTails(f *Func, p *batchPlan) [][]int32 {
+	tails := make([][]int32, len(f.Ops))
+	for pc, k := range p.kind {
+		if k != bkStore || !p.failAfter[pc] || f.Ops[pc].space != mem.SpaceGlobal {
+			continue
+		}
+		var tail, written []int32
+		ok := false
+	walk:
+		for j := pc + 1; j < len(f.Ops); j++ {
+			o := &f.Ops[j]
+			switch p.kind[j] {
+			case bkExit:
+				ok = true
+				break walk
+			case bkReg, bkForm, bkBar:
+			case bkStore:
+				if o.space != mem.SpaceGlobal || o.guard != 0 || o.addrBase >= 0 && slices.Contains(written, o.addrBase) {
+					break walk
+				}
+				tail = append(tail, int32(j))
+			default:
+				break walk
+			}
+			written = append(written, regDests(f, o.inst)...)
+		}
+		if ok && len(tail) > 0 {
+			tails[pc] = tail
+		}
+	}
+	return tails
+}
+
 // store runs the store at pc: one after which nothing can send the batch
 // back first checks every lane's address (storeInBounds) and then keeps
 // nothing; a lane out of bounds or misaligned sends the batch back before
-// the op writes anything (the warp engine faults there).
+// the op writes anything (the warp engine faults there). So does one whose
+// tail of stores (storeTails) all check now, and so do those stores then.
 func (r *batchRun) store(pc int32, o *Op) bool {
-	if !r.plan.undo || r.plan.failAfter[pc] || o.space != mem.SpaceGlobal {
+	if !r.plan.undo || o.space != mem.SpaceGlobal {
 		_, ok := r.access(pc, o, true)
 		return ok
+	}
+	if r.plan.failAfter[pc] && pc > r.tailEnd {
+		tail := r.plan.tails[pc]
+		if tail == nil || len(r.frames) > 0 || !r.tailInBounds(tail) {
+			_, ok := r.access(pc, o, true)
+			return ok
+		}
+		r.tailEnd = tail[len(tail)-1]
 	}
 	if !r.storeInBounds(o) {
 		return false
@@ -95,6 +146,17 @@ func (r *batchRun) store(pc int32, o *Op) bool {
 	_, ok := r.access(pc, o, true)
 	r.unkept = false
 	return ok
+}
+
+// tailInBounds reports whether every running lane of each store of tail
+// stores in bounds (storeInBounds, with their addresses as they are now).
+func (r *batchRun) tailInBounds(tail []int32) bool {
+	for _, pc := range tail {
+		if !r.storeInBounds(&r.fn.Ops[pc]) {
+			return false
+		}
+	}
+	return true
 }
 
 // storeInBounds reports whether every running lane's store of op o (its
@@ -150,10 +212,15 @@ func (r *batchRun) storeInBounds(o *Op) bool {
 // first (store).
 func (r *batchRun) keeping() bool { return r.plan.undo && !r.unkept }
 
-// undoEntry is a stored region and where its old bytes lie in undoBytes.
+// undoEntry is a stored region and where its old bytes lie in undoBytes:
+// all of dst, or (step > 0) count pieces of size bytes, step bytes apart
+// from dst's start (the lanes of a strided store: an array of structs),
+// kept one after the other.
 type undoEntry struct {
-	dst []byte
-	at  int
+	dst        []byte
+	at         int
+	step, size uint32
+	count      int32
 }
 
 // undoMaxBytes bounds the bytes a batch keeps: past them it goes back to
@@ -169,21 +236,65 @@ func (r *batchRun) keep(dst []byte) bool {
 	if !r.keeping() {
 		return true
 	}
-	if len(r.undoBytes)+len(dst)+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)
+	if !r.undoRoom(len(dst)) {
+		return false
+	}
+	r.undoLog = append(r.undoLog, undoEntry{dst: dst, at: len(r.undoBytes)})
+	r.undoBytes = append(r.undoBytes, dst...)
+	return true
+}
+
+// keepStrided is keep for count pieces of size bytes, step bytes apart
+// from span's start (span ends at the last piece's end): one entry, and
+// only the pieces' bytes, since another CTA's store may write between
+// them while this batch runs.
+func (r *batchRun) keepStrided(span []byte, step, size uint64, count int) bool {
+	if !r.keeping() {
+		return true
+	}
+	if count == 1 || step == size {
+		return r.keep(span)
+	}
+	if !r.undoRoom(int(size) * count) {
+		return false
+	}
+	at := len(r.undoBytes)
+	r.undoLog = append(r.undoLog, undoEntry{dst: span, at: at, step: uint32(step), size: uint32(size), count: int32(count)})
+	r.undoBytes = r.undoBytes[:at+int(size)*count]
+	old := r.undoBytes[at:]
+	switch size {
+	case 4:
+		for j := range count {
+			binary.LittleEndian.PutUint32(old[4*j:], binary.LittleEndian.Uint32(span[uint64(j)*step:]))
+		}
+	case 8:
+		for j := range count {
+			binary.LittleEndian.PutUint64(old[8*j:], binary.LittleEndian.Uint64(span[uint64(j)*step:]))
+		}
+	default:
+		for j := range uint64(count) {
+			copy(old[j*size:(j+1)*size], span[j*step:])
+		}
+	}
+	return true
+}
+
+// undoRoom makes room for one more entry of n bytes, false (the batch
+// declined) past undoMaxBytes.
+func (r *batchRun) undoRoom(n int) bool {
+	if len(r.undoBytes)+n+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)
 		r.declined = true
 		return false
 	}
 	// grown by doubling, within undoMaxBytes as the check above is:
 	// append's growth by a quarter copied a launch's first batch's kept
 	// bytes again and again (gridsaxpy: 10.9 ms against 5 for later ones)
-	if len(r.undoBytes)+len(dst) > cap(r.undoBytes) {
-		r.undoBytes = slices.Grow(r.undoBytes, min(max(cap(r.undoBytes), 1<<20, len(dst)), undoMaxBytes-len(r.undoBytes)))
+	if len(r.undoBytes)+n > cap(r.undoBytes) {
+		r.undoBytes = slices.Grow(r.undoBytes, min(max(cap(r.undoBytes), 1<<20, n), undoMaxBytes-len(r.undoBytes)))
 	}
 	if len(r.undoLog) == cap(r.undoLog) {
 		r.undoLog = slices.Grow(r.undoLog, min(max(cap(r.undoLog), 1<<14), undoMaxBytes/int(unsafe.Sizeof(undoEntry{}))))
 	}
-	r.undoLog = append(r.undoLog, undoEntry{dst: dst, at: len(r.undoBytes)})
-	r.undoBytes = append(r.undoBytes, dst...)
 	return true
 }
 
@@ -192,7 +303,14 @@ func (r *batchRun) keep(dst []byte) bool {
 func (r *batchRun) rollback() {
 	for i := len(r.undoLog) - 1; i >= 0; i-- {
 		e := r.undoLog[i]
-		copy(e.dst, r.undoBytes[e.at:e.at+len(e.dst)])
+		if e.step == 0 {
+			copy(e.dst, r.undoBytes[e.at:e.at+len(e.dst)])
+			continue
+		}
+		old := r.undoBytes[e.at:]
+		for j := range int(e.count) {
+			copy(e.dst[j*int(e.step):j*int(e.step)+int(e.size)], old[j*int(e.size):])
+		}
 	}
 	r.forget()
 }

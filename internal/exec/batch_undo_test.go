@@ -296,6 +296,119 @@ func TestBatchFaultAfterStore(t *testing.T) {
 	}
 }
 
+// TestBatchFaultAfterStridedStore: the in-place update of one field of an
+// array of two-word structs (a[2i] += 1, lanes 8 bytes apart), then a
+// store to the other field, then TestBatchFaultAfterStore's fault, in
+// thread 31 alone: each strided store keeps its lanes' words in one entry,
+// and the rollback puts back exactly those, last first, so the warp
+// engine's run again finds the zeros it started from (a word left at 1
+// would spare thread 31 its fault).
+func TestBatchFaultAfterStridedStore(t *testing.T) {
+	src := undoHead + `	mul.wide.u32 %o, %i, 8;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	add.u32 %w, %v, 5;
+	st.global.u32 [%p+4], %w;
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	setp.ne.u32 %q, %j, 31;
+	selp.b32 %w, 0, %w, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+	ret;
+}`
+	in := bdFillBufs(bdBufs(bdWords(512, bdZero), bdWords(256, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
+		t.Fatalf("error %v, want a fault: out of bounds", ref.err)
+	}
+}
+
+// TestBatchStoreTails: a[3i] += 1, then more stores to the end, one of
+// which faults in thread 31 only where a[3i] was 0 (%w: 0x10000000 past
+// b there). A tail of stores that check before the first writes keeps
+// nothing; here a tail store faults, so the first store must keep after
+// all: the tail's check sees the fault coming, or the tail is not one (an
+// address register written, or a guard set, after the first store). A
+// store left unkept would leave a[3i] at 1, and the warp engine's run
+// again would spare thread 31 its fault.
+func TestBatchStoreTails(t *testing.T) {
+	head := undoHead + `	mul.wide.u32 %o, %i, 12;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	setp.ne.u32 %q, %j, 31;
+	selp.b32 %w, 0, %w, %q;
+	cvt.u64.u32 %o, %w;
+`
+	for _, c := range []struct{ name, body string }{
+		// the faulting address is known at the first store: the check
+		// finds it
+		{"checked", `	add.u64 %o, %bp, %o;
+	st.global.u32 [%p], %v;
+	st.global.u32 [%p+4], %v;
+	st.global.u32 [%o], %v;
+	ret;
+}`},
+		// the last store's address register is written after the first
+		{"written", `	st.global.u32 [%p], %v;
+	st.global.u32 [%p+4], %v;
+	add.u64 %p, %bp, %o;
+	st.global.u32 [%p], %v;
+	ret;
+}`},
+		// a store's guard is set after the first store (false in thread
+		// 31 as the first runs)
+		{"guarded", `	add.u64 %o, %bp, %o;
+	setp.ne.u32 %q, %w, 0x10000000;
+	st.global.u32 [%p], %v;
+	setp.eq.u32 %q, %w, 0x10000000;
+	@%q st.global.u32 [%o], %v;
+	st.global.u32 [%p+4], %v;
+	ret;
+}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := bdFillBufs(bdBufs(bdWords(3*256, bdZero), bdWords(256, bdZero)), 1)
+			diff, ref := bdDiff(t, head+c.body, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
+				t.Fatalf("error %v, want a fault in thread 31", ref.err)
+			}
+		})
+	}
+	// an array-of-structs update's stores: a tail of the first
+	p, _ := load(t, undoHead+`	mul.wide.u32 %o, %i, 12;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	st.global.u32 [%p+4], %v;
+	st.global.u32 [%p+8], %v;
+	ret;
+}`)
+	k := p.Kernels["k"]
+	var tails [][]int32
+	for pc := range k.Ops {
+		if k.batch.tails[pc] != nil {
+			tails = append(tails, k.batch.tails[pc])
+		}
+	}
+	if len(tails) != 2 || len(tails[0]) != 2 || len(tails[1]) != 1 || tails[0][1] != tails[1][0] {
+		t.Errorf("tails %v, want the last two stores, then the last", tails)
+	}
+}
+
 // TestBatchLastStoreChecksFirst: a kernel's last store keeps nothing, so it
 // checks every lane's address before it writes any: a store past the end
 // of b sends the batch back with b untouched (seen from afterBatchOps,
