@@ -516,8 +516,10 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 	if lin && prefetchEnabled && o.space == mem.SpaceGlobal {
 		pf = uint64(r.pfStep(pc, v0))
 	}
-	keeps := store && o.space == mem.SpaceGlobal && r.keeping() // (lane by lane below, each kept first)
-	if whole := !keeps && o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
+	// keeps: a global store keeps what it overwrites first (the whole
+	// batch's range, a warp's, else lane by lane)
+	keeps := store && o.space == mem.SpaceGlobal && r.keeping()
+	if whole := o.space == mem.SpaceGlobal && isForm && o.guard == 0 && r.full() && simdEnabled && len(o.vec) == 4 && n == 4 &&
 		(store || t[1] != 's') && o.vec[0] >= 0 && o.vec[1] >= 0 && o.vec[2] >= 0 && o.vec[3] >= 0; whole {
 		// every lane, the batch's vectors one after the other: one check,
 		// one pass of transposes
@@ -525,6 +527,9 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 			start := v0 + o.addrConst
 			total := size * warpSize * uint64(r.nb)
 			if data, off, ok := r.window(start, total); ok && start&(size-1) == 0 {
+				if keeps && !r.keep(data[off:off+total]) {
+					return false
+				}
 				r.countAll()
 				p := &data[off : off+total][0]
 				stride := uintptr(r.slots * warpSize * 8)
@@ -564,8 +569,18 @@ func (r *batchRun) vectorAccess(pc int32, o *Op, store bool) bool {
 				rows[k] = r.row(blk, v)
 			}
 		}
-		if loop != nil && eff == ^uint32(0) && !keeps {
+		if loop != nil && eff == ^uint32(0) && (!keeps || consecutive(addrs, size)) {
 			a0 := addrs[0] + o.addrConst
+			if keeps {
+				// (the warp's vectors one after the other: kept at once)
+				data, off, _, ok := r.winAt(o.space, blk, a0, size*warpSize)
+				if !ok || a0&(size-1) != 0 {
+					return false
+				}
+				if !r.keep(data[off : off+size*warpSize]) {
+					return false
+				}
+			}
 			if data, _, base, ok := r.winAt(o.space, blk, a0, size); ok && uint64(len(data)) >= size &&
 				loop(&rows, addrs, &data[0], o.addrConst-base, uint64(len(data))-size) {
 				continue

@@ -330,6 +330,48 @@ func TestBatchFaultAfterStridedStore(t *testing.T) {
 	}
 }
 
+// TestBatchFaultAfterVectorStore: a[i] += 1 on float4-like vectors
+// (ld/st.global.v4), then TestBatchFaultAfterStridedStore's fault in
+// thread 31: the batch keeps each store's range (the whole batch's, when
+// its vectors follow each other, else each warp's) and puts it back, or
+// the warp engine's run again would spare thread 31 its fault.
+func TestBatchFaultAfterVectorStore(t *testing.T) {
+	for _, c := range []struct{ name, index string }{
+		{"batch", ""},
+		// the CTAs' vectors 256 apart: each warp's range alone
+		{"warps", `	mov.u32 %s, %ctaid.x;
+	shl.b32 %s, %s, 8;
+	add.u32 %i, %j, %s;
+`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := undoHead + c.index + `	mul.wide.u32 %o, %i, 16;
+	add.u64 %p, %ap, %o;
+	ld.global.v4.u32 {%v, %w, %g, %m}, [%p];
+	add.u32 %v, %v, 1;
+	add.u32 %w, %w, 2;
+	st.global.v4.u32 [%p], {%v, %w, %g, %m};
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	setp.ne.u32 %q, %j, 31;
+	selp.b32 %w, 0, %w, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+	ret;
+}`
+			in := bdFillBufs(bdBufs(bdWords(4*512, bdZero), bdWords(256, bdZero)), 1)
+			diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+			if diff != "" {
+				t.Fatal(diff)
+			}
+			if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
+				t.Fatalf("error %v, want a fault in thread 31", ref.err)
+			}
+		})
+	}
+}
+
 // TestBatchStoreTails: a[3i] += 1, then more stores to the end, one of
 // which faults in thread 31 only where a[3i] was 0 (%w: 0x10000000 past
 // b there). A tail of stores that check before the first writes keeps
