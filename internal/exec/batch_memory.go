@@ -151,6 +151,39 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				return 0, true
 			}
 		}
+		if v0, st, ok := r.linear(&af); ok && st == -n {
+			// every lane, one range, lane after lane downwards (a reversed
+			// copy's out[n-1-i]): one check, each warp's run reversed
+			count := warpSize * uint64(r.nb)
+			hi := v0 + o.addrConst // (the batch's first lane's address)
+			lo := hi - (count-1)*n
+			if data, off, ok := r.window(lo, count*n); ok && lo <= hi && lo&(n-1) == 0 {
+				part := data[off : off+count*n]
+				if store && !r.keep(part) {
+					return 0, false
+				}
+				r.countAll()
+				for blk := range r.nb {
+					run := part[uint64(r.nb-1-blk)*warpSize*n:][:warpSize*n]
+					row := r.row(blk, v)
+					if store {
+						for i := range row {
+							r.tmp[warpSize-1-i] = row[i]
+						}
+						storeRun(run, &r.tmp, n)
+					} else {
+						loadRun(&r.tmp, run, n, signed)
+						for i := range row {
+							row[i] = r.tmp[warpSize-1-i]
+						}
+					}
+				}
+				if !store {
+					r.wroteRows(v)
+				}
+				return 0, true
+			}
+		}
 	}
 	if every && global && r.ctaSpans(&af, n) {
 		// every lane, each CTA's lanes one after the other, the CTAs apart

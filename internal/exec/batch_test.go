@@ -1930,3 +1930,81 @@ func TestBatchSharedGathers64(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchDescendingRuns: loads and stores whose lanes go down by their
+// size (a reversed copy: out[n-1-i] = in[i], and the reverse), each size
+// and signedness, against the warp engine: one range for the batch, each
+// warp's run reversed. With n past the buffers' ends the batch's first
+// lanes lie out of bounds (it goes back, the warp engine faults where it
+// must); with a byte offset the input's range is misaligned.
+func TestBatchDescendingRuns(t *testing.T) {
+	const threads = 4 * 128
+	for _, ty := range []struct {
+		name string
+		size int
+	}{{"u8", 1}, {"s8", 1}, {"u16", 2}, {"s16", 2}, {"u32", 4}, {"s32", 4}, {"b64", 8}} {
+		for _, mode := range []string{"load", "store", "both"} {
+			for _, bad := range []struct {
+				name    string
+				n, skew uint64
+			}{{"", threads, 0}, {"long", threads + 40, 0}, {"skewed", threads, 1}} {
+				if bad.skew != 0 && ty.size == 1 {
+					continue // (bytes are never misaligned)
+				}
+				inIdx, outIdx := "%r5", "%r5"
+				if mode != "store" {
+					inIdx = "%r7"
+				}
+				if mode != "load" {
+					outIdx = "%r7"
+				}
+				src := fmt.Sprintf(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+	.reg .b32 %%r<10>;
+	.reg .b64 %%rd<10>;
+	.reg .b16 %%h<2>;
+	ld.param.u64 %%rd1, [in];
+	ld.param.u64 %%rd2, [out];
+	ld.param.u32 %%r1, [n];
+	mov.u32 %%r2, %%ctaid.x;
+	mov.u32 %%r3, %%ntid.x;
+	mov.u32 %%r4, %%tid.x;
+	mad.lo.s32 %%r5, %%r2, %%r3, %%r4;
+	not.b32 %%r6, %%r5;
+	add.s32 %%r7, %%r1, %%r6;
+	mul.wide.u32 %%rd3, %s, %d;
+	add.s64 %%rd4, %%rd1, %%rd3;
+	mul.wide.u32 %%rd5, %s, %d;
+	add.s64 %%rd6, %%rd2, %%rd5;
+	ld.global.%s %s, [%%rd4];
+	st.global.%s [%%rd6], %s;
+	ret;
+}`, inIdx, ty.size, outIdx, ty.size, ty.name, bdReg(ty.size), ty.name, bdReg(ty.size))
+				in := bdFillBufs(bdBufs(bdB(threads*ty.size+8, bdRand), bdB(threads*ty.size+8, bdRand)), 7)
+				name := fmt.Sprintf("%s/%s/%s", ty.name, mode, bad.name)
+				diff, ref := bdDiff(t, src, "k", bdX(4), bdX(128), in, bdArgs(bdPtrOff(0, bad.skew), bdPtr(1), bdU(bad.n)), bad.n == threads && bad.skew == 0)
+				if diff != "" {
+					t.Fatalf("%s: %s", name, diff)
+				}
+				if (ref.err != nil) != (bad.name != "") {
+					t.Fatalf("%s: error %v", name, ref.err)
+				}
+			}
+		}
+	}
+}
+
+// bdReg is a register of TestBatchDescendingRuns' kernel for a value of
+// size bytes.
+func bdReg(size int) string {
+	switch size {
+	case 1, 2:
+		return "%h1"
+	case 8:
+		return "%rd7"
+	}
+	return "%r8"
+}

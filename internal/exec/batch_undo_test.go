@@ -330,6 +330,36 @@ func TestBatchFaultAfterStridedStore(t *testing.T) {
 	}
 }
 
+// TestBatchFaultAfterDescendingStore: a[n-1-i] += 1 (lanes going down),
+// then the fault in thread 31: the batch keeps the store's range and puts
+// it back, or the warp engine's run again would spare thread 31 its fault.
+func TestBatchFaultAfterDescendingStore(t *testing.T) {
+	src := undoHead + `	not.b32 %s, %i;
+	add.u32 %s, %s, %n;
+	mul.wide.u32 %o, %s, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	setp.ne.u32 %q, %j, 31;
+	selp.b32 %w, 0, %w, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+	ret;
+}`
+	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
+		t.Fatalf("error %v, want a fault in thread 31", ref.err)
+	}
+}
+
 // TestBatchFaultAfterVectorStore: a[i] += 1 on float4-like vectors
 // (ld/st.global.v4), then TestBatchFaultAfterStridedStore's fault in
 // thread 31: the batch keeps each store's range (the whole batch's, when
