@@ -876,10 +876,16 @@ func (f *frame) waitingLanes() uint32 {
 	return waiting
 }
 
-// release lets the waiting lanes with the lowest reconvergence point r go
-// on (popping it) and returns them and r.
+// release lets the waiting lanes of one reconvergence point r go on
+// (popping it) and returns them and r: the lowest point that no active lane
+// holds below the top of its stack, else the lowest. Nested points usually
+// lie in PC order, the inner one lower, but a loop whose latch clang
+// places before its body (a work queue's ticket atomic) has its outer
+// point lower: releasing that first would send its lanes on alone while
+// the others, waiting at the inner point, still hold it below theirs, and
+// the warp would never meet again.
 func (f *frame) release(waiting uint32) (uint32, int32) {
-	_, r := lowestPC(f, waiting)
+	r := f.innermost(waiting)
 	var out uint32
 	for m := waiting; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
@@ -895,6 +901,38 @@ func (f *frame) release(waiting uint32) (uint32, int32) {
 		}
 	}
 	return out, r
+}
+
+// innermost returns the lowest reconvergence point the lanes of waiting
+// wait at that no active lane holds below the top of its stack (the lowest
+// when every one is held so).
+func (f *frame) innermost(waiting uint32) int32 {
+	_, low := lowestPC(f, waiting)
+	if f.rdepth <= bits.OnesCount32(waiting) {
+		return low // (no lane of those waiting holds two points; none else can hold one below its top without holding two)
+	}
+	for left := waiting; left != 0; {
+		at, r := lowestPC(f, left)
+		if !f.holdsBelowTop(r) {
+			return r
+		}
+		left &^= at
+	}
+	return low
+}
+
+// holdsBelowTop reports whether an active lane holds point r below the top
+// of its reconvergence stack.
+func (f *frame) holdsBelowTop(r int32) bool {
+	for m := f.active; m != 0; m &= m - 1 {
+		s := f.rstack[bits.TrailingZeros32(m)]
+		for i := 0; i+1 < len(s); i++ {
+			if s[i] == r {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // samePC returns the lanes of lanes at lane l's PC.
