@@ -165,7 +165,8 @@ DONE:
 
 // TestIntraWarpLock: lanes of one warp take turns in a spin lock; a lockstep
 // machine never lets the lock holder out of the loop (docs/engine.md,
-// starvation escape). Each lane adds its id under the lock.
+// starvation escape). Each lane adds its id under the lock. The loop takes
+// a lock (atom.cas), so its spinners yield after spinLimit rounds.
 func TestIntraWarpLock(t *testing.T) {
 	p, g := load(t, `.version 7.0
 .target sm_70
@@ -200,12 +201,19 @@ DONE:
 	out, _ := g.Alloc(8, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], out)}); err != nil {
+	var st LaunchStats
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}, Params: params(p.Kernels["k"], out), Stats: &st}); err != nil {
 		t.Fatal(err)
 	}
 	ob, _ := g.Bytes(out, 8)
 	if got := binary.LittleEndian.Uint32(ob[4:]); got != 31*32/2 {
 		t.Errorf("sum = %d, want %d", got, 31*32/2)
+	}
+	// each of the 32 turns: the spinners go round the 3-op loop spinLimit
+	// times at most before the holder runs its 5 ops (about 1800 in all;
+	// with starvationLimit's 1024 rounds a turn, about 95000)
+	if st.WarpInstructions > 2000 {
+		t.Errorf("%d warp instructions, want 2000 at most", st.WarpInstructions)
 	}
 }
 

@@ -131,6 +131,7 @@ func (p *Program) lower(f *Func) error {
 		l.clockReads(in, o)
 	}
 	f.ipdom = postDominators(f)
+	lockLoops(f)
 	applyUniform(f)
 	f.clearAll = true
 	if fn.Entry {

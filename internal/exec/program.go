@@ -175,6 +175,7 @@ type Op struct {
 	traceWin   uint64
 	traceMem   bool
 	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
+	lockLoop   bool     // a backward branch whose loop tries to take a lock (lockLoops)
 	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)
 	collective bool     // a warp collective: runs even when every guard is false (collective.go)
 	ends       bool     // ret or exit: the lanes that run it leave the frame, their PCs unread

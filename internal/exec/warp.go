@@ -21,6 +21,32 @@ const warpSize = 32
 // waiting for them would otherwise never end).
 const starvationLimit = 1024
 
+// spinLimit is starvationLimit for lanes that go round a loop that tries to
+// take a lock (an atom.cas or atom.exch in its body, lockLoop) while other
+// lanes of the warp wait for them: most likely the lock is one of those
+// lanes', which must run to let it go (probe u_spinlock: two lanes of a
+// warp on one bucket's lock spun 4000 instructions per collision before).
+// A CAS loop that retries on contention (an atomic float max) rarely goes
+// round 16 times; when it does, the lanes that left it go on unconverged.
+const spinLimit = 16
+
+// lockLoops marks the backward branches of f whose loops try to take a
+// lock (spinLimit).
+func lockLoops(f *Func) {
+	for pc := range f.Ops {
+		o := &f.Ops[pc]
+		if !o.bra || o.target > int32(pc) {
+			continue
+		}
+		for i := o.target; i < int32(pc); i++ {
+			if in := f.Ops[i].inst; in != nil && in.Opcode == "atom" && (hasMod(in, ".cas") || hasMod(in, ".exch")) {
+				o.lockLoop = true
+				break
+			}
+		}
+	}
+}
+
 // sliceSteps is how many steps a warp runs before letting the CTA's other
 // warps run (a warp spinning on a flag another warp sets must not starve it).
 const sliceSteps = 1 << 14
@@ -581,6 +607,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 				if upc <= o.pc {
 					if f.active&^mask != 0 {
 						f.countBackward(mask)
+						f.lockSpin(o)
 					}
 					if upc != headPC {
 						headPC, headLimit = upc, f.groupLimit(mask, upc)
@@ -854,6 +881,15 @@ func (f *frame) countBackward(mask uint32) {
 	f.spun |= mask
 }
 
+// lockSpin, after a backward branch o counted, has the lanes that go
+// round a loop that tries to take a lock (lockLoop) spinLimit times yield
+// as starvationLimit would.
+func (f *frame) lockSpin(o *Op) {
+	if o.lockLoop && f.backs >= spinLimit {
+		f.backs = max(f.backs, starvationLimit)
+	}
+}
+
 // resetBackward starts the count of backward branches again.
 func (f *frame) resetBackward() {
 	f.backs, f.spun = 0, 0
@@ -980,6 +1016,7 @@ func (f *frame) diverged(o *Op, mask, taken uint32) {
 	// waiting for the spinners
 	if taken != 0 && f.pc[bits.TrailingZeros32(taken)] <= o.pc && f.active&^taken != 0 {
 		f.countBackward(taken)
+		f.lockSpin(o)
 		f.favor &^= taken
 	}
 	var split bool
