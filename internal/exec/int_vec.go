@@ -135,6 +135,12 @@ func vecBinary(op, mode string, t intType) vecBin {
 // clamped at 32) shift in the sign or zeros as shr.s16 and shr.u16 do.
 // Only full warps take it: the extension runs over every lane.
 func vecBinary16(op, mode string, t intType) vecBin {
+	if op == "mul" && (mode == ".wide" || mode == ".hi") {
+		if v, ok := simdBinary(simdIntKey(op, mode, t)); ok {
+			return v
+		}
+		return vecMul16(mode == ".hi", t.signed)
+	}
 	if op == "mul" && mode != "" && mode != ".lo" {
 		return vecBin{}
 	}
@@ -184,6 +190,11 @@ func simdIntKey(op, mode string, t intType) string {
 		return "mulhi.s32"
 	case op == "mul" && mode == ".hi" && t.bits == 32:
 		return "mulhi.u32"
+	case op == "mul" && (mode == ".wide" || mode == ".hi") && t.bits == 16:
+		if t.signed {
+			return "mul" + mode[1:] + ".s16"
+		}
+		return "mul" + mode[1:] + ".u16"
 	case op == "mul" && mode != "" && mode != ".lo", op == "shl" && t.signed:
 		return ""
 	case t.bits == 16 && t.signed && (op == "add" || op == "sub" || op == "mul" || op == "shr"):
@@ -200,6 +211,42 @@ func simdIntKey(op, mode string, t intType) string {
 		return op + ".64"
 	}
 	return ""
+}
+
+// vecMul16 is mul.wide (hi false) or mul.hi of .u16 or .s16 (signed)
+// operands: each operand's low 16 bits extended as the type says, their
+// product (which fits in 32 bits) whole for .wide (as the 32-bit type
+// extends it), or its bits 16-31 extended as the 16-bit type for .hi:
+// what mulMode computes.
+func vecMul16(hi, signed bool) vecBin {
+	ext := func(v uint64) int64 {
+		if signed {
+			return int64(int16(v))
+		}
+		return int64(uint16(v))
+	}
+	res := func(p int64) uint64 {
+		switch {
+		case !hi:
+			return uint64(p) // (the 32-bit type's extension of itself)
+		case signed:
+			return uint64(int64(int16(p >> 16)))
+		}
+		return uint64(uint16(p >> 16))
+	}
+	return vecBin{
+		rr: func(d, a, b *lanes) {
+			for i := range d {
+				d[i] = res(ext(a[i]) * ext(b[i]))
+			}
+		},
+		rk: func(d, a *lanes, k uint64) {
+			y := ext(k)
+			for i := range d {
+				d[i] = res(ext(a[i]) * y)
+			}
+		},
+	}
 }
 
 func vecAdd(d, a, b *lanes) {

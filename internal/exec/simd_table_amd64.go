@@ -784,6 +784,78 @@ func simdMulWideU32M(d, a, b *lanes, mask uint32)
 func simdMulWideU32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMulWideU16(d, a, b *lanes)
+
+//go:noescape
+func simdMulWideU16_b()
+
+//go:noescape
+func simdMulWideU16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulWideU16K_b()
+
+//go:noescape
+func simdMulWideU16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulWideU16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulWideS16(d, a, b *lanes)
+
+//go:noescape
+func simdMulWideS16_b()
+
+//go:noescape
+func simdMulWideS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulWideS16K_b()
+
+//go:noescape
+func simdMulWideS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulWideS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulHiU16(d, a, b *lanes)
+
+//go:noescape
+func simdMulHiU16_b()
+
+//go:noescape
+func simdMulHiU16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiU16K_b()
+
+//go:noescape
+func simdMulHiU16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulHiU16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMulHiS16(d, a, b *lanes)
+
+//go:noescape
+func simdMulHiS16_b()
+
+//go:noescape
+func simdMulHiS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMulHiS16K_b()
+
+//go:noescape
+func simdMulHiS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMulHiS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdShlZ32(d, a, b *lanes)
 
 //go:noescape
@@ -3145,9 +3217,13 @@ var simdBinaryLoops = map[string]vecBin{
 	"mul.s32":           {simdMulS32, simdMulS32K, simdMulS32M, simdMulS32KM},
 	"mul.z16":           {simdMulZ16, simdMulZ16K, simdMulZ16M, simdMulZ16KM},
 	"mul.z32":           {simdMulZ32, simdMulZ32K, simdMulZ32M, simdMulZ32KM},
+	"mulhi.s16":         {simdMulHiS16, simdMulHiS16K, simdMulHiS16M, simdMulHiS16KM},
 	"mulhi.s32":         {simdMulHiS32, simdMulHiS32K, simdMulHiS32M, simdMulHiS32KM},
+	"mulhi.u16":         {simdMulHiU16, simdMulHiU16K, simdMulHiU16M, simdMulHiU16KM},
 	"mulhi.u32":         {simdMulHiU32, simdMulHiU32K, simdMulHiU32M, simdMulHiU32KM},
+	"mulwide.s16":       {simdMulWideS16, simdMulWideS16K, simdMulWideS16M, simdMulWideS16KM},
 	"mulwide.s32":       {simdMulWideS32, simdMulWideS32K, simdMulWideS32M, simdMulWideS32KM},
+	"mulwide.u16":       {simdMulWideU16, simdMulWideU16K, simdMulWideU16M, simdMulWideU16KM},
 	"mulwide.u32":       {simdMulWideU32, simdMulWideU32K, simdMulWideU32M, simdMulWideU32KM},
 	"or.64":             {simdOr64, simdOr64K, simdOr64M, simdOr64KM},
 	"or.z16":            {simdOrZ16, simdOrZ16K, simdOrZ16M, simdOrZ16KM},
@@ -3272,6 +3348,14 @@ var simdBodies = []any{
 	simdMulWideS32K,
 	simdMulWideU32,
 	simdMulWideU32K,
+	simdMulWideU16,
+	simdMulWideU16K,
+	simdMulWideS16,
+	simdMulWideS16K,
+	simdMulHiU16,
+	simdMulHiU16K,
+	simdMulHiS16,
+	simdMulHiS16K,
 	simdShlZ32,
 	simdShlZ32K,
 	simdShrZ32,
@@ -3598,91 +3682,91 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          348,
-	"ld64":                  335,
-	"ld64P":                 336,
-	"ldParam64":             347,
-	"ldParamS16":            344,
-	"ldParamS32":            346,
-	"ldParamS8":             342,
-	"ldParamZ16":            343,
-	"ldParamZ32":            345,
-	"ldParamZ8":             341,
-	"ldS16":                 329,
-	"ldS16P":                330,
-	"ldS32":                 333,
-	"ldS32P":                334,
-	"ldS8":                  325,
-	"ldS8P":                 326,
-	"ldZ16":                 327,
-	"ldZ16P":                328,
-	"ldZ32":                 331,
-	"ldZ32P":                332,
-	"ldZ8":                  323,
-	"ldZ8P":                 324,
-	"predlogic:and":         404,
-	"predlogic:or":          405,
-	"predlogic:xor":         406,
-	"selp":                  403,
-	"setp:simdCmpF32Eq":     375,
-	"setp:simdCmpF32Equ":    376,
-	"setp:simdCmpF32Ge":     377,
-	"setp:simdCmpF32Geu":    378,
-	"setp:simdCmpF32Gt":     379,
-	"setp:simdCmpF32Gtu":    380,
-	"setp:simdCmpF32Le":     381,
-	"setp:simdCmpF32Leu":    382,
-	"setp:simdCmpF32Lt":     383,
-	"setp:simdCmpF32Ltu":    384,
-	"setp:simdCmpF32Nan":    385,
-	"setp:simdCmpF32Ne":     386,
-	"setp:simdCmpF32Neu":    387,
-	"setp:simdCmpF32Num":    388,
-	"setp:simdCmpF64Eq":     361,
-	"setp:simdCmpF64Equ":    362,
-	"setp:simdCmpF64Ge":     363,
-	"setp:simdCmpF64Geu":    364,
-	"setp:simdCmpF64Gt":     365,
-	"setp:simdCmpF64Gtu":    366,
-	"setp:simdCmpF64Le":     367,
-	"setp:simdCmpF64Leu":    368,
-	"setp:simdCmpF64Lt":     369,
-	"setp:simdCmpF64Ltu":    370,
-	"setp:simdCmpF64Nan":    371,
-	"setp:simdCmpF64Ne":     372,
-	"setp:simdCmpF64Neu":    373,
-	"setp:simdCmpF64Num":    374,
-	"setp:simdCmpFtzF32Eq":  389,
-	"setp:simdCmpFtzF32Equ": 390,
-	"setp:simdCmpFtzF32Ge":  391,
-	"setp:simdCmpFtzF32Geu": 392,
-	"setp:simdCmpFtzF32Gt":  393,
-	"setp:simdCmpFtzF32Gtu": 394,
-	"setp:simdCmpFtzF32Le":  395,
-	"setp:simdCmpFtzF32Leu": 396,
-	"setp:simdCmpFtzF32Lt":  397,
-	"setp:simdCmpFtzF32Ltu": 398,
-	"setp:simdCmpFtzF32Nan": 399,
-	"setp:simdCmpFtzF32Ne":  400,
-	"setp:simdCmpFtzF32Neu": 401,
-	"setp:simdCmpFtzF32Num": 402,
-	"setp:simdEq32":         349,
-	"setp:simdEq32N":        350,
-	"setp:simdEq64":         355,
-	"setp:simdEq64N":        356,
-	"setp:simdLtS32":        351,
-	"setp:simdLtS32N":       352,
-	"setp:simdLtS64":        357,
-	"setp:simdLtS64N":       358,
-	"setp:simdLtU32":        353,
-	"setp:simdLtU32N":       354,
-	"setp:simdLtU64":        359,
-	"setp:simdLtU64N":       360,
-	"shfl":                  407,
-	"st32":                  337,
-	"st32P":                 338,
-	"st64":                  339,
-	"st64P":                 340,
+	"cvtaToGlobal":          356,
+	"ld64":                  343,
+	"ld64P":                 344,
+	"ldParam64":             355,
+	"ldParamS16":            352,
+	"ldParamS32":            354,
+	"ldParamS8":             350,
+	"ldParamZ16":            351,
+	"ldParamZ32":            353,
+	"ldParamZ8":             349,
+	"ldS16":                 337,
+	"ldS16P":                338,
+	"ldS32":                 341,
+	"ldS32P":                342,
+	"ldS8":                  333,
+	"ldS8P":                 334,
+	"ldZ16":                 335,
+	"ldZ16P":                336,
+	"ldZ32":                 339,
+	"ldZ32P":                340,
+	"ldZ8":                  331,
+	"ldZ8P":                 332,
+	"predlogic:and":         412,
+	"predlogic:or":          413,
+	"predlogic:xor":         414,
+	"selp":                  411,
+	"setp:simdCmpF32Eq":     383,
+	"setp:simdCmpF32Equ":    384,
+	"setp:simdCmpF32Ge":     385,
+	"setp:simdCmpF32Geu":    386,
+	"setp:simdCmpF32Gt":     387,
+	"setp:simdCmpF32Gtu":    388,
+	"setp:simdCmpF32Le":     389,
+	"setp:simdCmpF32Leu":    390,
+	"setp:simdCmpF32Lt":     391,
+	"setp:simdCmpF32Ltu":    392,
+	"setp:simdCmpF32Nan":    393,
+	"setp:simdCmpF32Ne":     394,
+	"setp:simdCmpF32Neu":    395,
+	"setp:simdCmpF32Num":    396,
+	"setp:simdCmpF64Eq":     369,
+	"setp:simdCmpF64Equ":    370,
+	"setp:simdCmpF64Ge":     371,
+	"setp:simdCmpF64Geu":    372,
+	"setp:simdCmpF64Gt":     373,
+	"setp:simdCmpF64Gtu":    374,
+	"setp:simdCmpF64Le":     375,
+	"setp:simdCmpF64Leu":    376,
+	"setp:simdCmpF64Lt":     377,
+	"setp:simdCmpF64Ltu":    378,
+	"setp:simdCmpF64Nan":    379,
+	"setp:simdCmpF64Ne":     380,
+	"setp:simdCmpF64Neu":    381,
+	"setp:simdCmpF64Num":    382,
+	"setp:simdCmpFtzF32Eq":  397,
+	"setp:simdCmpFtzF32Equ": 398,
+	"setp:simdCmpFtzF32Ge":  399,
+	"setp:simdCmpFtzF32Geu": 400,
+	"setp:simdCmpFtzF32Gt":  401,
+	"setp:simdCmpFtzF32Gtu": 402,
+	"setp:simdCmpFtzF32Le":  403,
+	"setp:simdCmpFtzF32Leu": 404,
+	"setp:simdCmpFtzF32Lt":  405,
+	"setp:simdCmpFtzF32Ltu": 406,
+	"setp:simdCmpFtzF32Nan": 407,
+	"setp:simdCmpFtzF32Ne":  408,
+	"setp:simdCmpFtzF32Neu": 409,
+	"setp:simdCmpFtzF32Num": 410,
+	"setp:simdEq32":         357,
+	"setp:simdEq32N":        358,
+	"setp:simdEq64":         363,
+	"setp:simdEq64N":        364,
+	"setp:simdLtS32":        359,
+	"setp:simdLtS32N":       360,
+	"setp:simdLtS64":        365,
+	"setp:simdLtS64N":       366,
+	"setp:simdLtU32":        361,
+	"setp:simdLtU32N":       362,
+	"setp:simdLtU64":        367,
+	"setp:simdLtU64N":       368,
+	"shfl":                  415,
+	"st32":                  345,
+	"st32P":                 346,
+	"st64":                  347,
+	"st64P":                 348,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -108,6 +108,44 @@ func count(w *writer, yt, mb string) string {
 	return yt
 }
 
+// kZ16 and kS16: the immediate's low 16 bits, zero- or sign-extended.
+const (
+	kZ16 = "MOVWQZX AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kS16 = "MOVWQSX AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+)
+
+// mul16 is mul.wide (hi false) or mul.hi of .u16 or .s16 (signed) lanes.
+func mul16(signed, hi bool) bodyFunc {
+	ext := func(w *writer, y string) {
+		if signed {
+			w.f("VPSLLD $16, %s, %s", y, y)
+			w.f("VPSRAD $16, %s, %s", y, y)
+		} else {
+			w.f("VPAND low16v<>(SB), %s, %s", y, y)
+		}
+	}
+	return func(w *writer, ya, yt, yu, mb string, _ int) {
+		ext(w, ya)
+		if mb != "Y13" { // (kprep extended the immediate)
+			w.f("VMOVDQU %s, %s", mb, yu)
+			ext(w, yu)
+			mb = yu
+		}
+		if !signed {
+			w.f("VPMULUDQ %s, %s, %s", mb, ya, ya)
+			if hi {
+				w.f("VPSRLQ $16, %s, %s", ya, ya)
+			}
+			return
+		}
+		w.f("VPMULDQ %s, %s, %s", mb, ya, ya)
+		if hi {
+			w.f("VPSRAD $16, %s, %s", ya, ya)
+			sext32(w, ya, yt)
+		}
+	}
+}
+
 func intOps() []intOp {
 	var ops []intOp
 	for _, k := range []struct {
@@ -207,6 +245,14 @@ func intOps() []intOp {
 		// mul.wide: the low 32 bits of each lane multiplied into 64
 		intOp{"mulwide.s32", "mulWideS32", simple("VPMULDQ", nil), kQ},
 		intOp{"mulwide.u32", "mulWideU32", simple("VPMULUDQ", nil), kQ},
+		// mul.wide and mul.hi of 16-bit lanes: the low 16 bits of each
+		// operand extended (zero for .u16, sign for .s16; the immediate
+		// once, in kprep) and multiplied into 64 bits, where the product
+		// fits in 32; .hi keeps its bits 16-31, extended as .u16/.s16
+		intOp{"mulwide.u16", "mulWideU16", mul16(false, false), kZ16},
+		intOp{"mulwide.s16", "mulWideS16", mul16(true, false), kS16},
+		intOp{"mulhi.u16", "mulHiU16", mul16(false, true), kZ16},
+		intOp{"mulhi.s16", "mulHiS16", mul16(true, true), kS16},
 		// a count of 32 or more shifts every bit out, as Go's shifts do
 		intOp{"shl.z32", "shlZ32", func(w *writer, ya, yt, _, mb string, _ int) {
 			c := count(w, yt, mb)

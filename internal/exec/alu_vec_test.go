@@ -1,0 +1,106 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// aluLanesDecls are the registers opMatchesLanes's bodies use: %x, %y
+// (.b32), %h, %i (.b16, zero-extended from %x and %y), %j (.b16,
+// sign-extended from %x), %w, %v (.b64), destinations %d? (.b32), %g?
+// (.b16) and %e? (.b64).
+const aluLanesDecls = ".reg .b32 %x, %y, %d1, %d2, %d3, %lm, %s; .reg .b16 %h, %i, %j, %g1, %g2, %g3; " +
+	".reg .b64 %w, %v, %e1, %e2, %e3; .reg .pred %p, %lq;"
+
+// aluSetup puts hashed bits (from seed) in %x and %y, then special's pairs
+// over them (one per lane from lane 0), and derives %h, %i, %j, %w, %v.
+func aluSetup(seed uint32, special [][2]string) string {
+	s := fmt.Sprintf(`
+	mul.lo.u32 %%x, %%t, %#x;
+	xor.b32 %%x, %%x, 0x5bd1e995;
+	mul.lo.u32 %%y, %%x, 0x01000193;
+	shr.u32 %%s, %%y, 7;
+	xor.b32 %%y, %%y, %%s;
+`, seed)
+	for i, v := range special {
+		s += fmt.Sprintf("\tsetp.eq.u32 %%p, %%t, %d;\n\t@%%p mov.b32 %%x, %s;\n\t@%%p mov.b32 %%y, %s;\n", i, v[0], v[1])
+	}
+	return s + `	cvt.u16.u32 %h, %x;
+	cvt.u16.u32 %i, %y;
+	cvt.s16.s32 %j, %x;
+	mov.b64 %w, {%x, %y};
+	mul.lo.u32 %s, %x, 0x2545f491;
+	mov.b64 %v, {%y, %s};
+`
+}
+
+// opMatchesLanes runs op (destination %d?, %g? or %e?, "?" standing for
+// 1, 2, 3) after setup: on the whole warp between two warp loops (a
+// trace where the host has them), on the warp's two halves at different
+// instructions (a masked warp loop where the op has one) and on at most
+// three lanes at a time (inLaneGroups: the per-lane path), and fails at
+// the first lane whose results differ.
+func opMatchesLanes(t *testing.T, setup, op string) {
+	t.Helper()
+	fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
+	switch {
+	case strings.Contains(op, "%e?"):
+		fold = "xor.b64 %e2, %e1, %e2;\n\txor.b64 %e3, %e1, %e3;\n\tor.b64 %res, %e2, %e3;"
+	case strings.Contains(op, "%g?"):
+		fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
+	}
+	at := func(k string) string { return strings.ReplaceAll(op, "?", k) }
+	body := setup + `	and.b32 %lm, %t, 7;
+	` + at("1") + `;
+	xor.b32 %lm, %lm, 3;
+	setp.lt.u32 %p, %t, 16;
+	@%p bra A;
+	` + at("2") + `;
+	bra J;
+A:
+	` + at("2") + `;
+J:
+` + inLaneGroups(at("3")) + "\t" + fold
+	for l, v := range runLanes(t, aluLanesDecls, body) {
+		if v != 0 {
+			t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
+		}
+	}
+}
+
+// mulSpecial are operand pairs at the 16- and 32-bit limits.
+var mulSpecial = [][2]string{
+	{"0x00008000", "0x00008000"}, {"0x00007fff", "0x00008000"}, {"0x0000ffff", "0x0000ffff"},
+	{"0xffff8000", "0x00007fff"}, {"0x80000000", "0x80000000"}, {"0x7fffffff", "0xffffffff"},
+	{"0xffffffff", "0xffffffff"}, {"0x00000000", "0x12345678"}, {"0x00010001", "0xffff0001"},
+	{"0x0000ff00", "0x00000100"},
+}
+
+// TestMulNarrowVecMatchesLanes: the warp loops of mul.wide, mul.hi and
+// mul.lo on .u16/.s16 (the pixel code's "(u32)byte << 8" is
+// mul.wide.u16 by 256) and on .u32/.s32, registers and immediates, give
+// what the per-lane path (mulMode) gives, 16-bit registers held zero- and
+// sign-extended.
+func TestMulNarrowVecMatchesLanes(t *testing.T) {
+	var ops []string
+	for _, ty := range []string{"u16", "s16"} {
+		for _, b := range []string{"%i", "256", "-3", "0x8000", "65535", "-32768"} {
+			for _, a := range []string{"%h", "%j"} {
+				ops = append(ops, "mul.wide."+ty+" %d?, "+a+", "+b, "mul.hi."+ty+" %g?, "+a+", "+b,
+					"mul.lo."+ty+" %g?, "+a+", "+b)
+			}
+		}
+	}
+	for _, ty := range []string{"u32", "s32"} {
+		for _, b := range []string{"%y", "256", "-3", "0x80000000"} {
+			ops = append(ops, "mul.wide."+ty+" %e?, %x, "+b, "mul.hi."+ty+" %d?, %x, "+b, "mul.lo."+ty+" %d?, %x, "+b)
+		}
+	}
+	for _, seed := range []uint32{0x9e3779b9, 0x85ebca6b} {
+		setup := aluSetup(seed, mulSpecial)
+		for _, op := range ops {
+			opMatchesLanes(t, setup, op)
+		}
+	}
+}
