@@ -10,6 +10,7 @@ package exec
 // needs and writes results zero-extended (sign-extended for signed types).
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -207,6 +208,9 @@ func (l *lowering) pack(in *ir.Inst, o *Op, n int) error {
 		slots = append(slots, s)
 	}
 	o.d, o.vec = d, slots
+	if len(slots) == 2 && (width == 32 || width == 16) {
+		o.memTrace = fmt.Sprintf("pack:%d", width) // (traces: trace.go's packEntry)
+	}
 	emask := uint64(1)<<width - 1
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs
@@ -252,6 +256,11 @@ func (l *lowering) unpack(in *ir.Inst, o *Op, n int) error {
 		}
 	}
 	o.a, o.vec = a, slots
+	if len(slots) == 2 && (width == 32 || width == 16) && (slots[0] >= 0 || slots[1] >= 0) {
+		// (traces: trace.go's packEntry; one element a sink, the other only)
+		part := map[[2]bool]string{{true, true}: "", {true, false}: "lo", {false, true}: "hi"}[[2]bool{slots[0] >= 0, slots[1] >= 0}]
+		o.memTrace = fmt.Sprintf("unpack:%d%s", width, part)
+	}
 	emask := uint64(1)<<width - 1
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		r := w.top().regs

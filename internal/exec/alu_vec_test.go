@@ -51,6 +51,13 @@ func opMatchesLanes(t *testing.T, setup, op string) {
 		fold = "xor.b16 %g2, %g1, %g2;\n\txor.b16 %g3, %g1, %g3;\n\tor.b16 %g1, %g2, %g3;\n\tcvt.u64.u16 %res, %g1;"
 	}
 	at := func(k string) string { return strings.ReplaceAll(op, "?", k) }
+	groups := func(stmts string) string { // (each statement guarded)
+		s := ""
+		for _, st := range strings.Split(stmts, ";\n\t") {
+			s += inLaneGroups(st)
+		}
+		return s
+	}
 	body := setup + `	and.b32 %lm, %t, 7;
 	` + at("1") + `;
 	xor.b32 %lm, %lm, 3;
@@ -61,7 +68,7 @@ func opMatchesLanes(t *testing.T, setup, op string) {
 A:
 	` + at("2") + `;
 J:
-` + inLaneGroups(at("3")) + "\t" + fold
+` + groups(at("3")) + "\t" + fold
 	for l, v := range runLanes(t, aluLanesDecls, body) {
 		if v != 0 {
 			t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
@@ -102,5 +109,30 @@ func TestMulNarrowVecMatchesLanes(t *testing.T) {
 		for _, op := range ops {
 			opMatchesLanes(t, setup, op)
 		}
+	}
+}
+
+// TestPackUnpackVecMatchesLanes: mov's two-element pack and unpack (the
+// whole-warp row loops, and the trace bodies where the host has them),
+// with .b64 and .b32 halves, a sink or a scratch register for one half
+// (clang's { .reg .b32 tmp; mov.b64 {tmp, %r}, %rd; }), and a destination
+// that is also the source, give what the per-lane path gives.
+func TestPackUnpackVecMatchesLanes(t *testing.T) {
+	ops := []string{
+		// unpack: the high half, the low half, both (fold both into %e?)
+		"mov.b64 {_, %d?}, %w", "mov.b64 {%d?, _}, %w", "mov.b64 {%s, %d?}, %v",
+		"mov.b64 {%d?, %s}, %v", "mov.b32 {_, %g?}, %x", "mov.b32 {%g?, _}, %y", "mov.b32 {%h, %g?}, %y",
+		// pack
+		"mov.b64 %e?, {%x, %y}", "mov.b64 %e?, {%y, %y}", "mov.b32 %d?, {%h, %i}", "mov.b32 %d?, {%j, %h}",
+		"mov.b64 %e?, {%x, 7}",
+	}
+	for _, seed := range []uint32{0x9e3779b9, 0x85ebca6b} {
+		setup := aluSetup(seed, mulSpecial)
+		for _, op := range ops {
+			opMatchesLanes(t, setup, op)
+		}
+		// a destination that is the source, both halves written: the
+		// results folded into one .b64
+		opMatchesLanes(t, setup, "mov.b64 %e?, %w;\n\tmov.b64 {%e?, %d?}, %e?;\n\tmov.b64 %e?, {%d?, %e?}")
 	}
 }

@@ -3055,6 +3055,30 @@ func simdTraceSetpCmpFtzF32Num_b()
 func simdTraceSelp_b()
 
 //go:noescape
+func simdTracePack32_b()
+
+//go:noescape
+func simdTraceUnpack32_b()
+
+//go:noescape
+func simdTraceUnpack32LO_b()
+
+//go:noescape
+func simdTraceUnpack32HI_b()
+
+//go:noescape
+func simdTracePack16_b()
+
+//go:noescape
+func simdTraceUnpack16_b()
+
+//go:noescape
+func simdTraceUnpack16LO_b()
+
+//go:noescape
+func simdTraceUnpack16HI_b()
+
+//go:noescape
 func simdTracePredAnd_b()
 
 //go:noescape
@@ -3674,6 +3698,14 @@ var simdBodies = []any{
 	simdTraceSetpCmpFtzF32Neu_b,
 	simdTraceSetpCmpFtzF32Num_b,
 	simdTraceSelp_b,
+	simdTracePack32_b,
+	simdTraceUnpack32_b,
+	simdTraceUnpack32LO_b,
+	simdTraceUnpack32HI_b,
+	simdTracePack16_b,
+	simdTraceUnpack16_b,
+	simdTraceUnpack16LO_b,
+	simdTraceUnpack16HI_b,
 	simdTracePredAnd_b,
 	simdTracePredOr_b,
 	simdTracePredXor_b,
@@ -3704,9 +3736,11 @@ var simdMemBodies = map[string]uint64{
 	"ldZ32P":                340,
 	"ldZ8":                  331,
 	"ldZ8P":                 332,
-	"predlogic:and":         412,
-	"predlogic:or":          413,
-	"predlogic:xor":         414,
+	"pack:16":               416,
+	"pack:32":               412,
+	"predlogic:and":         420,
+	"predlogic:or":          421,
+	"predlogic:xor":         422,
 	"selp":                  411,
 	"setp:simdCmpF32Eq":     383,
 	"setp:simdCmpF32Equ":    384,
@@ -3762,11 +3796,17 @@ var simdMemBodies = map[string]uint64{
 	"setp:simdLtU32N":       362,
 	"setp:simdLtU64":        367,
 	"setp:simdLtU64N":       368,
-	"shfl":                  415,
+	"shfl":                  423,
 	"st32":                  345,
 	"st32P":                 346,
 	"st64":                  347,
 	"st64P":                 348,
+	"unpack:16":             417,
+	"unpack:16hi":           419,
+	"unpack:16lo":           418,
+	"unpack:32":             413,
+	"unpack:32hi":           415,
+	"unpack:32lo":           414,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

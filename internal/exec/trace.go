@@ -220,6 +220,9 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		}
 		return traceOp{body: body, d: row(o.d), a: row(o.a), b: row(o.b), c: uint64(o.c) * 4, k: o.k}, true
 	}
+	if strings.HasPrefix(kind, "pack:") || strings.HasPrefix(kind, "unpack:") {
+		return packEntry(f, o, kind)
+	}
 	if kind == "cvtaToGlobal" {
 		body, ok := simdMemBody(kind)
 		if !ok || !inFrame(o.d, o.a) {
@@ -258,6 +261,35 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		t.b = row(o.vec[0])
 	}
 	return t, true
+}
+
+// packEntry is the trace entry of mov's two-element pack (kind pack:W:
+// d, then the elements' rows a and b) or unpack (kind unpack:W, W the
+// element's width: the source a, the elements' rows d and b; unpack:Wlo
+// and unpack:Whi, the one that is not a sink, d).
+func packEntry(f *Func, o *Op, kind string) (traceOp, bool) {
+	body, ok := simdMemBody(kind)
+	if !ok || len(o.vec) != 2 {
+		return traceOp{}, false
+	}
+	var d, a, b int32
+	switch {
+	case strings.HasPrefix(kind, "pack:"):
+		d, a, b = o.d, o.vec[0], o.vec[1]
+	case strings.HasSuffix(kind, "lo"):
+		d, a, b = o.vec[0], o.a, 0
+	case strings.HasSuffix(kind, "hi"):
+		d, a, b = o.vec[1], o.a, 0
+	default:
+		d, a, b = o.vec[0], o.a, o.vec[1]
+	}
+	for _, s := range []int32{d, a, b} {
+		if s < 0 || int(s) >= f.numSlots {
+			return traceOp{}, false
+		}
+	}
+	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
+	return traceOp{body: body, d: row(d), a: row(a), b: row(b)}, true
 }
 
 // prepareWindows readies the windows for a trace with memory bodies (the

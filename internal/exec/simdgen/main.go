@@ -884,6 +884,62 @@ func (g *gen) traceSelp() {
 	w.f("RET")
 }
 
+// tracePack writes the bodies of mov's two-element pack and unpack in
+// traces (alu.go's pack and unpack), for elements of 32 bits (a .b64) and
+// 16 (a .b32): key pack:W, d = a's low W bits | b's low W bits << W; key
+// unpack:W, d = a's low W bits and b = the W bits above them, zero-extended
+// (chunk by chunk, each read before either is written: a destination may
+// be the source; d's row, then b's, as the elements go); unpack:Wlo and
+// unpack:Whi, one of the two (the other element a sink), to d.
+func (g *gen) tracePack() {
+	for _, wd := range []int{32, 16} {
+		maskw := func(w *writer) {
+			if wd == 32 {
+				w.f("VPBROADCASTQ lowmask<>(SB), Y15")
+			} else {
+				w.f("VMOVDQU low16v<>(SB), Y15")
+			}
+		}
+		g.beginTraceBody(fmt.Sprintf("pack:%d", wd), fmt.Sprintf("simdTracePack%d", wd))
+		w := &g.s
+		maskw(w)
+		for j := 0; j < 8; j++ {
+			w.f("VPAND %d(SI), Y15, Y0", 32*j)
+			w.f("VPAND %d(DX), Y15, Y1", 32*j)
+			w.f("VPSLLQ $%d, Y1, Y1", wd)
+			w.f("VPOR Y1, Y0, Y0")
+			w.f("VMOVDQU Y0, %d(DI)", 32*j)
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+		for _, part := range []string{"", "lo", "hi"} {
+			g.beginTraceBody(fmt.Sprintf("unpack:%d%s", wd, part), fmt.Sprintf("simdTraceUnpack%d%s", wd, strings.ToUpper(part)))
+			maskw(w)
+			for j := 0; j < 8; j++ {
+				w.f("VMOVDQU %d(SI), Y0", 32*j)
+				if part != "hi" {
+					w.f("VPAND Y15, Y0, Y1")
+				}
+				if part != "lo" {
+					w.f("VPSRLQ $%d, Y0, Y2", wd)
+					w.f("VPAND Y15, Y2, Y2")
+				}
+				switch part {
+				case "":
+					w.f("VMOVDQU Y1, %d(DI)", 32*j)
+					w.f("VMOVDQU Y2, %d(DX)", 32*j)
+				case "lo":
+					w.f("VMOVDQU Y1, %d(DI)", 32*j)
+				default:
+					w.f("VMOVDQU Y2, %d(DI)", 32*j)
+				}
+			}
+			w.f("VZEROUPPER")
+			w.f("RET")
+		}
+	}
+}
+
 // tracePredLogic writes the bodies of and, or and xor on predicates in
 // traces (key predlogic:OP; not is an and of a negated operand with
 // itself): the predicates at byte offsets a and b (the entry's fields)
@@ -2717,6 +2773,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.traceMemory()
 	g.traceSetp()
 	g.traceSelp()
+	g.tracePack()
 	g.tracePredLogic()
 	g.traceShfl()
 	g.trace()
