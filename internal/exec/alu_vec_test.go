@@ -43,6 +43,12 @@ func aluSetup(seed uint32, special [][2]string) string {
 // the first lane whose results differ.
 func opMatchesLanes(t *testing.T, setup, op string) {
 	t.Helper()
+	opMatchesLanesIn(t, aluLanesDecls, setup, op)
+}
+
+// opMatchesLanesIn is opMatchesLanes with decls for aluLanesDecls.
+func opMatchesLanesIn(t *testing.T, decls, setup, op string) {
+	t.Helper()
 	fold := "xor.b32 %d2, %d1, %d2;\n\txor.b32 %d3, %d1, %d3;\n\tor.b32 %d1, %d2, %d3;\n\tcvt.u64.u32 %res, %d1;"
 	switch {
 	case strings.Contains(op, "%e?"):
@@ -69,7 +75,7 @@ A:
 	` + at("2") + `;
 J:
 ` + groups(at("3")) + "\t" + fold
-	for l, v := range runLanes(t, aluLanesDecls, body) {
+	for l, v := range runLanes(t, decls, body) {
 		if v != 0 {
 			t.Fatalf("%s lane %d: converged, divergent and per-lane results differ by %#x", op, l, v)
 		}
@@ -134,5 +140,67 @@ func TestPackUnpackVecMatchesLanes(t *testing.T) {
 		// a destination that is the source, both halves written: the
 		// results folded into one .b64
 		opMatchesLanes(t, setup, "mov.b64 %e?, %w;\n\tmov.b64 {%e?, %d?}, %e?;\n\tmov.b64 %e?, {%d?, %e?}")
+	}
+}
+
+// TestLocalUniformMatchesLanes: ld.local and st.local of 4 and 8 bytes at
+// addresses that are the same in every lane (clang's %SPL+k: one check,
+// then a strided loop), at lane-varying ones, and at ones where a single
+// lane differs (the load's strided loop gives way part way), into the
+// address's own register too, give what the per-lane path gives; a store
+// by the whole warp leaves what stores lane by lane leave.
+func TestLocalUniformMatchesLanes(t *testing.T) {
+	decls := aluLanesDecls + " .local .align 8 .b8 depot[64]; .local .align 8 .b8 other[64]; .reg .b64 %sp, %so, %q, %a;"
+	setup := aluSetup(0x9e3779b9, mulSpecial) + `	mov.u64 %sp, depot;
+	mov.u64 %so, other;
+	st.local.u32 [%sp], %x;
+	st.local.u32 [%sp+4], %y;
+	st.local.u64 [%sp+8], %w;
+	st.local.u64 [%sp+16], %v;
+	st.local.u32 [%sp+24], %s;
+	st.local.u32 [%sp+28], %x;
+	and.b32 %lm, %t, 3;
+	mul.wide.u32 %q, %lm, 8;
+	add.u64 %q, %q, %sp;
+	setp.eq.u32 %p, %t, 30;
+	mov.u64 %a, %sp;
+	@%p add.u64 %a, %a, 8;
+`
+	for _, op := range []string{
+		"ld.local.u32 %d?, [%sp+4]", "ld.local.s32 %e?, [%sp+4]", "ld.local.u64 %e?, [%sp+16]", "ld.local.b32 %d?, [%sp]",
+		"ld.local.u32 %d?, [%q+4]", "ld.local.s32 %e?, [%q]", "ld.local.u64 %e?, [%q]",
+		"ld.local.u32 %d?, [%a+4]", "ld.local.s32 %e?, [%a]", "ld.local.u64 %e?, [%a+8]",
+		"mov.u64 %e?, %sp;\n\tld.local.u64 %e?, [%e?+16]", "mov.u64 %e?, %a;\n\tld.local.u64 %e?, [%e?+8]",
+	} {
+		opMatchesLanesIn(t, decls, setup, op)
+	}
+	// stores: the whole warp's to depot, lane by lane to other, then both
+	// read back lane by lane
+	for _, st := range []string{"st.local.u32 [%A+4], %y", "st.local.u64 [%A+16], %w", "st.local.u32 [%B+4], %y",
+		"st.local.u64 [%B+8], %w", "st.local.u32 [%C], %x", "st.local.u64 [%C+8], %v"} {
+		at := func(base string) string {
+			r := strings.NewReplacer("%A", base, "%B", map[string]string{"%sp": "%q", "%so": "%q"}[base],
+				"%C", map[string]string{"%sp": "%a", "%so": "%a"}[base])
+			return r.Replace(st)
+		}
+		// %q and %a point into depot: the per-lane copy goes to other at
+		// the same offset
+		body := setup + "\tsub.u64 %v, %so, %sp;\n\tld.local.u64 %e1, [%sp+8];\n\tst.local.u64 [%so+8], %e1;\n" +
+			"\tld.local.u64 %e1, [%sp];\n\tst.local.u64 [%so], %e1;\n\tld.local.u64 %e1, [%sp+16];\n\tst.local.u64 [%so+16], %e1;\n" +
+			"\tld.local.u64 %e1, [%sp+24];\n\tst.local.u64 [%so+24], %e1;\n" +
+			"\t" + at("%sp") + ";\n" +
+			"\tadd.u64 %q, %q, %v;\n\tadd.u64 %a, %a, %v;\n" +
+			inLaneGroups(strings.ReplaceAll(at("%so"), "%so", "%so")) +
+			"\tmov.b64 %res, 0;\n"
+		for off := 0; off < 32; off += 8 {
+			body += inLaneGroups(fmt.Sprintf("ld.local.u64 %%e1, [%%sp+%d]", off)) +
+				inLaneGroups(fmt.Sprintf("ld.local.u64 %%e2, [%%so+%d]", off)) +
+				"\txor.b64 %e1, %e1, %e2;\n\tor.b64 %res, %res, %e1;\n"
+		}
+		for l, v := range runLanes(t, decls, body) {
+			if v != 0 {
+				t.Fatalf("%s lane %d: whole-warp and per-lane stores differ by %#x", st, l, v)
+			}
+		}
 	}
 }

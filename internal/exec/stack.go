@@ -113,6 +113,26 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
+	if regs != dst {
+		// lane 0's offset checked once, then loaded in every lane whose
+		// address is lane 0's (a local array's %SPL+k: the same offset in
+		// every lane's part); a lane with another address (rare) sends
+		// the warp to the checked loop below, which loads every lane again
+		if off, ok := w.localOffset(o, base, regs); ok {
+			var done bool
+			switch {
+			case o.size == 8:
+				done = loadLocalStrided[uint64](unsafe.Add(p, off), w.localStride, regs, dst)
+			case signed:
+				done = loadLocalStrided[int32](unsafe.Add(p, off), w.localStride, regs, dst)
+			default:
+				done = loadLocalStrided[uint32](unsafe.Add(p, off), w.localStride, regs, dst)
+			}
+			if done {
+				return true
+			}
+		}
+	}
 	if regs == dst {
 		if !w.localAddrs(o, ^uint32(0)) {
 			return false
@@ -139,6 +159,55 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 		return loadLocalChecked[int32](p, base, stride, regs, dst)
 	default:
 		return loadLocalChecked[uint32](p, base, stride, regs, dst)
+	}
+}
+
+// localOffset is lane 0's offset in its part of localBack for a whole
+// warp's 4- or 8-byte .local access by o (base and regs: localBase's), or
+// false where localAddrs would refuse it (misaligned, outside the part).
+func (w *Warp) localOffset(o *Op, base uint64, regs *lanes) (int, bool) {
+	a := base
+	if regs != nil {
+		a += regs[0]
+	}
+	n, stride := uint64(o.size), w.localStride
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride || a&(n-1) != 0 || a > stride-n {
+		return 0, false
+	}
+	return int(a), true
+}
+
+// loadLocalStrided loads a T (extended as loadLocalChecked does) from p
+// plus each lane's part (stride bytes each) for every lane, while the
+// lane's address (regs: nil, none) is lane 0's; false at the first that
+// is not.
+func loadLocalStrided[T uint64 | int32 | uint32](p unsafe.Pointer, stride uint64, regs, dst *lanes) bool {
+	off := uintptr(0)
+	if regs == nil {
+		for l := range dst {
+			dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
+			off += uintptr(stride)
+		}
+		return true
+	}
+	r0 := regs[0]
+	for l := range dst {
+		if regs[l] != r0 {
+			return false
+		}
+		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
+		off += uintptr(stride)
+	}
+	return true
+}
+
+// storeLocalStrided stores every lane's src as a T (its low bytes) at p
+// plus the lane's part (stride bytes each).
+func storeLocalStrided[T uint64 | uint32](p unsafe.Pointer, stride uint64, src *lanes) {
+	off := uintptr(0)
+	for l := range src {
+		*(*T)(unsafe.Add(p, off)) = T(src[l])
+		off += uintptr(stride)
 	}
 }
 
@@ -172,6 +241,22 @@ func loadLocalAt[T uint64 | int32 | uint32](p unsafe.Pointer, offs *[warpSize]ui
 
 // storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
 func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
+	// the same address in every lane (a local array's %SPL+k): one check,
+	// then the same offset in every lane's part
+	base, regs := w.localBase(o)
+	if regs == nil || sameInLanes(regs, ^uint32(0), 0) {
+		off, ok := w.localOffset(o, base, regs)
+		if !ok {
+			return false
+		}
+		p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off)
+		if o.size == 8 {
+			storeLocalStrided[uint64](p, w.localStride, src)
+		} else {
+			storeLocalStrided[uint32](p, w.localStride, src)
+		}
+		return true
+	}
 	if !w.localAddrs(o, ^uint32(0)) {
 		return false
 	}
