@@ -99,6 +99,10 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
 	// the other ops on one 32-bit integer: a function of their own per lane
 	word32 := atomicWord32(op, n, vec, it, isInt, apply)
+	// and on one 8-byte word (atomic_word64.go); .add of .f64 and of 64-bit
+	// integers where every lane adds to one word in one step
+	word64 := atomicWord64(op, t, n, vec, it, isInt, apply)
+	uniform64 := op == ".add" && vec == 1 && (t == ".f64" || t == ".u64" || t == ".s64")
 	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
@@ -125,13 +129,13 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
 		}
-		if win != nil && (addInt32 || addF32 && o.space == mem.SpaceGlobal) {
-			// atom/red.add on 32-bit integers in global or the CTA's shared
-			// memory, and .f32 on global memory, the common cases: one
-			// fetch-and-add (f32: compare-and-swap loop) per lane on the
-			// window's word, as long as the lanes stay in the window (the
-			// general loop below takes over at the first that does not,
-			// and faults there if it must)
+		if win != nil && (addInt32 || addF32) {
+			// atom/red.add on 32-bit integers and .f32 in global or the
+			// CTA's shared memory, the common cases: one fetch-and-add
+			// (global f32: compare-and-swap loop; shared: a plain update)
+			// per lane on the window's word, as long as the lanes stay in
+			// the window (the general loop below takes over at the first
+			// that does not, and faults there if it must)
 			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds *lanes
 			if dsts[0] >= 0 {
@@ -144,6 +148,8 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&3 == 0 {
 					p := (*uint32)(unsafe.Pointer(&win[off]))
 					switch {
+					case addF32 && o.space == mem.SpaceShared:
+						addF32SharedUniform(p, vals, olds, mask)
 					case addF32:
 						addF32Uniform(p, vals, olds, mask)
 					case o.space == mem.SpaceShared:
@@ -163,6 +169,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				b, p := uint32(vals[lane]), (*uint32)(unsafe.Pointer(&win[off]))
 				var old uint64
 				switch {
+				case addF32 && o.space == mem.SpaceShared: // (shared f32 keeps subnormals)
+					old = uint64(*p)
+					*p = uint32(f32Add(old, uint64(b)))
 				case addF32:
 					old = casAddF32(p, b)
 				case o.space == mem.SpaceShared: // the cluster's goroutine alone: a plain update
@@ -202,6 +211,40 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				old := word32((*uint32)(unsafe.Pointer(&win[off])), uint32(vals[lane]), c, global)
 				if olds != nil {
 					olds[lane] = it.norm(uint64(old))
+				}
+			}
+		}
+		if win != nil && word64 != nil && mask != 0 {
+			// the same for one 8-byte word: every lane adding to one word
+			// in one step, else the op's function per lane
+			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			var olds, cs *lanes
+			if dsts[0] >= 0 {
+				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
+			}
+			if o.c >= 0 {
+				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
+			}
+			global := o.space == mem.SpaceGlobal
+			if l0 := bits.TrailingZeros32(mask); uniform64 && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
+				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&7 == 0 {
+					addWord64Uniform((*uint64)(unsafe.Pointer(&win[off])), vals, olds, mask, t == ".f64", global)
+					mask = 0
+				}
+			}
+			for ; mask != 0; mask &= mask - 1 {
+				lane := bits.TrailingZeros32(mask)
+				off := addrs[lane] + o.addrConst - winBase
+				if off > winLimit || off&7 != 0 {
+					break
+				}
+				var c uint64
+				if cs != nil {
+					c = cs[lane]
+				}
+				old := word64((*uint64)(unsafe.Pointer(&win[off])), vals[lane], c, global)
+				if olds != nil {
+					olds[lane] = old
 				}
 			}
 		}
