@@ -508,9 +508,11 @@ func atomicWord32(op string, n, vec int, it intType, isInt bool, apply func(old,
 // written only where b replaces it.
 func minMaxWord32(p *uint32, b uint32, isMax, signed, global bool) uint32 {
 	for {
-		old := *p
+		var old uint32 // (a global word's plain read would race with another worker's write)
 		if global {
 			old = atomic.LoadUint32(p)
+		} else {
+			old = *p
 		}
 		less := old < b // (old before b: a max replaces it)
 		if signed {

@@ -96,9 +96,11 @@ func addWord64(p *uint64, b, _ uint64, global bool) uint64 {
 // written only where b replaces it.
 func minMaxWord64(p *uint64, b uint64, isMax, signed, global bool) uint64 {
 	for {
-		old := *p
+		var old uint64
 		if global {
 			old = atomic.LoadUint64(p)
+		} else {
+			old = *p
 		}
 		less := old < b // (old before b: a max replaces it)
 		if signed {
@@ -163,9 +165,11 @@ func addWord64Uniform(p *uint64, vals, olds *lanes, mask uint32, float, global b
 		return
 	}
 	for {
-		cur := *p
+		var cur uint64
 		if global {
 			cur = atomic.LoadUint64(p)
+		} else {
+			cur = *p
 		}
 		acc := cur
 		for m := mask; m != 0; m &= m - 1 {

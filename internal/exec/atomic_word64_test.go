@@ -429,7 +429,8 @@ func TestAtomWord64Faults(t *testing.T) {
 // consistent sequence of old values: adds of 1 (u64 and f64) return each
 // count below the total once, exchanges return every value but the
 // word's last exactly once (with the first word's value), and the
-// commutative ops end at their fold.
+// commutative ops end at their fold (and a 32-bit max, whose loop
+// shares minMaxWord64's shape, at the largest thread id).
 func TestAtomWord64AcrossWorkers(t *testing.T) {
 	p, g := load(t, `.version 8.0
 .target sm_90
@@ -460,6 +461,7 @@ func TestAtomWord64AcrossWorkers(t *testing.T) {
 	not.b64 %v, %v;
 	atom.global.and.b64 %o4, [%x+224], %v;
 	atom.global.add.f64 %o5, [%a+256], 0d3FF0000000000000;  // every lane one word
+	atom.global.max.u32 %t, [%a+264], %b;                    // (and a 32-bit max)
 	mul.lo.u64 %g, %g, 32;
 	add.u64 %o, %o, %g;
 	st.global.v2.u64 [%o], {%o1, %o2};
@@ -469,9 +471,9 @@ func TestAtomWord64AcrossWorkers(t *testing.T) {
 `)
 	const ctas, threads = 64, 64
 	n := ctas * threads
-	buf, _ := g.Alloc(264, 0)
+	buf, _ := g.Alloc(272, 0)
 	out, _ := g.Alloc(uint64(32*n), 0)
-	bb, _ := g.Bytes(buf, 264)
+	bb, _ := g.Bytes(buf, 272)
 	for k := range 4 {
 		binary.LittleEndian.PutUint64(bb[128+8*k:], ^uint64(0))
 		binary.LittleEndian.PutUint64(bb[224+8*k:], ^uint64(0))
@@ -527,5 +529,8 @@ func TestAtomWord64AcrossWorkers(t *testing.T) {
 	}
 	if got := word(32); got != math.Float64bits(float64(n)) {
 		t.Errorf("one word's f64 sum %#x, want %v", got, n)
+	}
+	if got := binary.LittleEndian.Uint32(bb[264:]); got != uint32(n-1) {
+		t.Errorf("max.u32 %d, want %d", got, n-1)
 	}
 }
