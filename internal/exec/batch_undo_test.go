@@ -403,13 +403,13 @@ func TestBatchFaultAfterVectorStore(t *testing.T) {
 }
 
 // TestBatchStoreTails: a[3i] += 1, then more stores to the end, one of
-// which faults in thread 31 only where a[3i] was 0 (%w: 0x10000000 past
-// b there). A tail of stores that check before the first writes keeps
-// nothing; here a tail store faults, so the first store must keep after
-// all: the tail's check sees the fault coming, or the tail is not one (an
-// address register written, or a guard set, after the first store). A
-// store left unkept would leave a[3i] at 1, and the warp engine's run
-// again would spare thread 31 its fault.
+// which (to b[i]) faults in thread 31 only where a[3i] was 0 (%o:
+// 0x10000000 past b[i] there). A tail of stores that check before the
+// first writes keeps nothing; here a tail store faults, so the first store
+// must keep after all: the tail's check sees the fault coming, or the
+// tail is not one (an address register written, or a guard set, after the
+// first store). A store left unkept would leave a[3i] at 1, and the warp
+// engine's run again would spare thread 31 its fault.
 func TestBatchStoreTails(t *testing.T) {
 	head := undoHead + `	mul.wide.u32 %o, %i, 12;
 	add.u64 %p, %ap, %o;
@@ -419,7 +419,9 @@ func TestBatchStoreTails(t *testing.T) {
 	selp.b32 %w, 0x10000000, 0, %q;
 	setp.ne.u32 %q, %j, 31;
 	selp.b32 %w, 0, %w, %q;
-	cvt.u64.u32 %o, %w;
+	shl.b32 %s, %i, 2;
+	add.u32 %s, %w, %s;
+	cvt.u64.u32 %o, %s;
 `
 	for _, c := range []struct{ name, body string }{
 		// the faulting address is known at the first store: the check
