@@ -111,12 +111,23 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		f := w.top()
 		size := uint64(o.size * vec)
 		lookup := o.space == mem.SpaceGlobal || o.space == mem.SpaceShared
+		lane := 0                                               // (the lane whose address finds the window)
 		if info.buffer && w.cta.l.red.ok && bufferAddsEnabled { // (atomic_buffer.go)
 			var bypass bool
 			if mask, bypass = w.bufferAdds(o, info, mask); mask == 0 {
 				return
 			}
-			lookup = lookup && !bypass
+			if bypass {
+				// the lanes outside the launch's buffered allocation (adds
+				// to another array of the same kind): the window of the
+				// lowest of them, unless it lies in the buffered allocation
+				// (misaligned there: access faults), whose lookup would
+				// end buffering
+				lane = bits.TrailingZeros32(mask)
+				t := w.cta.l.red.target.Load()
+				lookup = lookup && o.addrBase >= 0 &&
+					(t == nil || f.regs[int(o.addrBase)*warpSize+lane]+o.addrConst-t.base >= t.size)
+			}
 		}
 		// a global op's lanes inside the warp's cached allocation, or a
 		// shared op's inside the CTA's own shared memory (and aligned),
@@ -125,7 +136,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		var win []byte
 		var winBase, winLimit uint64
 		if lookup {
-			if data, base := w.windowOf(o); uint64(len(data)) >= size && base&7 == 0 {
+			if data, base := w.windowAt(o, lane); uint64(len(data)) >= size && base&7 == 0 {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
 		}

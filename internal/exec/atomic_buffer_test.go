@@ -565,16 +565,25 @@ func TestBufferedAddsEdges(t *testing.T) {
 }
 
 // TestBufferedAddsTwoAllocations: u32 counts into one allocation and f32
-// sums into another (k-means' update), both red, on one and two workers:
-// the counts and the sums (integers, exact in any order) are right.
+// or u32 sums into another (k-means' update), both red, on one and two
+// workers: the counts and the sums (integers, exact in any order) are
+// right.
 func TestBufferedAddsTwoAllocations(t *testing.T) {
 	setFlag(t, &batchEnabled, false) // (the warp engine's buffers: batches keep sums of their own)
-	src := `.version 8.0
+	// the sums as f32 (another kind: they go to memory as they run) or
+	// as u32 (the kind buffered: each warp's adds to sums, outside the
+	// buffered allocation, take their own allocation's window)
+	for _, kind := range []string{"f32", "u32"} {
+		conv := "cvt.rn.f32.u32 %f, %v;"
+		if kind == "u32" {
+			conv = "mov.b32 %f, %v;"
+		}
+		src := `.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 keys, .param .u64 counts, .param .u64 sums) {
 	.reg .u32 %i, %t, %key, %bin, %v;
-	.reg .f32 %f;
+	.reg .b32 %f;
 	.reg .u64 %kp, %cp, %sp, %a;
 	ld.param.u64 %kp, [keys];
 	ld.param.u64 %cp, [counts];
@@ -592,39 +601,42 @@ func TestBufferedAddsTwoAllocations(t *testing.T) {
 	add.u64 %sp, %sp, %a;
 	red.global.add.u32 [%cp], 1;
 	shr.u32 %v, %key, 28;
-	cvt.rn.f32.u32 %f, %v;
-	red.global.add.f32 [%sp], %f;
+	` + conv + `
+	red.global.add.` + kind + ` [%sp], %f;
 	ret;
 }
 `
-	for _, workers := range []int{1, 2} {
-		p, g, k := loadBuffered(t, src, "k")
-		const n = 1 << 16
-		keys, _ := g.Alloc(4*n, 0)
-		counts, _ := g.Alloc(64, 0)
-		sums, _ := g.Alloc(64, 0)
-		kb, _ := g.Bytes(keys, 4*n)
-		var wantC [16]uint32
-		var wantS [16]float32
-		rng := rand.New(rand.NewPCG(5, 6))
-		for i := range n {
-			key := rng.Uint32()
-			binary.LittleEndian.PutUint32(kb[4*i:], key)
-			wantC[key&15]++
-			wantS[key&15] += float32(key >> 28)
-		}
-		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{n / 128, 1, 1}, Block: [3]int{128, 1, 1},
-			Params: params(k, keys, counts, sums), Workers: workers}); err != nil {
-			t.Fatal(err)
-		}
-		cb, _ := g.Bytes(counts, 64)
-		sb, _ := g.Bytes(sums, 64)
-		for b := range 16 {
-			if got := binary.LittleEndian.Uint32(cb[4*b:]); got != wantC[b] {
-				t.Fatalf("%d workers: counts[%d] = %d, want %d", workers, b, got, wantC[b])
+		for _, workers := range []int{1, 2} {
+			p, g, k := loadBuffered(t, src, "k")
+			const n = 1 << 16
+			keys, _ := g.Alloc(4*n, 0)
+			counts, _ := g.Alloc(64, 0)
+			sums, _ := g.Alloc(64, 0)
+			kb, _ := g.Bytes(keys, 4*n)
+			var wantC, wantU [16]uint32
+			var wantS [16]float32
+			rng := rand.New(rand.NewPCG(5, 6))
+			for i := range n {
+				key := rng.Uint32()
+				binary.LittleEndian.PutUint32(kb[4*i:], key)
+				wantC[key&15]++
+				wantS[key&15] += float32(key >> 28)
+				wantU[key&15] += key >> 28
 			}
-			if got := math.Float32frombits(binary.LittleEndian.Uint32(sb[4*b:])); got != wantS[b] {
-				t.Fatalf("%d workers: sums[%d] = %v, want %v", workers, b, got, wantS[b])
+			if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{n / 128, 1, 1}, Block: [3]int{128, 1, 1},
+				Params: params(k, keys, counts, sums), Workers: workers}); err != nil {
+				t.Fatal(err)
+			}
+			cb, _ := g.Bytes(counts, 64)
+			sb, _ := g.Bytes(sums, 64)
+			for b := range 16 {
+				if got := binary.LittleEndian.Uint32(cb[4*b:]); got != wantC[b] {
+					t.Fatalf("%s, %d workers: counts[%d] = %d, want %d", kind, workers, b, got, wantC[b])
+				}
+				got := binary.LittleEndian.Uint32(sb[4*b:])
+				if kind == "f32" && math.Float32frombits(got) != wantS[b] || kind == "u32" && got != wantU[b] {
+					t.Fatalf("%s, %d workers: sums[%d] = %#x, want %v or %d", kind, workers, b, got, wantS[b], wantU[b])
+				}
 			}
 		}
 	}
