@@ -111,7 +111,8 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		f := w.top()
 		size := uint64(o.size * vec)
 		lookup := o.space == mem.SpaceGlobal || o.space == mem.SpaceShared
-		lane := 0                                               // (the lane whose address finds the window)
+		// lane: the lane whose address finds the window
+		lane := 0
 		if info.buffer && w.cta.l.red.ok && bufferAddsEnabled { // (atomic_buffer.go)
 			var bypass bool
 			if mask, bypass = w.bufferAdds(o, info, mask); mask == 0 {
