@@ -210,6 +210,14 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
 			}
 			global := o.space == mem.SpaceGlobal
+			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
+				// every lane at one word (a ring's atomicInc, a lock):
+				// the lanes' ops in lane order as one atomic step
+				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&3 == 0 {
+					foldWord32((*uint32)(unsafe.Pointer(&win[off])), apply, vals, cs, olds, mask, it, global)
+					mask = 0
+				}
+			}
 			for ; mask != 0; mask &= mask - 1 {
 				lane := bits.TrailingZeros32(mask)
 				off := addrs[lane] + o.addrConst - winBase
@@ -411,6 +419,43 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 		}
 	}
 	return nil
+}
+
+// foldWord32 runs a 32-bit integer atom op (apply) for the lanes of mask,
+// all at the word at p, in lane order as one atomic step: each lane's old
+// value is the word as the lanes before it left it (a valid order of the
+// lanes' ops). A global word takes one compare-and-swap, done again from
+// the new word when another worker changed it, and none when the ops
+// leave it unchanged (the load is then the step, as word32's ops do); the
+// cluster's own shared word a plain update.
+func foldWord32(p *uint32, apply func(old, b, c uint64) uint64, vals, cs, olds *lanes, mask uint32, it intType, global bool) {
+	for {
+		var start uint32
+		if global {
+			start = atomic.LoadUint32(p)
+		} else {
+			start = *p
+		}
+		cur := start
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			var c uint64
+			if cs != nil {
+				c = uint64(uint32(cs[l]))
+			}
+			if olds != nil {
+				olds[l] = it.norm(uint64(cur))
+			}
+			cur = uint32(apply(uint64(cur), uint64(uint32(vals[l])), c))
+		}
+		switch {
+		case !global:
+			*p = cur
+			return
+		case cur == start || atomic.CompareAndSwapUint32(p, start, cur):
+			return
+		}
+	}
 }
 
 // addInt32Uniform adds the values of mask's lanes to the word at p in one

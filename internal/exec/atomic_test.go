@@ -395,9 +395,18 @@ func TestAtomicAddOneWord(t *testing.T) {
 
 // TestAtomWordOps: atom.max/.min (.u32, .s32), .cas, .and, .or, .xor,
 // .exch, .inc and .dec on 32-bit global and shared words, four words per
-// op, 64 threads in thread order: the old values and the words at the
-// end against the same updates in Go.
+// op (threads on all four, then every thread on the first: one step for
+// a warp's lanes, foldWord32), 64 threads in thread order: the old values
+// and the words at the end against the same updates in Go.
 func TestAtomWordOps(t *testing.T) {
+	for _, kmask := range []int{3, 0} {
+		atomWordOps(t, kmask)
+	}
+}
+
+// atomWordOps is TestAtomWordOps with thread t on word t&kmask of its op's
+// four.
+func atomWordOps(t *testing.T, kmask int) {
 	ops := []string{"max.u32", "min.s32", "max.s32", "min.u32", "cas.b32", "and.b32", "or.b32", "xor.b32", "exch.b32", "inc.u32", "dec.u32"}
 	nw := 4 * len(ops) // words per space
 	var b strings.Builder
@@ -414,7 +423,7 @@ func TestAtomWordOps(t *testing.T) {
 	mov.u32 %%t, %%tid.x;
 	mul.lo.u32 %%v, %%t, 0x9e3779b9;
 	xor.b32 %%v, %%v, 0x5bd1e995;
-	and.b32 %%k, %%t, 3;
+	and.b32 %%k, %%t, %d;
 	mul.wide.u32 %%a, %%k, 4;
 	add.u64 %%wa, %%w, %%a;
 	mov.u64 %%sa, sh;
@@ -425,7 +434,7 @@ func TestAtomWordOps(t *testing.T) {
 	and.b32 %%lim, %%v, 15;
 	mul.wide.u32 %%oa, %%t, %d;
 	add.u64 %%oa, %%out, %%oa;
-`, nw, 8*len(ops))
+`, nw, kmask, 8*len(ops))
 	for s, space := range []string{"global", "shared"} {
 		for j, op := range ops {
 			addr := fmt.Sprintf("[%%wa+%d]", 16*j)
@@ -473,7 +482,7 @@ func TestAtomWordOps(t *testing.T) {
 	ob, _ := g.Bytes(out, outSize)
 	for th := range 64 {
 		v := uint32(th)*0x9e3779b9 ^ 0x5bd1e995
-		k := th % 4
+		k := th & kmask
 		c, n, lim := v&3, v>>2&3, v&15
 		for s := range 2 {
 			for j, op := range ops {
@@ -514,17 +523,17 @@ func TestAtomWordOps(t *testing.T) {
 					}
 				}
 				if got := binary.LittleEndian.Uint32(ob[8*len(ops)*th+4*(s*len(ops)+j):]); got != old {
-					t.Fatalf("thread %d, %s atom.%s: old value %#x, want %#x", th, []string{"global", "shared"}[s], op, got, old)
+					t.Fatalf("words %#x: thread %d, %s atom.%s: old value %#x, want %#x", kmask, th, []string{"global", "shared"}[s], op, got, old)
 				}
 			}
 		}
 	}
 	for i := range nw {
 		if got := binary.LittleEndian.Uint32(wb[4*i:]); got != want[0][i] {
-			t.Errorf("global word %d (%s): %#x, want %#x", i, ops[i/4], got, want[0][i])
+			t.Errorf("words %#x: global word %d (%s): %#x, want %#x", kmask, i, ops[i/4], got, want[0][i])
 		}
 		if got := binary.LittleEndian.Uint32(ob[64*8*len(ops)+4*i:]); got != want[1][i] {
-			t.Errorf("shared word %d (%s): %#x, want %#x", i, ops[i/4], got, want[1][i])
+			t.Errorf("words %#x: shared word %d (%s): %#x, want %#x", kmask, i, ops[i/4], got, want[1][i])
 		}
 	}
 }
