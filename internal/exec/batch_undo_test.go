@@ -296,6 +296,35 @@ func TestBatchFaultAfterStore(t *testing.T) {
 	}
 }
 
+// thread31Fault ends undoHead's kernels that update a word (%v, then 1
+// where it was 0): a load 0x10000000 past b, out of bounds, in thread 31
+// alone and only where %v is 1, so a run again that finds the word
+// updated already (not put back) ends without the fault.
+const thread31Fault = `	setp.eq.u32 %q, %v, 1;
+	selp.b32 %w, 0x10000000, 0, %q;
+	setp.ne.u32 %q, %j, 31;
+	selp.b32 %w, 0, %w, %q;
+	cvt.u64.u32 %o, %w;
+	add.u64 %p, %bp, %o;
+	ld.global.u32 %w, [%p];
+	ret;
+}`
+
+// faultsInThread31 launches undoHead's kernel src on 2 CTAs of 128 threads
+// (a of aWords zero words, b of 256) with and without batches and fails
+// unless both runs end alike, at a fault in thread 31.
+func faultsInThread31(t *testing.T, src string, aWords int) {
+	t.Helper()
+	in := bdFillBufs(bdBufs(bdWords(aWords, bdZero), bdWords(256, bdZero)), 1)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
+		t.Fatalf("error %v, want a fault in thread 31", ref.err)
+	}
+}
+
 // TestBatchFaultAfterStridedStore: the in-place update of one field of an
 // array of two-word structs (a[2i] += 1, lanes 8 bytes apart), then a
 // store to the other field, then TestBatchFaultAfterStore's fault, in
@@ -311,23 +340,8 @@ func TestBatchFaultAfterStridedStore(t *testing.T) {
 	st.global.u32 [%p], %v;
 	add.u32 %w, %v, 5;
 	st.global.u32 [%p+4], %w;
-	setp.eq.u32 %q, %v, 1;
-	selp.b32 %w, 0x10000000, 0, %q;
-	setp.ne.u32 %q, %j, 31;
-	selp.b32 %w, 0, %w, %q;
-	cvt.u64.u32 %o, %w;
-	add.u64 %p, %bp, %o;
-	ld.global.u32 %w, [%p];
-	ret;
-}`
-	in := bdFillBufs(bdBufs(bdWords(512, bdZero), bdWords(256, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "out of bounds") {
-		t.Fatalf("error %v, want a fault: out of bounds", ref.err)
-	}
+` + thread31Fault
+	faultsInThread31(t, src, 512)
 }
 
 // TestBatchFaultAfterDescendingStore: a[n-1-i] += 1 (lanes going down),
@@ -341,23 +355,8 @@ func TestBatchFaultAfterDescendingStore(t *testing.T) {
 	ld.global.u32 %v, [%p];
 	add.u32 %v, %v, 1;
 	st.global.u32 [%p], %v;
-	setp.eq.u32 %q, %v, 1;
-	selp.b32 %w, 0x10000000, 0, %q;
-	setp.ne.u32 %q, %j, 31;
-	selp.b32 %w, 0, %w, %q;
-	cvt.u64.u32 %o, %w;
-	add.u64 %p, %bp, %o;
-	ld.global.u32 %w, [%p];
-	ret;
-}`
-	in := bdFillBufs(bdBufs(bdWords(256, bdZero), bdWords(256, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
-		t.Fatalf("error %v, want a fault in thread 31", ref.err)
-	}
+` + thread31Fault
+	faultsInThread31(t, src, 256)
 }
 
 // TestBatchFaultAfterVectorStore: a[i] += 1 on float4-like vectors
@@ -381,23 +380,8 @@ func TestBatchFaultAfterVectorStore(t *testing.T) {
 	add.u32 %v, %v, 1;
 	add.u32 %w, %w, 2;
 	st.global.v4.u32 [%p], {%v, %w, %g, %m};
-	setp.eq.u32 %q, %v, 1;
-	selp.b32 %w, 0x10000000, 0, %q;
-	setp.ne.u32 %q, %j, 31;
-	selp.b32 %w, 0, %w, %q;
-	cvt.u64.u32 %o, %w;
-	add.u64 %p, %bp, %o;
-	ld.global.u32 %w, [%p];
-	ret;
-}`
-			in := bdFillBufs(bdBufs(bdWords(4*512, bdZero), bdWords(256, bdZero)), 1)
-			diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-			if diff != "" {
-				t.Fatal(diff)
-			}
-			if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
-				t.Fatalf("error %v, want a fault in thread 31", ref.err)
-			}
+` + thread31Fault
+			faultsInThread31(t, src, 4*512)
 		})
 	}
 }
@@ -451,14 +435,7 @@ func TestBatchStoreTails(t *testing.T) {
 }`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := bdFillBufs(bdBufs(bdWords(3*256, bdZero), bdWords(256, bdZero)), 1)
-			diff, ref := bdDiff(t, head+c.body, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
-			if diff != "" {
-				t.Fatal(diff)
-			}
-			if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (31,0,0)") {
-				t.Fatalf("error %v, want a fault in thread 31", ref.err)
-			}
+			faultsInThread31(t, head+c.body, 3*256)
 		})
 	}
 	// an array-of-structs update's stores: a tail of the first
