@@ -407,8 +407,11 @@ func splitsAround(f *Func, p *batchPlan, pc, x int32) bool {
 // such a region every split's lanes meet again at its point, all
 // together. A batch's frames nest, one per split: they do not model lanes
 // that wait at one point for the splits of a loop whose lanes leave at
-// different iterations towards a point other than the exit, nor for
-// nested splits that meet at the same point.)
+// different iterations towards a point other than the exit. Nested splits
+// that meet at the same point (an else-if chain) nest as frames with one
+// join: the inner one's groups arrive there first and pop it, and the
+// outer one's next group runs from its target; each group runs its ops
+// once, as on the warp engine, where they wait for that point once.)
 func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
 	o := &f.Ops[pc]
 	r := f.ipdom[pc]
@@ -420,8 +423,8 @@ func forwardRegion(f *Func, p *batchPlan, pc int32) bool {
 		if p.kind[i] == bkExit || p.kind[i] == bkBra && (q.target <= i || q.target > r) {
 			return false
 		}
-		if p.kind[i] == bkBra && q.guard != 0 && f.ipdom[i] >= r {
-			// a nested split meeting at the same point (above)
+		if p.kind[i] == bkBra && q.guard != 0 && f.ipdom[i] > r {
+			// a nested split meeting past the point (at it: above)
 			return false
 		}
 	}

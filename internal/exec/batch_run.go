@@ -835,9 +835,22 @@ func (r *batchRun) materialize(s int32) {
 	for blk := range r.nb {
 		// (blocks with lanes waiting in a split's frame too, which act
 		// does not show; only blocks whose lanes all left could be skipped)
-		if r.alive[blk] != 0 {
-			r.formRow(f, blk, r.row(blk, s))
+		if r.alive[blk] == 0 {
+			continue
 		}
+		row := r.row(blk, s)
+		if w := int(r.bw[blk]); !r.run && blk >= r.wpc && r.alive[w] != 0 {
+			// (2-D blocks, whose rows formRow builds run by run): the same
+			// warp of the batch's first CTA plus the CTA's term, truncated
+			// again as the form is (the low 32 bits of a sum are those of
+			// the sum of the low 32 bits)
+			first, d := r.row(w, s), f.c[3]*r.bk[blk]
+			for i := range row {
+				row[i] = f.norm(first[i] + d)
+			}
+			continue
+		}
+		r.formRow(f, blk, row)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -897,29 +898,28 @@ func TestBatchPlanRefusals(t *testing.T) {
 }`
 	}
 	for name, s := range map[string]string{
-		"barrier in a split":             "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
-		"barrier in a laneid split":      "mov.u32 %r2, %laneid; setp.eq.u32 %p1, %r2, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
-		"barrier after an exit":          "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
-		"barrier in a loop":              "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
-		"barrier.red":                    "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
-		"volatile shared":                "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
-		"two atomics":                    "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
-		"parting branch after an atomic": "atom.global.add.u32 %r2, [%rd1], 1; setp.lt.u32 %p1, %r1, 7; @%p1 bra J; setp.lt.u32 %p1, %r1, 9; @%p1 bra J; add.u32 %r2, %r2, 1; J: add.u32 %r2, %r2, 3;",
-		"parting loop with an exit":      "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: ld.global.u32 %r3, [%rd3]; setp.eq.u32 %p1, %r3, 0; @%p1 bra X; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd3], %r2; X:",
-		"atomic in a loop":               "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
-		"loop after an atomic":           "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
-		"store after an atomic":          "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
-		"atomic in a split":              "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, %r2;",
-		"shared atomic":                  "atom.shared.add.u32 %r2, [sh], 1;",
-		"generic atomic":                 "atom.add.u32 %r2, [%rd1], 1;",
-		"vector atomic":                  "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",
-		"shfl after an atomic":           "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
-		"shfl in a split":                "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
-		"volatile":                       "st.volatile.global.u32 [%rd1], %r1;",
-		"clock":                          "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
-		"warpid":                         "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
-		"arithmetic loop":                "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
-		"two exits":                      "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
+		"barrier in a split":        "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"barrier in a laneid split": "mov.u32 %r2, %laneid; setp.eq.u32 %p1, %r2, 0; @%p1 bra L; bar.sync 0; add.u32 %r1, %r1, 1; L: st.global.u32 [%rd1], %r1;",
+		"barrier after an exit":     "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
+		"barrier in a loop":         "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
+		"barrier.red":               "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
+		"volatile shared":           "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
+		"two atomics":               "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
+		"parting loop with an exit": "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: ld.global.u32 %r3, [%rd3]; setp.eq.u32 %p1, %r3, 0; @%p1 bra X; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd3], %r2; X:",
+		"atomic in a loop":          "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
+		"loop after an atomic":      "atom.global.add.u32 %r3, [%rd1], 1; mov.u32 %r2, 0; L: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r3; @%p1 bra L; st.global.u32 [%rd1], %r2;",
+		"store after an atomic":     "atom.global.add.u32 %r2, [%rd1], 1; st.global.u32 [%rd1+4], %r2;",
+		"atomic in a split":         "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; atom.global.add.u32 %r2, [%rd1], 1; L: add.u32 %r1, %r1, %r2;",
+		"shared atomic":             "atom.shared.add.u32 %r2, [sh], 1;",
+		"generic atomic":            "atom.add.u32 %r2, [%rd1], 1;",
+		"vector atomic":             "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f1, %f2};",
+		"shfl after an atomic":      "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
+		"shfl in a split":           "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
+		"volatile":                  "st.volatile.global.u32 [%rd1], %r1;",
+		"clock":                     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
+		"warpid":                    "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
+		"arithmetic loop":           "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
+		"two exits":                 "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
 		p, _ := load(t, body(s))
 		if p.Kernels["k"].batch != nil {
@@ -929,6 +929,13 @@ func TestBatchPlanRefusals(t *testing.T) {
 	p, _ := load(t, body("st.global.u32 [%rd1], %r1;"))
 	if p.Kernels["k"].batch == nil {
 		t.Error("a plain store: no batch plan")
+	}
+	// an else-if chain after an atomic: nested splits that meet at one
+	// point split lanes, never whole warps only (they cannot send a batch
+	// back after the atomic)
+	p, _ = load(t, body("atom.global.add.u32 %r2, [%rd1], 1; setp.lt.u32 %p1, %r1, 7; @%p1 bra J; setp.lt.u32 %p1, %r1, 9; @%p1 bra J; add.u32 %r2, %r2, 1; J: add.u32 %r2, %r2, 3;"))
+	if b := p.Kernels["k"].batch; b == nil || slices.Contains(b.dynUni, true) {
+		t.Error("an else-if chain after an atomic: no batch plan, or splits of whole warps")
 	}
 	p, _ = load(t, batchSplits)
 	if p.Kernels["joinloop"].batch != nil {
@@ -1156,7 +1163,23 @@ func TestBatchSplitsRandom(t *testing.T) {
 			l := label
 			emit("and.b32 %%r20, %s, %d;", reg(), 1<<r.IntN(5))
 			emit("setp.eq.u32 %%p1, %%r20, 0;")
-			switch r.IntN(3) {
+			switch r.IntN(4) {
+			case 3: // an else-if chain (clang's if (a) X else if (b) Y): two
+				// splits meeting at one point, the second's taken side the
+				// point itself
+				emit("@%%p1 bra FIRST%d;", l)
+				emit("and.b32 %%r20, %s, %d;", reg(), 1<<r.IntN(5))
+				emit("setp.ne.u32 %%p1, %%r20, 0;")
+				emit("@%%p1 bra JOIN%d;", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				emit("bra.uni JOIN%d;", l)
+				fmt.Fprintf(&b, "FIRST%d:\n", l)
+				for range 1 + r.IntN(3) {
+					stmt(depth)
+				}
+				fmt.Fprintf(&b, "JOIN%d:\n", l)
 			case 0: // if without else
 				emit("@%%p1 bra SKIP%d;", l)
 				for range 1 + r.IntN(4) {
@@ -2007,4 +2030,174 @@ func bdReg(size int) string {
 		return "%rd7"
 	}
 	return "%r8"
+}
+
+// TestBatchElseIfChains: a 2-D stencil whose edge threads load the tile's
+// halo with else-if chains (clang's if (tx == 15) ... else if (tx == 0)
+// ...: two splits meeting at one point, the second's taken side that point
+// itself), then a barrier and the five-point sum: every CTA runs in
+// batches, with the warp engine's memory and counts.
+func TestBatchElseIfChains(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<12>;
+	.shared .align 4 .b32 tile[324];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %nctaid.x;
+	shl.b32 %r5, %r5, 4;
+	add.s32 %r5, %r5, 2;
+	shl.b32 %r6, %r3, 4;
+	add.s32 %r6, %r6, %r1;
+	add.s32 %r6, %r6, 1;
+	shl.b32 %r7, %r4, 4;
+	add.s32 %r7, %r7, %r2;
+	add.s32 %r7, %r7, 1;
+	mad.lo.s32 %r8, %r7, %r5, %r6;
+	mul.wide.u32 %rd3, %r8, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	mad.lo.s32 %r9, %r2, 18, %r1;
+	mul.wide.u32 %rd5, %r9, 4;
+	mov.u64 %rd6, tile;
+	add.s64 %rd6, %rd6, %rd5;
+	ld.global.u32 %r10, [%rd4];
+	st.shared.u32 [%rd6+76], %r10;
+	setp.eq.u32 %p1, %r1, 15;
+	@%p1 bra RIGHT;
+	setp.ne.u32 %p2, %r1, 0;
+	@%p2 bra XDONE;
+	ld.global.u32 %r11, [%rd4+-4];
+	st.shared.u32 [%rd6+72], %r11;
+	bra.uni XDONE;
+RIGHT:
+	ld.global.u32 %r11, [%rd4+4];
+	st.shared.u32 [%rd6+80], %r11;
+XDONE:
+	mul.wide.u32 %rd7, %r5, 4;
+	setp.eq.u32 %p1, %r2, 15;
+	@%p1 bra BOTTOM;
+	setp.ne.u32 %p2, %r2, 0;
+	@%p2 bra YDONE;
+	sub.s64 %rd8, %rd4, %rd7;
+	ld.global.u32 %r12, [%rd8];
+	st.shared.u32 [%rd6+4], %r12;
+	bra.uni YDONE;
+BOTTOM:
+	add.s64 %rd8, %rd4, %rd7;
+	ld.global.u32 %r12, [%rd8];
+	st.shared.u32 [%rd6+148], %r12;
+YDONE:
+	bar.sync 0;
+	ld.shared.u32 %r13, [%rd6+76];
+	ld.shared.u32 %r14, [%rd6+72];
+	ld.shared.u32 %r15, [%rd6+80];
+	ld.shared.u32 %r16, [%rd6+4];
+	ld.shared.u32 %r17, [%rd6+148];
+	shl.b32 %r13, %r13, 2;
+	add.s32 %r13, %r13, %r14;
+	add.s32 %r13, %r13, %r15;
+	add.s32 %r13, %r13, %r16;
+	add.s32 %r13, %r13, %r17;
+	shl.b32 %r18, %r3, 4;
+	add.s32 %r18, %r18, %r1;
+	shl.b32 %r19, %r4, 4;
+	add.s32 %r19, %r19, %r2;
+	shl.b32 %r20, %r5, 0;
+	add.s32 %r20, %r20, -2;
+	mad.lo.s32 %r21, %r19, %r20, %r18;
+	mul.wide.u32 %rd9, %r21, 4;
+	add.s64 %rd10, %rd2, %rd9;
+	st.global.u32 [%rd10], %r13;
+	ret;
+}`
+	const gx, gy = 6, 5
+	w, h := 16*gx+2, 16*gy+2
+	in := bdFillBufs(bdBufs(bdWords(w*h, bdRand), bdWords(16*gx*16*gy, bdZero)), 3)
+	ref := bdSame(t, "else-if halo", src, "k", bdXY(gx, gy), bdXY(16, 16), in, bdArgs(bdPtr(0), bdPtr(1)), true)
+	// every CTA in batches (a batch that parted warps would leave some
+	// to the warp engine)
+	on, err := bdRun(src, "k", bdXY(gx, gy), bdXY(16, 16), in, bdArgs(bdPtr(0), bdPtr(1)), 1, true)
+	if err != nil || on.stats.Batched != gx*gy {
+		t.Fatalf("%v: %d of %d CTAs batched", err, on.stats.Batched, gx*gy)
+	}
+	// the five-point sums, from the input
+	inb, out := in[0], ref.mem[1]
+	word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	for y := range 16 * gy {
+		for x := range 16 * gx {
+			c := (y+1)*w + x + 1
+			want := 4*word(inb, c) + word(inb, c-1) + word(inb, c+1) + word(inb, c-w) + word(inb, c+w)
+			if got := word(out, y*16*gx+x); got != want {
+				t.Fatalf("out[%d][%d] = %d, want %d", y, x, got, want)
+			}
+		}
+	}
+}
+
+// TestBatchFormRows2D: 32-bit forms of 2-D blocks whose CTAs' terms carry
+// them across 2^31 and 2^32 (ctaid.x * 0x7ffffff9), written out into rows
+// for ops that take rows (shifts, popc, widening cvt and mul, compares,
+// min and max): each CTA's rows are
+// its first warp's plus its term, truncated again as the form is (zero- or
+// sign-extended), against the warp engine.
+func TestBatchFormRows2D(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %ctaid.x;
+	mad.lo.u32 %r4, %r2, 16, %r1;
+	mad.lo.u32 %r5, %r3, 0x7ffffff9, %r4;
+	mad.lo.s32 %r6, %r3, 0x7ffffff9, %r4;
+	shr.u32 %r7, %r5, 3;
+	shr.s32 %r8, %r6, 3;
+	popc.b32 %r9, %r5;
+	cvt.u64.u32 %rd2, %r5;
+	cvt.s64.s32 %rd3, %r6;
+	mul.wide.u32 %rd6, %r5, 3;
+	mul.wide.s32 %rd7, %r6, 3;
+	add.s64 %rd2, %rd2, %rd6;
+	add.s64 %rd3, %rd3, %rd7;
+	setp.lt.u32 %p1, %r5, 0x80000000;
+	setp.lt.s32 %p2, %r6, 0;
+	selp.b32 %r13, 1, 2, %p1;
+	selp.b32 %r14, 4, 8, %p2;
+	add.u32 %r9, %r9, %r13;
+	add.u32 %r9, %r9, %r14;
+	max.u32 %r15, %r5, 0x40000000;
+	min.s32 %r13, %r6, 5;
+	add.u32 %r7, %r7, %r15;
+	add.u32 %r8, %r8, %r13;
+	mov.u32 %r10, %ntid.x;
+	mov.u32 %r11, %ntid.y;
+	mul.lo.u32 %r10, %r10, %r11;
+	mad.lo.u32 %r12, %r3, %r10, %r4;
+	mul.wide.u32 %rd4, %r12, 32;
+	add.s64 %rd5, %rd1, %rd4;
+	st.global.u32 [%rd5], %r7;
+	st.global.u32 [%rd5+4], %r8;
+	st.global.u32 [%rd5+8], %r9;
+	st.global.u64 [%rd5+16], %rd2;
+	st.global.u64 [%rd5+24], %rd3;
+	ret;
+}`
+	const ctas = 9
+	in := bdFillBufs(bdBufs(bdB(32*16*16*ctas, bdZero)), 1)
+	bdSame(t, "2-D form rows", src, "k", bdX(ctas), bdXY(16, 16), in, bdArgs(bdPtr(0)), true)
 }
