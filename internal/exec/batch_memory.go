@@ -339,6 +339,17 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			}
 			continue
 		}
+		if isForm && r.run && af.c[0] == n && (n == 4 || n == 8) && (!store || o.space == mem.SpaceShared || !r.keeping()) {
+			// some of the warp's lanes (a split's: a tree reduction's
+			// tid % (2*s) == 0), one after the other: one check of the
+			// warp's span, then the running lanes' values (the rest of
+			// the span is not touched)
+			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
+			if data, off, _, ok := r.winAt(o.space, blk, start, n*warpSize); ok && start&(n-1) == 0 {
+				maskedRun(data[off:off+n*warpSize], row, eff, n, signed, store)
+				continue
+			}
+		}
 		left := eff // the lanes the runs below do not take
 		if isForm && af.c[0] == 0 && !store {
 			// each run of consecutive tid.x reads one address: one load
@@ -923,6 +934,28 @@ func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t str
 		for i := sg.lane; i < sg.lane+sg.n; i++ {
 			row[i] = extend(mem.Load(data[off:off+n]), t, int(n)*8)
 			off += stride
+		}
+	}
+}
+
+// maskedRun loads (store: stores) the lanes of mask of a warp whose
+// n-byte values (4 or 8; signed: sign-extended) follow each other in run.
+func maskedRun(run []byte, row *lanes, mask uint32, n uint64, signed, store bool) {
+	run = run[:warpSize*n]
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		e := run[uint64(i)*n:]
+		switch {
+		case store && n == 4:
+			binary.LittleEndian.PutUint32(e, uint32(row[i]))
+		case store:
+			binary.LittleEndian.PutUint64(e, row[i])
+		case n == 8:
+			row[i] = binary.LittleEndian.Uint64(e)
+		case signed:
+			row[i] = uint64(int64(int32(binary.LittleEndian.Uint32(e))))
+		default:
+			row[i] = uint64(binary.LittleEndian.Uint32(e))
 		}
 	}
 }

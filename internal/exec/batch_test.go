@@ -2201,3 +2201,77 @@ func TestBatchFormRows2D(t *testing.T) {
 	in := bdFillBufs(bdBufs(bdB(32*16*16*ctas, bdZero)), 1)
 	bdSame(t, "2-D form rows", src, "k", bdX(ctas), bdXY(16, 16), in, bdArgs(bdPtr(0)), true)
 }
+
+// TestBatchMaskedRuns: a tree reduction written as the textbook's first
+// version (if (tid % (2*s) == 0) ...: in each level's split the running
+// lanes of a warp are every 2s-th), of signed minima through setp/selp and
+// of 64-bit sums, in shared memory and then in global memory: the running
+// lanes' words of each warp's span, against the warp engine.
+func TestBatchMaskedRuns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<16>;
+	.shared .align 8 .b8 sh[3072];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 256, %r1;
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.s32 %r4, [%rd4];
+	mul.wide.u32 %rd5, %r1, 4;
+	mov.u64 %rd6, sh;
+	add.s64 %rd7, %rd6, %rd5;
+	st.shared.u32 [%rd7], %r4;
+	mul.wide.u32 %rd8, %r1, 8;
+	add.s64 %rd9, %rd6, %rd8;
+	cvt.s64.s32 %rd10, %r4;
+	st.shared.u64 [%rd9+1024], %rd10;
+	mul.wide.u32 %rd11, %r3, 4;
+	add.s64 %rd12, %rd2, %rd11;
+	st.global.u32 [%rd12], %r4;
+	bar.sync 0;
+`)
+	for s := 1; s < 256; s *= 2 {
+		fmt.Fprintf(&b, `	and.b32 %%r5, %%r1, %d;
+	setp.ne.u32 %%p1, %%r5, 0;
+	@%%p1 bra L%d;
+	ld.shared.s32 %%r6, [%%rd7];
+	ld.shared.s32 %%r7, [%%rd7+%d];
+	setp.lt.s32 %%p2, %%r7, %%r6;
+	selp.b32 %%r6, %%r7, %%r6, %%p2;
+	st.shared.u32 [%%rd7], %%r6;
+	ld.shared.u64 %%rd13, [%%rd9+1024];
+	ld.shared.u64 %%rd14, [%%rd9+%d];
+	add.s64 %%rd13, %%rd13, %%rd14;
+	st.shared.u64 [%%rd9+1024], %%rd13;
+	ld.global.s32 %%r8, [%%rd12];
+	ld.global.s32 %%r9, [%%rd12+%d];
+	max.s32 %%r8, %%r8, %%r9;
+	st.global.u32 [%%rd12], %%r8;
+L%d:
+	bar.sync 0;
+`, 2*s-1, s, 4*s, 1024+8*s, 4*s, s)
+	}
+	b.WriteString(`	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra DONE;
+	ld.shared.s32 %r6, [sh];
+	ld.shared.u64 %rd13, [sh+1024];
+	mul.wide.u32 %rd14, %r2, 16;
+	add.s64 %rd15, %rd2, %rd14;
+	st.global.u32 [%rd15+4096], %r6;
+	st.global.u64 [%rd15+4104], %rd13;
+DONE:
+	ret;
+}`)
+	const ctas = 4
+	in := bdFillBufs(bdBufs(bdWords(256*ctas, bdRand), bdB(4*256*ctas+16*ctas, bdZero)), 9)
+	bdSame(t, "masked runs", b.String(), "k", bdX(ctas), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1)), true)
+}
