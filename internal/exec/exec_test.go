@@ -1284,3 +1284,79 @@ INNER:
 		t.Errorf("%d warp instructions, want 310 at most", st.WarpInstructions)
 	}
 }
+
+// TestBrxUniform: brx.idx in a converged warp. With one index in every
+// lane (a bytecode interpreter's switch, rounds 0..5 picking case
+// round%3) the warp stays converged: counted by hand, 4 ops before the
+// loop, 6 rounds of 2 (the index, brx) + 2 (a case) + 3 (the latch), 4
+// after: 50 warp instructions, each by all 32 lanes but the last @%p bra
+// (issued, its guard false). With an index per lane (tid%3) the sums come
+// out lane by lane.
+func TestBrxUniform(t *testing.T) {
+	for _, c := range []struct {
+		name, index string
+		warp        uint64 // 0: not counted
+	}{
+		{"uniform", "rem.u32 %r3, %r2, 3;", 50},
+		{"per lane", "rem.u32 %r3, %r1, 3;", 0},
+	} {
+		p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r4, 0;
+	ld.param.u64 %rd1, [out];
+LOOP:
+	`+c.index+`
+	ts: .branchtargets C0, C1, C2;
+	brx.idx %r3, ts;
+C0:
+	add.u32 %r4, %r4, 1;
+	bra.uni NEXT;
+C1:
+	add.u32 %r4, %r4, 10;
+	bra.uni NEXT;
+C2:
+	add.u32 %r4, %r4, 100;
+	bra.uni NEXT;
+NEXT:
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 6;
+	@%p bra LOOP;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r4;
+	ret;
+}
+`)
+		out, _ := g.Alloc(4*32, 0)
+		var st LaunchStats
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], out), Workers: 1, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(out, 4*32)
+		for tid := range uint32(32) {
+			want := uint32(0)
+			for r := range uint32(6) {
+				i := r % 3
+				if c.name != "uniform" {
+					i = tid % 3
+				}
+				want += []uint32{1, 10, 100}[i]
+			}
+			if got := binary.LittleEndian.Uint32(b[4*tid:]); got != want {
+				t.Errorf("%s: out[%d] = %d, want %d", c.name, tid, got, want)
+			}
+		}
+		if c.warp != 0 && (st.WarpInstructions != c.warp || st.ThreadInstructions != 32*(c.warp-1)) {
+			t.Errorf("%s: %d warp and %d thread instructions, want %d and %d", c.name, st.WarpInstructions, st.ThreadInstructions, c.warp, 32*(c.warp-1))
+		}
+	}
+}

@@ -493,7 +493,22 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			}
 		}
 		if !o.bra {
-			break
+			// a brx.idx whose running lanes all hold one index (a
+			// bytecode interpreter's switch): still converged, at its
+			// target
+			next, ok := f.uniformBrx(o, active)
+			if !ok {
+				break
+			}
+			upc = next
+			nThread += full
+			nWarp++
+			steps++
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
 		}
 		taken := f.guarded(o, active) // every active lane jumps, or none does: still converged
 		if taken == 0 {
@@ -525,6 +540,23 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	w.nWarp += nWarp
 	w.nThread += nThread
 	return stop
+}
+
+// uniformBrx returns the target of brx.idx o when every lane of active
+// runs it (its guard true) with one index in range of its list; false
+// otherwise (its handler takes the lanes one by one, and faults for an
+// index out of range).
+func (f *frame) uniformBrx(o *Op, active uint32) (int32, bool) {
+	ts, ok := o.aux.([]int32)
+	if !ok || o.inst.Opcode != "brx" || f.guarded(o, active) != active {
+		return 0, false
+	}
+	idx := (*lanes)(f.regs[int(o.a)*warpSize:])
+	l0 := bits.TrailingZeros32(active)
+	if i := uint32(idx[l0]); int(i) < len(ts) && sameInLanes(idx, active, l0) {
+		return ts[i], true
+	}
+	return 0, false
 }
 
 // runGroup runs the lanes of mask, which pick chose at pc, through the
