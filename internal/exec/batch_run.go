@@ -845,8 +845,19 @@ func (r *batchRun) materialize(s int32) {
 			// again as the form is (the low 32 bits of a sum are those of
 			// the sum of the low 32 bits)
 			first, d := r.row(w, s), f.c[3]*r.bk[blk]
-			for i := range row {
-				row[i] = f.norm(first[i] + d)
+			switch { // (norm's cases, outside the loops)
+			case f.bits != 32:
+				for i := range row {
+					row[i] = first[i] + d
+				}
+			case f.sext:
+				for i := range row {
+					row[i] = uint64(int64(int32(first[i] + d)))
+				}
+			default:
+				for i := range row {
+					row[i] = uint64(uint32(first[i] + d))
+				}
 			}
 			continue
 		}
@@ -890,10 +901,23 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 		return
 	}
 	for _, sg := range r.segs[w] {
-		v := r.segFirst(&f, blk, sg)
-		for i := sg.lane; i < sg.lane+sg.n; i++ {
-			row[i] = f.norm(v)
-			v += f.c[0]
+		v, c, seg := r.segFirst(&f, blk, sg), f.c[0], row[sg.lane:sg.lane+sg.n]
+		switch { // (norm's cases, outside the loops)
+		case f.bits != 32:
+			for i := range seg {
+				seg[i] = v
+				v += c
+			}
+		case f.sext:
+			for i := range seg {
+				seg[i] = uint64(int64(int32(v)))
+				v += c
+			}
+		default:
+			for i := range seg {
+				seg[i] = uint64(uint32(v))
+				v += c
+			}
 		}
 	}
 }
