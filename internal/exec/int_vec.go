@@ -361,9 +361,9 @@ func vecCompare(t, cmp string) func(a, b *lanes) uint32 {
 	var ltKey string // the AVX2 ones' (simdCompare)
 	switch {
 	case short && signed:
-		lt, eq = lt16s, eq16
+		lt, eq, ltKey = lt16s, eq16, "lts16"
 	case short:
-		lt, eq = lt16u, eq16
+		lt, eq, ltKey = lt16u, eq16, "ltu16"
 	case it.bits == 32 && signed:
 		lt, eq, ltKey = ltS32, eq32, "lts32"
 	case it.bits == 32:
@@ -451,7 +451,10 @@ func setpTrace(t, cmp string, ftz bool) (key string, swap, ok bool) {
 		return "setp:" + name, false, true
 	}
 	it, isInt := parseInt(t)
-	if !isInt || it.bits != 32 && it.bits != 64 {
+	// (16 bits: .u16, .s16 and .b16 only, as in vecCompare: parseInt reads
+	// .bf16 as a .b type too, though floatType took it above)
+	short := t == ".u16" || t == ".s16" || t == ".b16"
+	if !isInt || !short && it.bits != 32 && it.bits != 64 {
 		return "", false, false
 	}
 	signed := it.signed
@@ -459,7 +462,7 @@ func setpTrace(t, cmp string, ftz bool) (key string, swap, ok bool) {
 	case ".lo", ".ls", ".hi", ".hs":
 		signed = false
 	}
-	size := map[bool]string{true: "64", false: "32"}[it.bits == 64]
+	size := map[int]string{16: "16", 32: "32", 64: "64"}[it.bits]
 	lt := "simdLtU" + size
 	if signed {
 		lt = "simdLtS" + size

@@ -212,14 +212,20 @@ func isSIMDLoop(f any) bool {
 	return simdEnabled && simdLoopPCs[reflect.ValueOf(f).Pointer()]
 }
 
-// simdCompare returns the AVX2 comparison of "eq32", "lts32", "ltu32",
-// "eq64", "lts64", "ltu64", or "f32", "f32ftz" or "f64" and a setp
+// simdCompare returns the AVX2 comparison of "eq16", "lts16", "ltu16",
+// "eq32", "lts32", "ltu32", "eq64", "lts64", "ltu64", or "f32", "f32ftz" or "f64" and a setp
 // operator (".lt", ...), or nil. Its result has bit i set where lane i's test holds.
 func simdCompare(key string) func(a, b *lanes) uint32 {
 	if !simdEnabled {
 		return nil
 	}
 	switch key {
+	case "eq16":
+		return simdEq16
+	case "lts16":
+		return simdLtS16
+	case "ltu16":
+		return simdLtU16
 	case "eq32":
 		return simdEq32
 	case "lts32":

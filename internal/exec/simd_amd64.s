@@ -64232,6 +64232,212 @@ TEXT ·simdLtU32(SB), NOSPLIT, $0-20
 	VZEROUPPER
 	RET
 
+TEXT ·simdEq16(SB), NOSPLIT, $0-20
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DX
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ BX, BX
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, BX
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, BX
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, BX
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, BX
+	VMOVDQU 128(SI), Y0
+	VPXOR 128(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, BX
+	VMOVDQU 160(SI), Y1
+	VPXOR 160(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, BX
+	VMOVDQU 192(SI), Y2
+	VPXOR 192(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, BX
+	VMOVDQU 224(SI), Y3
+	VPXOR 224(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, BX
+	MOVL BX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+TEXT ·simdLtS16(SB), NOSPLIT, $0-20
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DX
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ BX, BX
+	VMOVDQU 0(DX), Y0
+	VMOVDQU 0(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, BX
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 32(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, BX
+	VMOVDQU 64(DX), Y2
+	VMOVDQU 64(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, BX
+	VMOVDQU 96(DX), Y3
+	VMOVDQU 96(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, BX
+	VMOVDQU 128(DX), Y0
+	VMOVDQU 128(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, BX
+	VMOVDQU 160(DX), Y1
+	VMOVDQU 160(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, BX
+	VMOVDQU 192(DX), Y2
+	VMOVDQU 192(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, BX
+	VMOVDQU 224(DX), Y3
+	VMOVDQU 224(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, BX
+	MOVL BX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+TEXT ·simdLtU16(SB), NOSPLIT, $0-20
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DX
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ BX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 0(DX), Y10, Y0
+	VPAND 0(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 32(DX), Y10, Y1
+	VPAND 32(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 64(DX), Y10, Y2
+	VPAND 64(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 96(DX), Y10, Y3
+	VPAND 96(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 128(DX), Y10, Y0
+	VPAND 128(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 160(DX), Y10, Y1
+	VPAND 160(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 192(DX), Y10, Y2
+	VPAND 192(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, BX
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 224(DX), Y10, Y3
+	VPAND 224(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, BX
+	MOVL BX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 TEXT ·simdEq64(SB), NOSPLIT, $0-20
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DX
@@ -75343,6 +75549,421 @@ TEXT ·simdTraceSetpLtU32N_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSetpEq16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU 128(SI), Y0
+	VPXOR 128(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU 160(SI), Y1
+	VPXOR 160(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU 192(SI), Y2
+	VPXOR 192(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU 224(SI), Y3
+	VPXOR 224(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSetpEq16N_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU 0(SI), Y0
+	VPXOR 0(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU 32(SI), Y1
+	VPXOR 32(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU 64(SI), Y2
+	VPXOR 64(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU 96(SI), Y3
+	VPXOR 96(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU 128(SI), Y0
+	VPXOR 128(DX), Y0, Y0
+	VPSLLQ $48, Y0, Y0
+	VPCMPEQQ Y11, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU 160(SI), Y1
+	VPXOR 160(DX), Y1, Y1
+	VPSLLQ $48, Y1, Y1
+	VPCMPEQQ Y11, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU 192(SI), Y2
+	VPXOR 192(DX), Y2, Y2
+	VPSLLQ $48, Y2, Y2
+	VPCMPEQQ Y11, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU 224(SI), Y3
+	VPXOR 224(DX), Y3, Y3
+	VPSLLQ $48, Y3, Y3
+	VPCMPEQQ Y11, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	NOTL R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSetpLtS16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU 0(DX), Y0
+	VMOVDQU 0(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 32(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU 64(DX), Y2
+	VMOVDQU 64(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU 96(DX), Y3
+	VMOVDQU 96(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU 128(DX), Y0
+	VMOVDQU 128(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU 160(DX), Y1
+	VMOVDQU 160(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU 192(DX), Y2
+	VMOVDQU 192(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU 224(DX), Y3
+	VMOVDQU 224(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSetpLtS16N_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU 0(DX), Y0
+	VMOVDQU 0(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 32(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU 64(DX), Y2
+	VMOVDQU 64(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU 96(DX), Y3
+	VMOVDQU 96(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU 128(DX), Y0
+	VMOVDQU 128(SI), Y4
+	VPSLLQ $48, Y0, Y0
+	VPSLLQ $48, Y4, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU 160(DX), Y1
+	VMOVDQU 160(SI), Y5
+	VPSLLQ $48, Y1, Y1
+	VPSLLQ $48, Y5, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU 192(DX), Y2
+	VMOVDQU 192(SI), Y6
+	VPSLLQ $48, Y2, Y2
+	VPSLLQ $48, Y6, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU 224(DX), Y3
+	VMOVDQU 224(SI), Y7
+	VPSLLQ $48, Y3, Y3
+	VPSLLQ $48, Y7, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	NOTL R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSetpLtU16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 0(DX), Y10, Y0
+	VPAND 0(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 32(DX), Y10, Y1
+	VPAND 32(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 64(DX), Y10, Y2
+	VPAND 64(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 96(DX), Y10, Y3
+	VPAND 96(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 128(DX), Y10, Y0
+	VPAND 128(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 160(DX), Y10, Y1
+	VPAND 160(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 192(DX), Y10, Y2
+	VPAND 192(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 224(DX), Y10, Y3
+	VPAND 224(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSetpLtU16N_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VPXOR Y11, Y11, Y11
+	XORQ R9, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 0(DX), Y10, Y0
+	VPAND 0(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 32(DX), Y10, Y1
+	VPAND 32(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $4, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 64(DX), Y10, Y2
+	VPAND 64(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $8, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 96(DX), Y10, Y3
+	VPAND 96(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $12, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 128(DX), Y10, Y0
+	VPAND 128(SI), Y10, Y4
+	VPCMPGTQ Y4, Y0, Y4
+	VMOVMSKPD Y4, AX
+	SHLQ $16, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 160(DX), Y10, Y1
+	VPAND 160(SI), Y10, Y5
+	VPCMPGTQ Y5, Y1, Y5
+	VMOVMSKPD Y5, AX
+	SHLQ $20, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 192(DX), Y10, Y2
+	VPAND 192(SI), Y10, Y6
+	VPCMPGTQ Y6, Y2, Y6
+	VMOVMSKPD Y6, AX
+	SHLQ $24, AX
+	ORQ AX, R9
+	VMOVDQU low16v<>(SB), Y10
+	VPAND 224(DX), Y10, Y3
+	VPAND 224(SI), Y10, Y7
+	VPCMPGTQ Y7, Y3, Y7
+	VMOVMSKPD Y7, AX
+	SHLQ $28, AX
+	ORQ AX, R9
+	NOTL R9
+	MOVQ 1280(R8), R10
+	MOVQ 8(R13), AX
+	MOVL R9, (R10)(AX*1)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSetpEq64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
@@ -79972,68 +80593,74 @@ DATA simdbodies<>+2872(SB)/8, $·simdTraceSetpLtS32_b(SB)
 DATA simdbodies<>+2880(SB)/8, $·simdTraceSetpLtS32N_b(SB)
 DATA simdbodies<>+2888(SB)/8, $·simdTraceSetpLtU32_b(SB)
 DATA simdbodies<>+2896(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3392
+DATA simdbodies<>+2904(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+2912(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+2920(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+2928(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+2936(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+2944(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+2952(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+2960(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+2968(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+2976(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3000(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3008(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3016(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3024(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3032(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3040(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3048(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3056(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3064(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3072(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3080(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3088(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3096(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3104(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3112(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3440
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -2677,6 +2677,15 @@ func simdLtS32(a, b *lanes) uint32
 func simdLtU32(a, b *lanes) uint32
 
 //go:noescape
+func simdEq16(a, b *lanes) uint32
+
+//go:noescape
+func simdLtS16(a, b *lanes) uint32
+
+//go:noescape
+func simdLtU16(a, b *lanes) uint32
+
+//go:noescape
 func simdEq64(a, b *lanes) uint32
 
 //go:noescape
@@ -2906,6 +2915,24 @@ func simdTraceSetpLtU32_b()
 
 //go:noescape
 func simdTraceSetpLtU32N_b()
+
+//go:noescape
+func simdTraceSetpEq16_b()
+
+//go:noescape
+func simdTraceSetpEq16N_b()
+
+//go:noescape
+func simdTraceSetpLtS16_b()
+
+//go:noescape
+func simdTraceSetpLtS16N_b()
+
+//go:noescape
+func simdTraceSetpLtU16_b()
+
+//go:noescape
+func simdTraceSetpLtU16N_b()
 
 //go:noescape
 func simdTraceSetpEq64_b()
@@ -3649,6 +3676,12 @@ var simdBodies = []any{
 	simdTraceSetpLtS32N_b,
 	simdTraceSetpLtU32_b,
 	simdTraceSetpLtU32N_b,
+	simdTraceSetpEq16_b,
+	simdTraceSetpEq16N_b,
+	simdTraceSetpLtS16_b,
+	simdTraceSetpLtS16N_b,
+	simdTraceSetpLtU16_b,
+	simdTraceSetpLtU16N_b,
 	simdTraceSetpEq64_b,
 	simdTraceSetpEq64N_b,
 	simdTraceSetpLtS64_b,
@@ -3736,77 +3769,83 @@ var simdMemBodies = map[string]uint64{
 	"ldZ32P":                340,
 	"ldZ8":                  331,
 	"ldZ8P":                 332,
-	"pack:16":               416,
-	"pack:32":               412,
-	"predlogic:and":         420,
-	"predlogic:or":          421,
-	"predlogic:xor":         422,
-	"selp":                  411,
-	"setp:simdCmpF32Eq":     383,
-	"setp:simdCmpF32Equ":    384,
-	"setp:simdCmpF32Ge":     385,
-	"setp:simdCmpF32Geu":    386,
-	"setp:simdCmpF32Gt":     387,
-	"setp:simdCmpF32Gtu":    388,
-	"setp:simdCmpF32Le":     389,
-	"setp:simdCmpF32Leu":    390,
-	"setp:simdCmpF32Lt":     391,
-	"setp:simdCmpF32Ltu":    392,
-	"setp:simdCmpF32Nan":    393,
-	"setp:simdCmpF32Ne":     394,
-	"setp:simdCmpF32Neu":    395,
-	"setp:simdCmpF32Num":    396,
-	"setp:simdCmpF64Eq":     369,
-	"setp:simdCmpF64Equ":    370,
-	"setp:simdCmpF64Ge":     371,
-	"setp:simdCmpF64Geu":    372,
-	"setp:simdCmpF64Gt":     373,
-	"setp:simdCmpF64Gtu":    374,
-	"setp:simdCmpF64Le":     375,
-	"setp:simdCmpF64Leu":    376,
-	"setp:simdCmpF64Lt":     377,
-	"setp:simdCmpF64Ltu":    378,
-	"setp:simdCmpF64Nan":    379,
-	"setp:simdCmpF64Ne":     380,
-	"setp:simdCmpF64Neu":    381,
-	"setp:simdCmpF64Num":    382,
-	"setp:simdCmpFtzF32Eq":  397,
-	"setp:simdCmpFtzF32Equ": 398,
-	"setp:simdCmpFtzF32Ge":  399,
-	"setp:simdCmpFtzF32Geu": 400,
-	"setp:simdCmpFtzF32Gt":  401,
-	"setp:simdCmpFtzF32Gtu": 402,
-	"setp:simdCmpFtzF32Le":  403,
-	"setp:simdCmpFtzF32Leu": 404,
-	"setp:simdCmpFtzF32Lt":  405,
-	"setp:simdCmpFtzF32Ltu": 406,
-	"setp:simdCmpFtzF32Nan": 407,
-	"setp:simdCmpFtzF32Ne":  408,
-	"setp:simdCmpFtzF32Neu": 409,
-	"setp:simdCmpFtzF32Num": 410,
+	"pack:16":               422,
+	"pack:32":               418,
+	"predlogic:and":         426,
+	"predlogic:or":          427,
+	"predlogic:xor":         428,
+	"selp":                  417,
+	"setp:simdCmpF32Eq":     389,
+	"setp:simdCmpF32Equ":    390,
+	"setp:simdCmpF32Ge":     391,
+	"setp:simdCmpF32Geu":    392,
+	"setp:simdCmpF32Gt":     393,
+	"setp:simdCmpF32Gtu":    394,
+	"setp:simdCmpF32Le":     395,
+	"setp:simdCmpF32Leu":    396,
+	"setp:simdCmpF32Lt":     397,
+	"setp:simdCmpF32Ltu":    398,
+	"setp:simdCmpF32Nan":    399,
+	"setp:simdCmpF32Ne":     400,
+	"setp:simdCmpF32Neu":    401,
+	"setp:simdCmpF32Num":    402,
+	"setp:simdCmpF64Eq":     375,
+	"setp:simdCmpF64Equ":    376,
+	"setp:simdCmpF64Ge":     377,
+	"setp:simdCmpF64Geu":    378,
+	"setp:simdCmpF64Gt":     379,
+	"setp:simdCmpF64Gtu":    380,
+	"setp:simdCmpF64Le":     381,
+	"setp:simdCmpF64Leu":    382,
+	"setp:simdCmpF64Lt":     383,
+	"setp:simdCmpF64Ltu":    384,
+	"setp:simdCmpF64Nan":    385,
+	"setp:simdCmpF64Ne":     386,
+	"setp:simdCmpF64Neu":    387,
+	"setp:simdCmpF64Num":    388,
+	"setp:simdCmpFtzF32Eq":  403,
+	"setp:simdCmpFtzF32Equ": 404,
+	"setp:simdCmpFtzF32Ge":  405,
+	"setp:simdCmpFtzF32Geu": 406,
+	"setp:simdCmpFtzF32Gt":  407,
+	"setp:simdCmpFtzF32Gtu": 408,
+	"setp:simdCmpFtzF32Le":  409,
+	"setp:simdCmpFtzF32Leu": 410,
+	"setp:simdCmpFtzF32Lt":  411,
+	"setp:simdCmpFtzF32Ltu": 412,
+	"setp:simdCmpFtzF32Nan": 413,
+	"setp:simdCmpFtzF32Ne":  414,
+	"setp:simdCmpFtzF32Neu": 415,
+	"setp:simdCmpFtzF32Num": 416,
+	"setp:simdEq16":         363,
+	"setp:simdEq16N":        364,
 	"setp:simdEq32":         357,
 	"setp:simdEq32N":        358,
-	"setp:simdEq64":         363,
-	"setp:simdEq64N":        364,
+	"setp:simdEq64":         369,
+	"setp:simdEq64N":        370,
+	"setp:simdLtS16":        365,
+	"setp:simdLtS16N":       366,
 	"setp:simdLtS32":        359,
 	"setp:simdLtS32N":       360,
-	"setp:simdLtS64":        365,
-	"setp:simdLtS64N":       366,
+	"setp:simdLtS64":        371,
+	"setp:simdLtS64N":       372,
+	"setp:simdLtU16":        367,
+	"setp:simdLtU16N":       368,
 	"setp:simdLtU32":        361,
 	"setp:simdLtU32N":       362,
-	"setp:simdLtU64":        367,
-	"setp:simdLtU64N":       368,
-	"shfl":                  423,
+	"setp:simdLtU64":        373,
+	"setp:simdLtU64N":       374,
+	"shfl":                  429,
 	"st32":                  345,
 	"st32P":                 346,
 	"st64":                  347,
 	"st64P":                 348,
-	"unpack:16":             417,
-	"unpack:16hi":           419,
-	"unpack:16lo":           418,
-	"unpack:32":             413,
-	"unpack:32hi":           415,
-	"unpack:32lo":           414,
+	"unpack:16":             423,
+	"unpack:16hi":           425,
+	"unpack:16lo":           424,
+	"unpack:32":             419,
+	"unpack:32hi":           421,
+	"unpack:32lo":           420,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

@@ -54,6 +54,30 @@ func simdRow(r *rand.Rand, f32 bool) lanes {
 	return x
 }
 
+// int16Edges: 16-bit limits and their neighbours.
+var int16Edges = []uint16{0, 1, 0x7fff, 0x8000, 0xffff, 0x7ffe, 0x8001, 0xfffe, 0x00ff, 0x0100}
+
+// simdRow16 is a row of 16-bit values (limits or random) held zero-
+// extended, sign-extended, or with random bits above bit 15, lane by lane.
+func simdRow16(r *rand.Rand) lanes {
+	var x lanes
+	for i := range x {
+		v := uint16(r.Uint32())
+		if r.IntN(2) == 0 {
+			v = int16Edges[r.IntN(len(int16Edges))]
+		}
+		switch r.IntN(3) {
+		case 0:
+			x[i] = uint64(v)
+		case 1:
+			x[i] = uint64(int64(int16(v)))
+		default:
+			x[i] = r.Uint64()&^0xffff | uint64(v)
+		}
+	}
+	return x
+}
+
 // checkBin compares one AVX2 binary loop set with reference rr/rk loops.
 func checkBin(t *testing.T, key string, got vecBin, ref func(d, a, b *lanes), refK func(d, a *lanes, k uint64), f32 bool) {
 	t.Helper()
@@ -241,7 +265,7 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 		t.Skip("no AVX2 on this host")
 	}
 	ints := map[string]func(a, b *lanes) uint32{"eq32": eq32, "lts32": ltS32, "ltu32": ltU32,
-		"eq64": eq64, "lts64": ltS64, "ltu64": ltU64}
+		"eq64": eq64, "lts64": ltS64, "ltu64": ltU64, "eq16": eq16, "lts16": lt16s, "ltu16": lt16u}
 	r := rand.New(rand.NewPCG(4, 5))
 	for key, ref := range ints {
 		vec := simdCompare(key)
@@ -250,6 +274,9 @@ func TestSIMDComparesMatchGo(t *testing.T) {
 		}
 		for round := 0; round < 500; round++ {
 			a, b := simdRow(r, false), simdRow(r, false)
+			if strings.HasSuffix(key, "16") && round%2 == 1 {
+				a, b = simdRow16(r), simdRow16(r)
+			}
 			if round%4 == 0 {
 				b = a
 				b[r.IntN(warpSize)] ^= 1 << r.IntN(64)

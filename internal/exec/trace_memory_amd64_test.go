@@ -339,7 +339,7 @@ func TestSIMDTraceSetp(t *testing.T) {
 	intOps := []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs"}
 	floatOps := []string{".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"}
 	used := map[string]bool{}
-	for _, ty := range []string{".s32", ".u32", ".b32", ".s64", ".u64", ".b64", ".f32", ".f64"} {
+	for _, ty := range []string{".s32", ".u32", ".b32", ".s64", ".u64", ".b64", ".f32", ".f64", ".s16", ".u16", ".b16"} {
 		ops := intOps
 		if ty[1] == 'f' {
 			ops = floatOps
@@ -375,9 +375,18 @@ func TestSIMDTraceSetp(t *testing.T) {
 					if ty == ".f64" {
 						*a, *b = simdRow64(r), simdRow64(r)
 					}
+					if strings.HasSuffix(ty, "16") && round%4 != 0 {
+						*a, *b = simdRow16(r), simdRow16(r)
+					}
 					for i := range a {
-						if r.IntN(4) == 0 {
+						switch r.IntN(4) {
+						case 0:
 							b[i] = a[i] // equal operands
+						case 1:
+							if strings.HasSuffix(ty, "16") {
+								// equal low 16 bits, held sign-extended
+								b[i] = a[i]&0xffff ^ uint64(int64(int16(a[i])))&^0xffff
+							}
 						}
 					}
 					want := ref(a, b)

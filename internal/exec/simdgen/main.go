@@ -2718,6 +2718,29 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPCMPGTD %s, %s, %s", yt, ya, yt)
 		w.f("VPSLLQ $32, %s, %s", yt, yt)
 	})
+	// 16-bit compares (setp .u16/.s16/.b16): a row holds its value zero-
+	// or sign-extended, either way, so only the low 16 bits count: shifted
+	// to the top of the lane for eq and signed order, masked to 0..0xffff
+	// (non-negative 64-bit values) for unsigned order
+	g.compare("simdEq16", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(SI), %s", off, ya)
+		w.f("VPXOR %d(DX), %s, %s", off, ya, ya)
+		w.f("VPSLLQ $48, %s, %s", ya, ya)
+		w.f("VPCMPEQQ Y11, %s, %s", ya, yt)
+	})
+	g.compare("simdLtS16", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU %d(DX), %s", off, ya)
+		w.f("VMOVDQU %d(SI), %s", off, yt)
+		w.f("VPSLLQ $48, %s, %s", ya, ya)
+		w.f("VPSLLQ $48, %s, %s", yt, yt)
+		w.f("VPCMPGTQ %s, %s, %s", yt, ya, yt)
+	})
+	g.compare("simdLtU16", func(w *writer, ya, yt string, off int) {
+		w.f("VMOVDQU low16v<>(SB), Y10")
+		w.f("VPAND %d(DX), Y10, %s", off, ya)
+		w.f("VPAND %d(SI), Y10, %s", off, yt)
+		w.f("VPCMPGTQ %s, %s, %s", yt, ya, yt)
+	})
 	g.compare("simdEq64", func(w *writer, ya, yt string, off int) {
 		w.f("VMOVDQU %d(SI), %s", off, ya)
 		w.f("VPCMPEQQ %d(DX), %s, %s", off, ya, yt)
