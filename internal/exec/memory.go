@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -98,6 +99,11 @@ func (w *Warp) laneAddr(o *Op, lane int) uint64 {
 // where it must.
 func (w *Warp) warpWindow(o *Op) []byte {
 	data, base := w.windowOf(o)
+	return w.warpWindowIn(o, data, base)
+}
+
+// warpWindowIn is warpWindow in the window data at base (windowOf's).
+func (w *Warp) warpWindowIn(o *Op, data []byte, base uint64) []byte {
 	if data == nil {
 		return nil
 	}
@@ -121,6 +127,84 @@ func (w *Warp) warpWindow(o *Op) []byte {
 		return nil
 	}
 	return data
+}
+
+// stridedEnabled: full-warp accesses at evenly spaced addresses take
+// warpStrided's loops (tests turn it off to compare with the lane-by-lane
+// ones).
+var stridedEnabled = true
+
+// warpStrided returns where lane 0's n-byte element of a full-warp access
+// by op o lies in data (the window at address base), when every lane's
+// address (regs plus o.addrConst) is lane 0's plus the lane times one
+// step (regs[1]-regs[0], up or down, any multiple of n: each thread's own
+// struct or row), and every element is aligned and inside data: the span
+// from the lowest element to the highest is checked once, and the loops
+// (storeStrided, loadStrided) then go without a check per lane. false
+// sends the access to the loops that check lane by lane and fault where
+// they must.
+func (w *Warp) warpStrided(o *Op, regs *lanes, data []byte, base, n uint64) (unsafe.Pointer, bool) {
+	if !stridedEnabled || !hostLittleEndian || n > uint64(len(data)) {
+		return nil, false
+	}
+	a0 := regs[0] + o.addrConst
+	step := regs[1] - regs[0]
+	if (a0|step)&(n-1) != 0 { // every lane aligned when lane 0 and the step are
+		return nil, false
+	}
+	abs := step
+	if int64(step) < 0 {
+		abs = -step
+	}
+	limit := uint64(len(data)) - n
+	if abs > limit/(warpSize-1) {
+		return nil, false
+	}
+	span := abs * (warpSize - 1) // lane 0's offset to lane 31's, either way
+	off := a0 - base             // wraps to a huge value below the window
+	lo := off                    // the lowest element's offset
+	if int64(step) < 0 {
+		if off < span {
+			return nil, false
+		}
+		lo = off - span
+	}
+	if lo > limit-span || !evenlySpaced(regs, step) {
+		return nil, false
+	}
+	return unsafe.Pointer(&data[off]), true
+}
+
+// evenlySpaced reports whether every lane of regs holds lane 0's value
+// plus the lane times step (mod 2^64).
+func evenlySpaced(regs *lanes, step uint64) bool {
+	// four lanes at a time, each against its own running value
+	q := (*[warpSize / 4][4]uint64)(unsafe.Pointer(regs))
+	a0, a1, a2, a3 := regs[0], regs[0]+step, regs[0]+2*step, regs[0]+3*step
+	step4 := 4 * step
+	var diff uint64
+	for i := range q {
+		diff |= (q[i][0] ^ a0) | (q[i][1] ^ a1) | (q[i][2] ^ a2) | (q[i][3] ^ a3)
+		a0, a1, a2, a3 = a0+step4, a1+step4, a2+step4, a3+step4
+	}
+	return diff == 0
+}
+
+// storeStrided stores every lane's src as a T (its low bytes, little
+// endian: the host's, warpStrided checks) at p plus the lane times step.
+func storeStrided[T uint8 | uint16 | uint32 | uint64](p unsafe.Pointer, step int, src *lanes) {
+	for i, v := range src {
+		*(*T)(unsafe.Add(p, i*step)) = T(v)
+	}
+}
+
+// loadStrided loads for every lane a T at p plus the lane times step into
+// dst, sign-extended for the signed types and zero-extended otherwise.
+// dst may be the address row: the addresses are p and step by now.
+func loadStrided[T uint8 | int8 | uint16 | int16 | uint32 | int32 | uint64](p unsafe.Pointer, step int, dst *lanes) {
+	for i := range dst {
+		dst[i] = uint64(*(*T)(unsafe.Add(p, i*step)))
+	}
 }
 
 // maskWindow is warpWindow for the lanes of mask (not all): the window
@@ -312,14 +396,33 @@ func (w *Warp) loadWarp(o *Op, dst *lanes, t string) bool {
 	limit := uint64(len(data)) - n
 	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
 	w.noteStride(o, regs, data, base, n, false) // before the load: dst may be regs
-	if simdEnabled && base&7 == 0 {
+	if load := simdLoads[n][b2i(t[1] == 's')]; simdEnabled && base&7 == 0 && load != nil {
 		// the AVX2 loops check every lane before writing the row, so the
 		// row may be the address register; a false sends the access to the
 		// loops below, which stop at the first bad lane
-		load := simdLoads[n][b2i(t[1] == 's')]
-		if load != nil && load(dst, regs, &data[0], o.addrConst-base, limit) {
+		if load(dst, regs, &data[0], o.addrConst-base, limit) {
 			return true
 		}
+	} else if p, ok := w.warpStrided(o, regs, data, base, n); ok {
+		// (without AVX2) evenly spaced elements: one check of the span
+		step := int(regs[1] - regs[0])
+		switch signed := t[1] == 's'; {
+		case n == 8:
+			loadStrided[uint64](p, step, dst)
+		case n == 4 && signed:
+			loadStrided[int32](p, step, dst)
+		case n == 4:
+			loadStrided[uint32](p, step, dst)
+		case n == 2 && signed:
+			loadStrided[int16](p, step, dst)
+		case n == 2:
+			loadStrided[uint16](p, step, dst)
+		case signed:
+			loadStrided[int8](p, step, dst)
+		default:
+			loadStrided[uint8](p, step, dst)
+		}
+		return true
 	}
 	out := dst
 	if int32(o.vec[0]) == o.addrBase {
@@ -502,21 +605,38 @@ func (w *Warp) storeVectorWarp(o *Op, regs []uint64) bool {
 
 // storeWarp is st's full-mask fast path for one source row (see loadWarp).
 func (w *Warp) storeWarp(o *Op, src *lanes) bool {
-	if simdEnabled && (o.size == 4 || o.size == 8) {
+	data, base := w.windowOf(o)
+	if len(data) < o.size { // (no window, or one too small for a lane)
+		return false
+	}
+	regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
+	step := regs[1] - regs[0]
+	if simdEnabled && (o.size == 4 || o.size == 8) && base&7 == 0 {
 		// consecutive elements in bounds: one AVX2 pass (false for any
-		// other pattern, which the loops below then check lane by lane)
-		if data, base := w.windowOf(o); len(data) >= o.size && base&7 == 0 {
-			regs := (*lanes)(w.top().regs[int(o.addrBase)*warpSize:])
-			limit := uint64(len(data) - o.size)
-			w.noteStride(o, regs, data, base, uint64(o.size), true)
-			if o.size == 4 && simdStore32(src, regs, &data[0], o.addrConst-base, limit) ||
-				o.size == 8 && simdStore64(src, regs, &data[0], o.addrConst-base, limit) {
-				return true
-			}
+		// other pattern, which the loops below then check)
+		limit := uint64(len(data) - o.size)
+		w.noteStride(o, regs, data, base, uint64(o.size), true)
+		if step == uint64(o.size) && (o.size == 4 && simdStore32(src, regs, &data[0], o.addrConst-base, limit) ||
+			o.size == 8 && simdStore64(src, regs, &data[0], o.addrConst-base, limit)) {
+			return true
 		}
 	}
-	data := w.warpWindow(o)
-	if data == nil {
+	// evenly spaced elements (each thread's own struct or row): one check
+	// of the whole span, then a store per lane without checks
+	if p, ok := w.warpStrided(o, regs, data, base, uint64(o.size)); ok {
+		switch o.size {
+		case 1:
+			storeStrided[uint8](p, int(step), src)
+		case 2:
+			storeStrided[uint16](p, int(step), src)
+		case 4:
+			storeStrided[uint32](p, int(step), src)
+		default:
+			storeStrided[uint64](p, int(step), src)
+		}
+		return true
+	}
+	if data = w.warpWindowIn(o, data, base); data == nil {
 		return false
 	}
 	offs := &w.offs
