@@ -164,10 +164,7 @@ func (w *Warp) warpStrided(o *Op, regs *lanes, data []byte, base, n uint64) (uns
 	off := a0 - base             // wraps to a huge value below the window
 	lo := off                    // the lowest element's offset
 	if int64(step) < 0 {
-		if off < span {
-			return nil, false
-		}
-		lo = off - span
+		lo = off - span // (wraps to a huge value when lane 31 is below the window)
 	}
 	if lo > limit-span || !evenlySpaced(regs, step) {
 		return nil, false
