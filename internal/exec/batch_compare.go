@@ -94,6 +94,29 @@ func (r *batchRun) setpForms(o *Op) bool {
 			return true
 		}
 	}
+	if o.guard == 0 && !f[0].uniform() && !f[1].uniform() && f[0].c == f[1].c && f[0].bits == f[1].bits {
+		// two moving operands, one the other plus a constant (a loop's
+		// i + 1024 < i overflow test): where neither wraps around over
+		// the batch, the values' difference is the same in every lane,
+		// so their least values decide for all (spans: the values as
+		// exact integers, in the comparison's order)
+		lo0, _, ok0 := f[0].span(t.bits, signed, &r.dom)
+		lo1, _, ok1 := f[1].span(t.bits, signed, &r.dom)
+		if ok0 && ok1 {
+			res := uint32(0)
+			if compareInt(lo0, lo1, 64, signed, c) {
+				res = ^uint32(0)
+			}
+			for blk := range r.nb {
+				if r.act[blk] != 0 {
+					*r.pred(blk, p) = res
+				}
+			}
+			r.predUni[p] = int8(res & 1)
+			r.countAll()
+			return true
+		}
+	}
 	// else the ends of each run decide it
 	// (a moving operand without a ctaid.x term gives each warp of a CTA
 	// the same lanes in every CTA: one answer per warp of the CTA)

@@ -2275,3 +2275,56 @@ DONE:
 	in := bdFillBufs(bdBufs(bdWords(256*ctas, bdRand), bdB(4*256*ctas+16*ctas, bdZero)), 9)
 	bdSame(t, "masked runs", b.String(), "k", bdX(ctas), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1)), true)
 }
+
+// TestBatchMovingCompares: setp of two forms that differ by a constant
+// (i + K against i, as a loop's overflow test compares), K such that no
+// lane, some lanes or every lane wraps around (32 and 64 bits, signed and
+// not, each operator, both orders), against the warp engine: where neither
+// operand wraps over the batch one answer serves every lane.
+func TestBatchMovingCompares(t *testing.T) {
+	ops := []string{"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"}
+	for _, ty := range []string{"u32", "s32", "u64", "s64"} {
+		wide := ty[1:] == "64"
+		for _, k := range []int64{1024, -1024, 0, 1 << 40, -(1 << 31), 0x7fffff00, -0x7fffff00, 0xffffff00} {
+			var b strings.Builder
+			reg, mov := "%r", "cvt.u32.u32"
+			if wide {
+				reg, mov = "%rd", "cvt.u64.u32"
+			}
+			fmt.Fprintf(&b, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 base)
+{
+	.reg .pred %%p<2>;
+	.reg .b32 %%r<8>;
+	.reg .b64 %%rd<8>;
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, %%tid.x;
+	mov.u32 %%r2, %%ctaid.x;
+	mad.lo.u32 %%r3, %%r2, 128, %%r1;
+	%s %s4, %%r3;
+	ld.param.u64 %%rd6, [base];
+	cvt.u32.u64 %%r6, %%rd6;
+	add.%s %s4, %s4, %s;
+	add.%s %s5, %s4, %d;
+	mul.wide.u32 %%rd2, %%r3, %d;
+	add.s64 %%rd3, %%rd1, %%rd2;
+	mov.u32 %%r7, 0;
+`, mov, reg, ty, reg, reg, map[bool]string{false: "%r6", true: "%rd6"}[wide], ty, reg, reg, k, 4*2*len(ops))
+			for i, op := range ops {
+				if (op == "lo" || op == "ls" || op == "hi" || op == "hs") && ty[0] == 's' {
+					continue
+				}
+				for j, pair := range [2][2]string{{reg + "5", reg + "4"}, {reg + "4", reg + "5"}} {
+					fmt.Fprintf(&b, "\tsetp.%s.%s %%p1, %s, %s;\n\tselp.u32 %%r7, 1, 0, %%p1;\n\tst.global.u32 [%%rd3+%d], %%r7;\n", op, ty, pair[0], pair[1], 4*(2*i+j))
+				}
+			}
+			b.WriteString("\tret;\n}")
+			for _, base := range []uint64{0, 0x7fffffc0, 0xffffff00, 0x7fffffffffffff00, 0xffffffffffffff80} {
+				in := bdFillBufs(bdBufs(bdB(4*2*len(ops)*128*6, bdZero)), 1)
+				bdSame(t, fmt.Sprintf("%s k=%d base=%#x", ty, k, base), strings.ReplaceAll(b.String(), "%%", "%"), "k", bdX(6), bdX(128), in, bdArgs(bdPtr(0), bdU(base)), true)
+			}
+		}
+	}
+}
