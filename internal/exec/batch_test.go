@@ -1161,6 +1161,11 @@ func TestBatchSplitsRandom(t *testing.T) {
 		side = func(depth int) {
 			label++
 			l := label
+			some := func(most int) { // 1 to most statements
+				for range 1 + r.IntN(most) {
+					stmt(depth)
+				}
+			}
 			emit("and.b32 %%r20, %s, %d;", reg(), 1<<r.IntN(5))
 			emit("setp.eq.u32 %%p1, %%r20, 0;")
 			switch r.IntN(4) {
@@ -1171,44 +1176,30 @@ func TestBatchSplitsRandom(t *testing.T) {
 				emit("and.b32 %%r20, %s, %d;", reg(), 1<<r.IntN(5))
 				emit("setp.ne.u32 %%p1, %%r20, 0;")
 				emit("@%%p1 bra JOIN%d;", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				emit("bra.uni JOIN%d;", l)
 				fmt.Fprintf(&b, "FIRST%d:\n", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				fmt.Fprintf(&b, "JOIN%d:\n", l)
 			case 0: // if without else
 				emit("@%%p1 bra SKIP%d;", l)
-				for range 1 + r.IntN(4) {
-					stmt(depth)
-				}
+				some(4)
 				fmt.Fprintf(&b, "SKIP%d:\n", l)
 			case 1: // if/else
 				emit("@%%p1 bra ELSE%d;", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				emit("bra.uni JOIN%d;", l)
 				fmt.Fprintf(&b, "ELSE%d:\n", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				fmt.Fprintf(&b, "JOIN%d:\n", l)
 			default: // clang's layout: the fall-through side jumps to its block
 				emit("@%%p1 bra ELSE%d;", l)
 				emit("bra.uni THEN%d;", l)
 				fmt.Fprintf(&b, "ELSE%d:\n", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				emit("bra.uni JOIN%d;", l)
 				fmt.Fprintf(&b, "THEN%d:\n", l)
-				for range 1 + r.IntN(3) {
-					stmt(depth)
-				}
+				some(3)
 				fmt.Fprintf(&b, "JOIN%d:\n", l)
 			}
 		}
