@@ -2319,3 +2319,16 @@ func TestBatchMovingCompares(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchSlotsOdd: a batch's register files take an odd number of rows,
+// one more than the kernel's slots where those are even (batchSlots: with
+// an even count, one register of every block falls in a few cache sets).
+// The batch tests run on such files (newBatchRun sizes them so).
+func TestBatchSlotsOdd(t *testing.T) {
+	for n := range 300 {
+		f := &Func{numSlots: n}
+		if s := batchSlots(f); s%2 != 1 || s < max(n, 1) || s > n+1 {
+			t.Fatalf("%d slots: %d rows", n, s)
+		}
+	}
+}
