@@ -58,3 +58,10 @@ func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8)
 //
 //go:noescape
 func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, kinds *uint8, wpc, ctas int)
+
+// batchChunks32NK is batchChunks32N for a plan whose chunks are all of
+// one kind, without a branch on each: eight consecutive values each
+// (bcast false), or one value for all eight (bcast true).
+//
+//go:noescape
+func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)

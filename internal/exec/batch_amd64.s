@@ -404,3 +404,69 @@ nwarp:
 ndone:
 	VZEROUPPER
 	RET
+
+// CONSEC8(OFF) sets eight slots of the row at DI+2*OFF from the eight
+// consecutive uint32 values at SI plus the offset at DX+OFF (zero-
+// extended; AX, Y3, Y4 scratch).
+#define CONSEC8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VPMOVZXDQ (SI)(AX*1), Y3; \
+	VPMOVZXDQ 16(SI)(AX*1), Y4; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y4, (2*OFF+32)(DI)
+
+// BCAST8(OFF) sets eight slots of the row at DI+2*OFF to the uint32 at SI
+// plus the offset at DX+OFF (zero-extended; AX, X0, Y3 scratch).
+#define BCAST8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	MOVLQZX (SI)(AX*1), AX; \
+	MOVQ AX, X0; \
+	VPBROADCASTQ X0, Y3; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y3, (2*OFF+32)(DI)
+
+// func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+// batchChunks32N for a plan whose chunks are all of one kind: eight
+// consecutive values (bcast false) or one for all eight (bcast true).
+TEXT ·batchChunks32NK(SB), NOSPLIT, $0-64
+	MOVQ row+0(FP), DI
+	MOVQ rowStride+8(FP), R9
+	MOVQ base+16(FP), SI
+	MOVQ baseStride+24(FP), R10
+	MOVQ offs+32(FP), DX
+	MOVBQZX bcast+40(FP), BX
+	MOVQ wpc+48(FP), R11
+	MOVQ ctas+56(FP), R12
+	TESTQ R12, R12
+	JZ   kdone
+	TESTQ R11, R11
+	JZ   kdone
+	MOVQ R11, R8
+	SHLQ $7, R8 // (a CTA's offsets: 128 bytes a warp)
+kctas:
+	MOVQ R11, R13
+kwarp:
+	TESTQ BX, BX
+	JNZ  kbcast
+	CONSEC8(0)
+	CONSEC8(32)
+	CONSEC8(64)
+	CONSEC8(96)
+	JMP  knext
+kbcast:
+	BCAST8(0)
+	BCAST8(32)
+	BCAST8(64)
+	BCAST8(96)
+knext:
+	ADDQ $128, DX
+	ADDQ R9, DI
+	DECQ R13
+	JNZ  kwarp
+	SUBQ R8, DX // the next CTA: the same offsets, its own memory
+	ADDQ R10, SI
+	DECQ R12
+	JNZ  kctas
+kdone:
+	VZEROUPPER
+	RET

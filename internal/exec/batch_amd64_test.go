@@ -192,4 +192,32 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
+	// the same with every chunk of one kind (batchChunks32NK): eight
+	// consecutive values from each chunk's own offset, or one value
+	for _, bcast := range []bool{false, true} {
+		for w := range wpc {
+			for c := range 4 {
+				first := uint32(r.IntN(56) * 4)
+				for j := range 8 {
+					woffs[w*warpSize+8*c+j] = first
+					if !bcast {
+						woffs[w*warpSize+8*c+j] = first + uint32(4*j)
+					}
+				}
+			}
+		}
+		clear(many)
+		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas)
+		for c := range ctas {
+			for w := range wpc {
+				row := many[(c*wpc+w)*gap*warpSize:]
+				for i := range warpSize {
+					want := uint64(binary.LittleEndian.Uint32(vec[c*cta+int(woffs[w*warpSize+i]):]))
+					if row[i] != want {
+						t.Fatalf("chunksNK (broadcast %v): CTA %d warp %d lane %d: %#x, want %#x", bcast, c, w, i, row[i], want)
+					}
+				}
+			}
+		}
+	}
 }

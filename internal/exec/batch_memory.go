@@ -238,8 +238,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			// shorter than a warp): one check, gathers
 			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
 				r.countAll()
-				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]),
-					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
+				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), g, r.wpc, r.nb/r.wpc)
 				r.wroteRows(v)
 				if af.c[0] >= 64 {
 					r.strided = true // (a cache line per lane)
@@ -266,8 +265,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				// (every block runs it: counted at once, the blocks' rows
 				// and memory found by stepping, CTA after CTA)
 				r.countAll()
-				batchChunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize),
-					&g.offs[0], &g.kinds[0], r.wpc, r.nb/r.wpc)
+				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), g, r.wpc, r.nb/r.wpc)
 				r.wroteRows(v)
 				return 0, true
 			}
@@ -701,6 +699,9 @@ type gatherPlan struct {
 	f     form
 	offs  []uint32
 	kinds []uint8
+	// one: every chunk's kind, when they are all alike and not gathers
+	// (0: not so): batchChunks32NK's case, without a branch per chunk
+	one uint8
 	// a global load's (globalOffsets): the least offset of a CTA's
 	// lanes (c·tid) and, per warp, the offsets from its lowest lane's,
 	// that lane's offset in the CTA and the span of the warp's accesses
@@ -748,10 +749,29 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 	return g
 }
 
+// chunks32N runs gather plan g for ctas CTAs of wpc warps
+// (batchChunks32N), without a branch per chunk when all its chunks are of
+// one kind other than a gather.
+func chunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, g *gatherPlan, wpc, ctas int) {
+	if g.one != 0 {
+		batchChunks32NK(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas)
+		return
+	}
+	batchChunks32N(row, rowStride, base, baseStride, &g.offs[0], &g.kinds[0], wpc, ctas)
+}
+
 // setKinds sets the kind of each chunk of eight lanes from the offsets of
 // their size-byte values: one value, eight consecutive (below limit) or a
 // gather.
 func (g *gatherPlan) setKinds(limit, size uint64) {
+	defer func() {
+		g.one = g.kinds[0]
+		for _, k := range g.kinds {
+			if k != g.one {
+				g.one = 0
+			}
+		}
+	}()
 	g.kinds = append(g.kinds[:0], make([]uint8, len(g.offs)/8)...)
 	for c := range g.kinds {
 		ch := g.offs[8*c : 8*c+8]

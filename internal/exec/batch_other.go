@@ -23,3 +23,7 @@ func batchChunks32(row *lanes, base *byte, offs *uint32, kinds *uint8) { panic("
 func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, kinds *uint8, wpc, ctas int) {
 	panic("unreachable")
 }
+
+func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int) {
+	panic("unreachable")
+}
