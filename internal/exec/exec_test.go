@@ -1360,3 +1360,63 @@ NEXT:
 		}
 	}
 }
+
+// TestDeadLanesRunWide: CTAs of 5 threads (27 lanes of each warp no
+// threads) run a hash loop converged: the whole-warp loops and
+// register-only traces run on every lane there (runConverged's wide), and
+// the live lanes' values, a guarded add among them, come out as a
+// lane-by-lane run gives them (the loop in Go).
+func TestDeadLanesRunWide(t *testing.T) {
+	p, g := load(t, `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 5, %r1;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.u32 %r4, %r3;
+	mov.u32 %r5, 0;
+	and.b32 %r8, %r3, 1;
+	setp.eq.u32 %p2, %r8, 0;
+LOOP:
+	xor.b32 %r4, %r4, 0x9e3779b9;
+	mul.lo.u32 %r4, %r4, 16777619;
+	shr.u32 %r6, %r4, 13;
+	xor.b32 %r4, %r4, %r6;
+	@%p2 add.u32 %r4, %r4, 7;
+	add.u32 %r5, %r5, 1;
+	setp.lt.u32 %p1, %r5, 40;
+	@%p1 bra LOOP;
+	st.global.u32 [%rd3], %r4;
+	ret;
+}
+`)
+	const ctas = 7
+	out, _ := g.Alloc(4*5*ctas, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{5, 1, 1},
+		Params: params(p.Kernels["k"], out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 4*5*ctas)
+	for i := range uint32(5 * ctas) {
+		want := i
+		for range 40 {
+			want ^= 0x9e3779b9
+			want *= 16777619
+			want ^= want >> 13
+			if i%2 == 0 {
+				want += 7
+			}
+		}
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != want {
+			t.Errorf("thread %d: %#x, want %#x", i, got, want)
+		}
+	}
+}

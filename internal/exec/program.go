@@ -174,6 +174,7 @@ type Op struct {
 	memTrace   string
 	traceWin   uint64
 	traceMem   bool
+	traceRegs  bool     // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
 	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
 	lockLoop   bool     // a backward branch whose loop tries to take a lock (lockLoops)
 	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)

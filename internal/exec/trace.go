@@ -135,12 +135,31 @@ func buildTraces(f *Func) {
 		}
 		if len(run) >= minTrace {
 			f.Ops[i].trace = slices.Clone(run)
+			f.Ops[i].traceRegs = true
 			for k := i; k < i+len(run); k++ {
 				f.Ops[i].traceMem = f.Ops[i].traceMem || f.Ops[k].memTrace != ""
+				f.Ops[i].traceRegs = f.Ops[i].traceRegs && ownRowsOnly(f.Ops[k].memTrace)
 			}
 		}
 		i = max(j, i+1)
 	}
+}
+
+// ownRowsOnly reports whether a trace entry of memTrace kind reads and
+// writes only each lane's own registers and predicates (no memory, no
+// other lane's row): a whole-warp loop's, setp's, selp's, predicate
+// logic's, pack's and unpack's. Such a trace may run on lanes that are no
+// threads (runConverged's wide).
+func ownRowsOnly(kind string) bool {
+	if kind == "" || kind == "selp" {
+		return true
+	}
+	for _, p := range []string{"setp:", "predlogic:", "pack:", "unpack:"} {
+		if strings.HasPrefix(kind, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // vecEntry is the trace entry of an op with a whole-warp loop: its body

@@ -391,6 +391,12 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	ops := f.fn.Ops
 	active := f.active
 	full := uint64(bits.OnesCount32(active))
+	// wide: register-only whole-warp loops and traces may run on every
+	// lane. In a kernel's frame, converged, the lanes outside active
+	// exited or are no threads (a CTA of one thread, the book's
+	// julia<<<grid, 1>>>): nothing reads their rows again. A called
+	// function's frame keeps returned lanes' results in its rows.
+	wide := active == ^uint32(0) || len(w.frames) == 1
 	upc := f.upc
 	steps := w.steps
 	var nWarp, nThread uint64
@@ -401,7 +407,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
-		if (o.trace != nil || tail != nil) && active == ^uint32(0) && !refused {
+		if (o.trace != nil || tail != nil) && (active == ^uint32(0) || wide && o.traceRegs && tail == nil) && !refused {
 			tr, mem := o.trace, o.traceMem
 			if tail != nil { // right after the refused op (see below)
 				tr, mem, tail = tail, true, nil
@@ -445,7 +451,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			upc++
 			nWarp++
 			steps++
-			if exec == ^uint32(0) && o.vkind != vecNone {
+			if exec == active && wide && o.vkind != vecNone {
 				// the op's whole-warp loop, called directly (runVec, written
 				// out here: the hottest loop of the engine)
 				d, a := rowAt(rows, o.d), rowAt(rows, o.a)
