@@ -283,3 +283,11 @@ func (r *batchRun) ctaStep(f *form) (uint64, bool) {
 
 // full reports whether every lane of the batch runs.
 func (r *batchRun) full() bool { return r.lanes == uint64(r.nb*warpSize) }
+
+// threadsRun reports whether every lane of the batch that is a thread
+// runs (none waits in a split, none left): the others, a CTA's partial
+// last warp's lanes that are no threads, hold nothing anyone reads, so
+// register ops may run their whole-warp loops on them too.
+func (r *batchRun) threadsRun() bool {
+	return len(r.frames) == 0 && r.lanes == uint64(r.nb/r.wpc)*r.ctaLanes
+}

@@ -185,6 +185,37 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			}
 		}
 	}
+	if isForm && o.guard == 0 && !vForm && global && (n == 4 || n == 8) && r.ctaLanes%warpSize != 0 && len(r.frames) == 0 &&
+		r.lanes == uint64(r.nb/r.wpc)*r.ctaLanes {
+		// every thread of CTAs whose last warp is partial (blocks of 100
+		// or 1000 threads), the batch's threads one after the other: one
+		// check, each CTA's whole warps as rows, its last warp's threads
+		if b := r.l.block; b[1] == 1 && b[2] == 1 && af.c[0] == n && af.c[3] == n*r.ctaLanes {
+			start := af.base + af.c[3]*uint64(r.x0) + o.addrConst
+			ctas := r.nb / r.wpc
+			span := n * r.ctaLanes // a CTA's
+			if data, off, ok := r.window(start, span*uint64(ctas)); ok && start&(n-1) == 0 {
+				all := data[off : off+span*uint64(ctas)]
+				if store && !r.keep(all) {
+					return 0, false
+				}
+				r.countAll()
+				whole := int(r.ctaLanes / warpSize)
+				last := uint32(1)<<(r.ctaLanes%warpSize) - 1
+				for k := range ctas {
+					cta := all[uint64(k)*span : uint64(k+1)*span]
+					if whole > 0 {
+						r.rowsAt(v, k*r.wpc, whole, cta[:uint64(whole)*warpSize*n], n, signed, store, 0)
+					}
+					maskedRun(cta[uint64(whole)*warpSize*n:], r.row(k*r.wpc+whole, v), last, n, signed, store)
+				}
+				if !store {
+					r.wroteRows(v)
+				}
+				return 0, true
+			}
+		}
+	}
 	if every && global && r.ctaSpans(&af, n) {
 		// every lane, each CTA's lanes one after the other, the CTAs apart
 		// (each takes its own chunk: a block reduction's input): one check
@@ -961,7 +992,6 @@ func accessStrided(row *lanes, sg batchSeg, data []byte, stride, n uint64, t str
 // maskedRun loads (store: stores) the lanes of mask of a warp whose
 // n-byte values (4 or 8; signed: sign-extended) follow each other in run.
 func maskedRun(run []byte, row *lanes, mask uint32, n uint64, signed, store bool) {
-	run = run[:warpSize*n]
 	for m := mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		e := run[uint64(i)*n:]

@@ -983,7 +983,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 			r.materialize(dst + k) // the lanes that do not run keep their value
 		}
 	}
-	if o.guard == 0 && o.vkind != vecNone && ndst == 1 && dst == o.d && r.full() {
+	if o.guard == 0 && o.vkind != vecNone && ndst == 1 && dst == o.d && r.threadsRun() {
 		// every lane: the whole-warp loop over every block, the rows a
 		// register file apart
 		r.countAll()

@@ -14,7 +14,7 @@ import (
 // kernel's eight adds on the four loaded rows). It returns how many ops
 // it ran, 0 when fewer than two qualify.
 func (r *batchRun) vecRun(pc int32) int32 {
-	if len(r.frames) > 0 || !r.full() {
+	if !r.threadsRun() {
 		return 0
 	}
 	end := r.vecScan(pc, -1)
@@ -42,7 +42,7 @@ loop:
 		o := &ops[end]
 		if plan.kind[end] == bkColl {
 			// a collective of whole warps (every lane runs, batch_collective.go)
-			if c := o.aux.(*collOp); o.guard == 0 && c.fullMask && c.dst >= 0 {
+			if c := o.aux.(*collOp); o.guard == 0 && c.fullMask && c.dst >= 0 && r.full() {
 				written = append(written, c.dst)
 				continue
 			}
