@@ -97,12 +97,16 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	o.c, o.size = c, n
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
-	// the other ops on one 32-bit integer: a function of their own per lane
+	// the other ops on one 32-bit integer, and every op on one 8-byte word
+	// (atomic_words.go, atomic_word64.go): a function of their own per
+	// lane; every lane at one word in one step (fold: apply, .add.f64 on
+	// the host's float64)
 	word32 := atomicWord32(op, n, vec, it, isInt, apply)
-	// and on one 8-byte word (atomic_word64.go); .add of .f64 and of 64-bit
-	// integers where every lane adds to one word in one step
 	word64 := atomicWord64(op, t, n, vec, it, isInt, apply)
-	uniform64 := op == ".add" && vec == 1 && (t == ".f64" || t == ".u64" || t == ".s64")
+	fold := apply
+	if t == ".f64" && op == ".add" {
+		fold = f64AddOp
+	}
 	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
@@ -197,7 +201,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				}
 			}
 		}
-		if win != nil && word32 != nil {
+		if win != nil && (word32 != nil || word64 != nil) {
 			// the lanes' words in the window, without a call of the op's
 			// function per lane (the general loop below takes over at the
 			// first lane outside it, and faults there if it must)
@@ -210,62 +214,10 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
 			}
 			global := o.space == mem.SpaceGlobal
-			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
-				// every lane at one word (a ring's atomicInc, a lock):
-				// the lanes' ops in lane order as one atomic step
-				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&3 == 0 {
-					foldWord32((*uint32)(unsafe.Pointer(&win[off])), apply, vals, cs, olds, mask, it, global)
-					mask = 0
-				}
-			}
-			for ; mask != 0; mask &= mask - 1 {
-				lane := bits.TrailingZeros32(mask)
-				off := addrs[lane] + o.addrConst - winBase
-				if off > winLimit || off&3 != 0 {
-					break
-				}
-				var c uint32
-				if cs != nil {
-					c = uint32(cs[lane])
-				}
-				old := word32((*uint32)(unsafe.Pointer(&win[off])), uint32(vals[lane]), c, global)
-				if olds != nil {
-					olds[lane] = it.norm(uint64(old))
-				}
-			}
-		}
-		if win != nil && word64 != nil && mask != 0 {
-			// the same for one 8-byte word: every lane adding to one word
-			// in one step, else the op's function per lane
-			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
-			var olds, cs *lanes
-			if dsts[0] >= 0 {
-				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
-			}
-			if o.c >= 0 {
-				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
-			}
-			global := o.space == mem.SpaceGlobal
-			if l0 := bits.TrailingZeros32(mask); uniform64 && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
-				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&7 == 0 {
-					addWord64Uniform((*uint64)(unsafe.Pointer(&win[off])), vals, olds, mask, t == ".f64", global)
-					mask = 0
-				}
-			}
-			for ; mask != 0; mask &= mask - 1 {
-				lane := bits.TrailingZeros32(mask)
-				off := addrs[lane] + o.addrConst - winBase
-				if off > winLimit || off&7 != 0 {
-					break
-				}
-				var c uint64
-				if cs != nil {
-					c = cs[lane]
-				}
-				old := word64((*uint64)(unsafe.Pointer(&win[off])), vals[lane], c, global)
-				if olds != nil {
-					olds[lane] = old
-				}
+			if word32 != nil {
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, it, global)
+			} else {
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, intType{bits: 64}, global)
 			}
 		}
 		for m := mask; m != 0; m &= m - 1 {
@@ -421,43 +373,6 @@ func atomicOp(op, t string, it intType, isInt bool) func(old, b, c uint64) uint6
 	return nil
 }
 
-// foldWord32 runs a 32-bit integer atom op (apply) for the lanes of mask,
-// all at the word at p, in lane order as one atomic step: each lane's old
-// value is the word as the lanes before it left it (a valid order of the
-// lanes' ops). A global word takes one compare-and-swap, done again from
-// the new word when another worker changed it, and none when the ops
-// leave it unchanged (the load is then the step, as word32's ops do); the
-// cluster's own shared word a plain update.
-func foldWord32(p *uint32, apply func(old, b, c uint64) uint64, vals, cs, olds *lanes, mask uint32, it intType, global bool) {
-	for {
-		var start uint32
-		if global {
-			start = atomic.LoadUint32(p)
-		} else {
-			start = *p
-		}
-		cur := start
-		for m := mask; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			var c uint64
-			if cs != nil {
-				c = uint64(uint32(cs[l]))
-			}
-			if olds != nil {
-				olds[l] = it.norm(uint64(cur))
-			}
-			cur = uint32(apply(uint64(cur), uint64(uint32(vals[l])), c))
-		}
-		switch {
-		case !global:
-			*p = cur
-			return
-		case cur == start || atomic.CompareAndSwapUint32(p, start, cur):
-			return
-		}
-	}
-}
-
 // addInt32Uniform adds the values of mask's lanes to the word at p in one
 // step (a fetch-and-add of their sum with global, a plain update in the
 // cluster's own shared memory), and gives each lane the word as it was
@@ -520,8 +435,6 @@ func ftzBits32(v uint32) uint32 {
 	return v
 }
 
-// casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in
-// a compare-and-swap loop); it returns the old value.
 // atomicWord32 returns the function that runs atom/red op (not .add) on
 // one 32-bit integer at p with operands b and c and returns the old value,
 // or nil where it does not serve: max, min and cas in loops of their own,
@@ -606,6 +519,8 @@ func casWord32(p *uint32, b, c uint32, global bool) uint32 {
 	}
 }
 
+// casAddF32 is atom.add.f32 on the global word at p (atomAddF32Flush, in
+// a compare-and-swap loop); it returns the old value.
 func casAddF32(p *uint32, b uint32) uint64 {
 	for {
 		old := atomic.LoadUint32(p)

@@ -396,7 +396,7 @@ func TestAtomicAddOneWord(t *testing.T) {
 // TestAtomWordOps: atom.max/.min (.u32, .s32), .cas, .and, .or, .xor,
 // .exch, .inc and .dec on 32-bit global and shared words, four words per
 // op (threads on all four, then every thread on the first: one step for
-// a warp's lanes, foldWord32), 64 threads in thread order: the old values
+// a warp's lanes, foldWord), 64 threads in thread order: the old values
 // and the words at the end against the same updates in Go.
 func TestAtomWordOps(t *testing.T) {
 	for _, kmask := range []int{3, 0} {

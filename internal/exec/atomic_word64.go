@@ -1,12 +1,8 @@
 package exec
 
-// Warp loops of atom/red on one 8-byte word (.u64, .s64, .b64, .f64) and
-// on a shared .f32 word: a function of their own per op on the word in
-// the window (atomic.go), without the general path's per-lane slices,
-// closure calls and soft-float, and producing bit for bit what that path
-// produces (atomicOp's functions through atomicRMW). A global word takes
-// the host's atomics; shared memory belongs to the cluster's goroutine,
-// which updates it with plain loads and stores.
+// The functions of atom/red on one 8-byte word (.u64, .s64, .b64, .f64),
+// and the one-word add of a shared .f32 word (atomic_words.go's loops):
+// bit for bit what the general path produces, without its soft float.
 
 import (
 	"math/bits"
@@ -137,57 +133,9 @@ func casWord64(p *uint64, b, c uint64, global bool) uint64 {
 	}
 }
 
-// addWord64Uniform is atom.add of mask's lanes on the one word at p: .f64
-// (float) the lanes' adds in lane order (f64Add each), stored with one
-// compare-and-swap on a global word, again from the new word if another
-// worker changed it; integers their sum in one fetch-and-add. Each lane
-// gets the word as it was before its own add.
-func addWord64Uniform(p *uint64, vals, olds *lanes, mask uint32, float, global bool) {
-	if !float {
-		var sum uint64
-		for m := mask; m != 0; m &= m - 1 {
-			sum += vals[bits.TrailingZeros32(m)]
-		}
-		var old uint64
-		if global {
-			old = atomic.AddUint64(p, sum) - sum
-		} else {
-			old = *p
-			*p += sum
-		}
-		if olds != nil {
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				olds[l] = old
-				old += vals[l]
-			}
-		}
-		return
-	}
-	for {
-		var cur uint64
-		if global {
-			cur = atomic.LoadUint64(p)
-		} else {
-			cur = *p
-		}
-		acc := cur
-		for m := mask; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
-			if olds != nil {
-				olds[l] = acc
-			}
-			acc = f64Add(acc, vals[l])
-		}
-		if !global {
-			*p = acc
-			return
-		}
-		if acc == cur || atomic.CompareAndSwapUint64(p, cur, acc) {
-			return
-		}
-	}
-}
+// f64AddOp is atom.add.f64's operation on host floats (f64Add: the host's
+// sum, NaN results as fp.F64.Add makes them).
+func f64AddOp(old, b, _ uint64) uint64 { return f64Add(old, b) }
 
 // addF32SharedUniform is atom.shared.add.f32 of mask's lanes on the one
 // word at p, in lane order (f32Add each: shared memory keeps subnormals),
