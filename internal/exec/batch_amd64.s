@@ -90,6 +90,26 @@ loop: \
 	VPERM2I128 $0x20, Y7, Y5, Y1; \
 	VPERM2I128 $0x31, Y7, Y5, Y3
 
+// CONSEC8(OFF) sets eight slots of the row at DI+2*OFF from the eight
+// consecutive uint32 values at SI plus the offset at DX+OFF (zero-
+// extended; AX, Y3, Y4 scratch).
+#define CONSEC8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VPMOVZXDQ (SI)(AX*1), Y3; \
+	VPMOVZXDQ 16(SI)(AX*1), Y4; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y4, (2*OFF+32)(DI)
+
+// BCAST8(OFF) sets eight slots of the row at DI+2*OFF to the uint32 at SI
+// plus the offset at DX+OFF (zero-extended; AX, X0, Y3 scratch).
+#define BCAST8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	MOVLQZX (SI)(AX*1), AX; \
+	MOVQ AX, X0; \
+	VPBROADCASTQ X0, Y3; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y3, (2*OFF+32)(DI)
+
 // CHUNKS32 is batchChunks32's loop: the four chunks of eight lanes of the
 // row at DI, kinds from R8, offsets from DX, memory at SI (CX, AX, Y0..Y4
 // scratch).
@@ -108,21 +128,15 @@ chunk: \
 	VPMOVZXDQ X0, Y3; \
 	VEXTRACTI128 $1, Y0, X4; \
 	VPMOVZXDQ X4, Y4; \
-	JMP store; \
-consec: \
-	MOVLQZX (DX), AX; \
-	VPMOVZXDQ (SI)(AX*1), Y3; \
-	VPMOVZXDQ 16(SI)(AX*1), Y4; \
-	JMP store; \
-bcast: \
-	MOVLQZX (DX), AX; \
-	MOVLQZX (SI)(AX*1), AX; \
-	MOVQ AX, X0; \
-	VPBROADCASTQ X0, Y3; \
-	VMOVDQA Y3, Y4; \
-store: \
 	VMOVDQU Y3, 0(DI); \
 	VMOVDQU Y4, 32(DI); \
+	JMP next; \
+consec: \
+	CONSEC8(0); \
+	JMP next; \
+bcast: \
+	BCAST8(0); \
+next: \
 	ADDQ $32, DX; \
 	ADDQ $64, DI; \
 	INCQ R8; \
@@ -404,26 +418,6 @@ nwarp:
 ndone:
 	VZEROUPPER
 	RET
-
-// CONSEC8(OFF) sets eight slots of the row at DI+2*OFF from the eight
-// consecutive uint32 values at SI plus the offset at DX+OFF (zero-
-// extended; AX, Y3, Y4 scratch).
-#define CONSEC8(OFF) \
-	MOVLQZX (OFF)(DX), AX; \
-	VPMOVZXDQ (SI)(AX*1), Y3; \
-	VPMOVZXDQ 16(SI)(AX*1), Y4; \
-	VMOVDQU Y3, (2*OFF)(DI); \
-	VMOVDQU Y4, (2*OFF+32)(DI)
-
-// BCAST8(OFF) sets eight slots of the row at DI+2*OFF to the uint32 at SI
-// plus the offset at DX+OFF (zero-extended; AX, X0, Y3 scratch).
-#define BCAST8(OFF) \
-	MOVLQZX (OFF)(DX), AX; \
-	MOVLQZX (SI)(AX*1), AX; \
-	MOVQ AX, X0; \
-	VPBROADCASTQ X0, Y3; \
-	VMOVDQU Y3, (2*OFF)(DI); \
-	VMOVDQU Y3, (2*OFF+32)(DI)
 
 // func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
 // batchChunks32N for a plan whose chunks are all of one kind: eight
