@@ -2339,7 +2339,7 @@ func TestBatchSlotsOdd(t *testing.T) {
 // whole warps as rows and its last warp's threads alone, the register ops'
 // whole-warp loops on every lane. 4- and 8-byte, signed or not; a kernel
 // whose first or last CTA reaches past an array; an in-place update that
-// must be kept; against the warp engine.
+// must be kept (faulting in thread 31); against the warp engine.
 func TestBatchPartialWarps(t *testing.T) {
 	for _, ty := range []struct{ ld, st, reg string }{{"u32", "u32", "%r"}, {"s32", "u32", "%r"}, {"u64", "u64", "%rd"}} {
 		size := 4
@@ -2390,43 +2390,12 @@ func TestBatchPartialWarps(t *testing.T) {
 			}
 		}
 	}
-	// an in-place z[i] += 1 that must be kept: thread 3 of each CTA then
-	// faults where its word was 0, so a word left at 1 by the batch would
-	// spare it the fault in the warp engine's run again
-	src := `.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 z, .param .u64 b)
-{
-	.reg .pred %p;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [z];
-	ld.param.u64 %rd2, [b];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd3, %r4, 4;
-	add.s64 %rd4, %rd1, %rd3;
-	ld.global.u32 %r5, [%rd4];
-	add.u32 %r5, %r5, 1;
-	st.global.u32 [%rd4], %r5;
-	setp.eq.u32 %p, %r5, 1;
-	selp.b32 %r6, 0x10000000, 0, %p;
-	setp.ne.u32 %p, %r3, 3;
-	selp.b32 %r6, 0, %r6, %p;
-	cvt.u64.u32 %rd5, %r6;
-	add.s64 %rd6, %rd2, %rd5;
-	ld.global.u32 %r7, [%rd6];
-	ret;
-}`
-	in := bdFillBufs(bdBufs(bdWords(100*5, bdZero), bdWords(4, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(5), bdX(100), in, bdArgs(bdPtr(0), bdPtr(1)), false)
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	if ref.err == nil || !strings.Contains(ref.err.Error(), "thread (3,0,0)") {
-		t.Fatalf("error %v, want a fault in thread 3", ref.err)
-	}
+	// an in-place a[i] += 1 that must be kept, then the fault in thread 31
+	// (faultsInThread31), on CTAs of 100 threads
+	faultsInThread31(t, undoHead+`	mul.wide.u32 %o, %i, 4;
+	add.u64 %p, %ap, %o;
+	ld.global.u32 %v, [%p];
+	add.u32 %v, %v, 1;
+	st.global.u32 [%p], %v;
+`+thread31Fault, 200, 100)
 }

@@ -310,13 +310,13 @@ const thread31Fault = `	setp.eq.u32 %q, %v, 1;
 	ret;
 }`
 
-// faultsInThread31 launches undoHead's kernel src on 2 CTAs of 128 threads
-// (a of aWords zero words, b of 256) with and without batches and fails
-// unless both runs end alike, at a fault in thread 31.
-func faultsInThread31(t *testing.T, src string, aWords int) {
+// faultsInThread31 launches undoHead's kernel src on 2 CTAs of block
+// threads (a of aWords zero words, b of 256) with and without batches and
+// fails unless both runs end alike, at a fault in thread 31.
+func faultsInThread31(t *testing.T, src string, aWords, block int) {
 	t.Helper()
 	in := bdFillBufs(bdBufs(bdWords(aWords, bdZero), bdWords(256, bdZero)), 1)
-	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
+	diff, ref := bdDiff(t, src, "k", bdX(2), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(256)), false)
 	if diff != "" {
 		t.Fatal(diff)
 	}
@@ -341,7 +341,7 @@ func TestBatchFaultAfterStridedStore(t *testing.T) {
 	add.u32 %w, %v, 5;
 	st.global.u32 [%p+4], %w;
 ` + thread31Fault
-	faultsInThread31(t, src, 512)
+	faultsInThread31(t, src, 512, 128)
 }
 
 // TestBatchFaultAfterDescendingStore: a[n-1-i] += 1 (lanes going down),
@@ -356,7 +356,7 @@ func TestBatchFaultAfterDescendingStore(t *testing.T) {
 	add.u32 %v, %v, 1;
 	st.global.u32 [%p], %v;
 ` + thread31Fault
-	faultsInThread31(t, src, 256)
+	faultsInThread31(t, src, 256, 128)
 }
 
 // TestBatchFaultAfterVectorStore: a[i] += 1 on float4-like vectors
@@ -381,7 +381,7 @@ func TestBatchFaultAfterVectorStore(t *testing.T) {
 	add.u32 %w, %w, 2;
 	st.global.v4.u32 [%p], {%v, %w, %g, %m};
 ` + thread31Fault
-			faultsInThread31(t, src, 4*512)
+			faultsInThread31(t, src, 4*512, 128)
 		})
 	}
 }
@@ -435,7 +435,7 @@ func TestBatchStoreTails(t *testing.T) {
 }`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			faultsInThread31(t, head+c.body, 3*256)
+			faultsInThread31(t, head+c.body, 3*256, 128)
 		})
 	}
 	// an array-of-structs update's stores: a tail of the first
