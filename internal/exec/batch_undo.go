@@ -131,7 +131,8 @@ func (r *batchRun) store(pc int32, o *Op) bool {
 		_, ok := r.access(pc, o, true)
 		return ok
 	}
-	if r.plan.failAfter[pc] && pc > r.tailEnd {
+	checked := pc <= r.tailEnd // (a store of a tail its first checked)
+	if r.plan.failAfter[pc] && !checked {
 		tail := r.plan.tails[pc]
 		if tail == nil || len(r.frames) > 0 || !r.tailInBounds(tail) {
 			_, ok := r.access(pc, o, true)
@@ -139,7 +140,7 @@ func (r *batchRun) store(pc int32, o *Op) bool {
 		}
 		r.tailEnd = tail[len(tail)-1]
 	}
-	if !r.storeInBounds(o) {
+	if !checked && !r.storeInBounds(o) {
 		return false
 	}
 	r.unkept = true
