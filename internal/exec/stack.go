@@ -113,24 +113,22 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	base, regs := w.localBase(o)
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
-	if regs != dst {
-		// lane 0's offset checked once, then loaded in every lane whose
-		// address is lane 0's (a local array's %SPL+k: the same offset in
-		// every lane's part); a lane with another address (rare) sends
-		// the warp to the checked loop below, which loads every lane again
+	if regs != dst && (regs == nil || sameInLanes(regs, ^uint32(0), 0)) {
+		// the same address in every lane (a local array's %SPL+k): one
+		// check, then the same offset in every lane's part (storeLocalAll
+		// likewise; a failed check leaves the warp to the checked loop
+		// below)
 		if off, ok := w.localOffset(o, base, regs); ok {
-			var done bool
+			q := unsafe.Add(p, off)
 			switch {
 			case o.size == 8:
-				done = loadLocalStrided[uint64](unsafe.Add(p, off), w.localStride, regs, dst)
+				loadLocalStrided[uint64](q, w.localStride, dst)
 			case signed:
-				done = loadLocalStrided[int32](unsafe.Add(p, off), w.localStride, regs, dst)
+				loadLocalStrided[int32](q, w.localStride, dst)
 			default:
-				done = loadLocalStrided[uint32](unsafe.Add(p, off), w.localStride, regs, dst)
+				loadLocalStrided[uint32](q, w.localStride, dst)
 			}
-			if done {
-				return true
-			}
+			return true
 		}
 	}
 	if regs == dst {
@@ -178,27 +176,13 @@ func (w *Warp) localOffset(o *Op, base uint64, regs *lanes) (int, bool) {
 }
 
 // loadLocalStrided loads a T (extended as loadLocalChecked does) from p
-// plus each lane's part (stride bytes each) for every lane, while the
-// lane's address (regs: nil, none) is lane 0's; false at the first that
-// is not.
-func loadLocalStrided[T uint64 | int32 | uint32](p unsafe.Pointer, stride uint64, regs, dst *lanes) bool {
+// plus each lane's part (stride bytes each) for every lane.
+func loadLocalStrided[T uint64 | int32 | uint32](p unsafe.Pointer, stride uint64, dst *lanes) {
 	off := uintptr(0)
-	if regs == nil {
-		for l := range dst {
-			dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
-			off += uintptr(stride)
-		}
-		return true
-	}
-	r0 := regs[0]
 	for l := range dst {
-		if regs[l] != r0 {
-			return false
-		}
 		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
 		off += uintptr(stride)
 	}
-	return true
 }
 
 // storeLocalStrided stores every lane's src as a T (its low bytes) at p
