@@ -122,11 +122,11 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 			q := unsafe.Add(p, off)
 			switch {
 			case o.size == 8:
-				loadLocalStrided[uint64](q, w.localStride, dst)
+				loadStrided[uint64](q, int(w.localStride), dst)
 			case signed:
-				loadLocalStrided[int32](q, w.localStride, dst)
+				loadStrided[int32](q, int(w.localStride), dst)
 			default:
-				loadLocalStrided[uint32](q, w.localStride, dst)
+				loadStrided[uint32](q, int(w.localStride), dst)
 			}
 			return true
 		}
@@ -175,26 +175,6 @@ func (w *Warp) localOffset(o *Op, base uint64, regs *lanes) (int, bool) {
 	return int(a), true
 }
 
-// loadLocalStrided loads a T (extended as loadLocalChecked does) from p
-// plus each lane's part (stride bytes each) for every lane.
-func loadLocalStrided[T uint64 | int32 | uint32](p unsafe.Pointer, stride uint64, dst *lanes) {
-	off := uintptr(0)
-	for l := range dst {
-		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
-		off += uintptr(stride)
-	}
-}
-
-// storeLocalStrided stores every lane's src as a T (its low bytes) at p
-// plus the lane's part (stride bytes each).
-func storeLocalStrided[T uint64 | uint32](p unsafe.Pointer, stride uint64, src *lanes) {
-	off := uintptr(0)
-	for l := range src {
-		*(*T)(unsafe.Add(p, off)) = T(src[l])
-		off += uintptr(stride)
-	}
-}
-
 // loadLocalChecked is loadLocalAll's loop for elements of type T (int32
 // sign-extends, uint32 zero-extends): each lane's element at base plus its
 // address register's value (regs; nil: none) in its part of localBack (p,
@@ -235,9 +215,9 @@ func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
 		}
 		p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off)
 		if o.size == 8 {
-			storeLocalStrided[uint64](p, w.localStride, src)
+			storeStrided[uint64](p, int(w.localStride), src)
 		} else {
-			storeLocalStrided[uint32](p, w.localStride, src)
+			storeStrided[uint32](p, int(w.localStride), src)
 		}
 		return true
 	}
