@@ -60,13 +60,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 			if equal != (c == cmpNe) {
 				res = ^uint32(0)
 			}
-			for blk := range r.nb {
-				if r.act[blk] != 0 {
-					*r.pred(blk, p) = res
-				}
-			}
-			r.predUni[p] = int8(res & 1)
-			r.countAll()
+			r.setpAll(p, res)
 			return true
 		}
 	}
@@ -84,13 +78,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 			}
 		}
 		if ok {
-			for blk := range r.nb {
-				if r.act[blk] != 0 {
-					*r.pred(blk, p) = res
-				}
-			}
-			r.predUni[p] = int8(res & 1)
-			r.countAll()
+			r.setpAll(p, res)
 			return true
 		}
 	}
@@ -107,13 +95,7 @@ func (r *batchRun) setpForms(o *Op) bool {
 			if compareInt(lo0, lo1, 64, signed, c) {
 				res = ^uint32(0)
 			}
-			for blk := range r.nb {
-				if r.act[blk] != 0 {
-					*r.pred(blk, p) = res
-				}
-			}
-			r.predUni[p] = int8(res & 1)
-			r.countAll()
+			r.setpAll(p, res)
 			return true
 		}
 	}
@@ -186,6 +168,18 @@ func (r *batchRun) setpForms(o *Op) bool {
 		*pp = *pp&^mask | res&mask
 	}
 	return true
+}
+
+// setpAll gives predicate p the answer res (all ones or none) in every
+// running lane of the batch: a setp decided once for the batch.
+func (r *batchRun) setpAll(p int32, res uint32) {
+	for blk := range r.nb {
+		if r.act[blk] != 0 {
+			*r.pred(blk, p) = res
+		}
+	}
+	r.predUni[p] = int8(res & 1)
+	r.countAll()
 }
 
 // equalRun returns the values among v, v+s, ... (count of them, modulo
