@@ -186,11 +186,21 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 		}
 		return md.out(fp.Convert(df, af, v, mode))
 	}
-	if dn == 2 { // d[31:16] = convert(a), d[15:0] = convert(b)
+	plainRN := irnd == "" && mode == fp.RN && !md.sat && !md.relu && !md.satfinite
+	f16of32 := plainRN && df == fp.F16 && af == fp.F32 && !ftzOut // (ftzIn changes nothing: cvtHalfVec)
+	if dn == 2 {                                                  // d[31:16] = convert(a), d[15:0] = convert(b)
 		w := uint(df.Width())
-		return l.binary(in, o, func(a, b uint64) uint64 { return one(a)<<w | one(b) })
+		fn := func(a, b uint64) uint64 { return one(a)<<w | one(b) }
+		if _, pair := halfVecCvt(); f16of32 && pair != nil {
+			v := halfVecBin(pair)
+			return l.binaryVec(in, o, fn, vecBin{rr: v.rr, mrr: v.mrr})
+		}
+		return l.binary(in, o, fn)
 	}
-	if irnd == "" && mode == fp.RN && !md.sat && !md.relu && !md.satfinite {
+	if one16, _ := halfVecCvt(); f16of32 && one16 != nil {
+		return l.unaryVec(in, o, one, one16)
+	}
+	if plainRN {
 		if vec := cvtF32F64Vec(df, af, ftzIn, ftzOut); vec != nil {
 			return l.unaryVec(in, o, one, vec)
 		}

@@ -24,6 +24,10 @@ import (
 // exponent, the sum has at most 21 significant bits and is exact. NaN
 // results are the canonical NaN (9.7.4's NaN rules for .f16:
 // fp.F16.NaNResult).
+//
+// With F16C (half_amd64.go) whole warps take assembly loops that round the
+// same way, eight halves an instruction; the Go loops here are the
+// portable path and the reference those loops are tested against.
 
 // f16to64 is the half in the low 16 bits of v as a float64 (exact).
 func f16to64(v uint64) float64 {
@@ -114,9 +118,16 @@ func halfFma(a, b, c uint64) uint64 {
 func halfFloat(op string, n int) (func(a, b, c uint64) uint64, vecBin, func(d, a, b, c *lanes)) {
 	if f2 := halfOp2(op); f2 != nil {
 		if n == 1 {
-			return func(a, b, _ uint64) uint64 { return f2(a, b) }, vecBin{rr: halfLoop(op)}, nil
+			fn := func(a, b, _ uint64) uint64 { return f2(a, b) }
+			if rr := halfVecBinary(op, 1); rr != nil {
+				return fn, halfVecBin(rr), nil
+			}
+			return fn, vecBin{rr: halfLoop(op)}, nil
 		}
 		fn := func(a, b, _ uint64) uint64 { return f2(a, b) | f2(a>>16, b>>16)<<16 }
+		if rr := halfVecBinary(op, 2); rr != nil {
+			return fn, halfVecBin(rr), nil
+		}
 		return fn, vecBin{rr: func(d, a, b *lanes) {
 			for i := range d {
 				d[i] = fn(a[i], b[i], 0)
@@ -130,10 +141,47 @@ func halfFloat(op string, n int) (func(a, b, c uint64) uint64, vecBin, func(d, a
 	if n == 2 {
 		fn = func(a, b, c uint64) uint64 { return halfFma(a, b, c) | halfFma(a>>16, b>>16, c>>16)<<16 }
 	}
+	if loop := halfVecFma(n); loop != nil {
+		return fn, vecBin{}, loop
+	}
 	return fn, vecBin{}, func(d, a, b, c *lanes) {
 		for i := range d {
 			d[i] = fn(a[i], b[i], c[i])
 		}
+	}
+}
+
+// halfVecBin is the F16C loop rr with its constant-operand and masked
+// forms: the constant spread over a warp's lanes, and the masked lanes
+// taken from a whole-warp result (arithmetic never faults).
+func halfVecBin(rr func(d, a, b *lanes)) vecBin {
+	spread := func(k uint64) *lanes {
+		var kk lanes
+		for i := range kk {
+			kk[i] = k
+		}
+		return &kk
+	}
+	merge := func(d, t *lanes, mask uint32) {
+		for i := range d {
+			if mask>>i&1 != 0 {
+				d[i] = t[i]
+			}
+		}
+	}
+	return vecBin{
+		rr: rr,
+		rk: func(d, a *lanes, k uint64) { rr(d, a, spread(k)) },
+		mrr: func(d, a, b *lanes, mask uint32) {
+			var t lanes
+			rr(&t, a, b)
+			merge(d, &t, mask)
+		},
+		mrk: func(d, a *lanes, k uint64, mask uint32) {
+			var t lanes
+			rr(&t, a, spread(k))
+			merge(d, &t, mask)
+		},
 	}
 }
 
