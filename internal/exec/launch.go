@@ -193,6 +193,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// kernels of the batch shape run batches of CTAs (batch.go), on the
 	// default schedule, without clusters; a worker's chunk holds whole
 	// batches where there are enough CTAs for every worker
+	guided := false
 	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
 		(!k.batch.pendingAtoms || bufferAddsEnabled)
 	if batched {
@@ -201,14 +202,16 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		// rows on 2 workers scaled 1.82x in chunks of 64 CTAs, 1.95x in 16)
 		chunk = max(chunk, min(batchCTAs(k, b, n), ng[0], (n+workers-1)/workers))
 		if ng[1]*ng[2] == 1 {
-			// a 1-D grid in four chunks per worker: the workers stream
+			// a 1-D grid in guided chunks (chunker): the workers stream
 			// memory far apart (saxpy on 2 workers: 1.72x in chunks of one
-			// batch, 1.87x in four per worker, 1.96x in two)
-			chunk = max(chunk, n/(workers*4))
+			// batch, 1.87x in four per worker, 1.96x in two), and end
+			// together (copy, 3 alternating runs: 1.57-1.83x in four
+			// chunks per worker, 1.80-1.92x guided; the machine's noise)
+			guided = true
 		}
 	}
 	chunk = evenChunks(n, chunk, workers)
-	var next atomic.Int64
+	chunks := &chunker{n: n, chunk: chunk, workers: workers, guided: guided}
 	l.stopAfter.Store(int64(n))
 	var grace *time.Timer
 	var done atomic.Int64
@@ -253,7 +256,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 			var spare *cluster
 			var br *batchRun
 			for {
-				start := int(next.Add(int64(chunk))) - chunk
+				start, end := chunks.take()
 				if start >= n {
 					if br != nil {
 						// (kept for the kernel's next launch; not after a
@@ -263,7 +266,6 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 					}
 					return
 				}
-				end := min(start+chunk, n)
 				ran := 0
 				runCluster := func(i int) {
 					id := [3]uint32{uint32(i % ng[0]), uint32(i / ng[0] % ng[1]), uint32(i / (ng[0] * ng[1]))}
@@ -333,6 +335,36 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		return first
 	}
 	return nil
+}
+
+// chunker hands the workers a grid's n clusters in chunks, one atomic
+// operation a chunk. Fixed chunks are chunk clusters. Guided chunks are a
+// share of what is left, 1/(2 x workers), down to chunk: large at first,
+// so the workers stream memory far apart, and small at the end, so that a
+// worker the machine held up late leaves the others little to wait for.
+type chunker struct {
+	next              atomic.Int64
+	n, chunk, workers int
+	guided            bool
+}
+
+// take returns the next chunk [start, end) of clusters; start >= n when
+// none is left.
+func (c *chunker) take() (start, end int) {
+	if !c.guided {
+		start := int(c.next.Add(int64(c.chunk))) - c.chunk
+		return start, min(start+c.chunk, c.n)
+	}
+	for {
+		start := int(c.next.Load())
+		if start >= c.n {
+			return start, start
+		}
+		size := max(c.chunk, (c.n-start)/(2*c.workers))
+		if c.next.CompareAndSwap(int64(start), int64(start+size)) {
+			return start, min(start+size, c.n)
+		}
+	}
 }
 
 // evenChunks shrinks chunk so that the grid's n clusters make a number of
