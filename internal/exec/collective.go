@@ -59,6 +59,10 @@ type collOp struct {
 	// a group of all 32 lanes, every one contributing, from the registers
 	// (wholeWarp)
 	whole func(f *frame)
+	// part, where the collective has one, computes finish's results for
+	// one group of a full warp whose membermasks split it into groups,
+	// every lane contributing, from the registers (partition)
+	part func(f *frame, group uint32)
 	// fullMask: the membermask is the immediate 0xffffffff
 	fullMask bool
 	// shfl: a shfl with immediate b and c, the table of its trace body
@@ -141,7 +145,7 @@ func execCollective(w *Warp, o *Op, mask uint32) {
 		c.finish(w, f, o, lanes, mask)
 		return
 	}
-	if c.wholeWarp(w, f, lanes, mask) {
+	if c.wholeWarp(w, f, lanes, mask) || c.partition(w, f, lanes, mask) {
 		return
 	}
 	for m := lanes; m != 0; m &= m - 1 {
@@ -192,6 +196,42 @@ func (c *collOp) runWhole(w *Warp, f *frame) bool {
 		}
 	}
 	c.whole(f)
+	return true
+}
+
+// partition is a .sync collective's fast path for a full warp whose
+// membermasks split it into groups (the masks of __match_any_sync, given
+// to __reduce_add_sync): when every lane executes it with its guard true,
+// none waits at another collective, and every lane's membermask holds the
+// lane and is the membermask of each of its members, each group is
+// complete at once with every member contributing, so its results are
+// finish's for that group, computed by part from the registers. It
+// reports whether it ran.
+func (c *collOp) partition(w *Warp, f *frame, issued, mask uint32) bool {
+	if !wholeCollectives || c.part == nil || issued != ^uint32(0) || mask != issued || f.syncWait != 0 ||
+		w.alive != ^uint32(0) || w.exited != 0 {
+		return false
+	}
+	masks := (*lanes)(f.regs[int(c.mask)*warpSize:])
+	for left := ^uint32(0); left != 0; {
+		// (no member of an earlier group can be in g: its mask is that
+		// group, which lacks the lane g was read from)
+		g := uint32(masks[bits.TrailingZeros32(left)])
+		if g&(left&-left) == 0 {
+			return false // not the lane itself
+		}
+		for m := g; m != 0; m &= m - 1 {
+			if uint32(masks[bits.TrailingZeros32(m)]) != g {
+				return false
+			}
+		}
+		left &^= g
+	}
+	for left := ^uint32(0); left != 0; {
+		g := uint32(masks[bits.TrailingZeros32(left)])
+		c.part(f, g)
+		left &^= g
+	}
 	return true
 }
 
@@ -547,6 +587,42 @@ func lowerMatch(l *lowering, in *ir.Inst, o *Op) error {
 		width = math.MaxUint64
 	}
 	all := hasMod(in, ".all")
+	// groups sets the results of the lanes of group (contributing, every
+	// one) by their values in src
+	groups := func(f *frame, src *lanes, group uint32) {
+		var d *lanes
+		if c.dst >= 0 {
+			d = (*lanes)(f.regs[int(c.dst)*warpSize:])
+		}
+		for left := group; left != 0; {
+			v := src[bits.TrailingZeros32(left)] & width
+			var same uint32
+			for i, x := range src { // (branch-free: the keys are data)
+				z := x&width ^ v
+				same |= uint32((z|-z)>>63^1) << i
+			}
+			same &= left
+			left &^= same
+			r, eq := uint64(same), true
+			if all {
+				eq = same == group
+				r = uint64(group)
+				if !eq {
+					r = 0
+				}
+			}
+			for k := same; k != 0 && d != nil; k &= k - 1 {
+				d[bits.TrailingZeros32(k)] = r
+			}
+			if c.pdst >= 0 && eq {
+				f.preds[c.pdst] |= same
+			} else if c.pdst >= 0 {
+				f.preds[c.pdst] &^= same
+			}
+		}
+	}
+	c.whole = func(f *frame) { groups(f, (*lanes)(f.regs[int(s)*warpSize:]), ^uint32(0)) }
+	c.part = func(f *frame, group uint32) { groups(f, (*lanes)(f.regs[int(s)*warpSize:]), group) }
 	c.finish = func(w *Warp, f *frame, o *Op, group, contrib uint32) {
 		// the lanes by groups of one value: each group found once, from
 		// the lanes no earlier group took (a warp's few keys: a few passes)
@@ -639,6 +715,24 @@ func lowerRedux(l *lowering, in *ir.Inst, o *Op) error {
 		}
 		for m := contrib; m != 0; m &= m - 1 {
 			setValue(f, bits.TrailingZeros32(m), acc)
+		}
+	}
+	c.part = func(f *frame, group uint32) { // (finish's fold, over the group's lanes in order)
+		a := (*lanes)(f.regs[int(c.ins[0])*warpSize:])
+		first := bits.TrailingZeros32(group)
+		acc := a[first] & 0xffffffff
+		if abs && t == ".f32" {
+			acc &^= 1 << 31
+		}
+		for m := group & (group - 1); m != 0; m &= m - 1 {
+			acc = combine(acc, a[bits.TrailingZeros32(m)]&0xffffffff)
+		}
+		if t == ".s32" {
+			acc = uint64(int64(int32(acc)))
+		}
+		d := (*lanes)(f.regs[int(c.dst)*warpSize:])
+		for m := group; m != 0; m &= m - 1 {
+			d[bits.TrailingZeros32(m)] = acc
 		}
 	}
 	c.whole = func(f *frame) { // (finish's fold, over every lane in order)

@@ -211,6 +211,53 @@ Done:`, func(l int) uint64 {
 		{"redux xor", "sm_80", `
 	redux.sync.xor.b32 %r, %t, 0x0000000f;
 	cvt.u64.u32 %res, %r;`, nil},
+		// groups of a partition of the warp (the partition fast path)
+		{"warp-aggregated add: redux over match.any's groups", "sm_80", `
+	rem.u32 %r, %t, 3;
+	match.any.sync.b32 %m, %r, 0xffffffff;
+	redux.sync.add.u32 %r, %t, %m;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			sum := 0
+			for j := l % 3; j < 32; j += 3 {
+				sum += j
+			}
+			return uint64(sum)
+		}},
+		{"redux min.s32 over quarter-warp masks", "sm_80", `
+	shr.u32 %s, %t, 3;
+	shl.b32 %s, %s, 3;
+	shl.b32 %m, 0xff, %s;
+	rem.u32 %r, %t, 5;
+	mul.lo.s32 %r, %r, %t;
+	sub.s32 %r, 40, %r;
+	redux.sync.min.s32 %r, %r, %m;
+	cvt.s64.s32 %res, %r;`, func(l int) uint64 {
+			low := 1 << 30
+			for j := l &^ 7; j < l&^7+8; j++ {
+				low = min(low, 40-j%5*j)
+			}
+			return uint64(int64(low))
+		}},
+		{"match.all over half-warp masks", "sm_70", `
+	setp.lt.u32 %p, %t, 16;
+	selp.u32 %m, 0x0000ffff, 0xffff0000, %p;
+	and.b32 %r, %t, 1;
+	@%p mov.u32 %r, 7;
+	match.all.sync.b32 %r|%p, %r, %m;
+	selp.u32 %s, 0x10000, 0, %p;
+	or.b32 %r, %r, %s;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 {
+			if l < 16 {
+				return 0x1ffff
+			}
+			return 0
+		}},
+		{"match.any within half-warp masks", "sm_70", `
+	setp.lt.u32 %p, %t, 16;
+	selp.u32 %m, 0x0000ffff, 0xffff0000, %p;
+	and.b32 %r, %t, 3;
+	match.any.sync.b32 %r, %r, %m;
+	cvt.u64.u32 %res, %r;`, func(l int) uint64 { return 0x1111 << uint(l%4) << uint(16*(l/16)) }},
 		{"elect the lowest lane of the mask", "sm_90", `
 	elect.sync %r|%p, 0xfffffff0;
 	selp.u32 %s, 0x100, 0, %p;
@@ -459,4 +506,50 @@ func shflRule(mode string, lane int, b, c uint32) (int, bool) {
 		j = lane
 	}
 	return j, pval
+}
+
+// TestCollectivePartitionDeclines: membermasks that do not split the warp
+// into groups (overlapping masks; a lane outside its own) leave the
+// partition fast path to the general one: both paths end alike.
+func TestCollectivePartitionDeclines(t *testing.T) {
+	for _, masks := range []string{
+		`selp.u32 %m, 0x0000ffff, 0xffffffff, %p;`, // lanes 16-31 name lanes 0-15 too
+		`selp.u32 %m, 0x0000ffff, 0x0000ffff, %p;`, // lanes 16-31 outside their mask
+		`selp.u32 %m, 0x0000ffff, 0xfffe0000, %p;`, // lane 16 outside its mask
+		`selp.u32 %m, 0xffffffff, 0xffff0000, %p;`, // lanes 0-15 name lanes 16-31, which do not name them
+	} {
+		run := func() string {
+			src := `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.reg .u32 %t, %r, %m;
+	.reg .u64 %a, %o;
+	.reg .pred %p;
+	mov.u32 %t, %tid.x;
+	setp.lt.u32 %p, %t, 16;
+	` + masks + `
+	redux.sync.add.u32 %r, %t, %m;
+	ld.param.u64 %a, [out];
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %a, %a, %o;
+	st.global.u32 [%a], %r;
+	ret;
+}
+`
+			p, g := load(t, src)
+			out, _ := g.Alloc(4*32, 0)
+			err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+				Params: params(p.Kernels["k"], out)})
+			b, _ := g.Bytes(out, 4*32)
+			return fmt.Sprint(err, b)
+		}
+		whole := run()
+		wholeCollectives = false
+		general := run()
+		wholeCollectives = true
+		if whole != general {
+			t.Errorf("%s: fast path %s, general path %s", masks, whole, general)
+		}
+	}
 }
