@@ -58,7 +58,7 @@ type batchRun struct {
 
 	nb       int      // warps in the current batch
 	bw       []int32  // per block: its warp in its CTA
-	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0)
+	bk       []uint64 // per block: its CTA's place in the batch (ctaid.x - x0, or ctaid.y: alongY)
 	ctaLanes uint64   // lanes of a CTA that are threads
 	// frames: the splits whose lanes have not all reconverged yet (split);
 	// maskPool: spare per-block masks
@@ -67,15 +67,18 @@ type batchRun struct {
 	x0       uint32
 	dom      batchDomain
 	cy, cz   uint32
-	regs     []uint64
-	preds    []uint32
-	act      []uint32 // per block: the lanes running (not waiting at the exit)
-	alive    []uint32 // per block: the lanes that are threads
-	nAct     int      // blocks with running lanes
-	lanes    uint64   // running lanes
-	forms    []form
-	hasF     []bool // the slot's form is its value
-	hasR     []bool // the slot's rows hold its value
+	// alongY: the batch's CTAs are consecutive in y, not x (grids one CTA
+	// wide: x0 is the first CTA's ctaid.y, ctaid.x is 0 and cy unused)
+	alongY bool
+	regs   []uint64
+	preds  []uint32
+	act    []uint32 // per block: the lanes running (not waiting at the exit)
+	alive  []uint32 // per block: the lanes that are threads
+	nAct   int      // blocks with running lanes
+	lanes  uint64   // running lanes
+	forms  []form
+	hasF   []bool // the slot's form is its value
+	hasR   []bool // the slot's rows hold its value
 	// uniR: the slot's rows, in every block, hold uniRaw (kept across
 	// batches: a kernel parameter's rows are filled once per launch)
 	uniR   []bool
@@ -452,11 +455,13 @@ func (r *batchRun) sregForm(s *sregRef) form {
 	case "%nctaid":
 		return uniformRaw(uint64(l.grid[s.ci]))
 	}
-	// %ctaid
-	switch s.ci {
-	case 0:
+	// %ctaid: the batch's axis varies by CTA (the form's fourth term)
+	switch {
+	case s.ci == 0 && !r.alongY, s.ci == 1 && r.alongY:
 		return form{c: [4]uint64{0, 0, 0, 1}, bits: 32}
-	case 1:
+	case s.ci == 0:
+		return uniformRaw(0)
+	case s.ci == 1:
 		return uniformRaw(uint64(r.cy))
 	}
 	return uniformRaw(uint64(r.cz))

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -2398,4 +2399,82 @@ func TestBatchPartialWarps(t *testing.T) {
 	add.u32 %v, %v, 1;
 	st.global.u32 [%p], %v;
 `+thread31Fault, 200, 100)
+}
+
+// TestBatchAlongY: a grid one CTA wide (grid(1, n), as a row-per-CTA
+// kernel launches it) is batched along y: each CTA reads and writes by its
+// %ctaid.y, %ctaid.x reads 0 and %ctaid.z stays the CTA's plane, on one
+// and two workers, every CTA batched; a load past the end in one CTA
+// faults as on the warp engine.
+func TestBatchAlongY(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+	.reg .pred %p;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.param.u32 %r11, [n];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ctaid.y;
+	mov.u32 %r4, %ctaid.z;
+	mov.u32 %r5, %nctaid.y;
+	mov.u32 %r6, %ntid.x;
+	mad.lo.u32 %r7, %r4, %r5, %r3;  // the CTA's row: z * nctaid.y + y
+	mad.lo.u32 %r8, %r7, %r6, %r1;  // the thread's element
+	setp.ge.u32 %p, %r8, %r11;
+	@%p bra Done;
+	mul.wide.u32 %rd3, %r8, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r9, [%rd4];
+	mad.lo.u32 %r9, %r2, 1000003, %r9; // + ctaid.x * 1000003 (0)
+	mad.lo.u32 %r9, %r3, 1000, %r9;
+	mad.lo.u32 %r9, %r4, 7, %r9;
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r9;
+Done:
+	ret;
+}`
+	const block = 64
+	grid := bdDims(1, 37, 2)
+	n := block * 37 * 2
+	in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdZero)), 5)
+	for _, workers := range []int{1, 2} {
+		var batches atomic.Int32
+		afterBatchOps = func() { batches.Add(1) }
+		res, err := bdRun(src, "k", grid, bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(n))), workers, true)
+		afterBatchOps = nil
+		if err != nil || res.err != nil {
+			t.Fatal(err, res.err)
+		}
+		if res.stats.Batched != 74 {
+			t.Errorf("%d workers: %d of 74 CTAs batched", workers, res.stats.Batched)
+		}
+		// (several CTAs a batch: a batch of one CTA each would be 74)
+		if b := batches.Load(); b > 12 {
+			t.Errorf("%d workers: %d batches for 74 CTAs of 2 warps", workers, b)
+		}
+		for i := range n {
+			y, z := i/block%37, i/(block*37)
+			want := binary.LittleEndian.Uint32(in[0][4*i:]) + uint32(y)*1000 + uint32(z)*7
+			if got := binary.LittleEndian.Uint32(res.mem[1][4*i:]); got != want {
+				t.Fatalf("%d workers: element %d (ctaid.y %d, z %d): %d, want %d", workers, i, y, z, got, want)
+			}
+		}
+	}
+	// n past the input's end: CTA (0, 30, 0) loads beyond it
+	big := bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(31*block)))
+	short := bdFillBufs(bdBufs(bdWords(30*block+5, bdRand), bdWords(n, bdZero)), 6)
+	diff, ref := bdDiffOn(t, src, "k", bdXY(1, 37), bdX(block), short, big, true, []int{1, 2})
+	if diff != "" {
+		t.Fatal(diff)
+	}
+	var f *Fault
+	if !errors.As(ref.err, &f) || f.CTA != [3]int{0, 30, 0} {
+		t.Fatalf("got %v, want a fault in CTA (0,30,0)", ref.err)
+	}
 }

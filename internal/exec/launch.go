@@ -193,6 +193,13 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// kernels of the batch shape run batches of CTAs (batch.go), on the
 	// default schedule, without clusters; a worker's chunk holds whole
 	// batches where there are enough CTAs for every worker
+	// a batch's CTAs are consecutive in x, or in y where the grid is one
+	// CTA wide (grid(1, n): batches of one CTA else)
+	alongY := ng[0] == 1 && ng[1] > 1
+	axis := ng[0] // CTAs in a row of the batch's axis
+	if alongY {
+		axis = ng[1]
+	}
 	guided := false
 	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
 		(!k.batch.pendingAtoms || bufferAddsEnabled)
@@ -200,8 +207,8 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 		// (a batch stays in one row of the grid: a chunk of several rows
 		// would only balance the workers more coarsely; matmul's 16-CTA
 		// rows on 2 workers scaled 1.82x in chunks of 64 CTAs, 1.95x in 16)
-		chunk = max(chunk, min(batchCTAs(k, b, n), ng[0], (n+workers-1)/workers))
-		if ng[1]*ng[2] == 1 {
+		chunk = max(chunk, min(batchCTAs(k, b, n), axis, (n+workers-1)/workers))
+		if axis == n {
 			// a 1-D grid in guided chunks (chunker): the workers stream
 			// memory far apart (saxpy on 2 workers: 1.72x in chunks of one
 			// batch, 1.87x in four per worker, 1.96x in two), and end
@@ -298,9 +305,10 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 						if br == nil {
 							br = getBatchRun(l)
 						}
-						j := min(end, i+br.ctasPerBatch(), (i/ng[0]+1)*ng[0])
+						j := min(end, i+br.ctasPerBatch(), (i/axis+1)*axis)
 						red.flush() // batches look allocations up on their own (atomic_buffer.go)
-						if br.runBatch(ctx, i%ng[0], j-i, uint32(i/ng[0]%ng[1]), uint32(i/(ng[0]*ng[1]))) {
+						br.alongY = alongY
+						if br.runBatch(ctx, i%axis, j-i, uint32(i/ng[0]%ng[1]), uint32(i/(ng[0]*ng[1]))) {
 							counts.warp += br.nWarp
 							counts.thread += br.nThread
 							l.batched.Add(int64(j - i))
