@@ -93,7 +93,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	}
 	n := uint64(o.size)
 	ws := &r.words
-	ws.reset(ai.addInt32 || ai.addF32)
+	ws.reset(ai.addInt32 || ai.addF32 || ai.addF64)
 	last, have := uint64(0), false // (the lane before's address, once there is one)
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
@@ -115,6 +115,13 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 			}
 			ws.note(addr)
 		}
+	}
+	if ws.ok && len(ws.addrs) > 0 && ai.addF64 {
+		r.addWordsF64(o, ai)
+		if dst >= 0 {
+			r.wroteRows(dst)
+		}
+		return true
 	}
 	if ws.ok && len(ws.addrs) > 0 {
 		r.addWords(o, ai)
@@ -365,6 +372,66 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 			l := bits.TrailingZeros32(m)
 			olds[l] = ai.it.norm(uint64(cur[ws.of[lane]] + uint32(olds[l])))
 			lane++
+		}
+	}
+}
+
+// addWordsF64 is addWords for atom/red.add.f64: each word's adds in the
+// warp engine's order, each lane's old value its word's running total
+// (f64Add: the host's sum, NaN results as the general path makes them),
+// then one compare-and-swap per word, again from the word's new value if
+// another worker changed it. The worker's adds to a word thus take
+// consecutive places in its coherence order (atomic_buffer.go says why a
+// relaxed add may).
+func (r *batchRun) addWordsF64(o *Op, ai *atomInfo) {
+	ws := &r.words
+	k := len(ws.addrs)
+	ptrs := r.wordPtrs64[:0]
+	for _, a := range ws.addrs {
+		data, off, _ := r.window(a, 8)
+		ptrs = append(ptrs, (*uint64)(unsafe.Pointer(&data[off])))
+	}
+	r.wordPtrs64 = ptrs
+	acc, cur, done := r.wordAcc64[:0], r.wordCur64[:0], r.wordDone[:0]
+	for _, p := range ptrs {
+		v := atomic.LoadUint64(p)
+		acc, cur, done = append(acc, v), append(cur, v), append(done, false)
+	}
+	r.wordAcc64, r.wordCur64, r.wordDone = acc, cur, done
+	r.issueAll(o)
+	keepOld := ai.dst >= 0 && !ai.unread
+	for left := k; left > 0; {
+		lane := 0
+		for blk := range r.nb {
+			vals := r.row(blk, ai.val)
+			var olds *lanes
+			if keepOld {
+				olds = r.row(blk, ai.dst)
+			}
+			for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				w := ws.of[lane]
+				lane++
+				if done[w] {
+					continue
+				}
+				if olds != nil {
+					olds[l] = acc[w]
+				}
+				acc[w] = f64Add(acc[w], vals[l])
+			}
+		}
+		for w, p := range ptrs {
+			if done[w] {
+				continue
+			}
+			if atomic.CompareAndSwapUint64(p, cur[w], acc[w]) {
+				done[w] = true
+				left--
+				continue
+			}
+			cur[w] = atomic.LoadUint64(p)
+			acc[w] = cur[w]
 		}
 	}
 }

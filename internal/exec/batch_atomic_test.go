@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/fp"
 )
 
 // TestBatchFloatAtomicOneWord: atom.global.add.f32 of every thread to one
@@ -244,6 +246,95 @@ func TestBatchPendingReadBack(t *testing.T) {
 		want := binary.LittleEndian.Uint32(in[0][4*i:]) + 5
 		if got := binary.LittleEndian.Uint32(ref.mem[1][4*i:]); got != want {
 			t.Fatalf("thread %d read %d, want %d", i, got, want)
+		}
+	}
+}
+
+// TestBatchF64AtomicWords: atom.global.add.f64 of every thread to one of
+// a few words (addWordsF64 in batches), old values unread, against
+// 9.7.13.5's add applied in the warp engine's order on one worker (CTA
+// after CTA, lane after lane), each sum rounded to nearest even (fp's
+// exact add): inputs whose sums round differently in another order, and
+// NaNs, whose payload the first one keeps (quieted). On two workers,
+// integer-valued inputs give exact sums in any order.
+func TestBatchF64AtomicWords(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry fsum(.param .u64 x, .param .u64 sum, .param .u32 n, .param .u32 bins) {
+	.reg .u32 %i, %t, %j, %n, %b;
+	.reg .f64 %v, %o;
+	.reg .u64 %xp, %sp, %a;
+	.reg .pred %p;
+	ld.param.u64 %xp, [x];
+	ld.param.u64 %sp, [sum];
+	ld.param.u32 %n, [n];
+	ld.param.u32 %b, [bins];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	setp.ge.u32 %p, %i, %n;
+	@%p bra Done;
+	mul.wide.u32 %a, %i, 8;
+	add.u64 %xp, %xp, %a;
+	ld.global.f64 %v, [%xp];
+	rem.u32 %j, %i, %b;
+	mul.wide.u32 %a, %j, 8;
+	add.u64 %sp, %sp, %a;
+	atom.global.add.f64 %o, [%sp], %v;
+Done:
+	ret;
+}
+`
+	const n = 1000 // eight CTAs of 128 threads, the last one partial
+	for _, c := range []struct {
+		name    string
+		bins    int
+		workers int
+		x       func(i int) float64
+		nan     map[int]uint64 // inputs replaced by these bits
+	}{
+		{"one word", 1, 1, func(i int) float64 { return float64(i%7-3)*1e16 + float64(i)*0.1 }, nil},
+		{"five words", 5, 1, func(i int) float64 { return math.Ldexp(float64(i%11)+0.3, i%60-30) }, nil},
+		{"nan payloads", 3, 1, func(i int) float64 { return float64(i) * 0.7 },
+			map[int]uint64{10: 0x7ff0000000000123, 13: 0xfff8000000000456, 40: 0x7ff0000000000001}},
+		{"infinities", 2, 1, func(i int) float64 { return float64(i) }, map[int]uint64{7: 0x7ff0000000000000, 9: 0xfff0000000000000}},
+		{"two workers, integers", 7, 2, func(i int) float64 { return float64(i*i%1000 - 400) }, nil},
+	} {
+		x := make([]byte, 8*n)
+		for i := range n {
+			v := math.Float64bits(c.x(i))
+			if b, ok := c.nan[i]; ok {
+				v = b
+			}
+			binary.LittleEndian.PutUint64(x[8*i:], v)
+		}
+		want := make([]uint64, c.bins)
+		for i := range want {
+			want[i] = math.Float64bits(0.5) // the words' starting value
+		}
+		for i := range n {
+			want[i%c.bins] = fp.F64.Add(want[i%c.bins], binary.LittleEndian.Uint64(x[8*i:]), fp.RN)
+		}
+		sums := make([]byte, 8*c.bins)
+		for i := range c.bins {
+			binary.LittleEndian.PutUint64(sums[8*i:], math.Float64bits(0.5))
+		}
+		for _, batch := range []bool{false, true} {
+			res, err := bdRun(src, "fsum", bdX(8), bdX(128), bdInput{x, sums}, bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(uint64(c.bins))), c.workers, batch)
+			if err != nil || res.err != nil {
+				t.Fatalf("%s: %v %v", c.name, err, res.err)
+			}
+			if batch && res.stats.Batched == 0 {
+				t.Fatalf("%s: not batched", c.name)
+			}
+			for w := range c.bins {
+				if got := binary.LittleEndian.Uint64(res.mem[1][8*w:]); got != want[w] {
+					t.Errorf("%s (batch %v): word %d %#x (%g), want %#x (%g)", c.name, batch, w, got,
+						math.Float64frombits(got), want[w], math.Float64frombits(want[w]))
+				}
+			}
 		}
 	}
 }
