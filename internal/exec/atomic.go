@@ -98,6 +98,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	addInt32 := op == ".add" && vec == 1 && (t == ".u32" || t == ".s32")
 	addF32 := op == ".add" && vec == 1 && t == ".f32"
 	addF64 := op == ".add" && vec == 1 && t == ".f64"
+	addInt64 := op == ".add" && vec == 1 && t == ".u64" // (no .s64 add: 9.7.13.5)
 	// the other ops on one 32-bit integer, and every op on one 8-byte word
 	// (atomic_words.go, atomic_word64.go): a function of their own per
 	// lane; every lane at one word in one step (fold: apply, .add.f64 on
@@ -109,7 +110,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		fold = f64AddOp
 	}
 	unread := oldUnread(l.f.IR, in)
-	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, addF64: addF64, it: it,
+	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, addF64: addF64, addInt64: addInt64, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
@@ -270,13 +271,14 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 
 // atomInfo is what batches need of an atom or red (batch_atomic.go): its
 // first value's and destination's slots (-1: none), and whether it is an
-// add of one 32-bit integer, f32 or f64; buffer: its adds may be buffered
-// (atomic_buffer.go); unread: no instruction reads its old value.
+// add of one 32- or 64-bit integer, f32 or f64; buffer: its adds may be
+// buffered (atomic_buffer.go); unread: no instruction reads its old value.
 type atomInfo struct {
-	val, dst                 int32
-	addInt32, addF32, addF64 bool
-	buffer, unread           bool
-	it                       intType
+	val, dst         int32
+	addInt32, addF32 bool
+	addF64, addInt64 bool
+	buffer, unread   bool
+	it               intType
 }
 
 // atomicOp returns the new memory value from the old one and the operands.

@@ -93,7 +93,7 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 	}
 	n := uint64(o.size)
 	ws := &r.words
-	ws.reset(ai.addInt32 || ai.addF32 || ai.addF64)
+	ws.reset(ai.addInt32 || ai.addF32 || ai.addF64 || ai.addInt64)
 	last, have := uint64(0), false // (the lane before's address, once there is one)
 	for blk := range r.nb {
 		addrs := r.row(blk, o.addrBase)
@@ -116,8 +116,8 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 			ws.note(addr)
 		}
 	}
-	if ws.ok && len(ws.addrs) > 0 && ai.addF64 {
-		r.addWordsF64(o, ai)
+	if ws.ok && len(ws.addrs) > 0 && (ai.addF64 || ai.addInt64) {
+		r.addWords64(o, ai)
 		if dst >= 0 {
 			r.wroteRows(dst)
 		}
@@ -376,14 +376,15 @@ func (r *batchRun) addWords(o *Op, ai *atomInfo) {
 	}
 }
 
-// addWordsF64 is addWords for atom/red.add.f64: each word's adds in the
-// warp engine's order, each lane's old value its word's running total
-// (f64Add: the host's sum, NaN results as the general path makes them),
-// then one compare-and-swap per word, again from the word's new value if
-// another worker changed it. The worker's adds to a word thus take
-// consecutive places in its coherence order (atomic_buffer.go says why a
-// relaxed add may).
-func (r *batchRun) addWordsF64(o *Op, ai *atomInfo) {
+// addWords64 is addWords for atom/red.add.f64 and .u64/.s64: each word's
+// adds in the warp engine's order, each lane's old value its word's
+// running total. An integer word takes one fetch-and-add of its lanes'
+// sum. An f64 word chains its lanes' adds (f64Add: the host's sum, NaN
+// results as the general path makes them) and takes one
+// compare-and-swap, again from the word's new value if another worker
+// changed it: the worker's adds to a word take consecutive places in its
+// coherence order (atomic_buffer.go says why a relaxed add may).
+func (r *batchRun) addWords64(o *Op, ai *atomInfo) {
 	ws := &r.words
 	k := len(ws.addrs)
 	ptrs := r.wordPtrs64[:0]
@@ -394,7 +395,10 @@ func (r *batchRun) addWordsF64(o *Op, ai *atomInfo) {
 	r.wordPtrs64 = ptrs
 	acc, cur, done := r.wordAcc64[:0], r.wordCur64[:0], r.wordDone[:0]
 	for _, p := range ptrs {
-		v := atomic.LoadUint64(p)
+		v := uint64(0) // (integers: running sums from 0)
+		if ai.addF64 {
+			v = atomic.LoadUint64(p)
+		}
 		acc, cur, done = append(acc, v), append(cur, v), append(done, false)
 	}
 	r.wordAcc64, r.wordCur64, r.wordDone = acc, cur, done
@@ -416,10 +420,17 @@ func (r *batchRun) addWordsF64(o *Op, ai *atomInfo) {
 					continue
 				}
 				if olds != nil {
-					olds[l] = acc[w]
+					olds[l] = acc[w] // (integers: made absolute below)
 				}
-				acc[w] = f64Add(acc[w], vals[l])
+				if ai.addF64 {
+					acc[w] = f64Add(acc[w], vals[l])
+				} else {
+					acc[w] += vals[l]
+				}
 			}
+		}
+		if !ai.addF64 {
+			break
 		}
 		for w, p := range ptrs {
 			if done[w] {
@@ -432,6 +443,25 @@ func (r *batchRun) addWordsF64(o *Op, ai *atomInfo) {
 			}
 			cur[w] = atomic.LoadUint64(p)
 			acc[w] = cur[w]
+		}
+	}
+	if ai.addF64 {
+		return
+	}
+	// integers: one fetch-and-add per word, then each lane's old value
+	for w, p := range ptrs {
+		cur[w] = atomic.AddUint64(p, acc[w]) - acc[w]
+	}
+	if !keepOld {
+		return
+	}
+	lane := 0
+	for blk := range r.nb {
+		olds := r.row(blk, ai.dst)
+		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			olds[l] = cur[ws.of[lane]] + olds[l]
+			lane++
 		}
 	}
 }

@@ -250,15 +250,8 @@ func TestBatchPendingReadBack(t *testing.T) {
 	}
 }
 
-// TestBatchF64AtomicWords: atom.global.add.f64 of every thread to one of
-// a few words (addWordsF64 in batches), old values unread, against
-// 9.7.13.5's add applied in the warp engine's order on one worker (CTA
-// after CTA, lane after lane), each sum rounded to nearest even (fp's
-// exact add): inputs whose sums round differently in another order, and
-// NaNs, whose payload the first one keeps (quieted). On two workers,
-// integer-valued inputs give exact sums in any order.
-func TestBatchF64AtomicWords(t *testing.T) {
-	const src = `.version 8.0
+// batchAtomicWordsSrc adds each thread's x[i] to word i % bins of sum.
+const batchAtomicWordsSrc = `.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry fsum(.param .u64 x, .param .u64 sum, .param .u32 n, .param .u32 bins) {
@@ -287,6 +280,16 @@ Done:
 	ret;
 }
 `
+
+// TestBatchF64AtomicWords: atom.global.add.f64 of every thread to one of
+// a few words (addWordsF64 in batches), old values unread, against
+// 9.7.13.5's add applied in the warp engine's order on one worker (CTA
+// after CTA, lane after lane), each sum rounded to nearest even (fp's
+// exact add): inputs whose sums round differently in another order, and
+// NaNs, whose payload the first one keeps (quieted). On two workers,
+// integer-valued inputs give exact sums in any order.
+func TestBatchF64AtomicWords(t *testing.T) {
+	src := batchAtomicWordsSrc
 	const n = 1000 // eight CTAs of 128 threads, the last one partial
 	for _, c := range []struct {
 		name    string
@@ -333,6 +336,49 @@ Done:
 				if got := binary.LittleEndian.Uint64(res.mem[1][8*w:]); got != want[w] {
 					t.Errorf("%s (batch %v): word %d %#x (%g), want %#x (%g)", c.name, batch, w, got,
 						math.Float64frombits(got), want[w], math.Float64frombits(want[w]))
+				}
+			}
+		}
+	}
+}
+
+// TestBatchU64AtomicWords: atom.global.add.u64 (the only 64-bit integer
+// add: 9.7.13.5), .acq_rel, of every thread to one of a few words
+// (addWords64's fetch-and-add per word), the sums modulo 2^64 with carries out of the
+// low halves and negative values, on one and two workers, batched and
+// not.
+func TestBatchU64AtomicWords(t *testing.T) {
+	const n = 1000
+	for _, c := range []struct {
+		typ           string
+		bins, workers int
+	}{{".u64", 1, 1}, {".u64", 6, 2}, {".u64", 3, 1}, {".u64", 256, 2}} {
+		src := strings.ReplaceAll(batchAtomicWordsSrc, ".f64", c.typ)
+		// (.acq_rel keeps the adds out of batch_pending.go's sums, which
+		// take relaxed unread integer adds)
+		src = strings.Replace(src, "atom.global", "atom.acq_rel.gpu.global", 1)
+		x := make([]byte, 8*n)
+		want := make([]uint64, c.bins)
+		for i := range n {
+			v := uint64(0xfffffff0) + uint64(i)*0x100000001 // carries out of bit 31
+			if c.bins%3 == 0 && i%3 == 0 {
+				v = -v
+			}
+			binary.LittleEndian.PutUint64(x[8*i:], v)
+			want[i%c.bins] += v
+		}
+		for _, batch := range []bool{false, true} {
+			res, err := bdRun(src, "fsum", bdX(8), bdX(128), bdInput{x, make([]byte, 8*c.bins)},
+				bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(uint64(c.bins))), c.workers, batch)
+			if err != nil || res.err != nil {
+				t.Fatalf("%s: %v %v", c.typ, err, res.err)
+			}
+			if batch && res.stats.Batched == 0 {
+				t.Fatalf("%s: not batched", c.typ)
+			}
+			for w := range c.bins {
+				if got := binary.LittleEndian.Uint64(res.mem[1][8*w:]); got != want[w] {
+					t.Fatalf("%s, %d bins (batch %v): word %d %#x, want %#x", c.typ, c.bins, batch, w, got, want[w])
 				}
 			}
 		}
