@@ -131,9 +131,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				// (misaligned there: access faults), whose lookup would
 				// end buffering
 				lane = bits.TrailingZeros32(mask)
-				t := w.cta.l.red.target.Load()
-				lookup = lookup && o.addrBase >= 0 &&
-					(t == nil || f.regs[int(o.addrBase)*warpSize+lane]+o.addrConst-t.base >= t.size)
+				lookup = lookup && o.addrBase >= 0 && !w.cta.l.red.holds(f.regs[int(o.addrBase)*warpSize+lane]+o.addrConst)
 			}
 		}
 		// a global op's lanes inside the warp's cached allocation, or a

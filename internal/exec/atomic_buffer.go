@@ -63,8 +63,8 @@ const redWords = 1 << 14
 // are held.
 const redFlushRounds = 16
 
-// redTarget is the global allocation a launch buffers adds to and the
-// kind of the adds: integers of 4 or 8 bytes, or f32 (float). Adds of two
+// redTarget is a global allocation a launch buffers adds to and the kind
+// of the adds: integers of 4 or 8 bytes, or f32 (float). Adds of two
 // kinds to one word do not commute (the carry out of the low half; a
 // float's rounding).
 type redTarget struct {
@@ -72,22 +72,43 @@ type redTarget struct {
 	float             bool
 }
 
+// redMaxTargets is how many allocations a launch buffers adds to: the
+// first ones its adds reach (a ring's slot counts and its budgets,
+// k-means' counts and sums).
+const redMaxTargets = 4
+
 // redLaunch is a launch's buffering state.
 type redLaunch struct {
-	ok     bool // the kernel may buffer (redSafe)
-	target atomic.Pointer[redTarget]
-	off    atomic.Bool // a plain access met the target: no more buffering
+	ok      bool // the kernel may buffer (redSafe)
+	targets [redMaxTargets]atomic.Pointer[redTarget]
+	off     atomic.Bool // a plain access met a target: no more buffering
 }
 
-// redBuffer is one worker's deltas.
+// holds says whether global address addr lies in one of the targets.
+func (rl *redLaunch) holds(addr uint64) bool {
+	for i := range rl.targets {
+		if t := rl.targets[i].Load(); t != nil && addr-t.base < t.size {
+			return true
+		}
+	}
+	return false
+}
+
+// redBuffer is one worker's deltas: a slot per target of the launch.
 type redBuffer struct {
 	l     *launch
-	t     *redTarget // nil: none claimed yet
-	other bool       // the launch's target is another allocation
-	data  []byte     // the target's bytes
-	lo    uint64     // offset in data of the word d32/d64[0] is for
-	d32   []uint32
-	d64   []uint64
+	slots [redMaxTargets]redSlot // slots[i]: targets[i]'s (t nil: none added to yet)
+	last  int                    // the slot of the last buffered add
+	full  bool                   // every target is another allocation's
+}
+
+// redSlot is one worker's deltas to one target.
+type redSlot struct {
+	t    *redTarget
+	data []byte // the target's bytes
+	lo   uint64 // offset in data of the word d32/d64[0] is for
+	d32  []uint32
+	d64  []uint64
 	// f32 adds do not commute: the log keeps them in the order they ran
 	// (word index << 32 | value), and flush applies them in that order;
 	// d32 and base hold the words' sums and values there
@@ -111,14 +132,41 @@ var redLogs = sync.Pool{New: func() any { return make([]uint64, 0, redLogSize) }
 const redLogSize = 1 << 16
 
 func newRedBuffer(l *launch) *redBuffer {
-	return &redBuffer{l: l, min: redWords, max: -1}
+	rb := &redBuffer{l: l}
+	for i := range rb.slots {
+		rb.slots[i].min, rb.slots[i].max = redWords, -1
+	}
+	return rb
 }
 
 // dirty says whether deltas are held.
-func (rb *redBuffer) dirty() bool { return rb != nil && rb.min <= rb.max }
+func (rb *redBuffer) dirty() bool {
+	if rb == nil {
+		return false
+	}
+	for i := range rb.slots {
+		if rb.slots[i].dirty() {
+			return true
+		}
+	}
+	return false
+}
 
 // flush adds the held deltas to memory.
 func (rb *redBuffer) flush() {
+	if rb == nil {
+		return
+	}
+	for i := range rb.slots {
+		rb.slots[i].flush()
+	}
+}
+
+// dirty says whether the slot holds deltas.
+func (rb *redSlot) dirty() bool { return rb.min <= rb.max }
+
+// flush adds the slot's deltas to memory.
+func (rb *redSlot) flush() {
 	if !rb.dirty() {
 		return
 	}
@@ -160,7 +208,7 @@ func addSums64(words []byte, d []uint64) {
 // chain again from the new value. The worker's adds to a word thus take
 // consecutive places in its coherence order, each thread's in its
 // program order: what adding them one by one at that moment gives.
-func (rb *redBuffer) flushFloat() {
+func (rb *redSlot) flushFloat() {
 	word := func(i uint32) *uint32 { return (*uint32)(unsafe.Pointer(&rb.data[rb.lo+uint64(i)*4])) }
 	acc, base, seen, touched := rb.d32, rb.base, rb.seen, rb.touched[:0]
 	for _, e := range rb.log {
@@ -212,6 +260,13 @@ func (rb *redBuffer) flushFloat() {
 // release flushes the deltas and gives their memory back (the worker is
 // done with the launch).
 func (rb *redBuffer) release() {
+	for i := range rb.slots {
+		rb.slots[i].release()
+	}
+}
+
+// release flushes the slot's deltas and gives their memory back.
+func (rb *redSlot) release() {
 	rb.flush()
 	if rb.base != nil { // (f32: d32 held sums, not deltas; the pool's must be zero)
 		clear(rb.d32)
@@ -228,31 +283,60 @@ func (rb *redBuffer) release() {
 	rb.d32, rb.d64, rb.base, rb.log, rb.seen, rb.t, rb.data = nil, nil, nil, nil, nil, nil, nil
 }
 
-// claim makes the allocation holding addr the worker's target (and the
-// launch's, when it has none yet); false when it cannot buffer there. A
-// generic addr of another space is no global allocation's (global
+// slotOf returns the worker's slot whose target holds addr, claiming the
+// allocation holding addr as a target of the launch (the first free one)
+// and of the worker where it is none yet; nil when it cannot buffer there.
+// A generic addr of another space is no global allocation's (global
 // allocations lie outside the windows of the others: mem.Classify).
-func (rb *redBuffer) claim(addr, width uint64, float bool) bool {
+func (rb *redBuffer) slotOf(addr, width uint64, float bool) *redSlot {
+	if s := &rb.slots[rb.last]; s.t != nil && addr-s.t.base < s.t.size {
+		return s
+	}
+	for i := range rb.slots {
+		if s := &rb.slots[i]; s.t != nil && addr-s.t.base < s.t.size {
+			rb.last = i
+			return s
+		}
+	}
+	if rb.full {
+		return nil
+	}
 	if sp, _ := mem.Classify(addr); sp != mem.SpaceGlobal {
-		return false
+		return nil
 	}
 	g := rb.l.prog.global
 	base, data, ok := g.Find(addr)
 	if !ok || uint64(len(data)) < width {
-		return false // (the general path faults)
+		return nil // (the general path faults)
 	}
-	t := &redTarget{base: base, size: uint64(len(data)), width: width, float: float}
-	if !rb.l.red.target.CompareAndSwap(nil, t) {
-		t = rb.l.red.target.Load()
+	for i := range rb.l.red.targets {
+		t := rb.l.red.targets[i].Load()
+		if t == nil {
+			t = &redTarget{base: base, size: uint64(len(data)), width: width, float: float}
+			if !rb.l.red.targets[i].CompareAndSwap(nil, t) {
+				t = rb.l.red.targets[i].Load()
+			}
+		}
+		if t.base == base {
+			// the worker's cached lookups become stale: its plain
+			// accesses to the target from now on look it up again and
+			// meet plainGlobal
+			g.Invalidate()
+			rb.last = i
+			s := &rb.slots[i]
+			s.claim(t, data, addr-base)
+			return s
+		}
 	}
-	if t.base != base {
-		rb.other = true
-		return false
-	}
-	// the worker's cached lookups become stale: its plain accesses to the
-	// target from now on look it up again and meet plainGlobal
-	g.Invalidate()
+	rb.full = true // (a fifth allocation: its adds go to memory as they run)
+	return nil
+}
+
+// claim sets the slot up for target t, whose bytes are data, its covered
+// words around offset off.
+func (rb *redSlot) claim(t *redTarget, data []byte, off uint64) {
 	rb.t, rb.data = t, data
+	float, width := t.float, t.width
 	switch {
 	case float:
 		rb.d32, rb.base, rb.log = redDeltas32.Get().([]uint32), redDeltas32.Get().([]uint32), redLogs.Get().([]uint64)
@@ -262,13 +346,12 @@ func (rb *redBuffer) claim(addr, width uint64, float bool) bool {
 	default:
 		rb.d64 = redDeltas64.Get().([]uint64)
 	}
-	rb.place(addr - base)
-	return true
+	rb.place(off)
 }
 
 // place moves the covered words to the aligned block holding offset off
 // (the deltas must be empty).
-func (rb *redBuffer) place(off uint64) {
+func (rb *redSlot) place(off uint64) {
 	rb.lo = off &^ (redWords*rb.t.width - 1)
 	rb.misses, rb.hits = 0, 0
 }
@@ -279,7 +362,7 @@ func (rb *redBuffer) place(off uint64) {
 // and buffering stops.
 func (w *Warp) plainGlobal(addr uint64) {
 	l := w.cta.l
-	if t := l.red.target.Load(); t != nil && addr-t.base < t.size {
+	if l.red.holds(addr) {
 		l.red.off.Store(true)
 		if w.cta.cl != nil { // (a batch's warp has none, and no deltas)
 			w.cta.cl.red.flush()
@@ -298,12 +381,12 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	if w.cta.cl == nil { // a batch's atomic (batch_atomic.go): batches do not buffer
 		return mask, false
 	}
-	rb := w.cta.cl.red
-	if rb == nil || rb.other {
+	buf := w.cta.cl.red
+	if buf == nil {
 		return mask, false
 	}
 	if l.red.off.Load() {
-		rb.flush()
+		buf.flush()
 		return mask, false
 	}
 	f := w.top()
@@ -314,7 +397,9 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	}
 	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
 	width, float := uint64(o.size), info.addF32
-	if rb.t == nil && !rb.claim(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float) {
+	// (the lowest lane's target: the lanes elsewhere take the general path)
+	rb := buf.slotOf(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float)
+	if rb == nil {
 		return mask, false
 	}
 	t := rb.t

@@ -462,7 +462,7 @@ func TestBufferedFloatRetry(t *testing.T) {
 	data := make([]byte, 16)
 	binary.LittleEndian.PutUint32(data[0:], f(1))
 	binary.LittleEndian.PutUint32(data[4:], f(10))
-	rb := &redBuffer{t: &redTarget{size: 16, width: 4, float: true}, data: data, d32: make([]uint32, redWords),
+	rb := &redSlot{t: &redTarget{size: 16, width: 4, float: true}, data: data, d32: make([]uint32, redWords),
 		base: make([]uint32, redWords), seen: make([]bool, redWords), min: 0, max: 1}
 	// word 0: + 2^24, + 1; word 1: + 0.5
 	for _, e := range []struct {
@@ -659,6 +659,167 @@ func TestBufferedAddsKindsOnOneWord(t *testing.T) {
 `, 1, 32, workers)
 		if got := binary.LittleEndian.Uint64(b[8:]); got != 1<<32 {
 			t.Errorf("%d workers: word = %#x, want 0x100000000", workers, got)
+		}
+	}
+}
+
+// TestBufferedAddsTargets: a launch buffers adds to the first
+// redMaxTargets allocations its adds reach, each worker in the slot of the
+// launch's target for that allocation; adds to a further allocation, or
+// outside global memory, get no slot (they go to memory as they run).
+func TestBufferedAddsTargets(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k() { ret; }
+`)
+	var allocs []uint64
+	for range redMaxTargets + 2 {
+		a, _ := g.Alloc(64, 0)
+		allocs = append(allocs, a)
+	}
+	l := &launch{prog: p}
+	one, two := newRedBuffer(l), newRedBuffer(l)
+	for i, a := range allocs {
+		s := one.slotOf(a+4*uint64(i%3), 4, false)
+		if i >= redMaxTargets {
+			if s != nil {
+				t.Fatalf("allocation %d got a slot past the %d targets", i, redMaxTargets)
+			}
+			continue
+		}
+		if s != &one.slots[i] || s.t.base != a || l.red.targets[i].Load() != s.t {
+			t.Fatalf("allocation %d: slot %p, want slots[%d] for its target", i, s, i)
+		}
+	}
+	// the other worker meets the targets in another order: the same slots
+	for i := redMaxTargets - 1; i >= 0; i-- {
+		if s := two.slotOf(allocs[i]+60, 4, false); s != &two.slots[i] || s.t != l.red.targets[i].Load() {
+			t.Fatalf("second worker, allocation %d: not slots[%d]", i, i)
+		}
+		if s := one.slotOf(allocs[i]+8, 4, false); s != &one.slots[i] {
+			t.Fatalf("allocation %d again: not slots[%d]", i, i)
+		}
+	}
+	if s := one.slotOf(0x10, 4, false); s != nil || !l.red.holds(allocs[2]+63) || l.red.holds(allocs[redMaxTargets]) {
+		t.Fatal("an address outside the targets held, or one inside not")
+	}
+	one.release()
+	two.release()
+}
+
+// TestBufferedAddsManyTargets: one warp-engine launch adding to six
+// allocations (a ring's counts, budgets debited, and more: the first four
+// buffered, two as they run), on one and two workers: every sum right.
+func TestBufferedAddsManyTargets(t *testing.T) {
+	setFlag(t, &batchEnabled, false) // (the warp engine's buffers: batches keep sums of their own)
+	var b strings.Builder
+	b.WriteString(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 keys, .param .u64 a0, .param .u64 a1, .param .u64 a2, .param .u64 a3, .param .u64 a4, .param .u64 a5) {
+	.reg .u32 %i, %t, %key, %bin, %v;
+	.reg .u64 %kp, %p, %a;
+	ld.param.u64 %kp, [keys];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %v, %tid.x;
+	mad.lo.u32 %i, %i, %t, %v;
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %kp, %a;
+	ld.global.u32 %key, [%a];
+`)
+	for j := range 6 {
+		fmt.Fprintf(&b, `	shr.u32 %%bin, %%key, %d;
+	and.b32 %%bin, %%bin, 15;
+	mul.wide.u32 %%a, %%bin, 4;
+	ld.param.u64 %%p, [a%d];
+	add.u64 %%p, %%p, %%a;
+	add.u32 %%v, %%key, %d;
+	red.global.add.u32 [%%p], %%v;
+`, 4*j, j, j)
+	}
+	b.WriteString("\tret;\n}\n")
+	for _, workers := range []int{1, 2} {
+		p, g, k := loadBuffered(t, b.String(), "k")
+		const n = 1 << 15
+		keys, _ := g.Alloc(4*n, 0)
+		kb, _ := g.Bytes(keys, 4*n)
+		var want [6][16]uint32
+		rng := rand.New(rand.NewPCG(9, 4))
+		for i := range n {
+			key := rng.Uint32()
+			binary.LittleEndian.PutUint32(kb[4*i:], key)
+			for j := range 6 {
+				want[j][key>>(4*j)&15] += key + uint32(j)
+			}
+		}
+		args := []uint64{keys}
+		for range 6 {
+			a, _ := g.Alloc(64, 0)
+			args = append(args, a)
+		}
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{n / 128, 1, 1}, Block: [3]int{128, 1, 1},
+			Params: params(k, args...), Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 6 {
+			got, _ := g.Bytes(args[1+j], 64)
+			for bin := range 16 {
+				if v := binary.LittleEndian.Uint32(got[4*bin:]); v != want[j][bin] {
+					t.Fatalf("%d workers: allocation %d bin %d = %d, want %d", workers, j, bin, v, want[j][bin])
+				}
+			}
+		}
+	}
+}
+
+// TestBufferedAddsSecondTargetSeen: warp 0's adds to a second buffered
+// allocation (the first one took the first target) are seen by warp 1
+// after bar.sync: its read meets the allocation and puts that target's
+// deltas in memory first.
+func TestBufferedAddsSecondTargetSeen(t *testing.T) {
+	p, g, k := loadBuffered(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 y) {
+	.reg .u32 %t, %v;
+	.reg .u64 %a, %b, %o;
+	.reg .pred %p;
+	ld.param.u64 %a, [x];
+	ld.param.u64 %b, [y];
+	mov.u32 %t, %tid.x;
+	red.global.add.u32 [%a], 1;
+	setp.ge.u32 %p, %t, 32;
+	@%p bra Wait;
+	red.global.add.u32 [%b], %t;
+Wait:
+	bar.sync 0;
+	@!%p bra Done;
+	ld.global.u32 %v, [%b];
+	mul.wide.u32 %o, %t, 4;
+	add.u64 %o, %a, %o;
+	st.global.u32 [%o-120], %v;
+Done:
+	ret;
+}
+`, "k")
+	for _, workers := range []int{1, 2} {
+		x, _ := g.Alloc(256, 0)
+		y, _ := g.Alloc(64, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+			Params: params(k, x, y), Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(x, 256)
+		if got := binary.LittleEndian.Uint32(b); got != 64 {
+			t.Errorf("%d workers: x[0] = %d, want 64", workers, got)
+		}
+		// warp 1 stores to words 2..33 what it read: 0+1+...+31
+		for l := 32; l < 64; l++ {
+			if got := binary.LittleEndian.Uint32(b[4*(l-30):]); got != 496 {
+				t.Errorf("%d workers: thread %d read %d after the barrier, want 496", workers, l, got)
+			}
 		}
 	}
 }
