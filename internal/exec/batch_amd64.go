@@ -65,3 +65,9 @@ func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintpt
 //
 //go:noescape
 func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+
+// batchChunks64NK is batchChunks32NK for 8-byte values: eight
+// consecutive uint64s a chunk, or one for all eight.
+//
+//go:noescape
+func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)

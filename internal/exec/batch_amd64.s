@@ -110,6 +110,24 @@ loop: \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
+// CONSEC64(OFF) sets eight slots of the row at DI+2*OFF to the eight
+// consecutive uint64s at SI plus the offset at DX+OFF (AX, Y3, Y4
+// scratch).
+#define CONSEC64(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VMOVDQU (SI)(AX*1), Y3; \
+	VMOVDQU 32(SI)(AX*1), Y4; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y4, (2*OFF+32)(DI)
+
+// BCAST64(OFF) sets eight slots of the row at DI+2*OFF to the uint64 at
+// SI plus the offset at DX+OFF (AX, Y3 scratch).
+#define BCAST64(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VPBROADCASTQ (SI)(AX*1), Y3; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y3, (2*OFF+32)(DI)
+
 // CHUNKS32 is batchChunks32's loop: the four chunks of eight lanes of the
 // row at DI, kinds from R8, offsets from DX, memory at SI (CX, AX, Y0..Y4
 // scratch).
@@ -462,5 +480,49 @@ knext:
 	DECQ R12
 	JNZ  kctas
 kdone:
+	VZEROUPPER
+	RET
+
+// func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+TEXT ·batchChunks64NK(SB), NOSPLIT, $0-64
+	MOVQ row+0(FP), DI
+	MOVQ rowStride+8(FP), R9
+	MOVQ base+16(FP), SI
+	MOVQ baseStride+24(FP), R10
+	MOVQ offs+32(FP), DX
+	MOVBQZX bcast+40(FP), BX
+	MOVQ wpc+48(FP), R11
+	MOVQ ctas+56(FP), R12
+	TESTQ R12, R12
+	JZ   qdone
+	TESTQ R11, R11
+	JZ   qdone
+	MOVQ R11, R8
+	SHLQ $7, R8 // (a CTA's offsets: 128 bytes a warp)
+qctas:
+	MOVQ R11, R13
+qwarp:
+	TESTQ BX, BX
+	JNZ  qbcast
+	CONSEC64(0)
+	CONSEC64(32)
+	CONSEC64(64)
+	CONSEC64(96)
+	JMP  qnext
+qbcast:
+	BCAST64(0)
+	BCAST64(32)
+	BCAST64(64)
+	BCAST64(96)
+qnext:
+	ADDQ $128, DX
+	ADDQ R9, DI
+	DECQ R13
+	JNZ  qwarp
+	SUBQ R8, DX // the next CTA: the same offsets, its own memory
+	ADDQ R10, SI
+	DECQ R12
+	JNZ  qctas
+qdone:
 	VZEROUPPER
 	RET

@@ -220,4 +220,37 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
+	// and with 8-byte values (batchChunks64NK: a tile of f64), each
+	// CTA's memory 512 bytes on
+	const cta64 = 512
+	vec64 := make([]byte, ctas*cta64)
+	for i := range vec64 {
+		vec64[i] = byte(r.Uint32())
+	}
+	for _, bcast := range []bool{false, true} {
+		for w := range wpc {
+			for c := range 4 {
+				first := uint32(r.IntN(56) * 8)
+				for j := range 8 {
+					woffs[w*warpSize+8*c+j] = first
+					if !bcast {
+						woffs[w*warpSize+8*c+j] = first + uint32(8*j)
+					}
+				}
+			}
+		}
+		clear(many)
+		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas)
+		for c := range ctas {
+			for w := range wpc {
+				row := many[(c*wpc+w)*gap*warpSize:]
+				for i := range warpSize {
+					want := binary.LittleEndian.Uint64(vec64[c*cta64+int(woffs[w*warpSize+i]):])
+					if row[i] != want {
+						t.Fatalf("chunks64NK (broadcast %v): CTA %d warp %d lane %d: %#x, want %#x", bcast, c, w, i, row[i], want)
+					}
+				}
+			}
+		}
+	}
 }

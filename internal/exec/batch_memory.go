@@ -281,6 +281,14 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
 		if g := r.sharedOffsets(pc, o, &af); g != nil {
 			// the same offsets in every CTA's shared memory: gathers
+			if n == 8 && r.full() && g.one != 0 && simdEnabled {
+				// (every block, every chunk eight consecutive words or
+				// one: a tile's rows and columns of f64 or u64)
+				r.countAll()
+				batchChunks64NK(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc)
+				r.wroteRows(v)
+				return 0, true
+			}
 			if n == 8 {
 				for blk := range r.nb {
 					if a, _ := r.issue(o, blk); a == 0 {

@@ -27,3 +27,7 @@ func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintpt
 func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int) {
 	panic("unreachable")
 }
+
+func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int) {
+	panic("unreachable")
+}
