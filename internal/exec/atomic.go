@@ -154,7 +154,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			// that does not, and faults there if it must)
 			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds *lanes
-			if dsts[0] >= 0 {
+			if dsts[0] >= 0 && !info.unread { // (a destination nobody reads keeps its values)
 				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
 			}
 			if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
@@ -175,6 +175,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 					}
 					mask = 0
 				}
+			}
+			if o.space == mem.SpaceShared && !addF32 {
+				mask = addSharedInt32Lanes(win[:winLimit+4], addrs, vals, olds, o.addrConst-winBase, mask, it)
 			}
 			for ; mask != 0; mask &= mask - 1 {
 				lane := bits.TrailingZeros32(mask)
@@ -529,4 +532,27 @@ func casAddF32(p *uint32, b uint32) uint64 {
 			return uint64(old)
 		}
 	}
+}
+
+// addSharedInt32Lanes is atom/red.add.u32/s32 on the CTA's shared memory
+// sh for the lanes of mask, in lane order, each word at addrs[lane]+adj: a
+// plain update (the cluster's goroutine alone reaches it), each lane's old
+// value to olds (nil: unread). It stops at the first lane whose word lies
+// outside sh or is misaligned and returns that lane and those after it
+// (the general path faults there).
+func addSharedInt32Lanes(sh []byte, addrs, vals, olds *lanes, adj uint64, mask uint32, it intType) uint32 {
+	limit := uint64(len(sh)) - 4
+	for ; mask != 0; mask &= mask - 1 {
+		lane := bits.TrailingZeros32(mask)
+		off := addrs[lane] + adj
+		if off > limit || off&3 != 0 {
+			return mask
+		}
+		p := (*uint32)(unsafe.Pointer(&sh[off]))
+		if olds != nil {
+			olds[lane] = it.norm(uint64(*p))
+		}
+		*p += uint32(vals[lane])
+	}
+	return 0
 }

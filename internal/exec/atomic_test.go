@@ -537,3 +537,83 @@ func atomWordOps(t *testing.T, kmask int) {
 		}
 	}
 }
+
+// TestAtomicSharedAddLanes: a warp's atom.shared.add.s32 to 16 words, two
+// lanes a word (addSharedInt32Lanes): each lane's old value, sign-extended
+// (.s32), is its word's running total in lane and warp order, and the
+// words end at their sums; with the old values unread, the same sums. A
+// lane past the CTA's shared memory faults, naming that thread, with the
+// lanes before it done.
+func TestAtomicSharedAddLanes(t *testing.T) {
+	const src = `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 bad) {
+	.reg .u32 %t, %v, %bin, %o, %x, %bad;
+	.reg .u64 %out, %a, %hb;
+	.reg .pred %p;
+	.shared .align 4 .b32 h[16];
+	ld.param.u64 %out, [out];
+	ld.param.u32 %bad, [bad];
+	mov.u32 %t, %tid.x;
+	mul.lo.u32 %bin, %t, 7;
+	and.b32 %bin, %bin, 15;
+	setp.eq.u32 %p, %t, %bad;
+	@%p mov.u32 %bin, 1000;
+	shl.b32 %bin, %bin, 2;
+	mov.u64 %hb, h;
+	cvt.u64.u32 %a, %bin;
+	add.u64 %a, %hb, %a;
+	mul.lo.u32 %v, %t, 5;
+	sub.s32 %v, 100, %v;
+	ATOM
+	mul.wide.u32 %a, %t, 4;
+	add.u64 %a, %out, %a;
+	st.global.u32 [%a], %o;
+	bar.sync 0;
+	setp.ge.u32 %p, %t, 16;
+	@%p bra Done;
+	shl.b32 %bin, %t, 2;
+	cvt.u64.u32 %a, %bin;
+	add.u64 %a, %hb, %a;
+	ld.shared.u32 %o, [%a];
+	mul.wide.u32 %a, %t, 4;
+	add.u64 %a, %out, %a;
+	st.global.u32 [%a+256], %o;
+Done:
+	ret;
+}
+`
+	for _, read := range []bool{true, false} {
+		atom := "atom.shared.add.s32 %o, [%a], %v;"
+		if !read {
+			atom = "atom.shared.add.s32 %x, [%a], %v;\n\tmov.u32 %o, 0;" // (%x: read by nothing)
+		}
+		p, g := load(t, strings.Replace(src, "ATOM", atom, 1))
+		out, _ := g.Alloc(4*80, 0)
+		launchK(t, p, 1, 64, out, 1<<20)
+		ob, _ := g.Bytes(out, 4*80)
+		var h [16]int32
+		for th := range 64 {
+			bin, v := th*7&15, int32(100-5*th)
+			if got := int32(binary.LittleEndian.Uint32(ob[4*th:])); read && got != h[bin] || !read && got != 0 {
+				t.Fatalf("read %v: thread %d's old value %d, want %d", read, th, got, h[bin])
+			}
+			h[bin] += v
+		}
+		for b := range 16 {
+			if got := int32(binary.LittleEndian.Uint32(ob[256+4*b:])); got != h[b] {
+				t.Fatalf("read %v: word %d = %d, want %d", read, b, got, h[b])
+			}
+		}
+	}
+	// thread 37 (warp 1, lane 5) adds past the 64 bytes of h
+	p, g := load(t, strings.Replace(src, "ATOM", "atom.shared.add.s32 %o, [%a], %v;", 1))
+	out, _ := g.Alloc(4*80, 0)
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], out, 37), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Thread != [3]int{37, 0, 0} || f.Space != "shared" {
+		t.Fatalf("got %v, want a shared-memory fault in thread 37", err)
+	}
+}
