@@ -145,6 +145,7 @@ func (p *Program) lower(f *Func) error {
 	}
 	buildTraces(f)
 	buildDiamonds(f)
+	buildCASLoops(f)
 	if fn.Entry {
 		f.redSafe = redSafe(fn) // (before planBatch, which asks)
 		f.batch = planBatch(f)

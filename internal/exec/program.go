@@ -178,6 +178,7 @@ type Op struct {
 	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
 	lockLoop   bool     // a backward branch whose loop tries to take a lock (lockLoops)
 	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)
+	cas        *casLoop // the CAS loop this back edge closes, or that this branch leaves early (casloop.go)
 	collective bool     // a warp collective: runs even when every guard is false (collective.go)
 	ends       bool     // ret or exit: the lanes that run it leave the frame, their PCs unread
 }

@@ -531,6 +531,15 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 				break
 			}
 			continue
+		} else if nw, nt, ok := w.runCASLoop(f, o, active, taken); ok {
+			// a CAS loop's lanes that go on in it, one after another to
+			// its end: still converged after it (casloop.go)
+			upc, nWarp, nThread, steps = o.cas.end+1, nWarp+nw, nThread+nt, steps+int(nw)
+			if steps >= slice || w.fault != nil {
+				stop = true
+				break
+			}
+			continue
 		} else {
 			break
 		}
