@@ -817,6 +817,7 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	// a scalar .local access of 4 or 8 bytes (stack.go's loadLocal)
 	// (or a generic one at a local address: stack.go's localBase)
 	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 4 || n == 8)
+	localVec := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) > 1 && (n == 4 || n == 8) // (stack.go's loadLocalVec)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if constant || shared && uniformEnabled && mask&(mask-1) != 0 &&
@@ -851,7 +852,7 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 			w.loadWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:]), t) {
 			return
 		}
-		if mask == ^uint32(0) && len(o.vec) > 1 && w.loadVectorWarp(o, f.regs, t) {
+		if mask == ^uint32(0) && len(o.vec) > 1 && (localVec && w.loadLocalVec(o, f.regs, t) || w.loadVectorWarp(o, f.regs, t)) {
 			return
 		}
 		if mask != ^uint32(0) && len(o.vec) == 1 && o.vec[0] >= 0 {
@@ -950,7 +951,8 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	o.vec, o.size = s, n
 	o.memTrace = memTraceKind(in, o, false, t)
 	total := uint64(n * len(s))
-	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && (n == 4 || n == 8) // (stack.go's storeLocal)
+	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && (n == 4 || n == 8)   // (stack.go's storeLocal)
+	localVec := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) > 1 && (n == 4 || n == 8) // (stack.go's storeLocalVec)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if local && w.storeLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
@@ -959,7 +961,7 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 		if mask == ^uint32(0) && len(o.vec) == 1 && w.storeWarp(o, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {
 			return
 		}
-		if mask == ^uint32(0) && len(o.vec) > 1 && w.storeVectorWarp(o, f.regs) {
+		if mask == ^uint32(0) && len(o.vec) > 1 && (localVec && w.storeLocalVec(o, f.regs) || w.storeVectorWarp(o, f.regs)) {
 			return
 		}
 		if mask != ^uint32(0) && len(o.vec) == 1 {

@@ -326,3 +326,72 @@ func lowerStackrestore(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	return nil
 }
+
+// loadLocalVec is a whole warp's vector ld.local (a called function's
+// .param result, ld.param.v2 {a, b}, [retval0]) of 4- or 8-byte elements
+// of type t into the rows of vec at one address in every lane: one check
+// of the whole vector in lane 0's part, then each element at the same
+// offset in every lane's part; false (nothing written) where the address
+// differs between lanes, is misaligned for the vector, or lies outside
+// the parts (the general path takes or faults those).
+func (w *Warp) loadLocalVec(o *Op, regs []uint64, t string) bool {
+	off, ok := w.localVecOffset(o)
+	if !ok {
+		return false
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off)
+	for k, s := range o.vec {
+		if s < 0 {
+			continue
+		}
+		q, dst := unsafe.Add(p, k*o.size), (*lanes)(regs[int(s)*warpSize:])
+		switch {
+		case o.size == 8:
+			loadStrided[uint64](q, int(w.localStride), dst)
+		case t[1] == 's':
+			loadStrided[int32](q, int(w.localStride), dst)
+		default:
+			loadStrided[uint32](q, int(w.localStride), dst)
+		}
+	}
+	return true
+}
+
+// storeLocalVec is loadLocalVec's st.local (st.param.v2 [func_retval0],
+// {a, b}), from the rows of vec.
+func (w *Warp) storeLocalVec(o *Op, regs []uint64) bool {
+	off, ok := w.localVecOffset(o)
+	if !ok {
+		return false
+	}
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off)
+	for k, s := range o.vec {
+		q, src := unsafe.Add(p, k*o.size), (*lanes)(regs[int(s)*warpSize:])
+		if o.size == 8 {
+			storeStrided[uint64](q, int(w.localStride), src)
+		} else {
+			storeStrided[uint32](q, int(w.localStride), src)
+		}
+	}
+	return true
+}
+
+// localVecOffset is lane 0's offset in its part of localBack for a whole
+// warp's vector .local access by o at one address in every lane, or false
+// where the lanes' addresses differ, or the vector is misaligned or not
+// inside the part.
+func (w *Warp) localVecOffset(o *Op) (int, bool) {
+	base, regs := w.localBase(o)
+	if regs != nil && !sameInLanes(regs, ^uint32(0), 0) {
+		return 0, false
+	}
+	a := base
+	if regs != nil {
+		a += regs[0]
+	}
+	n, stride := uint64(o.size*len(o.vec)), w.localStride
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride || a&(n-1) != 0 || a > stride-n {
+		return 0, false
+	}
+	return int(a), true
+}

@@ -265,3 +265,105 @@ func TestLocalWarpWideSigned(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalVectorAccesses: vector ld/st on a called function's .param
+// variables (a struct returned through func_retval0, st.param.v2 in the
+// callee and ld.param.v2/.v4 in the caller: one address in every lane)
+// and on a local array at lane-dependent offsets (the general path): each
+// lane reads back what it wrote, for .u32, .s32, .u64 and .v4.b32, under
+// a full warp and a partial one.
+func TestLocalVectorAccesses(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.func (.param .align 16 .b8 ret[32]) pair(.param .b32 a, .param .b64 b)
+{
+	.reg .b32 %x, %y;
+	.reg .b64 %u, %v;
+	ld.param.b32 %x, [a];
+	ld.param.b64 %u, [b];
+	mul.lo.u32 %y, %x, 3;
+	sub.s32 %y, 0, %y;
+	add.u64 %v, %u, 0x100000000;
+	st.param.v2.b32 [ret], {%x, %y};
+	st.param.v2.b64 [ret+16], {%u, %v};
+	ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+	.reg .b32 %t, %n, %r<8>;
+	.reg .b64 %o, %w, %e<4>;
+	.reg .pred %p;
+	.local .align 16 .b8 arr[512];
+	ld.param.u64 %o, [out];
+	ld.param.u32 %n, [n];
+	mov.u32 %t, %tid.x;
+	setp.ge.u32 %p, %t, %n;
+	@%p bra Done;
+	mul.wide.u32 %w, %t, 0x10001;
+	{
+	.param .b32 pa;
+	.param .b64 pb;
+	.param .align 16 .b8 rv[32];
+	st.param.b32 [pa], %t;
+	st.param.b64 [pb], %w;
+	call (rv), pair, (pa, pb);
+	ld.param.v2.b32 {%r1, %r2}, [rv];
+	ld.param.v2.s32 {%r3, %r4}, [rv];
+	ld.param.v2.b64 {%e1, %e2}, [rv+16];
+	ld.param.v4.b32 {%r5, %r6, %r7, %r0}, [rv+16];
+	}
+	// a local array at lane-dependent offsets: t % 4 * 16
+	and.b32 %n, %t, 3;
+	mul.wide.u32 %e3, %n, 16;
+	mov.u64 %e0, arr;
+	add.u64 %e3, %e3, %e0;
+	st.local.v2.b32 [%e3+8], {%r2, %r1};
+	ld.local.b32 %r5, [%e3+8];
+	ld.local.b32 %r6, [%e3+12];
+	st.local.b32 [%e3+200], %r1;
+	st.local.b32 [%e3+204], %t;
+	ld.local.v2.b32 {%n, %r3}, [%e3+200];
+	mul.wide.u32 %w, %t, 64;
+	add.u64 %o, %o, %w;
+	st.global.v4.b32 [%o], {%r1, %r2, %r3, %r4};
+	st.global.v2.b64 [%o+16], {%e1, %e2};
+	st.global.v4.b32 [%o+32], {%r5, %r6, %r7, %r0};
+	st.global.v2.b32 [%o+48], {%n, %r3};
+Done:
+	ret;
+}
+`)
+	for _, n := range []uint64{32, 20} {
+		out, _ := g.Alloc(64*32, 0)
+		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], out, n), Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := g.Bytes(out, 64*32)
+		for l := range uint64(n) {
+			x, y := uint32(l), uint32(-3*int32(l))
+			u := l * 0x10001
+			v := u + 1<<32
+			want := []uint64{uint64(x), uint64(y), uint64(x), uint64(y)} // (r3 is stored later: the words at 48)
+			for k, w := range want {
+				if got := binary.LittleEndian.Uint32(b[64*l+4*uint64(k):]); uint64(got) != w {
+					t.Fatalf("n %d lane %d: word %d = %#x, want %#x", n, l, k, got, w)
+				}
+			}
+			if g1, g2 := binary.LittleEndian.Uint64(b[64*l+16:]), binary.LittleEndian.Uint64(b[64*l+24:]); g1 != u || g2 != v {
+				t.Fatalf("n %d lane %d: v2.b64 %#x %#x, want %#x %#x", n, l, g1, g2, u, v)
+			}
+			// r5, r6: the local array's v2 store read back by scalar loads
+			if g5, g6 := binary.LittleEndian.Uint32(b[64*l+32:]), binary.LittleEndian.Uint32(b[64*l+36:]); g5 != y || g6 != x {
+				t.Fatalf("n %d lane %d: local array v2 %#x %#x, want %#x %#x", n, l, g5, g6, y, x)
+			}
+			if g1, g2 := binary.LittleEndian.Uint32(b[64*l+48:]), binary.LittleEndian.Uint32(b[64*l+52:]); g1 != x || g2 != x {
+				t.Fatalf("n %d lane %d: local array v2 load %#x %#x, want %#x %#x", n, l, g1, g2, x, x)
+			}
+			if g7, g0 := binary.LittleEndian.Uint32(b[64*l+40:]), binary.LittleEndian.Uint32(b[64*l+44:]); g7 != uint32(v) || g0 != uint32(v>>32) {
+				t.Fatalf("n %d lane %d: v4.b32 words 2-3 %#x %#x, want %#x %#x", n, l, g7, g0, uint32(v), uint32(v>>32))
+			}
+		}
+	}
+}
