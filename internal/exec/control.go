@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/mem"
@@ -503,6 +504,27 @@ func (t transfer) toCalleeLanes(w *Warp, caller, callee *frame, mask uint32) boo
 	dst, src := callee.base+uint64(t.calleeFrame), caller.base+uint64(t.callerFrame)
 	if t.calleeSlot >= 0 || t.size != 4 && t.size != 8 || !w.inLocalStride(dst, t.size) || t.callerSlot < 0 && !w.inLocalStride(src, t.size) {
 		return false
+	}
+	if mask == ^uint32(0) {
+		// every lane: strided over the lanes' parts, without a slice a lane
+		p := unsafe.Pointer(unsafe.SliceData(back))
+		var tmp lanes
+		from := &tmp
+		if t.callerSlot >= 0 {
+			from = (*lanes)(caller.regs[int(t.callerSlot)*warpSize:])
+		} else {
+			if t.size == 8 {
+				loadStrided[uint64](unsafe.Add(p, src), int(stride), from)
+			} else {
+				loadStrided[uint32](unsafe.Add(p, src), int(stride), from)
+			}
+		}
+		if t.size == 8 {
+			storeStrided[uint64](unsafe.Add(p, dst), int(stride), from)
+		} else {
+			storeStrided[uint32](unsafe.Add(p, dst), int(stride), from)
+		}
+		return true
 	}
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)

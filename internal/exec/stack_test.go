@@ -271,7 +271,9 @@ func TestLocalWarpWideSigned(t *testing.T) {
 // callee and ld.param.v2/.v4 in the caller: one address in every lane)
 // and on a local array at lane-dependent offsets (the general path): each
 // lane reads back what it wrote, for .u32, .s32, .u64 and .v4.b32, under
-// a full warp and a partial one.
+// a full warp and a partial one. The arguments reach the callee's .param
+// variables from the caller's (st.param) and from registers, 64-bit ones
+// with bits 32-63 set (transfer.toCalleeLanes).
 func TestLocalVectorAccesses(t *testing.T) {
 	p, g := load(t, `.version 8.0
 .target sm_90
@@ -292,7 +294,7 @@ func TestLocalVectorAccesses(t *testing.T) {
 .visible .entry k(.param .u64 out, .param .u32 n)
 {
 	.reg .b32 %t, %n, %r<8>;
-	.reg .b64 %o, %w, %e<4>;
+	.reg .b64 %o, %w, %e<4>, %f<3>;
 	.reg .pred %p;
 	.local .align 16 .b8 arr[512];
 	ld.param.u64 %o, [out];
@@ -301,6 +303,7 @@ func TestLocalVectorAccesses(t *testing.T) {
 	setp.ge.u32 %p, %t, %n;
 	@%p bra Done;
 	mul.wide.u32 %w, %t, 0x10001;
+	mul.lo.u64 %w, %w, 0x100000001; // (bits 32-63 too)
 	{
 	.param .b32 pa;
 	.param .b64 pb;
@@ -313,6 +316,11 @@ func TestLocalVectorAccesses(t *testing.T) {
 	ld.param.v2.b64 {%e1, %e2}, [rv+16];
 	ld.param.v4.b32 {%r5, %r6, %r7, %r0}, [rv+16];
 	}
+	{
+	.param .align 16 .b8 rv2[32];
+	call (rv2), pair, (%t, %w); // (registers straight into the callee's .param)
+	ld.param.v2.b64 {%f1, %f2}, [rv2+16];
+	}
 	// a local array at lane-dependent offsets: t % 4 * 16
 	and.b32 %n, %t, 3;
 	mul.wide.u32 %e3, %n, 16;
@@ -324,44 +332,48 @@ func TestLocalVectorAccesses(t *testing.T) {
 	st.local.b32 [%e3+200], %r1;
 	st.local.b32 [%e3+204], %t;
 	ld.local.v2.b32 {%n, %r3}, [%e3+200];
-	mul.wide.u32 %w, %t, 64;
+	mul.wide.u32 %w, %t, 80;
 	add.u64 %o, %o, %w;
 	st.global.v4.b32 [%o], {%r1, %r2, %r3, %r4};
 	st.global.v2.b64 [%o+16], {%e1, %e2};
 	st.global.v4.b32 [%o+32], {%r5, %r6, %r7, %r0};
 	st.global.v2.b32 [%o+48], {%n, %r3};
+	st.global.v2.b64 [%o+64], {%f1, %f2};
 Done:
 	ret;
 }
 `)
 	for _, n := range []uint64{32, 20} {
-		out, _ := g.Alloc(64*32, 0)
+		out, _ := g.Alloc(80*32, 0)
 		if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
 			Params: params(p.Kernels["k"], out, n), Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
-		b, _ := g.Bytes(out, 64*32)
+		b, _ := g.Bytes(out, 80*32)
 		for l := range uint64(n) {
 			x, y := uint32(l), uint32(-3*int32(l))
-			u := l * 0x10001
+			u := l * 0x10001 * 0x100000001
 			v := u + 1<<32
 			want := []uint64{uint64(x), uint64(y), uint64(x), uint64(y)} // (r3 is stored later: the words at 48)
 			for k, w := range want {
-				if got := binary.LittleEndian.Uint32(b[64*l+4*uint64(k):]); uint64(got) != w {
+				if got := binary.LittleEndian.Uint32(b[80*l+4*uint64(k):]); uint64(got) != w {
 					t.Fatalf("n %d lane %d: word %d = %#x, want %#x", n, l, k, got, w)
 				}
 			}
-			if g1, g2 := binary.LittleEndian.Uint64(b[64*l+16:]), binary.LittleEndian.Uint64(b[64*l+24:]); g1 != u || g2 != v {
+			if g1, g2 := binary.LittleEndian.Uint64(b[80*l+16:]), binary.LittleEndian.Uint64(b[80*l+24:]); g1 != u || g2 != v {
 				t.Fatalf("n %d lane %d: v2.b64 %#x %#x, want %#x %#x", n, l, g1, g2, u, v)
 			}
 			// r5, r6: the local array's v2 store read back by scalar loads
-			if g5, g6 := binary.LittleEndian.Uint32(b[64*l+32:]), binary.LittleEndian.Uint32(b[64*l+36:]); g5 != y || g6 != x {
+			if g5, g6 := binary.LittleEndian.Uint32(b[80*l+32:]), binary.LittleEndian.Uint32(b[80*l+36:]); g5 != y || g6 != x {
 				t.Fatalf("n %d lane %d: local array v2 %#x %#x, want %#x %#x", n, l, g5, g6, y, x)
 			}
-			if g1, g2 := binary.LittleEndian.Uint32(b[64*l+48:]), binary.LittleEndian.Uint32(b[64*l+52:]); g1 != x || g2 != x {
+			if g1, g2 := binary.LittleEndian.Uint32(b[80*l+48:]), binary.LittleEndian.Uint32(b[80*l+52:]); g1 != x || g2 != x {
 				t.Fatalf("n %d lane %d: local array v2 load %#x %#x, want %#x %#x", n, l, g1, g2, x, x)
 			}
-			if g7, g0 := binary.LittleEndian.Uint32(b[64*l+40:]), binary.LittleEndian.Uint32(b[64*l+44:]); g7 != uint32(v) || g0 != uint32(v>>32) {
+			if f1, f2 := binary.LittleEndian.Uint64(b[80*l+64:]), binary.LittleEndian.Uint64(b[80*l+72:]); f1 != u || f2 != v {
+				t.Fatalf("n %d lane %d: register arguments' v2.b64 %#x %#x, want %#x %#x", n, l, f1, f2, u, v)
+			}
+			if g7, g0 := binary.LittleEndian.Uint32(b[80*l+40:]), binary.LittleEndian.Uint32(b[80*l+44:]); g7 != uint32(v) || g0 != uint32(v>>32) {
 				t.Fatalf("n %d lane %d: v4.b32 words 2-3 %#x %#x, want %#x %#x", n, l, g7, g0, uint32(v), uint32(v>>32))
 			}
 		}
