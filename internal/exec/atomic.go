@@ -112,6 +112,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	unread := oldUnread(l.f.IR, in)
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, addF64: addF64, addInt64: addInt64, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
+	if unread && bufferableSite(in, o, vec) {
+		info.combine = combineOp(op, t) // (atomic_combine.go)
+	}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -119,7 +122,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		lookup := o.space == mem.SpaceGlobal || o.space == mem.SpaceShared
 		// lane: the lane whose address finds the window
 		lane := 0
-		if info.buffer && w.cta.l.red.ok && bufferAddsEnabled { // (atomic_buffer.go)
+		if (info.buffer || info.combine != redAdd) && w.cta.l.red.ok && bufferAddsEnabled { // (atomic_buffer.go)
 			var bypass bool
 			if mask, bypass = w.bufferAdds(o, info, mask); mask == 0 {
 				return
@@ -280,6 +283,9 @@ type atomInfo struct {
 	addF64, addInt64 bool
 	buffer, unread   bool
 	it               intType
+	// combine: the buffered op of a max, min, and, or or xor whose old
+	// value no instruction reads (atomic_combine.go; redAdd: none)
+	combine uint8
 }
 
 // atomicOp returns the new memory value from the old one and the operands.

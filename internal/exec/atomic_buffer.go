@@ -70,6 +70,10 @@ const redFlushRounds = 16
 type redTarget struct {
 	base, size, width uint64
 	float             bool
+	// op: redAdd, or an op whose updates of a word commute and associate
+	// (atomic_combine.go), of signed integers for max and min
+	op     uint8
+	signed bool
 }
 
 // redMaxTargets is how many allocations a launch buffers adds to: the
@@ -170,7 +174,9 @@ func (rb *redSlot) flush() {
 	if !rb.dirty() {
 		return
 	}
-	if rb.t.float {
+	if rb.t.op != redAdd {
+		rb.flushCombined()
+	} else if rb.t.float {
 		rb.flushFloat()
 	} else if rb.t.width == 4 {
 		addSums32(rb.data[rb.lo+uint64(rb.min)*4:], rb.d32[rb.min:rb.max+1])
@@ -288,7 +294,7 @@ func (rb *redSlot) release() {
 // and of the worker where it is none yet; nil when it cannot buffer there.
 // A generic addr of another space is no global allocation's (global
 // allocations lie outside the windows of the others: mem.Classify).
-func (rb *redBuffer) slotOf(addr, width uint64, float bool) *redSlot {
+func (rb *redBuffer) slotOf(addr, width uint64, float bool, op uint8, signed bool) *redSlot {
 	if s := &rb.slots[rb.last]; s.t != nil && addr-s.t.base < s.t.size {
 		return s
 	}
@@ -312,7 +318,7 @@ func (rb *redBuffer) slotOf(addr, width uint64, float bool) *redSlot {
 	for i := range rb.l.red.targets {
 		t := rb.l.red.targets[i].Load()
 		if t == nil {
-			t = &redTarget{base: base, size: uint64(len(data)), width: width, float: float}
+			t = &redTarget{base: base, size: uint64(len(data)), width: width, float: float, op: op, signed: signed}
 			if !rb.l.red.targets[i].CompareAndSwap(nil, t) {
 				t = rb.l.red.targets[i].Load()
 			}
@@ -338,6 +344,8 @@ func (rb *redSlot) claim(t *redTarget, data []byte, off uint64) {
 	rb.t, rb.data = t, data
 	float, width := t.float, t.width
 	switch {
+	case t.op != redAdd: // (the words' folded values, zeroed again as they are flushed)
+		rb.d64, rb.seen = redDeltas64.Get().([]uint64), make([]bool, redWords)
 	case float:
 		rb.d32, rb.base, rb.log = redDeltas32.Get().([]uint32), redDeltas32.Get().([]uint32), redLogs.Get().([]uint64)
 		rb.seen = make([]bool, redWords)
@@ -398,17 +406,20 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
 	width, float := uint64(o.size), info.addF32
 	// (the lowest lane's target: the lanes elsewhere take the general path)
-	rb := buf.slotOf(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float)
+	rb := buf.slotOf(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float, info.combine, info.it.signed)
 	if rb == nil {
 		return mask, false
 	}
 	t := rb.t
-	if t.width != width || t.float != float {
+	if t.width != width || t.float != float || t.op != info.combine || t.op != redAdd && t.signed != info.it.signed {
 		// adds of another kind (k-means' f32 sums beside its u32 counts)
 		// go to memory as they run; where one meets the target, its
 		// lookup puts the deltas in memory first and ends buffering
 		// (plainGlobal)
 		return mask, false
+	}
+	if t.op != redAdd {
+		return rb.combineLanes(addrs, vals, o.addrConst-t.base, mask), true
 	}
 	var rest uint32
 	lo, limit, shift := rb.lo, t.size-width, uint(bits.TrailingZeros64(width))
@@ -495,7 +506,7 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 // no instruction reads (oldUnread), may have its adds buffered: an add of
 // one 32- or 64-bit integer or f32 to .global or generic memory, relaxed.
 func bufferableAdd(in *ir.Inst, o *Op, op, t string, vec int) bool {
-	if op != ".add" || vec != 1 || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric || o.frameAddr || hasSemantics(in) {
+	if op != ".add" || !bufferableSite(in, o, vec) {
 		return false
 	}
 	switch t {
@@ -503,6 +514,13 @@ func bufferableAdd(in *ir.Inst, o *Op, op, t string, vec int) bool {
 		return true
 	}
 	return false
+}
+
+// bufferableSite says whether atom/red in (lowered to o) is of one value
+// on .global or generic memory, relaxed: where its updates may be
+// buffered.
+func bufferableSite(in *ir.Inst, o *Op, vec int) bool {
+	return vec == 1 && (o.space == mem.SpaceGlobal || o.space == mem.SpaceGeneric) && !o.frameAddr && !hasSemantics(in)
 }
 
 // oldUnread says whether no instruction of fn reads the old value atom or

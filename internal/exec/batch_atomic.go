@@ -87,6 +87,9 @@ func (r *batchRun) atomic(pc int32, o *Op) bool {
 			return ok
 		}
 	}
+	if ai.combine != redAdd && r.combineDense(o, ai) {
+		return true
+	}
 	dst := ai.dst // (-1: red, or a sink)
 	if dst >= 0 {
 		r.materialize(dst) // (the lanes that do not run keep their values)
@@ -464,4 +467,102 @@ func (r *batchRun) addWords64(o *Op, ai *atomInfo) {
 			lane++
 		}
 	}
+}
+
+// combineDense runs an atom/red max, min, and, or or xor whose old values
+// no instruction reads (ai.combine) when every running lane's word lies in
+// one allocation, aligned, within redWords words of the first lane's:
+// each word's lanes folded into one value in a dense array, then applied
+// with one atomic op a word (atomic_combine.go says why that is allowed).
+// Values are folded as unsigned maxima (min and signed ops through a
+// complement or a flipped sign bit), ors (and: of the complements) or
+// xors. False: a lane fell outside (nothing applied; the general path
+// takes the op, and faults where it must).
+func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
+	n := uint64(o.size)
+	var first uint64
+	found := false
+	for blk := range r.nb {
+		if m := r.act[blk] & r.guardOf(o, blk); m != 0 {
+			first, found = r.row(blk, o.addrBase)[bits.TrailingZeros32(m)]+o.addrConst, true
+			break
+		}
+	}
+	if !found {
+		r.issueAll(o)
+		return true
+	}
+	data, off0, ok := r.window(first, n)
+	if !ok || first&(n-1) != 0 {
+		return false
+	}
+	base := first - off0
+	lo := off0 &^ (redWords*n - 1)
+	if r.dense == nil {
+		r.dense, r.denseSeen = make([]uint64, redWords), make([]bool, redWords)
+	}
+	d, seen, touched := r.dense, r.denseSeen, r.denseTouched[:0]
+	vmask, flip := ^uint64(0), uint64(0)
+	if n == 4 {
+		vmask = 0xffffffff
+	}
+	if ai.it.signed && (ai.combine == redMax || ai.combine == redMin) {
+		flip = 1 << (8*n - 1)
+	}
+	neg := ai.combine == redMin || ai.combine == redAnd
+	kind := ai.combine // (max, or, xor on the transformed values)
+	switch kind {
+	case redMin:
+		kind = redMax
+	case redAnd:
+		kind = redOr
+	}
+	limit, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
+	bad := false
+	for blk := range r.nb {
+		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
+		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			off := addrs[l] + o.addrConst - base
+			i := (off - lo) >> shift
+			if off > limit || off&(n-1) != 0 || i >= redWords {
+				bad = true
+				break
+			}
+			v := vals[l]&vmask ^ flip
+			if neg {
+				v = ^v & vmask
+			}
+			switch {
+			case !seen[i]:
+				seen[i], d[i] = true, v
+				touched = append(touched, uint32(i))
+			case kind == redMax:
+				d[i] = max(d[i], v)
+			case kind == redOr:
+				d[i] |= v
+			default:
+				d[i] ^= v
+			}
+		}
+		if bad {
+			break
+		}
+	}
+	r.denseTouched = touched
+	if !bad {
+		r.issueAll(o)
+	}
+	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed}
+	for _, i := range touched {
+		if !bad {
+			v := d[i]
+			if neg {
+				v = ^v & vmask
+			}
+			applyCombined(t, unsafe.Pointer(&data[lo+uint64(i)*n]), v^flip)
+		}
+		seen[i] = false
+	}
+	return !bad
 }

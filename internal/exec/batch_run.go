@@ -92,18 +92,22 @@ type batchRun struct {
 	words            wordSet
 	wordPtrs         []*uint32
 	wordAcc, wordCur []uint32
-	// (addWordsF64's)
+	// (addWords64's)
 	wordPtrs64           []*uint64
 	wordAcc64, wordCur64 []uint64
-	wordDone             []bool
-	w                    Warp // runs handlers on a block's file
-	cta                  cta  // w's: its launch
-	fr                   frame
-	tmp                  lanes
-	tmp2                 lanes
-	offs                 lanes // lanesAccess's offsets
-	unkept               bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
-	tailEnd              int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
+	// combineDense's folds, per word of redWords (seen: folded into)
+	dense        []uint64
+	denseSeen    []bool
+	denseTouched []uint32
+	wordDone     []bool
+	w            Warp // runs handlers on a block's file
+	cta          cta  // w's: its launch
+	fr           frame
+	tmp          lanes
+	tmp2         lanes
+	offs         lanes // lanesAccess's offsets
+	unkept       bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
+	tailEnd      int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
 
 	gBase uint64
 	gData []byte
