@@ -74,6 +74,7 @@ type redTarget struct {
 	// (atomic_combine.go), of signed integers for max and min
 	op     uint8
 	signed bool
+	limit  uint64 // redInc: the limit of every increment buffered
 }
 
 // redMaxTargets is how many allocations a launch buffers adds to: the
@@ -294,7 +295,7 @@ func (rb *redSlot) release() {
 // and of the worker where it is none yet; nil when it cannot buffer there.
 // A generic addr of another space is no global allocation's (global
 // allocations lie outside the windows of the others: mem.Classify).
-func (rb *redBuffer) slotOf(addr, width uint64, float bool, op uint8, signed bool) *redSlot {
+func (rb *redBuffer) slotOf(addr, width uint64, float bool, op uint8, signed bool, limit uint64) *redSlot {
 	if s := &rb.slots[rb.last]; s.t != nil && addr-s.t.base < s.t.size {
 		return s
 	}
@@ -318,7 +319,7 @@ func (rb *redBuffer) slotOf(addr, width uint64, float bool, op uint8, signed boo
 	for i := range rb.l.red.targets {
 		t := rb.l.red.targets[i].Load()
 		if t == nil {
-			t = &redTarget{base: base, size: uint64(len(data)), width: width, float: float, op: op, signed: signed}
+			t = &redTarget{base: base, size: uint64(len(data)), width: width, float: float, op: op, signed: signed, limit: limit}
 			if !rb.l.red.targets[i].CompareAndSwap(nil, t) {
 				t = rb.l.red.targets[i].Load()
 			}
@@ -406,7 +407,8 @@ func (w *Warp) bufferAdds(o *Op, info *atomInfo, mask uint32) (uint32, bool) {
 	vals := (*lanes)(f.regs[int(info.val)*warpSize:])
 	width, float := uint64(o.size), info.addF32
 	// (the lowest lane's target: the lanes elsewhere take the general path)
-	rb := buf.slotOf(addrs[bits.TrailingZeros32(mask)]+o.addrConst, width, float, info.combine, info.it.signed)
+	l0 := bits.TrailingZeros32(mask)
+	rb := buf.slotOf(addrs[l0]+o.addrConst, width, float, info.combine, info.it.signed, vals[l0]&0xffffffff)
 	if rb == nil {
 		return mask, false
 	}

@@ -681,7 +681,7 @@ func TestBufferedAddsTargets(t *testing.T) {
 	l := &launch{prog: p}
 	one, two := newRedBuffer(l), newRedBuffer(l)
 	for i, a := range allocs {
-		s := one.slotOf(a+4*uint64(i%3), 4, false, redAdd, false)
+		s := one.slotOf(a+4*uint64(i%3), 4, false, redAdd, false, 0)
 		if i >= redMaxTargets {
 			if s != nil {
 				t.Fatalf("allocation %d got a slot past the %d targets", i, redMaxTargets)
@@ -694,14 +694,14 @@ func TestBufferedAddsTargets(t *testing.T) {
 	}
 	// the other worker meets the targets in another order: the same slots
 	for i := redMaxTargets - 1; i >= 0; i-- {
-		if s := two.slotOf(allocs[i]+60, 4, false, redAdd, false); s != &two.slots[i] || s.t != l.red.targets[i].Load() {
+		if s := two.slotOf(allocs[i]+60, 4, false, redAdd, false, 0); s != &two.slots[i] || s.t != l.red.targets[i].Load() {
 			t.Fatalf("second worker, allocation %d: not slots[%d]", i, i)
 		}
-		if s := one.slotOf(allocs[i]+8, 4, false, redAdd, false); s != &one.slots[i] {
+		if s := one.slotOf(allocs[i]+8, 4, false, redAdd, false, 0); s != &one.slots[i] {
 			t.Fatalf("allocation %d again: not slots[%d]", i, i)
 		}
 	}
-	if s := one.slotOf(0x10, 4, false, redAdd, false); s != nil || !l.red.holds(allocs[2]+63) || l.red.holds(allocs[redMaxTargets]) {
+	if s := one.slotOf(0x10, 4, false, redAdd, false, 0); s != nil || !l.red.holds(allocs[2]+63) || l.red.holds(allocs[redMaxTargets]) {
 		t.Fatal("an address outside the targets held, or one inside not")
 	}
 	one.release()

@@ -1,10 +1,13 @@
 package exec
 
-// Buffered max, min, and, or and xor: like buffered adds (atomic_buffer.go),
-// but each word's lanes fold into one value (the extreme, or the bitwise
-// fold), which the worker applies with one atomic op when it must. These
-// ops' updates of a word commute and associate, so applying the fold once
-// gives what applying the lanes' ops one after another gives: the
+// Buffered max, min, and, or, xor, exch and inc: like buffered adds
+// (atomic_buffer.go), but each word's lanes fold into one value (the
+// extreme, the bitwise fold, the last value written, the count of
+// increments), which the worker applies with one atomic op when it must.
+// Applying the fold once gives what applying the lanes' ops one after
+// another, in the worker's order, gives (max, min and the bitwise ops
+// commute and associate; an exch leaves the last value; k increments
+// with one limit are one step round 0..limit: incTimes): the
 // worker's ops to a word take consecutive places in its coherence order,
 // allowed for relaxed operations whose old values no instruction reads,
 // under the same rules as the adds (no fence or release/acquire in the
@@ -27,6 +30,8 @@ const (
 	redAnd
 	redOr
 	redXor
+	redExch // the last value (the word's last write in the worker's order)
+	redInc  // atom.inc: the count of increments (all with one limit: redTarget.limit)
 )
 
 // combineOp returns the buffered op of atom/red op on type t when its
@@ -46,8 +51,28 @@ func combineOp(op, t string) uint8 {
 		if t == ".b32" || t == ".b64" {
 			return map[string]uint8{".and": redAnd, ".or": redOr, ".xor": redXor}[op]
 		}
+	case ".exch":
+		if t == ".b32" || t == ".b64" {
+			return redExch
+		}
+	case ".inc":
+		if t == ".u32" {
+			return redInc
+		}
 	}
 	return redAdd
+}
+
+// incTimes is atom.inc with limit lim applied k times to old:
+// ((old >= lim) ? 0 : old+1) steps round 0..lim (9.7.13.5).
+func incTimes(old, k, lim uint64) uint64 {
+	if k == 0 {
+		return old
+	}
+	if old >= lim {
+		return (k - 1) % (lim + 1)
+	}
+	return (old + k) % (lim + 1)
 }
 
 // fold is op's fold of the values a and b of a word of width bytes.
@@ -59,6 +84,10 @@ func fold(op uint8, signed bool, width uint64, a, b uint64) uint64 {
 		return a | b
 	case redXor:
 		return a ^ b
+	case redExch:
+		return b
+	case redInc:
+		return a + 1 // (a count)
 	}
 	less := a < b // (op max: b replaces a)
 	switch {
@@ -96,6 +125,13 @@ func (rb *redSlot) combineLanes(addrs, vals *lanes, adj uint64, mask uint32) uin
 			continue
 		}
 		v := vals[lane] & vmask
+		if t.op == redInc {
+			if v != t.limit {
+				rest |= 1 << lane // (another limit: the general path, after the folds)
+				continue
+			}
+			v = 1
+		}
 		i := (off - rb.lo) >> shift
 		if i >= redWords {
 			applyCombined(t, unsafe.Pointer(&rb.data[off]), v)
@@ -128,6 +164,17 @@ func (rb *redSlot) flushCombined() {
 func applyCombined(t *redTarget, p unsafe.Pointer, v uint64) {
 	isMax := t.op == redMax
 	switch {
+	case t.op == redInc:
+		for q := (*uint32)(p); ; {
+			old := atomic.LoadUint32(q)
+			if atomic.CompareAndSwapUint32(q, old, uint32(incTimes(uint64(old), v, t.limit))) {
+				return
+			}
+		}
+	case t.width == 4 && t.op == redExch:
+		atomic.StoreUint32((*uint32)(p), uint32(v))
+	case t.op == redExch:
+		atomic.StoreUint64((*uint64)(p), v)
 	case t.width == 4 && (t.op == redMax || t.op == redMin):
 		minMaxWord32((*uint32)(p), uint32(v), isMax, t.signed, true)
 	case t.width == 4 && t.op == redAnd:

@@ -469,7 +469,7 @@ func (r *batchRun) addWords64(o *Op, ai *atomInfo) {
 	}
 }
 
-// combineDense runs an atom/red max, min, and, or or xor whose old values
+// combineDense runs an atom/red max, min, and, or, xor, exch or inc whose old values
 // no instruction reads (ai.combine) when every running lane's word lies in
 // one allocation, aligned, within redWords words of the first lane's:
 // each word's lanes folded into one value in a dense array, then applied
@@ -480,11 +480,13 @@ func (r *batchRun) addWords64(o *Op, ai *atomInfo) {
 // takes the op, and faults where it must).
 func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	n := uint64(o.size)
-	var first uint64
+	var first, limit uint64 // (limit: redInc's, the first lane's)
 	found := false
 	for blk := range r.nb {
 		if m := r.act[blk] & r.guardOf(o, blk); m != 0 {
-			first, found = r.row(blk, o.addrBase)[bits.TrailingZeros32(m)]+o.addrConst, true
+			l := bits.TrailingZeros32(m)
+			first, found = r.row(blk, o.addrBase)[l]+o.addrConst, true
+			limit = r.row(blk, ai.val)[l] & 0xffffffff
 			break
 		}
 	}
@@ -533,6 +535,13 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 			if neg {
 				v = ^v & vmask
 			}
+			if kind == redInc {
+				if v != limit {
+					bad = true // (increments with another limit)
+					break
+				}
+				v = 1
+			}
 			switch {
 			case !seen[i]:
 				seen[i], d[i] = true, v
@@ -541,8 +550,12 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 				d[i] = max(d[i], v)
 			case kind == redOr:
 				d[i] |= v
-			default:
+			case kind == redXor:
 				d[i] ^= v
+			case kind == redExch:
+				d[i] = v
+			default: // redInc
+				d[i]++
 			}
 		}
 		if bad {
@@ -553,7 +566,7 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	if !bad {
 		r.issueAll(o)
 	}
-	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed}
+	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
 	for _, i := range touched {
 		if !bad {
 			v := d[i]
