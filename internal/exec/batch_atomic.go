@@ -469,6 +469,10 @@ func (r *batchRun) addWords64(o *Op, ai *atomInfo) {
 	}
 }
 
+// afterCombineDense, when set (tests), runs when combineDense folded an
+// atomic.
+var afterCombineDense func()
+
 // combineDense runs an atom/red max, min, and, or, xor, exch or inc whose old values
 // no instruction reads (ai.combine) when every running lane's word lies in
 // one allocation, aligned, within redWords words of the first lane's:
@@ -519,7 +523,7 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	case redAnd:
 		kind = redOr
 	}
-	limit, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
+	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
 	bad := false
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
@@ -527,7 +531,7 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 			l := bits.TrailingZeros32(m)
 			off := addrs[l] + o.addrConst - base
 			i := (off - lo) >> shift
-			if off > limit || off&(n-1) != 0 || i >= redWords {
+			if off > bound || off&(n-1) != 0 || i >= redWords {
 				bad = true
 				break
 			}
@@ -565,6 +569,9 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	r.denseTouched = touched
 	if !bad {
 		r.issueAll(o)
+		if afterCombineDense != nil {
+			afterCombineDense()
+		}
 	}
 	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
 	for _, i := range touched {

@@ -9,7 +9,7 @@ package exec
 //	    [fence]
 //	    atom.cas r, [a], old, new
 //	    setp.ne q, old, r
-//	    mov old, r
+//	    mov old, r                         (or at the top: L: mov old, r)
 //	    @q bra L
 //	Out:
 //
@@ -104,9 +104,9 @@ func casLoopOf(f *Func, pc int32) *casLoop {
 	if r == old {
 		return nil
 	}
-	// old is written in the loop only by mov old, r after the CAS; q only
-	// by setp.ne q, old, r (or .eq with @!q) between the CAS and that mov;
-	// r only by the CAS
+	// old is written in the loop only by mov old, r (after the CAS, or
+	// before any read of old); q only by setp.ne q, old, r (or .eq with
+	// @!q) after the CAS (and before a bottom mov); r only by the CAS
 	for i := b.target; i < pc; i++ {
 		in := f.Ops[i].inst
 		if i == casAt || len(in.Operands) == 0 {
@@ -149,10 +149,26 @@ func casLoopOf(f *Func, pc int32) *casLoop {
 			return nil
 		}
 	}
-	if !(casAt < setpAt && setpAt < movAt) {
+	switch {
+	case casAt < setpAt && setpAt < movAt: // mov old, r at the bottom
+	case movAt >= 0 && movAt < casAt && casAt < setpAt && !readsBefore(f, b.target, movAt, old):
+		// mov old, r at the top (clang's other shape): each round's
+		// compare value is the last round's result all the same
+	default:
 		return nil
 	}
 	return &casLoop{start: b.target, end: pc}
+}
+
+// readsBefore says whether an op in [from, to) reads reg.
+func readsBefore(f *Func, from, to int32, reg *ir.Reg) bool {
+	for i := from; i < to; i++ {
+		in := f.Ops[i].inst
+		if in.Guard != nil && in.Guard.Reg == reg || mentions(in.Operands[1:], reg) {
+			return true
+		}
+	}
+	return false
 }
 
 // setpCmp is setp's comparison modifier (".eq", ".ne", ...), or "".

@@ -45,6 +45,22 @@ LOOP:
 }
 `
 
+// casAddTopSrc is casAddSrc in clang's other shape: the loop starts with
+// mov old, r, and the CAS writes r.
+var casAddTopSrc = strings.Replace(casAddSrc, `LOOP:
+	add.rn.f64 %rd14, %rd4, %rd15;
+	FENCE
+	atom.global.cas.b64 %rd6, [%rd5], %rd15, %rd14;
+	setp.ne.b64 %p2, %rd15, %rd6;
+	mov.b64 %rd15, %rd6;
+	@%p2 bra LOOP;`, `LOOP:
+	mov.b64 %rd13, %rd15;
+	add.rn.f64 %rd14, %rd4, %rd13;
+	FENCE
+	atom.global.cas.b64 %rd15, [%rd5], %rd13, %rd14;
+	setp.ne.b64 %p2, %rd13, %rd15;
+	@%p2 bra LOOP;`, 1)
+
 const casMinSrc = `.version 8.0
 .target sm_90
 .address_size 64
@@ -100,6 +116,19 @@ func TestCASLoopDetect(t *testing.T) {
 	if m := loopOps(casMinSrc); len(m) != 2 || m[0].target != m[1].cas.end+1 || m[1].pc != m[1].cas.end {
 		t.Fatalf("CAS min loop: %d marked ops, want its early exit and back edge", len(m))
 	}
+	if !strings.Contains(casAddTopSrc, "mov.b64 %rd13, %rd15;") {
+		t.Fatal("casAddTopSrc: the replacement did not apply")
+	}
+	if m := loopOps(strings.Replace(casAddTopSrc, "FENCE", "", 1)); len(m) != 1 || m[0].pc != m[0].cas.end {
+		t.Fatalf("CAS add loop, mov at the top: %d marked ops, want its back edge", len(m))
+	}
+	// old read before the mov at the top: last round's value is not what
+	// the compare-and-swap gets
+	readFirst := strings.Replace(strings.Replace(casAddTopSrc, "FENCE", "", 1), "LOOP:\n\tmov.b64 %rd13, %rd15;",
+		"LOOP:\n\tadd.u64 %rd12, %rd13, 1;\n\tmov.b64 %rd13, %rd15;", 1)
+	if m := loopOps(readFirst); len(m) != 0 {
+		t.Fatalf("old read before the top mov: %d ops marked, want none", len(m))
+	}
 	for _, c := range []struct{ name, from, to string }{
 		{"spin lock", "atom.global.cas.b64 %rd6, [%rd5], %rd15, %rd14;", "atom.global.cas.b64 %rd6, [%rd5], 0, %rd14;"},
 		{"load in the loop", "FENCE", "ld.global.b64 %rd13, [%rd3];"},
@@ -145,7 +174,7 @@ func TestCASLoopsMatchDefaultSchedule(t *testing.T) {
 		st.Duration = 0
 		return result{append([]byte(nil), sb...), st}
 	}
-	for _, fence := range []string{"", "fence.sc.sys;"} {
+	for _, fence := range []string{"", "fence.sc.sys;", "top"} {
 		for _, bins := range []int{1, 3, 40} {
 			x := make([]byte, 8*n)
 			for i := range n {
@@ -157,6 +186,9 @@ func TestCASLoopsMatchDefaultSchedule(t *testing.T) {
 				want[i%bins] = fp.F64.Add(want[i%bins], binary.LittleEndian.Uint64(x[8*i:]), fp.RN)
 			}
 			src := strings.Replace(casAddSrc, "FENCE", fence, 1)
+			if fence == "top" { // (clang's other shape)
+				src = strings.Replace(casAddTopSrc, "FENCE", "", 1)
+			}
 			slow, fast := run(src, x, sums, bins, false), run(src, x, sums, bins, true)
 			if string(slow.mem) != string(fast.mem) || bins < 40 && fast.stats.ThreadInstructions >= slow.stats.ThreadInstructions {
 				t.Fatalf("add, %d bins, fence %q: fast %v %x, default %v %x", bins, fence, fast.stats, fast.mem, slow.stats, slow.mem)
