@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -132,8 +133,8 @@ func TestCombinedAtomics(t *testing.T) {
 					"SIZE", fmt.Sprint(c.size)).Replace(combineSrc)
 				for _, batch := range []bool{false, true} {
 					for _, workers := range []int{1, 2} {
-						folded := 0
-						afterCombineDense = func() { folded++ }
+						var folded atomic.Int32 // (the workers' batches call it)
+						afterCombineDense = func() { folded.Add(1) }
 						res, err := bdRun(src, "k", bdX(n/block), bdX(block), bdInput{keys, vals, init, make([]byte, 8*n)},
 							bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(uint64(nwords)), bdPtr(3)), workers, batch)
 						afterCombineDense = nil
@@ -141,7 +142,7 @@ func TestCombinedAtomics(t *testing.T) {
 							t.Fatalf("%s.%s %s: %v %v", c.op, c.typ, form, err, res.err)
 						}
 						// (a batch folds an unread op into a few words at once)
-						if batch && workers == 1 && form != "atom stored" && nwords <= 200 && folded == 0 {
+						if batch && workers == 1 && form != "atom stored" && nwords <= 200 && folded.Load() == 0 {
 							t.Fatalf("%s.%s %s, %d words: no batch folded it", c.op, c.typ, form, nwords)
 						}
 						for w := range nwords {
