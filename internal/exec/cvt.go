@@ -191,13 +191,13 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 	if dn == 2 {                                                  // d[31:16] = convert(a), d[15:0] = convert(b)
 		w := uint(df.Width())
 		fn := func(a, b uint64) uint64 { return one(a)<<w | one(b) }
-		if _, pair := halfVecCvt(); f16of32 && pair != nil {
-			v := halfVecBin(pair)
+		if k := halfVecKind("cvtpair", 2); f16of32 && k != 0 {
+			v := halfVecBin(k)
 			return l.binaryVec(in, o, fn, vecBin{rr: v.rr, mrr: v.mrr})
 		}
 		return l.binary(in, o, fn)
 	}
-	if one16, _ := halfVecCvt(); f16of32 && one16 != nil {
+	if one16 := halfVecCvt(); f16of32 && one16 != nil {
 		return l.unaryVec(in, o, one, one16)
 	}
 	if plainRN {

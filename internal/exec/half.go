@@ -119,14 +119,14 @@ func halfFloat(op string, n int) (func(a, b, c uint64) uint64, vecBin, func(d, a
 	if f2 := halfOp2(op); f2 != nil {
 		if n == 1 {
 			fn := func(a, b, _ uint64) uint64 { return f2(a, b) }
-			if rr := halfVecBinary(op, 1); rr != nil {
-				return fn, halfVecBin(rr), nil
+			if k := halfVecKind(op, 1); k != 0 {
+				return fn, halfVecBin(k), nil
 			}
 			return fn, vecBin{rr: halfLoop(op)}, nil
 		}
 		fn := func(a, b, _ uint64) uint64 { return f2(a, b) | f2(a>>16, b>>16)<<16 }
-		if rr := halfVecBinary(op, 2); rr != nil {
-			return fn, halfVecBin(rr), nil
+		if k := halfVecKind(op, 2); k != 0 {
+			return fn, halfVecBin(k), nil
 		}
 		return fn, vecBin{rr: func(d, a, b *lanes) {
 			for i := range d {
@@ -151,17 +151,11 @@ func halfFloat(op string, n int) (func(a, b, c uint64) uint64, vecBin, func(d, a
 	}
 }
 
-// halfVecBin is the F16C loop rr with its constant-operand and masked
-// forms: the constant spread over a warp's lanes, and the masked lanes
-// taken from a whole-warp result (arithmetic never faults).
-func halfVecBin(rr func(d, a, b *lanes)) vecBin {
-	spread := func(k uint64) *lanes {
-		var kk lanes
-		for i := range kk {
-			kk[i] = k
-		}
-		return &kk
-	}
+// halfVecBin is the F16C loop of kind (halfVecRun) with its
+// constant-operand and masked forms: the constant spread over a warp's
+// lanes, and the masked lanes taken from a whole-warp result (arithmetic
+// never faults); the rows made for the call stay on the stack.
+func halfVecBin(kind uint8) vecBin {
 	merge := func(d, t *lanes, mask uint32) {
 		for i := range d {
 			if mask>>i&1 != 0 {
@@ -170,16 +164,21 @@ func halfVecBin(rr func(d, a, b *lanes)) vecBin {
 		}
 	}
 	return vecBin{
-		rr: rr,
-		rk: func(d, a *lanes, k uint64) { rr(d, a, spread(k)) },
+		rr: func(d, a, b *lanes) { halfVecRun(kind, d, a, b) },
+		rk: func(d, a *lanes, k uint64) {
+			var kk lanes
+			fillRow(&kk, k)
+			halfVecRun(kind, d, a, &kk)
+		},
 		mrr: func(d, a, b *lanes, mask uint32) {
 			var t lanes
-			rr(&t, a, b)
+			halfVecRun(kind, &t, a, b)
 			merge(d, &t, mask)
 		},
 		mrk: func(d, a *lanes, k uint64, mask uint32) {
-			var t lanes
-			rr(&t, a, spread(k))
+			var kk, t lanes
+			fillRow(&kk, k)
+			halfVecRun(kind, &t, a, &kk)
 			merge(d, &t, mask)
 		},
 	}

@@ -45,27 +45,65 @@ var f16c = func() bool {
 
 func halfSIMD() bool { return simdEnabled && f16c }
 
-// halfVecBinary returns the F16C loop of add, sub or mul on n (1 or 2)
-// halves a lane, or nil.
-func halfVecBinary(op string, n int) func(d, a, b *lanes) {
+// The F16C two-operand loops, by kind (halfVecKind; 0: none), called
+// directly by halfVecRun so that a row made for the call (a constant
+// spread over the lanes, a masked op's result) stays on the stack.
+const (
+	halfNoVec uint8 = iota
+	halfAdd1Vec
+	halfSub1Vec
+	halfMul1Vec
+	halfAdd2Vec
+	halfSub2Vec
+	halfMul2Vec
+	halfCvtPairKind // cvt.rn.f16x2.f32
+)
+
+// halfVecKind returns the kind of the F16C loop of add, sub or mul on n
+// (1 or 2) halves a lane, or of "cvtpair" (cvt.rn.f16x2.f32), or 0.
+func halfVecKind(op string, n int) uint8 {
 	if !halfSIMD() {
-		return nil
+		return halfNoVec
 	}
 	switch op + string(rune('0'+n)) {
 	case "add1":
-		return halfAddVec1
+		return halfAdd1Vec
 	case "sub1":
-		return halfSubVec1
+		return halfSub1Vec
 	case "mul1":
-		return halfMulVec1
+		return halfMul1Vec
 	case "add2":
-		return halfAddVec2
+		return halfAdd2Vec
 	case "sub2":
-		return halfSubVec2
+		return halfSub2Vec
 	case "mul2":
-		return halfMulVec2
+		return halfMul2Vec
+	case "cvtpair2":
+		return halfCvtPairKind
 	}
-	return nil
+	return halfNoVec
+}
+
+// halfVecRun runs the loop of kind on whole rows.
+func halfVecRun(kind uint8, d, a, b *lanes) {
+	switch kind {
+	case halfAdd1Vec:
+		halfAddVec1(d, a, b)
+	case halfSub1Vec:
+		halfSubVec1(d, a, b)
+	case halfMul1Vec:
+		halfMulVec1(d, a, b)
+	case halfAdd2Vec:
+		halfAddVec2(d, a, b)
+	case halfSub2Vec:
+		halfSubVec2(d, a, b)
+	case halfMul2Vec:
+		halfMulVec2(d, a, b)
+	case halfCvtPairKind:
+		halfCvtPairVec(d, a, b)
+	default:
+		panic("exec: halfVecRun of no F16C loop")
+	}
 }
 
 // halfVecFma returns the F16C loop of fma.rn on n halves a lane, or nil.
@@ -85,11 +123,10 @@ func halfCvtVec1(d, a *lanes)
 //go:noescape
 func halfCvtPairVec(d, a, b *lanes)
 
-// halfVecCvt returns the F16C loops of cvt.rn.f16.f32 (one) and
-// cvt.rn.f16x2.f32 (pair), or nils.
-func halfVecCvt() (one func(d, a *lanes), pair func(d, a, b *lanes)) {
+// halfVecCvt returns the F16C loop of cvt.rn.f16.f32, or nil.
+func halfVecCvt() func(d, a *lanes) {
 	if !halfSIMD() {
-		return nil, nil
+		return nil
 	}
-	return halfCvtVec1, halfCvtPairVec
+	return halfCvtVec1
 }

@@ -14,7 +14,7 @@ import (
 // halves (.f16's bits 16-63, .f16x2's 32-63: ignored) and results
 // zero-extended.
 func TestHalfVecMatchesExact(t *testing.T) {
-	if halfVecBinary("add", 1) == nil {
+	if halfVecKind("add", 1) == 0 {
 		t.Skip("no F16C loops on this build or CPU")
 	}
 	exact := map[string]func(a, b, c uint64) uint64{
@@ -44,7 +44,7 @@ func TestHalfVecMatchesExact(t *testing.T) {
 			if op == "fma" {
 				halfVecFma(n)(&d, &a, &b, &c)
 			} else {
-				halfVecBinary(op, n)(&d, &a, &b)
+				halfVecRun(halfVecKind(op, n), &d, &a, &b)
 			}
 			for i := range d {
 				var w uint64
@@ -102,8 +102,9 @@ func TestHalfVecMatchesExact(t *testing.T) {
 // limits, subnormals, NaNs with payloads and random bits, with garbage in
 // bits 32-63 ignored.
 func TestHalfVecCvt(t *testing.T) {
-	one, pair := halfVecCvt()
-	if one == nil {
+	one, pairKind := halfVecCvt(), halfVecKind("cvtpair", 2)
+	pair := func(d, a, b *lanes) { halfVecRun(pairKind, d, a, b) }
+	if one == nil || pairKind == 0 {
 		t.Skip("no F16C loops on this build or CPU")
 	}
 	special := []uint64{0x477fe000, 0x477fef00, 0x477ff000, 0x47800000, 0x33800000, 0x33000000, 0x33400000,
@@ -129,6 +130,60 @@ func TestHalfVecCvt(t *testing.T) {
 			if want := cvt(a[i])<<16 | cvt(b[i]); p[i] != want {
 				t.Fatalf("cvt.rn.f16x2.f32 %#x, %#x: %#x, want %#x", a[i], b[i], p[i], want)
 			}
+		}
+	}
+}
+
+// TestHalfVecBinForms: the constant-operand and masked forms of the F16C
+// loops (halfVecBin) give the lane function's results in the lanes they
+// run and leave the others' destinations alone.
+func TestHalfVecBinForms(t *testing.T) {
+	if halfVecKind("add", 1) == 0 {
+		t.Skip("no F16C loops on this build or CPU")
+	}
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, c := range []struct {
+		op string
+		n  int
+	}{{"add", 1}, {"sub", 1}, {"mul", 2}, {"sub", 2}} {
+		fn, _, _ := halfFloat(c.op, c.n)
+		v := halfVecBin(halfVecKind(c.op, c.n))
+		for range 200 {
+			var a, b, d, want lanes
+			for i := range a {
+				a[i], b[i], d[i] = r.Uint64()&0xffffffff, r.Uint64()&0xffffffff, r.Uint64()
+			}
+			k, mask := r.Uint64()&0xffffffff, r.Uint32()
+			check := func(form string, got *lanes) {
+				t.Helper()
+				if *got != want {
+					t.Fatalf("%s.f16 x%d %s: %x, want %x", c.op, c.n, form, got, want)
+				}
+			}
+			got := d
+			v.rk(&got, &a, k)
+			for i := range want {
+				want[i] = fn(a[i], k, 0)
+			}
+			check("rk", &got)
+			got = d
+			v.mrr(&got, &a, &b, mask)
+			for i := range want {
+				want[i] = d[i]
+				if mask>>i&1 != 0 {
+					want[i] = fn(a[i], b[i], 0)
+				}
+			}
+			check("mrr", &got)
+			got = d
+			v.mrk(&got, &a, k, mask)
+			for i := range want {
+				want[i] = d[i]
+				if mask>>i&1 != 0 {
+					want[i] = fn(a[i], k, 0)
+				}
+			}
+			check("mrk", &got)
 		}
 	}
 }
