@@ -75,47 +75,78 @@ func incTimes(old, k, lim uint64) uint64 {
 	return (old + k) % (lim + 1)
 }
 
-// fold is op's fold of the values a and b of a word of width bytes.
-func fold(op uint8, signed bool, width uint64, a, b uint64) uint64 {
-	switch op {
-	case redAnd:
-		return a & b
-	case redOr:
-		return a | b
-	case redXor:
-		return a ^ b
-	case redExch:
-		return b
-	case redInc:
-		return a + 1 // (a count)
-	}
-	less := a < b // (op max: b replaces a)
-	switch {
-	case signed && width == 4:
-		less = int32(a) < int32(b)
-	case signed:
-		less = int64(a) < int64(b)
-	}
-	if less == (op == redMax) {
-		return b
-	}
-	return a
+// combiner folds the values of a buffered op (redTarget.op other than
+// redAdd) on words of one width: as unsigned maxima (min and the signed
+// ops through a complement and a flipped sign bit), ors (and: of the
+// complements), xors, the last value (exch) or a count (inc). in and out
+// move a value to and from the folded form: x holds the sign bit to flip
+// and, for min and and, the complement (vmask). (Four fields: the
+// compiler keeps them in registers in the lanes' loops; with six it read
+// them from memory, 15-20% slower.)
+type combiner struct {
+	kind     uint8 // redMax, redOr, redXor, redExch or redInc, on the values in gives
+	vmask, x uint64
+	limit    uint64 // inc: the limit every increment must have
 }
+
+func newCombiner(t *redTarget) combiner {
+	c := combiner{kind: t.op, vmask: ^uint64(0), limit: t.limit}
+	if t.width == 4 {
+		c.vmask = 0xffffffff
+	}
+	if t.signed && (t.op == redMax || t.op == redMin) {
+		c.x = 1 << (8*t.width - 1)
+	}
+	switch t.op {
+	case redMin:
+		c.kind, c.x = redMax, c.x^c.vmask
+	case redAnd:
+		c.kind, c.x = redOr, c.vmask
+	}
+	return c
+}
+
+// in is a lane's value v in the folded form, or false for an increment
+// with another limit (it cannot join the count).
+func (c combiner) in(v uint64) (uint64, bool) {
+	v &= c.vmask
+	if c.kind == redInc {
+		return 1, v == c.limit
+	}
+	return v ^ c.x, true
+}
+
+// fold adds the folded value v to acc.
+func (c combiner) fold(acc, v uint64) uint64 {
+	switch c.kind {
+	case redMax:
+		return max(acc, v)
+	case redOr:
+		return acc | v
+	case redXor:
+		return acc ^ v
+	case redExch:
+		return v
+	}
+	return acc + v // (inc: a count)
+}
+
+// out is the op's value of the folded acc (applyCombined's v).
+func (c combiner) out(acc uint64) uint64 { return acc ^ c.x }
 
 // combineLanes folds the values of the lanes of mask into the slot's words
 // (the first value a word gets, then each later one folded in, lane after
 // lane). A lane outside the covered words applies its op to memory
 // straight away; it returns the lanes outside the target or misaligned,
-// for the general path (which faults there). adj is the op's address
+// and increments with another limit, for the general path (which faults
+// there, and puts the folds in memory first). adj is the op's address
 // constant less the target's base.
 func (rb *redSlot) combineLanes(addrs, vals *lanes, adj uint64, mask uint32) uint32 {
 	t := rb.t
-	width, limit := t.width, t.size-t.width
+	c := newCombiner(t)
+	width, limit, lo := t.width, t.size-t.width, rb.lo
 	shift := uint(bits.TrailingZeros64(width))
-	vmask := ^uint64(0)
-	if width == 4 {
-		vmask = 0xffffffff
-	}
+	seen, d := rb.seen[:redWords], rb.d64[:redWords] // (in locals, bounds known)
 	var rest uint32
 	for m := mask; m != 0; m &= m - 1 {
 		lane := bits.TrailingZeros32(m)
@@ -124,27 +155,24 @@ func (rb *redSlot) combineLanes(addrs, vals *lanes, adj uint64, mask uint32) uin
 			rest |= 1 << lane
 			continue
 		}
-		v := vals[lane] & vmask
-		if t.op == redInc {
-			if v != t.limit {
-				rest |= 1 << lane // (another limit: the general path, after the folds)
-				continue
-			}
-			v = 1
-		}
-		i := (off - rb.lo) >> shift
-		if i >= redWords {
-			applyCombined(t, unsafe.Pointer(&rb.data[off]), v)
+		v, ok := c.in(vals[lane])
+		if !ok {
+			rest |= 1 << lane
 			continue
 		}
-		if !rb.seen[i] {
-			rb.seen[i] = true
+		i := (off - lo) >> shift
+		if i >= redWords {
+			applyCombined(t, unsafe.Pointer(&rb.data[off]), c.out(v))
+			continue
+		}
+		if !seen[i] {
+			seen[i] = true
 			rb.touched = append(rb.touched, uint32(i))
-			rb.d64[i] = v
+			d[i] = v
 			rb.min, rb.max = min(rb.min, int(i)), max(rb.max, int(i))
 			continue
 		}
-		rb.d64[i] = fold(t.op, t.signed, width, rb.d64[i], v)
+		d[i] = c.fold(d[i], v)
 	}
 	return rest
 }
@@ -152,8 +180,9 @@ func (rb *redSlot) combineLanes(addrs, vals *lanes, adj uint64, mask uint32) uin
 // flushCombined applies each touched word's fold to memory (one atomic op
 // a word) and empties the slot.
 func (rb *redSlot) flushCombined() {
+	c := newCombiner(rb.t)
 	for _, i := range rb.touched {
-		applyCombined(rb.t, unsafe.Pointer(&rb.data[rb.lo+uint64(i)*rb.t.width]), rb.d64[i])
+		applyCombined(rb.t, unsafe.Pointer(&rb.data[rb.lo+uint64(i)*rb.t.width]), c.out(rb.d64[i]))
 		rb.seen[i], rb.d64[i] = false, 0
 	}
 	rb.touched = rb.touched[:0]

@@ -478,10 +478,8 @@ var afterCombineDense func()
 // one allocation, aligned, within redWords words of the first lane's:
 // each word's lanes folded into one value in a dense array, then applied
 // with one atomic op a word (atomic_combine.go says why that is allowed).
-// Values are folded as unsigned maxima (min and signed ops through a
-// complement or a flipped sign bit), ors (and: of the complements) or
-// xors. False: a lane fell outside (nothing applied; the general path
-// takes the op, and faults where it must).
+// The values fold as combiner folds them. False: a lane fell outside (nothing applied; the
+// general path takes the op, and faults where it must).
 func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	n := uint64(o.size)
 	var first, limit uint64 // (limit: redInc's, the first lane's)
@@ -508,62 +506,28 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 		r.dense, r.denseSeen = make([]uint64, redWords), make([]bool, redWords)
 	}
 	d, seen, touched := r.dense, r.denseSeen, r.denseTouched[:0]
-	vmask, flip := ^uint64(0), uint64(0)
-	if n == 4 {
-		vmask = 0xffffffff
-	}
-	if ai.it.signed && (ai.combine == redMax || ai.combine == redMin) {
-		flip = 1 << (8*n - 1)
-	}
-	neg := ai.combine == redMin || ai.combine == redAnd
-	kind := ai.combine // (max, or, xor on the transformed values)
-	switch kind {
-	case redMin:
-		kind = redMax
-	case redAnd:
-		kind = redOr
-	}
+	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
+	c := newCombiner(t)
 	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
 	bad := false
+lanes:
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
 		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			off := addrs[l] + o.addrConst - base
 			i := (off - lo) >> shift
-			if off > bound || off&(n-1) != 0 || i >= redWords {
+			v, ok := c.in(vals[l])
+			if off > bound || off&(n-1) != 0 || i >= redWords || !ok {
 				bad = true
-				break
+				break lanes
 			}
-			v := vals[l]&vmask ^ flip
-			if neg {
-				v = ^v & vmask
-			}
-			if kind == redInc {
-				if v != limit {
-					bad = true // (increments with another limit)
-					break
-				}
-				v = 1
-			}
-			switch {
-			case !seen[i]:
+			if !seen[i] {
 				seen[i], d[i] = true, v
 				touched = append(touched, uint32(i))
-			case kind == redMax:
-				d[i] = max(d[i], v)
-			case kind == redOr:
-				d[i] |= v
-			case kind == redXor:
-				d[i] ^= v
-			case kind == redExch:
-				d[i] = v
-			default: // redInc
-				d[i]++
+				continue
 			}
-		}
-		if bad {
-			break
+			d[i] = c.fold(d[i], v)
 		}
 	}
 	r.denseTouched = touched
@@ -573,14 +537,9 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 			afterCombineDense()
 		}
 	}
-	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
 	for _, i := range touched {
 		if !bad {
-			v := d[i]
-			if neg {
-				v = ^v & vmask
-			}
-			applyCombined(t, unsafe.Pointer(&data[lo+uint64(i)*n]), v^flip)
+			applyCombined(t, unsafe.Pointer(&data[lo+uint64(i)*n]), c.out(d[i]))
 		}
 		seen[i] = false
 	}
