@@ -128,6 +128,52 @@ loop: \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
+// CHUNKSNK(CONSEC, BCAST) is batchChunks32NK's and batchChunks64NK's body:
+// every chunk of each warp's plan by CONSEC, or by BCAST (bcast true),
+// CTA after CTA.
+#define CHUNKSNK(CONSEC, BCAST) \
+	MOVQ row+0(FP), DI; \
+	MOVQ rowStride+8(FP), R9; \
+	MOVQ base+16(FP), SI; \
+	MOVQ baseStride+24(FP), R10; \
+	MOVQ offs+32(FP), DX; \
+	MOVBQZX bcast+40(FP), BX; \
+	MOVQ wpc+48(FP), R11; \
+	MOVQ ctas+56(FP), R12; \
+	TESTQ R12, R12; \
+	JZ   kdone; \
+	TESTQ R11, R11; \
+	JZ   kdone; \
+	MOVQ R11, R8; \
+	SHLQ $7, R8; \
+kctas: \
+	MOVQ R11, R13; \
+kwarp: \
+	TESTQ BX, BX; \
+	JNZ  kbcast; \
+	CONSEC(0); \
+	CONSEC(32); \
+	CONSEC(64); \
+	CONSEC(96); \
+	JMP  knext; \
+kbcast: \
+	BCAST(0); \
+	BCAST(32); \
+	BCAST(64); \
+	BCAST(96); \
+knext: \
+	ADDQ $128, DX; \
+	ADDQ R9, DI; \
+	DECQ R13; \
+	JNZ  kwarp; \
+	SUBQ R8, DX; \
+	ADDQ R10, SI; \
+	DECQ R12; \
+	JNZ  kctas; \
+kdone: \
+	VZEROUPPER; \
+	RET
+
 // CHUNKS32 is batchChunks32's loop: the four chunks of eight lanes of the
 // row at DI, kinds from R8, offsets from DX, memory at SI (CX, AX, Y0..Y4
 // scratch).
@@ -439,90 +485,11 @@ ndone:
 
 // func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
 // batchChunks32N for a plan whose chunks are all of one kind: eight
-// consecutive values (bcast false) or one for all eight (bcast true).
+// consecutive values (bcast false) or one for all eight (bcast true);
+// a CTA's offsets are 128 bytes a warp, the next CTA's the same.
 TEXT ·batchChunks32NK(SB), NOSPLIT, $0-64
-	MOVQ row+0(FP), DI
-	MOVQ rowStride+8(FP), R9
-	MOVQ base+16(FP), SI
-	MOVQ baseStride+24(FP), R10
-	MOVQ offs+32(FP), DX
-	MOVBQZX bcast+40(FP), BX
-	MOVQ wpc+48(FP), R11
-	MOVQ ctas+56(FP), R12
-	TESTQ R12, R12
-	JZ   kdone
-	TESTQ R11, R11
-	JZ   kdone
-	MOVQ R11, R8
-	SHLQ $7, R8 // (a CTA's offsets: 128 bytes a warp)
-kctas:
-	MOVQ R11, R13
-kwarp:
-	TESTQ BX, BX
-	JNZ  kbcast
-	CONSEC8(0)
-	CONSEC8(32)
-	CONSEC8(64)
-	CONSEC8(96)
-	JMP  knext
-kbcast:
-	BCAST8(0)
-	BCAST8(32)
-	BCAST8(64)
-	BCAST8(96)
-knext:
-	ADDQ $128, DX
-	ADDQ R9, DI
-	DECQ R13
-	JNZ  kwarp
-	SUBQ R8, DX // the next CTA: the same offsets, its own memory
-	ADDQ R10, SI
-	DECQ R12
-	JNZ  kctas
-kdone:
-	VZEROUPPER
-	RET
+	CHUNKSNK(CONSEC8, BCAST8)
 
 // func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
 TEXT ·batchChunks64NK(SB), NOSPLIT, $0-64
-	MOVQ row+0(FP), DI
-	MOVQ rowStride+8(FP), R9
-	MOVQ base+16(FP), SI
-	MOVQ baseStride+24(FP), R10
-	MOVQ offs+32(FP), DX
-	MOVBQZX bcast+40(FP), BX
-	MOVQ wpc+48(FP), R11
-	MOVQ ctas+56(FP), R12
-	TESTQ R12, R12
-	JZ   qdone
-	TESTQ R11, R11
-	JZ   qdone
-	MOVQ R11, R8
-	SHLQ $7, R8 // (a CTA's offsets: 128 bytes a warp)
-qctas:
-	MOVQ R11, R13
-qwarp:
-	TESTQ BX, BX
-	JNZ  qbcast
-	CONSEC64(0)
-	CONSEC64(32)
-	CONSEC64(64)
-	CONSEC64(96)
-	JMP  qnext
-qbcast:
-	BCAST64(0)
-	BCAST64(32)
-	BCAST64(64)
-	BCAST64(96)
-qnext:
-	ADDQ $128, DX
-	ADDQ R9, DI
-	DECQ R13
-	JNZ  qwarp
-	SUBQ R8, DX // the next CTA: the same offsets, its own memory
-	ADDQ R10, SI
-	DECQ R12
-	JNZ  qctas
-qdone:
-	VZEROUPPER
-	RET
+	CHUNKSNK(CONSEC64, BCAST64)
