@@ -118,7 +118,7 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 		// check, then the same offset in every lane's part (storeLocalAll
 		// likewise; a failed check leaves the warp to the checked loop
 		// below)
-		if off, ok := w.localOffset(o, base, regs); ok {
+		if off, ok := w.localOffset(base, regs, uint64(o.size)); ok {
 			q := unsafe.Add(p, off)
 			switch {
 			case o.size == 8:
@@ -161,14 +161,15 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 }
 
 // localOffset is lane 0's offset in its part of localBack for a whole
-// warp's 4- or 8-byte .local access by o (base and regs: localBase's), or
-// false where localAddrs would refuse it (misaligned, outside the part).
-func (w *Warp) localOffset(o *Op, base uint64, regs *lanes) (int, bool) {
+// warp's n-byte .local access (4 or 8 bytes, or a vector of them)
+// (base and regs: localBase's), or false where localAddrs would refuse it
+// (misaligned for n, outside the part).
+func (w *Warp) localOffset(base uint64, regs *lanes, n uint64) (int, bool) {
 	a := base
 	if regs != nil {
 		a += regs[0]
 	}
-	n, stride := uint64(o.size), w.localStride
+	stride := w.localStride
 	if stride < n || uint64(len(w.localBack)) < warpSize*stride || a&(n-1) != 0 || a > stride-n {
 		return 0, false
 	}
@@ -209,7 +210,7 @@ func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
 	// then the same offset in every lane's part
 	base, regs := w.localBase(o)
 	if regs == nil || sameInLanes(regs, ^uint32(0), 0) {
-		off, ok := w.localOffset(o, base, regs)
+		off, ok := w.localOffset(base, regs, uint64(o.size))
 		if !ok {
 			return false
 		}
@@ -385,13 +386,5 @@ func (w *Warp) localVecOffset(o *Op) (int, bool) {
 	if regs != nil && !sameInLanes(regs, ^uint32(0), 0) {
 		return 0, false
 	}
-	a := base
-	if regs != nil {
-		a += regs[0]
-	}
-	n, stride := uint64(o.size*len(o.vec)), w.localStride
-	if stride < n || uint64(len(w.localBack)) < warpSize*stride || a&(n-1) != 0 || a > stride-n {
-		return 0, false
-	}
-	return int(a), true
+	return w.localOffset(base, regs, uint64(o.size*len(o.vec)))
 }
