@@ -589,44 +589,9 @@ func hasSemantics(in *ir.Inst) bool {
 // fence, a release or acquire), frees or allocates memory, or calls
 // through a register.
 func redSafe(fn *ir.Func) bool {
-	seen := map[*ir.Func]bool{}
 	adds := false
-	var safe func(fn *ir.Func) bool
-	safe = func(fn *ir.Func) bool {
-		if seen[fn] {
-			return true
-		}
-		seen[fn] = true
-		for _, in := range fn.Insts {
-			if hasSemantics(in) {
-				return false
-			}
-			adds = adds || in.Opcode == "atom" || in.Opcode == "red"
-			if in.Opcode != "call" {
-				continue
-			}
-			var callee *ir.Func
-			for _, op := range in.Operands {
-				if op.Kind == ir.OpFunc {
-					callee = op.Func
-					break
-				}
-				if op.Kind == ir.OpReg {
-					return false // through a register
-				}
-			}
-			switch {
-			case callee == nil:
-				return false
-			case !callee.Defined:
-				if callee.Name != "vprintf" && callee.Name != "__assertfail" {
-					return false
-				}
-			case !safe(callee):
-				return false
-			}
-		}
-		return true
-	}
-	return safe(fn) && adds
+	return everyInst(fn, func(in *ir.Inst) bool {
+		adds = adds || in.Opcode == "atom" || in.Opcode == "red"
+		return !hasSemantics(in)
+	}) && adds
 }

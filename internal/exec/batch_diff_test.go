@@ -174,9 +174,10 @@ func bdRun(src, entry string, grid, block [3]int, in bdInput, args []bdArg, work
 	for i, a := range args {
 		vals[i] = bdAddrOf(base, a)
 	}
-	old := batchEnabled
+	old, oldPack := batchEnabled, packEnabled
 	batchEnabled = batch
-	defer func() { batchEnabled = old }()
+	packEnabled = false // (the warp engine's reference runs one CTA a warp: LaunchStats counts warps alike)
+	defer func() { batchEnabled, packEnabled = old, oldPack }()
 	var res bdResult
 	res.err = p.Launch(context.Background(), entry, LaunchConfig{Grid: grid, Block: block,
 		Params: params(k, vals...), Workers: workers, Stats: &res.stats})

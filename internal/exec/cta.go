@@ -26,6 +26,10 @@ type cta struct {
 	cl       *cluster   // the cluster the CTA belongs to (cluster.go)
 	rank     int        // %cluster_ctarank
 	rng      *rand.Rand // a perturbed schedule (LaunchConfig.ScheduleSeed); nil: deterministic
+	// a pack (pack.go): the number of CTAs its one warp runs, and each
+	// lane's CTA (nil: the cta is one CTA)
+	packed   int
+	lanesCTA *[warpSize][3]uint32
 }
 
 // barrier is one of the CTA's 16 named barriers (9.7.13.1): arrivals

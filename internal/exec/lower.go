@@ -148,6 +148,7 @@ func (p *Program) lower(f *Func) error {
 	buildCASLoops(f)
 	if fn.Entry {
 		f.redSafe = redSafe(fn) // (before planBatch, which asks)
+		f.packable = packable(fn)
 		f.batch = planBatch(f)
 	}
 	for _, c := range f.consts {

@@ -67,7 +67,9 @@ type Func struct {
 	// batch: how batches run the kernel (batch.go); nil: not of the shape
 	batch *batchPlan
 	// redSafe: the kernel may buffer adds (atomic_buffer.go)
-	redSafe   bool
+	redSafe bool
+	// packable: a launch's CTAs may share a warp (pack.go)
+	packable  bool
 	batchRuns sync.Pool // *batchRun: register files of finished launches' batches
 	// live: per op, the register rows live on entry (liveness.go), made
 	// when a divergent group first needs them

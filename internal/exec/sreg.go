@@ -14,16 +14,32 @@ func (w *Warp) fillSreg(ref *sregRef, row []uint64) {
 		return
 	case "%laneid":
 		for lane := range row {
-			row[lane] = uint64(lane)
+			row[lane] = uint64(w.laneID(lane))
 		}
 		return
 	case "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge":
 		for lane := range row {
-			row[lane] = laneMask(ref.name, lane)
+			row[lane] = laneMask(ref.name, w.laneID(lane))
 		}
 		return
+	case "%ctaid", "%clusterid": // (a pack's lanes are threads of different CTAs, each its own cluster)
+		if w.cta.lanesCTA != nil {
+			for lane := range row {
+				row[lane] = uint64(w.cta.lanesCTA[lane][comp])
+			}
+			return
+		}
 	}
 	fillRow((*lanes)(row), w.uniformSreg(ref.name, comp))
+}
+
+// laneID is %laneid of lane's thread: the lane, or in a pack (pack.go)
+// the thread's index in its CTA, whose threads one warp holds.
+func (w *Warp) laneID(lane int) int {
+	if c := w.cta; c.packed > 0 {
+		return lane % (c.threads / c.packed)
+	}
+	return lane
 }
 
 // laneMask is the value of %lanemask_eq/lt/le/gt/ge for lane.

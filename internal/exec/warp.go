@@ -1136,8 +1136,8 @@ func (w *Warp) fail(o *Op, lanes uint32, kind FaultKind, msg string) {
 		return
 	}
 	l := bits.TrailingZeros32(lanes)
-	t := w.tid[l]
-	w.fault = &Fault{Kind: kind, Kernel: w.cta.l.kernel.IR.Name, CTA: w.cta.idInts(),
+	t, c := w.tid[l], w.laneCTA(l)
+	w.fault = &Fault{Kind: kind, Kernel: w.cta.l.kernel.IR.Name, CTA: [3]int{int(c[0]), int(c[1]), int(c[2])},
 		Thread: [3]int{int(t[0]), int(t[1]), int(t[2])}, Msg: msg}
 	if o != nil {
 		w.fault.Pos = o.inst.Pos
