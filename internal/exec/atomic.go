@@ -220,9 +220,20 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
 			}
 			global := o.space == mem.SpaceGlobal
-			if word32 != nil {
+			if l0 := bits.TrailingZeros32(mask); info.combine != redAdd && global && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
+				// every lane at one word, old values unread (the CUDA
+				// samples' simpleAtomicIntrinsics): one fold, one atomic
+				// step (atomic_combine.go)
+				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&uint64(o.size-1) == 0 &&
+					combineWord(unsafe.Pointer(&win[off]), info, uint64(o.size), vals, mask) {
+					mask = 0
+				}
+			}
+			switch {
+			case mask == 0:
+			case word32 != nil:
 				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, it, global)
-			} else {
+			default:
 				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, intType{bits: 64}, global)
 			}
 		}
@@ -283,8 +294,9 @@ type atomInfo struct {
 	addF64, addInt64 bool
 	buffer, unread   bool
 	it               intType
-	// combine: the buffered op of a max, min, and, or or xor whose old
-	// value no instruction reads (atomic_combine.go; redAdd: none)
+	// combine: the buffered op of a max, min, and, or, xor, exch, inc or
+	// dec whose old value no instruction reads (atomic_combine.go; redAdd:
+	// none)
 	combine uint8
 }
 

@@ -1,13 +1,14 @@
 package exec
 
-// Buffered max, min, and, or, xor, exch and inc: like buffered adds
+// Buffered max, min, and, or, xor, exch, inc and dec: like buffered adds
 // (atomic_buffer.go), but each word's lanes fold into one value (the
 // extreme, the bitwise fold, the last value written, the count of
 // increments), which the worker applies with one atomic op when it must.
 // Applying the fold once gives what applying the lanes' ops one after
 // another, in the worker's order, gives (max, min and the bitwise ops
 // commute and associate; an exch leaves the last value; k increments
-// with one limit are one step round 0..limit: incTimes): the
+// with one limit are one step round 0..limit: incTimes, and decrements
+// one step down: decTimes): the
 // worker's ops to a word take consecutive places in its coherence order,
 // allowed for relaxed operations whose old values no instruction reads,
 // under the same rules as the adds (no fence or release/acquire in the
@@ -32,6 +33,7 @@ const (
 	redXor
 	redExch // the last value (the word's last write in the worker's order)
 	redInc  // atom.inc: the count of increments (all with one limit: redTarget.limit)
+	redDec  // atom.dec: the count of decrements (all with one limit)
 )
 
 // combineOp returns the buffered op of atom/red op on type t when its
@@ -55,9 +57,12 @@ func combineOp(op, t string) uint8 {
 		if t == ".b32" || t == ".b64" {
 			return redExch
 		}
-	case ".inc":
-		if t == ".u32" {
+	case ".inc", ".dec":
+		if t == ".u32" && op == ".inc" {
 			return redInc
+		}
+		if t == ".u32" {
+			return redDec
 		}
 	}
 	return redAdd
@@ -75,16 +80,29 @@ func incTimes(old, k, lim uint64) uint64 {
 	return (old + k) % (lim + 1)
 }
 
+// decTimes is atom.dec with limit lim applied k times to old:
+// ((old == 0) || (old > lim)) ? lim : old-1 (9.7.13.5) steps down round
+// lim..0, the first step from a word above lim to lim.
+func decTimes(old, k, lim uint64) uint64 {
+	if k == 0 {
+		return old
+	}
+	if old > lim {
+		old, k = lim, k-1
+	}
+	return (old + (lim+1)*(k/(lim+1)+1) - k) % (lim + 1)
+}
+
 // combiner folds the values of a buffered op (redTarget.op other than
 // redAdd) on words of one width: as unsigned maxima (min and the signed
 // ops through a complement and a flipped sign bit), ors (and: of the
-// complements), xors, the last value (exch) or a count (inc). in and out
+// complements), xors, the last value (exch) or a count (inc, dec). in and out
 // move a value to and from the folded form: x holds the sign bit to flip
 // and, for min and and, the complement (vmask). (Four fields: the
 // compiler keeps them in registers in the lanes' loops; with six it read
 // them from memory, 15-20% slower.)
 type combiner struct {
-	kind     uint8 // redMax, redOr, redXor, redExch or redInc, on the values in gives
+	kind     uint8 // redMax, redOr, redXor, redExch, redInc or redDec, on the values in gives
 	vmask, x uint64
 	limit    uint64 // inc: the limit every increment must have
 }
@@ -110,7 +128,7 @@ func newCombiner(t *redTarget) combiner {
 // with another limit (it cannot join the count).
 func (c combiner) in(v uint64) (uint64, bool) {
 	v &= c.vmask
-	if c.kind == redInc {
+	if c.kind == redInc || c.kind == redDec {
 		return 1, v == c.limit
 	}
 	return v ^ c.x, true
@@ -128,7 +146,7 @@ func (c combiner) fold(acc, v uint64) uint64 {
 	case redExch:
 		return v
 	}
-	return acc + v // (inc: a count)
+	return acc + v // (inc, dec: a count)
 }
 
 // out is the op's value of the folded acc (applyCombined's v).
@@ -193,10 +211,14 @@ func (rb *redSlot) flushCombined() {
 func applyCombined(t *redTarget, p unsafe.Pointer, v uint64) {
 	isMax := t.op == redMax
 	switch {
-	case t.op == redInc:
+	case t.op == redInc || t.op == redDec:
+		times := incTimes
+		if t.op == redDec {
+			times = decTimes
+		}
 		for q := (*uint32)(p); ; {
 			old := atomic.LoadUint32(q)
-			if atomic.CompareAndSwapUint32(q, old, uint32(incTimes(uint64(old), v, t.limit))) {
+			if atomic.CompareAndSwapUint32(q, old, uint32(times(uint64(old), v, t.limit))) {
 				return
 			}
 		}
@@ -231,4 +253,66 @@ func applyCombined(t *redTarget, p unsafe.Pointer, v uint64) {
 			}
 		}
 	}
+}
+
+// combineWord applies the ops of the lanes of mask, all at the global word
+// at p and of one combinable kind whose old values no instruction reads
+// (info.combine), as one atomic step: the lanes' values folded, then
+// applied once (what applying them in lane order gives). False, with
+// nothing applied, when the lanes' increments have different limits.
+// (One loop per kind: through combiner.fold's switch per lane the folds
+// took a third of simpleAtomicIntrinsics' time.)
+func combineWord(p unsafe.Pointer, info *atomInfo, width uint64, vals *lanes, mask uint32) bool {
+	l0 := bits.TrailingZeros32(mask)
+	t := redTarget{width: width, op: info.combine, signed: info.it.signed, limit: vals[l0] & 0xffffffff}
+	c := newCombiner(&t)
+	acc, _ := c.in(vals[l0])
+	rest := mask & (mask - 1)
+	switch c.kind {
+	case redInc, redDec:
+		for m := rest; m != 0; m &= m - 1 {
+			if vals[bits.TrailingZeros32(m)]&0xffffffff != t.limit {
+				return false
+			}
+		}
+		acc = uint64(bits.OnesCount32(mask))
+	case redExch:
+		acc, _ = c.in(vals[31-bits.LeadingZeros32(mask)])
+	case redMax:
+		if mask == ^uint32(0) { // (a plain loop: no lane search in the chain)
+			for _, v := range vals {
+				acc = max(acc, v&c.vmask^c.x)
+			}
+			break
+		}
+		for m := rest; m != 0; m &= m - 1 {
+			acc = max(acc, vals[bits.TrailingZeros32(m)]&c.vmask^c.x)
+		}
+	case redOr:
+		if mask == ^uint32(0) {
+			var a, b uint64 // (two chains)
+			for l := 0; l < warpSize; l += 2 {
+				a, b = a|(vals[l]^c.x), b|(vals[l+1]^c.x)
+			}
+			acc = (a | b) & c.vmask
+			break
+		}
+		for m := rest; m != 0; m &= m - 1 {
+			acc |= vals[bits.TrailingZeros32(m)]&c.vmask ^ c.x
+		}
+	default: // redXor
+		if mask == ^uint32(0) {
+			var a, b uint64
+			for l := 0; l < warpSize; l += 2 {
+				a, b = a^vals[l], b^vals[l+1]
+			}
+			acc = (a ^ b) & c.vmask
+			break
+		}
+		for m := rest; m != 0; m &= m - 1 {
+			acc ^= vals[bits.TrailingZeros32(m)] & c.vmask
+		}
+	}
+	applyCombined(&t, p, c.out(acc))
+	return true
 }

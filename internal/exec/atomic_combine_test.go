@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // combineSrc: each thread applies OP (an atom or red of type TYP whose old
@@ -269,6 +271,114 @@ Loop:
 		// thread w (w < 4) in the last round: 1000 - 39 + w
 		if got := binary.LittleEndian.Uint32(b[4*w:]); got != uint32(961+w) {
 			t.Errorf("word %d = %d, want %d", w, got, 961+w)
+		}
+	}
+}
+
+// TestCombineWord: every lane of a warp at one word, old values unread
+// (simpleAtomicIntrinsics): combineWord's one fold gives what applying the
+// lanes' ops to the word one after another in lane order gives, with the
+// manual's rule for each op (9.7.13.5), for full and partial masks, 4- and
+// 8-byte words, signed and unsigned; increments and decrements whose
+// limits differ are declined.
+func TestCombineWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	type opCase struct {
+		op, typ string
+		apply   func(w, v uint64) uint64
+	}
+	s32 := func(x uint64) int32 { return int32(uint32(x)) }
+	cases := []opCase{
+		{"max", ".u32", func(w, v uint64) uint64 { return max(w, v&0xffffffff) }},
+		{"max", ".s32", func(w, v uint64) uint64 { return uint64(uint32(max(s32(w), s32(v)))) }},
+		{"min", ".u32", func(w, v uint64) uint64 { return min(w, v&0xffffffff) }},
+		{"min", ".s32", func(w, v uint64) uint64 { return uint64(uint32(min(s32(w), s32(v)))) }},
+		{"max", ".s64", func(w, v uint64) uint64 { return uint64(max(int64(w), int64(v))) }},
+		{"min", ".u64", func(w, v uint64) uint64 { return min(w, v) }},
+		{"and", ".b32", func(w, v uint64) uint64 { return w & v & 0xffffffff }},
+		{"and", ".b64", func(w, v uint64) uint64 { return w & v }},
+		{"or", ".b32", func(w, v uint64) uint64 { return (w | v) & 0xffffffff }},
+		{"or", ".b64", func(w, v uint64) uint64 { return w | v }},
+		{"xor", ".b32", func(w, v uint64) uint64 { return (w ^ v) & 0xffffffff }},
+		{"xor", ".b64", func(w, v uint64) uint64 { return w ^ v }},
+		{"exch", ".b32", func(_, v uint64) uint64 { return v & 0xffffffff }},
+		{"exch", ".b64", func(_, v uint64) uint64 { return v }},
+		{"inc", ".u32", func(w, v uint64) uint64 {
+			if w >= v&0xffffffff {
+				return 0
+			}
+			return w + 1
+		}},
+		{"dec", ".u32", func(w, v uint64) uint64 {
+			if w == 0 || w > v&0xffffffff {
+				return v & 0xffffffff
+			}
+			return w - 1
+		}},
+	}
+	for _, c := range cases {
+		it, _ := parseInt(c.typ)
+		if c.typ[1] == 'b' {
+			it, _ = parseInt(".u" + c.typ[2:])
+		}
+		info := &atomInfo{combine: combineOp("."+c.op, c.typ), it: it}
+		if info.combine == redAdd {
+			t.Fatalf("%s%s: no combined op", c.op, c.typ)
+		}
+		width := uint64(it.bits / 8)
+		for trial := range 200 {
+			var vals lanes
+			limit := uint64(r.IntN(40))
+			for l := range vals {
+				switch {
+				case c.op == "inc" || c.op == "dec":
+					vals[l] = limit
+				case width == 4:
+					vals[l] = uint64(r.Uint32()) >> uint(r.IntN(32))
+				default:
+					vals[l] = r.Uint64() >> uint(r.IntN(64))
+				}
+			}
+			mask := ^uint32(0)
+			switch trial % 3 {
+			case 1:
+				mask = r.Uint32() | 1<<r.IntN(32)
+			case 2:
+				mask = 1<<r.IntN(32) | 1<<r.IntN(32)
+			}
+			start := r.Uint64()
+			if width == 4 {
+				start &= 0xffffffff
+			}
+			if trial%5 == 0 && (c.op == "inc" || c.op == "dec") {
+				start = limit + uint64(r.IntN(3)) // (at and above the limit)
+			}
+			want := start
+			for m := mask; m != 0; m &= m - 1 {
+				want = c.apply(want, vals[bits.TrailingZeros32(m)])
+			}
+			word := []uint64{start}
+			if !combineWord(unsafe.Pointer(&word[0]), info, width, &vals, mask) {
+				t.Fatalf("%s%s: declined lanes of one limit", c.op, c.typ)
+			}
+			got := word[0]
+			if width == 4 {
+				got &= 0xffffffff // (little-endian: the low half is the word)
+			}
+			if got != want {
+				t.Fatalf("%s%s trial %d, mask %#x, from %#x: %#x, want %#x", c.op, c.typ, trial, mask, start, got, want)
+			}
+		}
+		if c.op == "inc" || c.op == "dec" {
+			var vals lanes
+			for l := range vals {
+				vals[l] = 9
+			}
+			vals[17] = 10
+			word := []uint64{3}
+			if combineWord(unsafe.Pointer(&word[0]), info, width, &vals, ^uint32(0)) || word[0] != 3 {
+				t.Errorf("%s: two limits combined (word %d)", c.op, word[0])
+			}
 		}
 	}
 }
