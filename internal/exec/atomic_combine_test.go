@@ -84,6 +84,12 @@ func TestCombinedAtomics(t *testing.T) {
 			}
 			return w + 1
 		}},
+		{"dec", "u32", 4, func(w, _ uint64) uint64 { // (the limit: the immediate 37)
+			if w == 0 || w > 37 {
+				return 37
+			}
+			return w - 1
+		}},
 	} {
 		for _, nwords := range []int{1, 200, 40000} { // (40000: beyond the covered words)
 			init := make([]byte, c.size*nwords)
@@ -123,7 +129,7 @@ func TestCombinedAtomics(t *testing.T) {
 					store = "mul.wide.u32 %a, %i, 8;\n\tadd.u64 %a, %op, %a;\n\tst.global.u64 [%a], %old;"
 				}
 				val, old := "%v", "%old"
-				if c.op == "inc" {
+				if c.op == "inc" || c.op == "dec" {
 					val, old = "37", "%o32"
 				} else if c.size == 4 {
 					val, old = "%j", "%o32"
