@@ -41,8 +41,10 @@ answer fails the command), and prints one row:
 	RSS MiB      peak resident memory during the kernel (VmHWM, reset
 	             before each kernel)
 
-then the host's memcpy bandwidth, the load time of one large module, and a
-summary against the goals of issue 7.
+then the host's memcpy bandwidth, the load time of one large module, a
+summary against the goals of issue 7 and, with -scale 2 on one worker,
+the host's own copy (Go's) on 2 threads against 1: what the memory gives
+two workers (a memory-bound kernel near it cannot scale further).
 
 -native auto times the native builds in this run when clang++-22 is
 installed (built once into the user cache directory) and otherwise reads
@@ -190,10 +192,18 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		memcpy = native.MemcpyGBps
 	}
 	goals := bench.Goals(results, memcpy, loads)
+	var copyScaling [2]float64 // the host's copy on 1 and 2 threads (after the kernels: not in their RSS)
+	if cfg.scale == 2 && cfg.workers == 1 && len(results) > 0 {
+		size := 64 << 20
+		if cfg.small {
+			size = 4 << 20
+		}
+		copyScaling[0], copyScaling[1] = bench.HostCopyScaling(size, 9)
+	}
 	if cfg.json {
-		writeBenchJSON(stdout, &cfg, native, results, loads, goals)
+		writeBenchJSON(stdout, &cfg, native, results, loads, goals, copyScaling)
 	} else {
-		printSummary(stdout, &cfg, native, results, largeLoad, goals)
+		printSummary(stdout, &cfg, native, results, largeLoad, goals, copyScaling)
 	}
 	if failed {
 		return exitErrors
@@ -266,7 +276,7 @@ func nativeMS(r *bench.Result) string {
 	return fmt.Sprintf("%.3f%s", ms(r.Native), mark)
 }
 
-func printSummary(w io.Writer, cfg *benchConfig, native *bench.Native, results []*bench.Result, large *bench.LoadResult, goals []bench.Goal) {
+func printSummary(w io.Writer, cfg *benchConfig, native *bench.Native, results []*bench.Result, large *bench.LoadResult, goals []bench.Goal, copyScaling [2]float64) {
 	fmt.Fprintf(w, "\nworkers %d (scale column: %d), %d timed runs per kernel after a warm-up, medians; every output checked.\n",
 		cfg.workers, cfg.scale, cfg.runs)
 	for _, r := range results {
@@ -303,6 +313,11 @@ func printSummary(w io.Writer, cfg *benchConfig, native *bench.Native, results [
 		}
 		fmt.Fprintf(w, "  %s %-34s %s\n", verdict, g.Name, g.Detail)
 	}
+	if copyScaling[0] > 0 {
+		// (what the memory gives two workers)
+		fmt.Fprintf(w, "host copy on 2 threads: %.2fx of 1 (%.1f and %.1f GB/s, Go's copy of %d MiB a thread)\n",
+			copyScaling[1]/copyScaling[0], copyScaling[0], copyScaling[1], map[bool]int{false: 64, true: 4}[cfg.small])
+	}
 }
 
 func printNative(w io.Writer, n *bench.Native, selected []*bench.Benchmark, asJSON bool) {
@@ -333,7 +348,7 @@ func nativeJSON(n *bench.Native) any {
 		"date": n.Date, "cpu": n.CPU, "compiler": n.Compiler}
 }
 
-func writeBenchJSON(w io.Writer, cfg *benchConfig, native *bench.Native, results []*bench.Result, loads []bench.LoadResult, goals []bench.Goal) {
+func writeBenchJSON(w io.Writer, cfg *benchConfig, native *bench.Native, results []*bench.Result, loads []bench.LoadResult, goals []bench.Goal, copyScaling [2]float64) {
 	type kernel struct {
 		Name               string  `json:"name"`
 		Class              string  `json:"class"`
@@ -376,8 +391,13 @@ func writeBenchJSON(w io.Writer, cfg *benchConfig, native *bench.Native, results
 		Kernels []kernel `json:"kernels"`
 		Loads   []load   `json:"loads"`
 		Goals   []goal   `json:"goals"`
+		// the host's copy on 1 and 2 threads, GB/s (HostCopyScaling)
+		HostCopyGBps []float64 `json:"host_copy_gbps_1_2_threads,omitempty"`
 	}{Suite: cfg.suite, Workers: cfg.workers, Runs: cfg.runs, Small: cfg.small, Native: nativeJSON(native),
 		Kernels: []kernel{}, Loads: []load{}}
+	if copyScaling[0] > 0 {
+		out.HostCopyGBps = copyScaling[:]
+	}
 	for _, r := range results {
 		out.Kernels = append(out.Kernels, kernel{Name: r.Name, Class: r.Class, Size: r.Label, NsPerLaunch: float64(r.Wall),
 			Launches: r.Repeat, ThreadInstructions: r.ThreadInstructions, WarpInstructions: r.WarpInstructions,

@@ -14,12 +14,13 @@ var benchArgs = []string{"-suite", "../../testdata/bench", "-small", "-runs", "1
 
 func TestBenchOneKernel(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run(append(append([]string{"bench"}, benchArgs...), "saxpy"), nil, &stdout, &stderr)
+	// (-scale 2: the scaling column, and the host's copy on 2 threads)
+	code := run(append(append([]string{"bench"}, benchArgs...), "-scale", "2", "saxpy"), nil, &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
 	out := stdout.String()
-	for _, want := range []string{"kernel", "saxpy", "n=16384", "goals (issue 7):", "large module: ../../examples/saxpy.ptx"} {
+	for _, want := range []string{"kernel", "saxpy", "n=16384", "goals (issue 7):", "large module: ../../examples/saxpy.ptx", "host copy on 2 threads: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
