@@ -238,9 +238,9 @@ func TestBatch32BitSharedAddresses(t *testing.T) {
 		Params: params(k, out, in, 4, 0), Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := k.batchRuns.Get().(*batchRun)
-	if r == nil {
-		return // (the race detector's sync.Pool drops items at random)
+	r, ok := k.batchRuns.get()
+	if !ok {
+		t.Fatal("no batch register file kept after the launch")
 	}
 	for pc := range k.Ops {
 		if o := &k.Ops[pc]; o.inst.Opcode == "ld" && o.space == mem.SpaceShared && (r.gplans == nil || r.gplans[pc] == nil) {

@@ -134,7 +134,7 @@ func getBatchRun(l *launch) *batchRun {
 	b := l.block
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
-	if r, ok := l.kernel.batchRuns.Get().(*batchRun); ok && r.block == b && len(r.act) >= nb {
+	if r, ok := l.kernel.batchRuns.get(); ok && r.block == b && len(r.act) >= nb {
 		r.l, r.gData, r.ctas, r.strided, r.declined, r.parted, r.probed = l, nil, nb/wpc, false, false, 0, false
 		r.cta.l = l
 		r.sizeShared()
@@ -172,7 +172,7 @@ const batchBytes = 8 << 20
 // putBatchRun keeps r for a later launch.
 func putBatchRun(r *batchRun) {
 	r.l, r.gData = nil, nil
-	r.fn.batchRuns.Put(r)
+	r.fn.batchRuns.put(r)
 }
 
 func newBatchRun(l *launch, nb int) *batchRun {
