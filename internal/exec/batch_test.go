@@ -2478,3 +2478,106 @@ Done:
 		t.Fatalf("got %v, want a fault in CTA (0,30,0)", ref.err)
 	}
 }
+
+// TestBatchWarpRuns2D: 2-D blocks 32 or more threads wide, each warp one
+// run of consecutive addresses and the runs a pitch apart (a pitched
+// copy): stores, 8-byte and sign-extended loads take one check of the
+// batch's range and a pass per warp. The copies of u32, f64 and s16 (as
+// s32) elements match Go's, the batch ran, and a destination too short
+// for the last row faults on the warp engine, naming the thread.
+func TestBatchWarpRuns2D(t *testing.T) {
+	const tmpl = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 src, .param .u64 dst, .param .u32 sp, .param .u32 dp, .param .u32 w, .param .u32 h)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<16>;
+	.reg .f64 %fd;
+	ld.param.u64 %rd1, [src];
+	ld.param.u64 %rd2, [dst];
+	ld.param.u32 %r1, [sp];
+	ld.param.u32 %r2, [dp];
+	ld.param.u32 %r3, [w];
+	ld.param.u32 %r4, [h];
+	mov.u32 %r5, %ctaid.x;
+	mov.u32 %r6, %ntid.x;
+	mov.u32 %r7, %tid.x;
+	mad.lo.u32 %r8, %r5, %r6, %r7;   // x
+	mov.u32 %r5, %ctaid.y;
+	mov.u32 %r6, %ntid.y;
+	mov.u32 %r7, %tid.y;
+	mad.lo.u32 %r9, %r5, %r6, %r7;   // y
+	setp.ge.u32 %p1, %r8, %r3;
+	setp.ge.u32 %p2, %r9, %r4;
+	or.pred %p3, %p1, %p2;
+	@%p3 bra Done;
+	mad.lo.u32 %r10, %r9, %r1, %r8;  // y*sp + x
+	mad.lo.u32 %r11, %r9, %r2, %r8;  // y*dp + x
+	mul.wide.u32 %rd3, %r10, SIN;
+	add.s64 %rd4, %rd1, %rd3;
+	mul.wide.u32 %rd5, %r11, SOUT;
+	add.s64 %rd6, %rd2, %rd5;
+	COPY
+Done:
+	ret;
+}`
+	cases := []struct {
+		name      string
+		in, out   int
+		copy      string
+		convert   func(b []byte) []byte
+		blockX, y int
+	}{
+		{"u32", 4, 4, "ld.global.u32 %r12, [%rd4];\n\tst.global.u32 [%rd6], %r12;", func(b []byte) []byte { return b }, 32, 4},
+		{"f64", 8, 8, "ld.global.f64 %fd, [%rd4];\n\tst.global.f64 [%rd6], %fd;", func(b []byte) []byte { return b }, 64, 2},
+		{"s16", 2, 4, "ld.global.s16 %r12, [%rd4];\n\tst.global.u32 [%rd6], %r12;", func(b []byte) []byte {
+			return binary.LittleEndian.AppendUint32(nil, uint32(int32(int16(binary.LittleEndian.Uint16(b)))))
+		}, 32, 8},
+	}
+	const w, h, sp, dp = 200, 37, 211, 203
+	for _, c := range cases {
+		src := strings.NewReplacer("SIN", fmt.Sprint(c.in), "SOUT", fmt.Sprint(c.out), "COPY", c.copy).Replace(tmpl)
+		grid := bdXY((w+c.blockX-1)/c.blockX, (h+c.y-1)/c.y)
+		in := bdFillBufs(bdBufs(bdB(c.in*sp*h, bdRand), bdB(c.out*dp*h, bdRand)), 9)
+		for _, short := range []bool{false, true} {
+			outLen := c.out * dp * h
+			if short { // (the last row's end lies past the destination)
+				outLen = c.out * (dp*(h-1) + w - 1)
+				in[1] = in[1][:outLen]
+			}
+			var batches atomic.Int32
+			afterBatchOps = func() { batches.Add(1) }
+			res, err := bdRun(src, "k", grid, [3]int{c.blockX, c.y, 1}, in, bdArgs(bdPtr(0), bdPtr(1), bdU(sp), bdU(dp), bdU(w), bdU(h)), 1, true)
+			afterBatchOps = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			if short {
+				var f *Fault
+				if !errors.As(res.err, &f) || f.Kind != FaultOutOfBounds || f.CTA != [3]int{(w - 1) / c.blockX, (h - 1) / c.y, 0} ||
+					f.Thread != [3]int{(w - 1) % c.blockX, (h - 1) % c.y, 0} {
+					t.Errorf("%s, short destination: %v, want the last thread's out-of-bounds store", c.name, res.err)
+				}
+				continue
+			}
+			if res.err != nil || batches.Load() == 0 {
+				t.Fatalf("%s: %v, %d batches", c.name, res.err, batches.Load())
+			}
+			for y := range h {
+				for x := range dp {
+					at := c.out * (y*dp + x)
+					want := in[1][at : at+c.out] // (past the width: untouched)
+					if x < w {
+						from := c.in * (y*sp + x)
+						want = c.convert(in[0][from : from+c.in])
+					}
+					if got := res.mem[1][at : at+c.out]; !bytes.Equal(got, want) {
+						t.Fatalf("%s: element (%d, %d) = %x, want %x", c.name, x, y, got, want)
+					}
+				}
+			}
+		}
+	}
+}
