@@ -2479,10 +2479,10 @@ Done:
 	}
 }
 
-// TestBatchWarpRuns2D: 2-D blocks 32 or more threads wide, each warp one
-// run of consecutive addresses and the runs a pitch apart (a pitched
-// copy): stores, 8-byte and sign-extended loads take one check of the
-// batch's range and a pass per warp. The copies of u32, f64 and s16 (as
+// TestBatchWarpRuns2D: 2-D blocks, each run of consecutive tid.x (a warp
+// in blocks 32 or more wide) at consecutive addresses and the runs a pitch
+// apart (a pitched copy): stores, 8-byte and sign-extended loads take one
+// check of the batch's range and a pass per run. The copies of u32, f64 and s16 (as
 // s32) elements match Go's, the batch ran, and a destination too short
 // for the last row faults on the warp engine, naming the thread.
 func TestBatchWarpRuns2D(t *testing.T) {
@@ -2535,6 +2535,9 @@ Done:
 		{"s16", 2, 4, "ld.global.s16 %r12, [%rd4];\n\tst.global.u32 [%rd6], %r12;", func(b []byte) []byte {
 			return binary.LittleEndian.AppendUint32(nil, uint32(int32(int16(binary.LittleEndian.Uint16(b)))))
 		}, 32, 8},
+		// (blocks less wide than a warp: each warp's runs of tid.x)
+		{"u32 16 wide", 4, 4, "ld.global.u32 %r12, [%rd4];\n\tst.global.u32 [%rd6], %r12;", func(b []byte) []byte { return b }, 16, 16},
+		{"f64 8 wide", 8, 8, "ld.global.f64 %fd, [%rd4];\n\tst.global.f64 [%rd6], %fd;", func(b []byte) []byte { return b }, 8, 8},
 	}
 	const w, h, sp, dp = 200, 37, 211, 203
 	for _, c := range cases {
