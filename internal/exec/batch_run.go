@@ -853,6 +853,15 @@ func (r *batchRun) materialize(s int32) {
 		return
 	}
 	r.uniR[s] = false
+	// (2-D blocks: the AVX2 loop of the form's add, sums truncated again
+	// as the form is; z_heat spent a fifth of its time in the Go loops)
+	key := "add.64"
+	if f.bits == 32 && f.sext {
+		key = "add.s32"
+	} else if f.bits == 32 {
+		key = "add.z32"
+	}
+	addK, _ := simdBinary(key)
 	for blk := range r.nb {
 		// (blocks with lanes waiting in a split's frame too, which act
 		// does not show; only blocks whose lanes all left could be skipped)
@@ -867,6 +876,8 @@ func (r *batchRun) materialize(s int32) {
 			// the sum of the low 32 bits)
 			first, d := r.row(w, s), f.c[3]*r.bk[blk]
 			switch { // (norm's cases, outside the loops)
+			case addK.rk != nil:
+				addK.rk(row, first, d)
 			case f.bits != 32:
 				for i := range row {
 					row[i] = first[i] + d

@@ -2584,3 +2584,40 @@ Done:
 		}
 	}
 }
+
+// TestMaterializeAddLoops: materialize adds a CTA's term to the batch's
+// first CTA's rows with the AVX2 loops of add.64, add.s32 and add.z32; the
+// sums are truncated as a form of 64 bits, of 32 sign-extended and of 32
+// zero-extended bits is (form.norm).
+func TestMaterializeAddLoops(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 loops")
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, c := range []struct {
+		key  string
+		norm func(x uint64) uint64
+	}{
+		{"add.64", func(x uint64) uint64 { return x }},
+		{"add.s32", func(x uint64) uint64 { return uint64(int64(int32(x))) }},
+		{"add.z32", func(x uint64) uint64 { return uint64(uint32(x)) }},
+	} {
+		add, ok := simdBinary(c.key)
+		if !ok || add.rk == nil {
+			t.Fatalf("%s: no loop", c.key)
+		}
+		for range 100 {
+			var first, row lanes
+			for i := range first {
+				first[i] = c.norm(r.Uint64())
+			}
+			d := r.Uint64() >> uint(r.IntN(64))
+			add.rk(&row, &first, d)
+			for i := range row {
+				if want := c.norm(first[i] + d); row[i] != want {
+					t.Fatalf("%s: %#x + %#x = %#x, want %#x", c.key, first[i], d, row[i], want)
+				}
+			}
+		}
+	}
+}
