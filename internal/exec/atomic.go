@@ -115,6 +115,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	if unread && bufferableSite(in, o, vec) {
 		info.combine = combineOp(op, t) // (atomic_combine.go)
 	}
+	if unread && vec == 1 && (o.space == mem.SpaceGlobal || o.space == mem.SpaceShared) && !o.frameAddr && !hasSemantics(in) {
+		info.fold = combineOp(op, t)
+	}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -144,9 +147,15 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		var win []byte
 		var winBase, winLimit uint64
 		if lookup {
-			if data, base := w.windowAt(o, lane); uint64(len(data)) >= size && base&7 == 0 {
+			if data, base := w.atomWindow(o, lane); uint64(len(data)) >= size && base&7 == 0 {
 				win, winBase, winLimit = data, base, uint64(len(data))-size
 			}
+		}
+		// the lanes' address registers, or zeros for a variable's address
+		// alone ([counter]: o.addrConst is all of it)
+		addrRow := &zeroLanes
+		if o.addrBase >= 0 {
+			addrRow = (*lanes)(f.regs[int(o.addrBase)*warpSize:])
 		}
 		if win != nil && (addInt32 || addF32) {
 			// atom/red.add on 32-bit integers and .f32 in global or the
@@ -155,7 +164,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			// per lane on the window's word, as long as the lanes stay in
 			// the window (the general loop below takes over at the first
 			// that does not, and faults there if it must)
-			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			addrs, vals := addrRow, (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds *lanes
 			if dsts[0] >= 0 && !info.unread { // (a destination nobody reads keeps its values)
 				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
@@ -211,7 +220,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			// the lanes' words in the window, without a call of the op's
 			// function per lane (the general loop below takes over at the
 			// first lane outside it, and faults there if it must)
-			addrs, vals := (*lanes)(f.regs[int(o.addrBase)*warpSize:]), (*lanes)(f.regs[int(bs[0])*warpSize:])
+			addrs, vals := addrRow, (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds, cs *lanes
 			if dsts[0] >= 0 {
 				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
@@ -220,10 +229,10 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
 			}
 			global := o.space == mem.SpaceGlobal
-			if l0 := bits.TrailingZeros32(mask); info.combine != redAdd && global && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
+			if l0 := bits.TrailingZeros32(mask); info.fold != redAdd && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
 				// every lane at one word, old values unread (the CUDA
-				// samples' simpleAtomicIntrinsics): one fold, one atomic
-				// step (atomic_combine.go)
+				// samples' simpleAtomicIntrinsics, a block's shared
+				// maximum): one fold, one atomic step (atomic_combine.go)
 				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&uint64(o.size-1) == 0 &&
 					combineWord(unsafe.Pointer(&win[off]), info, uint64(o.size), vals, mask) {
 					mask = 0
@@ -246,7 +255,7 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			shared := !global
 			var p []byte
 			if win != nil {
-				if off := f.regs[int(o.addrBase)*warpSize+lane] + o.addrConst - winBase; off <= winLimit && off&(size-1) == 0 {
+				if off := addrRow[lane] + o.addrConst - winBase; off <= winLimit && off&(size-1) == 0 {
 					p = win[off : off+size : off+size]
 				}
 			}
@@ -296,8 +305,9 @@ type atomInfo struct {
 	it               intType
 	// combine: the buffered op of a max, min, and, or, xor, exch, inc or
 	// dec whose old value no instruction reads (atomic_combine.go; redAdd:
-	// none)
-	combine uint8
+	// none); fold: the same op where a warp's lanes at one global or
+	// shared word fold into one step (combineWord)
+	combine, fold uint8
 }
 
 // atomicOp returns the new memory value from the old one and the operands.
@@ -573,4 +583,23 @@ func addSharedInt32Lanes(sh []byte, addrs, vals, olds *lanes, adj uint64, mask u
 		*p += uint32(vals[lane])
 	}
 	return 0
+}
+
+// atomWindow is windowAt for an atomic, whose address may also be a
+// variable's alone (no address register: [counter], a block's shared
+// maximum): the CTA's shared memory, or the global allocation holding it.
+func (w *Warp) atomWindow(o *Op, lane int) ([]byte, uint64) {
+	if o.addrBase >= 0 || o.frameAddr {
+		return w.windowAt(o, lane)
+	}
+	switch o.space {
+	case mem.SpaceShared:
+		return w.cta.shared.Data, 0
+	case mem.SpaceGlobal:
+		if base, data, ok := w.cta.l.prog.global.Find(o.addrConst); ok {
+			w.plainGlobal(base)
+			return data, base
+		}
+	}
+	return nil, 0
 }

@@ -255,16 +255,16 @@ func applyCombined(t *redTarget, p unsafe.Pointer, v uint64) {
 	}
 }
 
-// combineWord applies the ops of the lanes of mask, all at the global word
-// at p and of one combinable kind whose old values no instruction reads
-// (info.combine), as one atomic step: the lanes' values folded, then
+// combineWord applies the ops of the lanes of mask, all at the global or
+// shared word at p and of one combinable kind whose old values no
+// instruction reads (info.fold), as one atomic step: the lanes' values folded, then
 // applied once (what applying them in lane order gives). False, with
 // nothing applied, when the lanes' increments have different limits.
 // (One loop per kind: through combiner.fold's switch per lane the folds
 // took a third of simpleAtomicIntrinsics' time.)
 func combineWord(p unsafe.Pointer, info *atomInfo, width uint64, vals *lanes, mask uint32) bool {
 	l0 := bits.TrailingZeros32(mask)
-	t := redTarget{width: width, op: info.combine, signed: info.it.signed, limit: vals[l0] & 0xffffffff}
+	t := redTarget{width: width, op: info.fold, signed: info.it.signed, limit: vals[l0] & 0xffffffff}
 	c := newCombiner(&t)
 	acc, _ := c.in(vals[l0])
 	rest := mask & (mask - 1)

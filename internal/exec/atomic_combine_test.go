@@ -327,8 +327,8 @@ func TestCombineWord(t *testing.T) {
 		if c.typ[1] == 'b' {
 			it, _ = parseInt(".u" + c.typ[2:])
 		}
-		info := &atomInfo{combine: combineOp("."+c.op, c.typ), it: it}
-		if info.combine == redAdd {
+		info := &atomInfo{fold: combineOp("."+c.op, c.typ), it: it}
+		if info.fold == redAdd {
 			t.Fatalf("%s%s: no combined op", c.op, c.typ)
 		}
 		width := uint64(it.bits / 8)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -615,5 +616,131 @@ Done:
 	var f *Fault
 	if !errors.As(err, &f) || f.Thread != [3]int{37, 0, 0} || f.Space != "shared" {
 		t.Fatalf("got %v, want a shared-memory fault in thread 37", err)
+	}
+}
+
+// TestAtomicsAtVariables: atomics at a variable's address alone
+// ([s_max], [g_count]: no address register) reach their window as those
+// through a register do: a block's shared max, min, or, xor, inc and add
+// at single words, every lane or the lanes of a guard, old values unread
+// (folded into one step per warp) and read (lane by lane), and a module
+// .global counter; the results match Go's, over 3 CTAs of 96 threads.
+func TestAtomicsAtVariables(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.global .align 4 .u32 g_count;
+.visible .entry k(.param .u64 x, .param .u64 out)
+{
+	.shared .align 4 .u32 s_max;
+	.shared .align 4 .u32 s_min;
+	.shared .align 4 .u32 s_or;
+	.shared .align 4 .u32 s_xor;
+	.shared .align 4 .u32 s_inc;
+	.shared .align 4 .u32 s_add;
+	.shared .align 4 .u32 s_seen;
+	.reg .pred %p<4>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra Wait;
+	st.shared.u32 [s_max], 0;
+	st.shared.u32 [s_min], -1;
+	st.shared.u32 [s_or], 0;
+	st.shared.u32 [s_xor], 0;
+	st.shared.u32 [s_inc], 0;
+	st.shared.u32 [s_add], 0;
+	st.shared.u32 [s_seen], 0;
+Wait:
+	bar.sync 0;
+	mad.lo.u32 %r3, %r2, 96, %r1;
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r4, [%rd4];
+	atom.shared.max.u32 %r5, [s_max], %r4;
+	atom.shared.min.u32 %r6, [s_min], %r4;
+	and.b32 %r20, %r4, 31;
+	shl.b32 %r7, 1, %r20;                   // (one bit a lane: the or does not fill up)
+	atom.shared.or.b32 %r8, [s_or], %r7;
+	atom.shared.xor.b32 %r9, [s_xor], %r4;
+	atom.shared.inc.u32 %r10, [s_inc], 7;
+	setp.gt.u32 %p2, %r4, 0x80000000;
+	@%p2 atom.shared.add.u32 %r11, [s_add], 1;
+	atom.shared.add.u32 %r12, [s_seen], 1;   // (read: each thread's own ticket)
+	atom.global.add.u32 %r13, [g_count], 3;
+	bar.sync 0;
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5+1152], %r12;        // (the tickets, past the CTAs' words)
+	@%p1 bra Done;
+	mul.wide.u32 %rd6, %r2, 24;
+	add.s64 %rd7, %rd2, %rd6;
+	ld.shared.u32 %r14, [s_max];
+	ld.shared.u32 %r15, [s_min];
+	ld.shared.u32 %r16, [s_or];
+	ld.shared.u32 %r17, [s_xor];
+	ld.shared.u32 %r18, [s_inc];
+	ld.shared.u32 %r19, [s_add];
+	st.global.v2.u32 [%rd7], {%r14, %r15};
+	st.global.v2.u32 [%rd7+8], {%r16, %r17};
+	st.global.v2.u32 [%rd7+16], {%r18, %r19};
+Done:
+	ret;
+}`
+	const ctas, block = 3, 96
+	p, g := load(t, src)
+	r := rand.New(rand.NewPCG(3, 9))
+	vals := make([]uint32, ctas*block)
+	xb := make([]byte, 4*len(vals))
+	for i := range vals {
+		vals[i] = r.Uint32()
+		binary.LittleEndian.PutUint32(xb[4*i:], vals[i])
+	}
+	x, _ := g.Alloc(uint64(len(xb)), 0)
+	xm, _ := g.Bytes(x, uint64(len(xb)))
+	copy(xm, xb)
+	out, _ := g.Alloc(1152+4*ctas*block, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{block, 1, 1},
+		Params: params(p.Kernels["k"], x, out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ob, _ := g.Bytes(out, 1152+4*ctas*block)
+	for c := range ctas {
+		mx, mn, or, xor, inc, add := uint32(0), ^uint32(0), uint32(0), uint32(0), uint32(0), uint32(0)
+		tickets := map[uint32]bool{}
+		for _, v := range vals[c*block : (c+1)*block] {
+			mx, mn, or, xor = max(mx, v), min(mn, v), or|1<<(v&31), xor^v
+			if inc >= 7 { // (9.7.13.5: atom.inc wraps to 0 at the limit)
+				inc = 0
+			} else {
+				inc++
+			}
+			if v > 0x80000000 {
+				add++
+			}
+		}
+		for i := range block {
+			tickets[binary.LittleEndian.Uint32(ob[1152+4*(c*block+i):])] = true
+		}
+		got := make([]uint32, 6)
+		for k := range got {
+			got[k] = binary.LittleEndian.Uint32(ob[24*c+4*k:])
+		}
+		if want := []uint32{mx, mn, or, xor, inc, add}; !slices.Equal(got, want) {
+			t.Errorf("CTA %d: max, min, or, xor, inc, add = %#x, want %#x", c, got, want)
+		}
+		for i := range uint32(block) {
+			if !tickets[i] {
+				t.Errorf("CTA %d: no thread got ticket %d", c, i)
+			}
+		}
+	}
+	gv := p.varAddr[p.Module.Vars[0]]
+	gb, _ := g.Bytes(gv, 4)
+	if c := binary.LittleEndian.Uint32(gb); c != 3*ctas*block {
+		t.Errorf("g_count = %d, want %d", c, 3*ctas*block)
 	}
 }
