@@ -110,6 +110,12 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		fold = f64AddOp
 	}
 	unread := oldUnread(l.f.IR, in)
+	// the op's own loop where every lane is at one word (foldKind), for
+	// combineOp's integer ops
+	kind := uint8(redAdd)
+	if vec == 1 {
+		kind = combineOp(op, t)
+	}
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, addF64: addF64, addInt64: addInt64, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
 	if unread && bufferableSite(in, o, vec) {
@@ -241,9 +247,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			switch {
 			case mask == 0:
 			case word32 != nil:
-				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, it, global)
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, kind, it.signed, it, global)
 			default:
-				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, intType{bits: 64}, global)
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, kind, it.signed, intType{bits: 64}, global)
 			}
 		}
 		for m := mask; m != 0; m &= m - 1 {

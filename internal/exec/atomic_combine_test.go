@@ -388,3 +388,95 @@ func TestCombineWord(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldKind: every lane of a warp at one word, old values read (an
+// atomicInc ring's tickets): foldKind's loop gives each lane the word as
+// the lanes before it left it and leaves what applying them one after
+// another leaves, by the manual's rule of each op (9.7.13.5), on 4- and
+// 8-byte words, max and min signed and unsigned.
+func TestFoldKind(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 34))
+	ops := []struct {
+		kind  uint8
+		apply func(w, v uint64, signed bool, width int) uint64
+	}{
+		{redMax, func(w, v uint64, s bool, width int) uint64 {
+			if s && width == 4 {
+				return uint64(uint32(max(int32(w), int32(v))))
+			}
+			if s {
+				return uint64(max(int64(w), int64(v)))
+			}
+			return max(w, v)
+		}},
+		{redMin, func(w, v uint64, s bool, width int) uint64 {
+			if s && width == 4 {
+				return uint64(uint32(min(int32(w), int32(v))))
+			}
+			if s {
+				return uint64(min(int64(w), int64(v)))
+			}
+			return min(w, v)
+		}},
+		{redAnd, func(w, v uint64, _ bool, _ int) uint64 { return w & v }},
+		{redOr, func(w, v uint64, _ bool, _ int) uint64 { return w | v }},
+		{redXor, func(w, v uint64, _ bool, _ int) uint64 { return w ^ v }},
+		{redExch, func(_, v uint64, _ bool, _ int) uint64 { return v }},
+		{redInc, func(w, v uint64, _ bool, _ int) uint64 {
+			if w >= v {
+				return 0
+			}
+			return w + 1
+		}},
+		{redDec, func(w, v uint64, _ bool, _ int) uint64 {
+			if w == 0 || w > v {
+				return v
+			}
+			return w - 1
+		}},
+	}
+	for _, op := range ops {
+		for _, width := range []int{4, 8} {
+			for _, signed := range []bool{false, true} {
+				if (signed || width == 8) && (op.kind == redInc || op.kind == redDec) {
+					continue // (u32 only)
+				}
+				norm := intType{bits: 8 * width, signed: signed}
+				wmask := uint64(1)<<(8*width) - 1
+				if width == 8 {
+					wmask = ^uint64(0)
+				}
+				for trial := range 50 {
+					var vals, olds lanes
+					for l := range vals {
+						vals[l] = r.Uint64() >> uint(r.IntN(64)) & wmask
+						if op.kind == redInc || op.kind == redDec {
+							vals[l] = 9 // (one limit, as a ring's)
+						}
+					}
+					mask := ^uint32(0)
+					if trial%2 == 1 {
+						mask = r.Uint32() | 1
+					}
+					start := r.Uint64() & wmask
+					want, wantOlds := start, lanes{}
+					for m := mask; m != 0; m &= m - 1 {
+						l := bits.TrailingZeros32(m)
+						wantOlds[l] = norm.norm(want)
+						want = op.apply(want, vals[l], signed, width) & wmask
+					}
+					var got uint64
+					if width == 4 {
+						got = uint64(foldKind(op.kind, signed, uint32(start), &vals, &olds, mask, norm))
+					} else {
+						got = foldKind(op.kind, signed, start, &vals, &olds, mask, norm)
+					}
+					if got != want || olds != wantOlds {
+						t.Fatalf("kind %d, width %d, signed %v, mask %#x: word %#x, want %#x; olds %x, want %x",
+							op.kind, width, signed, mask, got, want, olds, wantOlds)
+					}
+				}
+			}
+		}
+	}
+}
