@@ -33,8 +33,10 @@ package exec
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // casLoopsEnabled lets tests compare runs with and without the fast path.
@@ -47,6 +49,7 @@ const maxCASLoop = 32
 // end; its lanes leave at end+1.
 type casLoop struct {
 	start, end int32
+	at         int32 // the atom.cas
 }
 
 // buildCASLoops marks the back edges of f that close CAS loops, and their
@@ -157,7 +160,7 @@ func casLoopOf(f *Func, pc int32) *casLoop {
 	default:
 		return nil
 	}
-	return &casLoop{start: b.target, end: pc}
+	return &casLoop{start: b.target, end: pc, at: casAt}
 }
 
 // readsBefore says whether an op in [from, to) reads reg.
@@ -218,6 +221,9 @@ func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32) (nWarp, nThread
 				if so.bra {
 					break rounds // an early exit, to the loop's end + 1
 				}
+				if pc == l.at && w.casLane(f, so, bits.TrailingZeros32(lane)) {
+					continue
+				}
 				f.upc = pc // (faults see the op's position)
 				so.exec(w, so, exec)
 				if w.fault != nil {
@@ -233,4 +239,40 @@ func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32) (nWarp, nThread
 	}
 	f.resetBackward() // (the default schedule's rounds end converged: enterConv resets it)
 	return nWarp, nThread, true
+}
+
+// casLane runs the CAS loop's atom.cas o for one lane whose word lies in
+// global memory, in the warp's window, aligned (casWord32/64), and
+// reports whether it did; false leaves the op to its exec, which takes
+// every other case and faults where it must. (Through the exec, made for
+// a warp's lanes, the serial lanes' compare-and-swaps took a third of a
+// CAS-loop double add's time.)
+func (w *Warp) casLane(f *frame, o *Op, lane int) bool {
+	info, ok := o.aux.(*atomInfo)
+	if !ok || o.addrBase < 0 || o.frameAddr || info.dst < 0 || o.c < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceGeneric {
+		return false
+	}
+	regs := f.regs
+	addr := regs[int(o.addrBase)*warpSize+lane] + o.addrConst
+	if sp, _ := mem.Classify(addr); sp != mem.SpaceGlobal {
+		return false
+	}
+	n := uint64(o.size)
+	if n != 4 && n != 8 { // (.b16 and .b128 compare-and-swaps: the exec's)
+		return false
+	}
+	data, base := w.windowAt(o, lane)
+	off := addr - base
+	if data == nil || uint64(len(data)) < n || off > uint64(len(data))-n || off&(n-1) != 0 {
+		return false
+	}
+	b, c := regs[int(info.val)*warpSize+lane], regs[int(o.c)*warpSize+lane]
+	var old uint64
+	if n == 4 {
+		old = info.it.norm(uint64(casWord32((*uint32)(unsafe.Pointer(&data[off])), uint32(b), uint32(c), true)))
+	} else {
+		old = casWord64((*uint64)(unsafe.Pointer(&data[off])), b, c, true)
+	}
+	regs[int(info.dst)*warpSize+lane] = old
+	return true
 }
