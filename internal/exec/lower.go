@@ -146,6 +146,7 @@ func (p *Program) lower(f *Func) error {
 	buildTraces(f)
 	buildDiamonds(f)
 	buildCASLoops(f)
+	buildLockRegions(f)
 	if fn.Entry {
 		f.redSafe = redSafe(fn) // (before planBatch, which asks)
 		f.packable = packable(fn)

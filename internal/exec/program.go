@@ -181,13 +181,14 @@ type Op struct {
 	memTrace   string
 	traceWin   uint64
 	traceMem   bool
-	traceRegs  bool     // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
-	bra        bool     // a direct branch: uniform outcomes stay on the converged fast path
-	lockLoop   bool     // a backward branch whose loop tries to take a lock (lockLoops)
-	dia        *diamond // a guarded direct branch's if/else of register-only ops (diamond.go)
-	cas        *casLoop // the CAS loop this back edge closes, or that this branch leaves early (casloop.go)
-	collective bool     // a warp collective: runs even when every guard is false (collective.go)
-	ends       bool     // ret or exit: the lanes that run it leave the frame, their PCs unread
+	traceRegs  bool        // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
+	bra        bool        // a direct branch: uniform outcomes stay on the converged fast path
+	lockLoop   bool        // a backward branch whose loop tries to take a lock (lockLoops)
+	dia        *diamond    // a guarded direct branch's if/else of register-only ops (diamond.go)
+	cas        *casLoop    // the CAS loop this back edge closes, or that this branch leaves early (casloop.go)
+	lock       *lockRegion // the spin lock this back edge closes (lockloop.go)
+	collective bool        // a warp collective: runs even when every guard is false (collective.go)
+	ends       bool        // ret or exit: the lanes that run it leave the frame, their PCs unread
 }
 
 // Error is a load-time error: an unsupported instruction or a module the

@@ -134,9 +134,13 @@ type frame struct {
 	backs    int              // backward branches taken since the last fairness decision
 	spinners uint32           // lanes that took the last backward branch
 	spun     uint32           // lanes that took one since the last fairness decision
-	favor    uint32           // lanes run first until they block, finish or spin (see pick)
-	callOp   *Op              // the call that made this frame (nil for the kernel)
-	outLive  []uint64         // runGroup: the rows live for the lanes outside its group (liveness.go)
+	// passed: the lanes that spun in this fairness cycle; favour goes to
+	// the others until none is left (two groups spinning on a lock that
+	// a third, at a higher PC, holds took turns for ever before)
+	passed  uint32
+	favor   uint32   // lanes run first until they block, finish or spin (see pick)
+	callOp  *Op      // the call that made this frame (nil for the kernel)
+	outLive []uint64 // runGroup: the rows live for the lanes outside its group (liveness.go)
 	// conv: all active lanes are at upc (pc[] is stale), none waits or is
 	// blocked; the run loop's fast path. rdepth counts reconvergence
 	// points pushed and not yet popped, over all lanes.
@@ -194,7 +198,7 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 func (w *Warp) restartFrame(s *frame, mask uint32) *frame {
 	fn := s.fn
 	s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
-	s.base, s.backs, s.spinners, s.spun, s.favor, s.callOp = w.stack, 0, 0, 0, 0, nil
+	s.base, s.backs, s.spinners, s.spun, s.passed, s.favor, s.callOp = w.stack, 0, 0, 0, 0, 0, nil
 	if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 		s.rtop = [warpSize]int32{}
 		for l := range s.rstack {
@@ -317,10 +321,14 @@ func (w *Warp) run() warpStatus {
 			// its lanes at upc (with a perturbed schedule pick still
 			// draws its random number); the op's execution below sets the
 			// lanes' PCs, which leaveConv would set first
-			if rng == nil && f.blocked|f.syncWait|f.favor == 0 && f.rdepth == 0 && f.backs < starvationLimit {
+			switch {
+			case !f.conv:
+				// (left diverged, its lanes' PCs set: a spin lock's
+				// round that let no lane through, lockloop.go)
+			case rng == nil && f.blocked|f.syncWait|f.favor == 0 && f.rdepth == 0 && f.backs < starvationLimit:
 				mask, pc = f.active, f.upc
 				f.conv = false
-			} else {
+			default:
 				f.leaveConv()
 			}
 		}
@@ -540,6 +548,24 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 				break
 			}
 			continue
+		} else if nw, nt, conv, ok := w.runLockRounds(f, o, active, taken); ok {
+			// a spin lock's lanes in rounds, each through its critical
+			// section: converged after the release, unless a round let
+			// no lane through (lockloop.go: the frame is left diverged)
+			nWarp, nThread, steps = nWarp+nw, nThread+nt, steps+int(nw)
+			if w.fault != nil {
+				stop = true
+				break
+			}
+			if !conv {
+				break // (run sees f.conv false)
+			}
+			upc = o.lock.rel + 1
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
 		} else {
 			break
 		}
@@ -550,7 +576,9 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 			break
 		}
 	}
-	f.upc = upc
+	if f.conv {
+		f.upc = upc
+	}
 	w.steps = steps
 	w.nWarp += nWarp
 	w.nThread += nThread
@@ -832,6 +860,7 @@ func (f *frame) enterConv(mask uint32) {
 		if at, low := lowestPC(f, mask); at == mask {
 			f.conv, f.upc = true, low
 			f.resetBackward()
+			f.passed = 0
 		}
 		return
 	}
@@ -842,6 +871,7 @@ func (f *frame) enterConv(mask uint32) {
 	}
 	f.conv, f.upc = true, pc
 	f.resetBackward()
+	f.passed = 0
 }
 
 // leaveConv writes the converged PC back to every active lane.
@@ -878,7 +908,13 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 	if f.backs >= starvationLimit {
 		spun := f.spun
 		f.resetBackward()
-		if others := runnable &^ f.spinners; others != 0 {
+		f.passed |= spun
+		others := runnable &^ f.passed
+		if others == 0 { // every runnable lane spun: a new cycle
+			f.passed = spun
+			others = runnable &^ spun
+		}
+		if others != 0 {
 			f.favor = others
 			return lowestPC(f, others)
 		}

@@ -1,0 +1,213 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+	"time"
+)
+
+// lockSrc: each thread takes the spin lock of bucket key%nb (clang's
+// `while (atomicCAS(&lock[b], 0, 1) != 0);` with __nvvm_atom_cas_gen's
+// fence), adds its key to the bucket's sum and counts itself with plain
+// volatile loads and stores (right only under mutual exclusion), and
+// releases the lock. Lock 0 starts taken (the host's); thread 32 of the
+// first CTA releases it once warp 0 has set the CTA's flag, so warp 0's
+// lanes on bucket 0 find it held from outside their warp (their round
+// lets no lane through).
+const lockSrc = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 keys, .param .u64 locks, .param .u64 sums, .param .u64 flags, .param .u32 nb)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<24>;
+	ld.param.u64 %rd1, [keys];
+	ld.param.u64 %rd2, [locks];
+	ld.param.u64 %rd3, [sums];
+	ld.param.u64 %rd4, [flags];
+	ld.param.u32 %r1, [nb];
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ctaid.x;
+	mul.wide.u32 %rd5, %r3, 4;
+	add.s64 %rd6, %rd4, %rd5;          // the CTA's flag
+	setp.ne.u32 %p1, %r2, 32;
+	setp.ne.or.u32 %p1, %r3, 0, %p1;
+	@%p1 bra Work;
+	// thread 32 of CTA 0 (warp 1): let lock 0 go once warp 0 set the flag
+Wait:
+	ld.volatile.global.u32 %r5, [%rd6];
+	setp.eq.u32 %p2, %r5, 0;
+	@%p2 bra Wait;
+	atom.global.exch.b32 %r6, [%rd2], 0;
+Work:
+	setp.ge.u32 %p1, %r2, 32;
+	@%p1 bra Locked;
+	st.volatile.global.u32 [%rd6], 1; // (warp 0: the flag first)
+Locked:
+	mad.lo.u32 %r7, %r3, 64, %r2;
+	mul.wide.u32 %rd7, %r7, 4;
+	add.s64 %rd8, %rd1, %rd7;
+	ld.global.u32 %r8, [%rd8];
+	rem.u32 %r9, %r8, %r1;
+	mul.wide.u32 %rd9, %r9, 4;
+	add.s64 %rd10, %rd2, %rd9;         // lock[b]
+	mul.wide.u32 %rd11, %r9, 8;
+	add.s64 %rd12, %rd3, %rd11;        // sums[b]: the sum, the count
+Spin:
+	fence.sc.sys;
+	atom.acquire.sys.global.cas.b32 %r10, [%rd10], 0, 1;
+	setp.ne.b32 %p3, %r10, 0;
+	@%p3 bra Spin;
+	ld.volatile.global.u32 %r11, [%rd12];
+	add.s32 %r12, %r11, %r8;
+	st.volatile.global.u32 [%rd12], %r12;
+	ld.volatile.global.u32 %r13, [%rd12+4];
+	add.s32 %r14, %r13, 1;
+	st.volatile.global.u32 [%rd12+4], %r14;
+	membar.gl;
+	atom.global.exch.b32 %r15, [%rd10], 0;
+	ret;
+}`
+
+// TestLockRounds: spin locks taken in rounds keep mutual exclusion (every
+// bucket's plain read-modify-write sum and count exact) over 1, 4 and 64
+// buckets, on 1 and 2 workers, also where a round lets no lane through
+// (lock 0 held by another warp of the CTA until warp 0 has gone on: the
+// frame is left diverged for the default schedule); on one worker they
+// issue fewer instructions than the default schedule's spins.
+func TestLockRounds(t *testing.T) {
+	const ctas, block = 24, 64
+	n := ctas * block
+	keys := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(keys[4*i:], uint32(i*2654435761>>7)%100000)
+	}
+	for _, nb := range []int{1, 4, 64} {
+		want := make([]uint32, 2*nb)
+		for i := range n {
+			k := binary.LittleEndian.Uint32(keys[4*i:])
+			want[2*(k%uint32(nb))] += k
+			want[2*(k%uint32(nb))+1]++
+		}
+		var counts [2]uint64
+		for _, rounds := range []bool{true, false} {
+			for _, workers := range []int{1, 2} {
+				setFlag(t, &lockRoundsEnabled, rounds)
+				setFlag(t, &batchEnabled, false)
+				p, g := load(t, lockSrc)
+				if p.Kernels["k"].Ops[findSpin(t, p.Kernels["k"])].lock == nil {
+					t.Fatal("the spin loop is not a lock region")
+				}
+				alloc := func(b []byte) uint64 {
+					a, _ := g.Alloc(uint64(len(b)), 0)
+					m, _ := g.Bytes(a, uint64(len(b)))
+					copy(m, b)
+					return a
+				}
+				locks := make([]byte, 4*nb)
+				locks[0] = 1 // (taken: thread 32 of CTA 0 lets it go)
+				kb, lb, sb, fb := alloc(keys), alloc(locks), alloc(make([]byte, 8*nb)), alloc(make([]byte, 4*ctas))
+				left := 0
+				lockRoundsLeft = func() { left++ }
+				var st LaunchStats
+				if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{block, 1, 1},
+					Params: params(p.Kernels["k"], kb, lb, sb, fb, uint64(nb)), Workers: workers, Stats: &st}); err != nil {
+					t.Fatal(err)
+				}
+				sums, _ := g.Bytes(sb, uint64(8*nb))
+				for i := range want {
+					if got := binary.LittleEndian.Uint32(sums[4*i:]); got != want[i] {
+						t.Fatalf("%d buckets, rounds %v, %d workers: word %d = %d, want %d", nb, rounds, workers, i, got, want[i])
+					}
+				}
+				lockRoundsLeft = nil
+				if workers == 1 {
+					counts[map[bool]int{true: 0, false: 1}[rounds]] = st.ThreadInstructions
+					if rounds && nb > 1 && left == 0 { // (one bucket: every lane fails at once, no split)
+						t.Errorf("%d buckets: no round left lanes to the default schedule", nb)
+					}
+				}
+			}
+		}
+		if counts[0] >= counts[1] {
+			t.Errorf("%d buckets: %d thread instructions in rounds, %d by default", nb, counts[0], counts[1])
+		}
+	}
+}
+
+// findSpin returns the pc of the back edge of lockSrc's Spin loop.
+func findSpin(t *testing.T, f *Func) int {
+	for pc := range f.Ops {
+		if o := &f.Ops[pc]; o.bra && o.target < int32(pc) && f.Ops[o.target].inst.Opcode == "fence" {
+			return pc
+		}
+	}
+	t.Fatal("no Spin loop")
+	return 0
+}
+
+// TestSpinGroupsLetTheHolderRun: in one warp, lane 0 takes a lock and
+// holds it at a PC above two groups of lanes spinning on it in two loops
+// of their own. Each fairness decision favours lanes that have not spun in
+// the cycle (pick's passed): the two spinning groups took turns for ever
+// before, and the holder never ran. Every lane ends up counted once.
+func TestSpinGroupsLetTheHolderRun(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 lock, .param .u64 count)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [lock];
+	ld.param.u64 %rd2, [count];
+	mov.u32 %r1, %tid.x;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra Others;
+Take:
+	atom.global.cas.b32 %r2, [%rd1], 0, 1;
+	setp.ne.u32 %p2, %r2, 0;
+	@%p2 bra Take;
+	bra.uni Holder;
+Others:
+	setp.ge.u32 %p3, %r1, 16;
+	@%p3 bra LoopB;
+LoopA:
+	atom.global.cas.b32 %r2, [%rd1], 0, 1;
+	setp.ne.u32 %p2, %r2, 0;
+	@%p2 bra LoopA;
+	bra.uni Crit;
+LoopB:
+	atom.global.cas.b32 %r2, [%rd1], 0, 1;
+	setp.ne.u32 %p2, %r2, 0;
+	@%p2 bra LoopB;
+Crit:
+	ld.volatile.global.u32 %r3, [%rd2];
+	add.u32 %r3, %r3, 1;
+	st.volatile.global.u32 [%rd2], %r3;
+	atom.global.exch.b32 %r4, [%rd1], 0;
+	ret;
+Holder:
+	ld.volatile.global.u32 %r3, [%rd2];
+	add.u32 %r3, %r3, 1;
+	st.volatile.global.u32 [%rd2], %r3;
+	atom.global.exch.b32 %r4, [%rd1], 0;
+	ret;
+}`
+	p, g := load(t, src)
+	lock, _ := g.Alloc(4, 0)
+	count, _ := g.Alloc(4, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], lock, count), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(count, 4)
+	if c := binary.LittleEndian.Uint32(b); c != 32 {
+		t.Errorf("count %d, want 32", c)
+	}
+}
