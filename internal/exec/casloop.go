@@ -187,15 +187,16 @@ func setpCmp(in *ir.Inst) string {
 }
 
 // runCASLoop runs the CAS loop l for the lanes of stay, which go on in it
-// after branch o split the converged warp (o the back edge: the lanes
-// that go round again; o an early exit: those that did not leave), each
+// after branch o split the converged warp, or (group) runGroup's group,
+// of active (o the back edge: the lanes that go round again; o an early
+// exit: those that did not leave), each
 // from o's next op (the loop's start after the back edge) to the loop's
 // end, one lane after another in lane order; the warp goes on converged
 // after the loop. It returns the warp- and thread-instructions issued (o,
 // then each op once per lane that reached it: one lane an issue), or
 // false when it does not apply (nothing ran then). It stops at an op that
 // faults.
-func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32) (nWarp, nThread uint64, ok bool) {
+func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32, group bool) (nWarp, nThread uint64, ok bool) {
 	l := o.cas
 	if l == nil || !casLoopsEnabled || w.cta.rng != nil { // (a perturbed schedule draws its own order)
 		return 0, 0, false
@@ -237,7 +238,9 @@ func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32) (nWarp, nThread
 			nThread++
 		}
 	}
-	f.resetBackward() // (the default schedule's rounds end converged: enterConv resets it)
+	if !group {
+		f.resetBackward() // (the default schedule's rounds end converged: enterConv resets it)
+	}
 	return nWarp, nThread, true
 }
 

@@ -45,6 +45,20 @@ LOOP:
 }
 `
 
+// casAddDivSrc is casAddSrc where the threads whose index is a multiple
+// of 3 skip the loop: it runs in a divergent group (runGroup), the others
+// waiting for it after the loop.
+var casAddDivSrc = strings.Replace(strings.Replace(casAddSrc, `	ld.global.b64 %rd15, [%rd5];
+LOOP:`, `	rem.u32 %r2, %r1, 3;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra SKIP;
+	rem.u32 %r2, %r1, %r3;
+	ld.global.b64 %rd15, [%rd5];
+LOOP:`, 1), `	@%p2 bra LOOP;
+	ret;`, `	@%p2 bra LOOP;
+SKIP:
+	ret;`, 1)
+
 // casAddTopSrc is casAddSrc in clang's other shape: the loop starts with
 // mov old, r, and the CAS writes r.
 var casAddTopSrc = strings.Replace(casAddSrc, `LOOP:
@@ -174,7 +188,7 @@ func TestCASLoopsMatchDefaultSchedule(t *testing.T) {
 		st.Duration = 0
 		return result{append([]byte(nil), sb...), st}
 	}
-	for _, fence := range []string{"", "fence.sc.sys;", "top"} {
+	for _, fence := range []string{"", "fence.sc.sys;", "top", "divergent"} {
 		for _, bins := range []int{1, 3, 40} {
 			x := make([]byte, 8*n)
 			for i := range n {
@@ -183,11 +197,17 @@ func TestCASLoopsMatchDefaultSchedule(t *testing.T) {
 			sums := make([]byte, 8*bins)
 			want := make([]uint64, bins)
 			for i := range n {
+				if fence == "divergent" && i%3 == 0 {
+					continue
+				}
 				want[i%bins] = fp.F64.Add(want[i%bins], binary.LittleEndian.Uint64(x[8*i:]), fp.RN)
 			}
 			src := strings.Replace(casAddSrc, "FENCE", fence, 1)
-			if fence == "top" { // (clang's other shape)
+			switch fence {
+			case "top": // (clang's other shape)
 				src = strings.Replace(casAddTopSrc, "FENCE", "", 1)
+			case "divergent":
+				src = strings.Replace(casAddDivSrc, "FENCE", "", 1)
 			}
 			slow, fast := run(src, x, sums, bins, false), run(src, x, sums, bins, true)
 			if string(slow.mem) != string(fast.mem) || bins < 40 && fast.stats.ThreadInstructions >= slow.stats.ThreadInstructions {

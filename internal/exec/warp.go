@@ -539,7 +539,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 				break
 			}
 			continue
-		} else if nw, nt, ok := w.runCASLoop(f, o, active, taken); ok {
+		} else if nw, nt, ok := w.runCASLoop(f, o, active, taken, false); ok {
 			// a CAS loop's lanes that go on in it, one after another to
 			// its end: still converged after it (casloop.go)
 			upc, nWarp, nThread, steps = o.cas.end+1, nWarp+nw, nThread+nt, steps+int(nw)
@@ -645,6 +645,24 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 			if taken != 0 && taken != mask {
 				nw, nt, s, ok := w.runDiamondGroup(f, o, mask, taken, steps, slice, o.dia == placed)
 				if !ok {
+					// a CAS loop's lanes that go on in it, one after
+					// another (casloop.go), when no other lane, nor a
+					// reconvergence point of the group's, lies in the loop:
+					// the group goes on after it
+					if o.cas == nil || f.groupLimit(mask, o.cas.start-1) <= o.cas.end {
+						break
+					}
+					if cw, ct, cok := w.runCASLoop(f, o, mask, taken, true); cok {
+						upc, nWarp, nThread, steps = o.cas.end+1, nWarp+cw, nThread+ct, steps+int(cw)
+						if limit <= upc {
+							limit = f.groupLimit(mask, upc)
+						}
+						if steps >= slice || w.fault != nil {
+							stop = true
+							break
+						}
+						continue
+					}
 					break // the group splits: run's general path
 				}
 				placed = o.dia
