@@ -1,6 +1,6 @@
 package exec
 
-// Whole-warp loops of min, max (without .relu) and mul.hi on 32- and
+// Whole-warp loops of min, max (without .relu) and mul.hi on 16-, 32- and
 // 64-bit integers, normalised like the lane functions of alu.go: vecBinary
 // picks them. (Go's min and max compile to conditional moves.)
 
@@ -51,6 +51,58 @@ func vecMaxZ32(d, a, b *lanes) {
 func vecMaxZ32K(d, a *lanes, k uint64) {
 	for i := range d {
 		d[i] = uint64(max(uint32(a[i]), uint32(k)))
+	}
+}
+
+// The 16-bit loops: clang narrows a byte image's sorting network to
+// min.u16/max.u16 (a 3x3 median filter ran 6x slower through the lane
+// function than the same network on 32 bits).
+
+func vecMinS16(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(int64(min(int16(a[i]), int16(b[i]))))
+	}
+}
+
+func vecMinS16K(d, a *lanes, k uint64) {
+	for i := range d {
+		d[i] = uint64(int64(min(int16(a[i]), int16(k))))
+	}
+}
+
+func vecMaxS16(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(int64(max(int16(a[i]), int16(b[i]))))
+	}
+}
+
+func vecMaxS16K(d, a *lanes, k uint64) {
+	for i := range d {
+		d[i] = uint64(int64(max(int16(a[i]), int16(k))))
+	}
+}
+
+func vecMinZ16(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(min(uint16(a[i]), uint16(b[i])))
+	}
+}
+
+func vecMinZ16K(d, a *lanes, k uint64) {
+	for i := range d {
+		d[i] = uint64(min(uint16(a[i]), uint16(k)))
+	}
+}
+
+func vecMaxZ16(d, a, b *lanes) {
+	for i := range d {
+		d[i] = uint64(max(uint16(a[i]), uint16(b[i])))
+	}
+}
+
+func vecMaxZ16K(d, a *lanes, k uint64) {
+	for i := range d {
+		d[i] = uint64(max(uint16(a[i]), uint16(k)))
 	}
 }
 
@@ -165,6 +217,14 @@ func vecMinMax(op string, t intType) vecBin {
 		return vecBin{rr: vecMaxU64, rk: vecMaxU64K}
 	case t.bits == 64:
 		return vecBin{rr: vecMinU64, rk: vecMinU64K}
+	case t.bits == 16 && t.signed && isMax:
+		return vecBin{rr: vecMaxS16, rk: vecMaxS16K}
+	case t.bits == 16 && t.signed:
+		return vecBin{rr: vecMinS16, rk: vecMinS16K}
+	case t.bits == 16 && isMax:
+		return vecBin{rr: vecMaxZ16, rk: vecMaxZ16K}
+	case t.bits == 16:
+		return vecBin{rr: vecMinZ16, rk: vecMinZ16K}
 	}
 	return vecBin{}
 }
