@@ -151,6 +151,7 @@ func runPackProbe(t *testing.T, grid, block [3]int, workers int) ([]byte, Launch
 func TestPackedCTAs(t *testing.T) {
 	shapes := []struct{ grid, block [3]int }{
 		{[3]int{45, 1, 1}, [3]int{1, 1, 1}},
+		{[3]int{7, 5, 1}, [3]int{1, 1, 1}}, // (packs across rows)
 		{[3]int{7, 3, 2}, [3]int{3, 1, 1}},
 		{[3]int{5, 4, 1}, [3]int{2, 2, 1}},
 		{[3]int{1, 19, 1}, [3]int{3, 5, 1}},
