@@ -202,12 +202,12 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	}
 	guided := false
 	// CTAs of a few threads each run packed, several to a warp (pack.go);
-	// batches run CTAs of 3 threads or more faster (a copy of 2^20
-	// elements in CTAs of 1, 2, 4 and 16 threads: packed 10.7, 10.8, 10.6
-	// and 10.7 ms; batched 21.3, 12.2, 7.5 and 4.0 ms)
+	// batches keep CTAs of 9 threads or more (a saxpy of 2^20 elements in
+	// CTAs of 1, 2, 4, 8 and 16 threads: packed 4.8, 5.1, 5.0, 5.0 and
+	// 5.0 ms; batched 21.3, 12.0, 7.6, 5.6 and 4.5 ms)
 	pack := packFactor(k, threads, cfg.DynamicShared, cfg.ScheduleSeed, explicit)
 	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
-		(!k.batch.pendingAtoms || bufferAddsEnabled) && !(pack > 1 && threads <= 2)
+		(!k.batch.pendingAtoms || bufferAddsEnabled) && !(pack > 1 && threads <= 8)
 	if batched {
 		pack = 1
 	}

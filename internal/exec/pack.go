@@ -180,10 +180,18 @@ func (c *cta) setPackIDs(first int) {
 	g := c.l.grid
 	nt := c.threads / c.packed
 	id := [3]uint32{uint32(first % g[0]), uint32(first / g[0] % g[1]), uint32(first / (g[0] * g[1]))}
-	if nt == 1 && int(id[0])+c.packed <= g[0] { // (one row of CTAs of one thread)
-		ids := c.lanesCTA[:c.packed]
-		for k := range ids {
-			ids[k] = [3]uint32{id[0] + uint32(k), id[1], id[2]}
+	if int(id[0])+c.packed <= g[0] { // (the pack in one row of the grid)
+		ids := c.lanesCTA[:c.packed*nt]
+		if nt == 1 {
+			for k := range ids {
+				ids[k] = [3]uint32{id[0] + uint32(k), id[1], id[2]}
+			}
+			return
+		}
+		for k := range c.packed {
+			for t := range nt {
+				ids[k*nt+t] = [3]uint32{id[0] + uint32(k), id[1], id[2]}
+			}
 		}
 		return
 	}
