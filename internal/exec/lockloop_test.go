@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -109,8 +110,8 @@ func TestLockRounds(t *testing.T) {
 				locks := make([]byte, 4*nb)
 				locks[0] = 1 // (taken: thread 32 of CTA 0 lets it go)
 				kb, lb, sb, fb := alloc(keys), alloc(locks), alloc(make([]byte, 8*nb)), alloc(make([]byte, 4*ctas))
-				left := 0
-				lockRoundsLeft = func() { left++ }
+				var left atomic.Int32 // (the workers' rounds call it)
+				lockRoundsLeft = func() { left.Add(1) }
 				var st LaunchStats
 				if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{block, 1, 1},
 					Params: params(p.Kernels["k"], kb, lb, sb, fb, uint64(nb)), Workers: workers, Stats: &st}); err != nil {
@@ -125,7 +126,7 @@ func TestLockRounds(t *testing.T) {
 				lockRoundsLeft = nil
 				if workers == 1 {
 					counts[map[bool]int{true: 0, false: 1}[rounds]] = st.ThreadInstructions
-					if rounds && nb > 1 && left == 0 { // (one bucket: every lane fails at once, no split)
+					if rounds && nb > 1 && left.Load() == 0 { // (one bucket: every lane fails at once, no split)
 						t.Errorf("%d buckets: no round left lanes to the default schedule", nb)
 					}
 				}
