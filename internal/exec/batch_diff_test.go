@@ -770,7 +770,11 @@ type bdRandKernel struct {
 // arithmetic, 1-3 loads and 1-2 stores, at the index or at index*k+c
 // (scattered; out of bounds or misaligned now and then), sometimes in a
 // grid-stride loop.
-func bdGenKernel(r *rand.Rand) bdRandKernel {
+func bdGenKernel(r *rand.Rand) bdRandKernel { return bdGenKernelTiny(r, false) }
+
+// bdGenKernelTiny is bdGenKernel, with tiny: CTAs of 1 to 16 threads in
+// grids of up to 300 CTAs (the packs of pack.go).
+func bdGenKernelTiny(r *rand.Rand, tiny bool) bdRandKernel {
 	var k bdRandKernel
 	g := &bdGen{r: r}
 	// the launch
@@ -787,6 +791,17 @@ func bdGenKernel(r *rand.Rand) bdRandKernel {
 	case 1:
 		by = 1 + r.IntN(8)
 		bx = 1 + r.IntN(256/by)
+	}
+	if tiny {
+		gx, gy = 1+r.IntN(300), 1
+		if r.IntN(3) == 0 {
+			gy = 1 + r.IntN(5)
+		}
+		bx, by = 1+r.IntN(16), 1
+		if r.IntN(3) == 0 {
+			by = 1 + r.IntN(4)
+			bx = 1 + r.IntN(16/by)
+		}
 	}
 	k.grid, k.block = [3]int{gx, gy, 1}, [3]int{bx, by, 1}
 	threads := gx * gy * bx * by

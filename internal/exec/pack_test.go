@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // packKernel wraps body in a kernel k(.param .u64 out) with the registers
@@ -290,4 +293,89 @@ func TestPackedAtomics(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPackDiffRandom: random kernels of loads, stores, arithmetic, guards
+// and grid-stride loops (batch_diff_test.go's generator) in CTAs of 1 to
+// 16 threads give the same memory and thread instructions packed as one
+// CTA a warp, and fault where they do (which CTA's fault is reported may
+// differ: pack.go).
+func TestPackDiffRandom(t *testing.T) {
+	count := 200
+	if testing.Short() {
+		count = 50
+	}
+	r := rand.New(rand.NewPCG(77, 3))
+	packed := 0
+	for i := range count {
+		k := bdGenKernelTiny(r, true)
+		in := bdFillBufs(k.bufs, uint64(i)+1)
+		var res [2]bdResult
+		for j, on := range []bool{false, true} {
+			setFlag(t, &packEnabled, on)
+			var err error
+			if res[j], err = bdRunPacked(k.src, k.grid, k.block, in, k.args); err != nil {
+				t.Fatalf("kernel %d: %v\n%s", i, err, k.src)
+			}
+		}
+		off, on := res[0], res[1]
+		if (off.err == nil) != (on.err == nil) {
+			t.Fatalf("kernel %d (%s): one CTA a warp %v, packed %v\n%s", i, k.desc, off.err, on.err, k.src)
+		}
+		if off.err != nil {
+			continue
+		}
+		if on.stats.WarpInstructions < off.stats.WarpInstructions {
+			packed++
+		}
+		if on.stats.ThreadInstructions != off.stats.ThreadInstructions {
+			t.Fatalf("kernel %d (%s): %d thread instructions packed, %d not\n%s", i, k.desc, on.stats.ThreadInstructions, off.stats.ThreadInstructions, k.src)
+		}
+		for b := range off.mem {
+			if at := firstDiff(on.mem[b], off.mem[b]); at >= 0 {
+				t.Fatalf("kernel %d (%s): buffer %d byte %d: packed %#x, one CTA a warp %#x\n%s", i, k.desc, b, at, on.mem[b][at], off.mem[b][at], k.src)
+			}
+		}
+	}
+	if packed < count/4 {
+		t.Errorf("%d of %d kernels ran packed", packed, count)
+	}
+}
+
+// bdRunPacked is bdRun (batches off, one worker) without turning packing
+// off.
+func bdRunPacked(src string, grid, block [3]int, in bdInput, args []bdArg) (bdResult, error) {
+	mod, err := parseModule(src)
+	if err != nil {
+		return bdResult{}, err
+	}
+	g := mem.NewGlobal(0)
+	p, err := Load(mod, g)
+	if err != nil {
+		return bdResult{}, err
+	}
+	base := make([]uint64, len(in))
+	for i, d := range in {
+		a, err := g.Alloc(uint64(max(len(d), 1)), 0)
+		if err != nil {
+			return bdResult{}, err
+		}
+		b, _ := g.Bytes(a, uint64(len(d)))
+		copy(b, d)
+		base[i] = a
+	}
+	vals := make([]uint64, len(args))
+	for i, a := range args {
+		vals[i] = bdAddrOf(base, a)
+	}
+	old := batchEnabled
+	batchEnabled = false
+	defer func() { batchEnabled = old }()
+	var res bdResult
+	res.err = p.Launch(context.Background(), "k", LaunchConfig{Grid: grid, Block: block, Params: params(p.Kernels["k"], vals...), Workers: 1, Stats: &res.stats})
+	for i, d := range in {
+		b, _ := g.Bytes(base[i], uint64(len(d)))
+		res.mem = append(res.mem, append([]byte(nil), b...))
+	}
+	return res, nil
 }
