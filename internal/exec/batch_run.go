@@ -259,10 +259,14 @@ func (r *batchRun) sizeShared() {
 
 // ctasPerBatch is how many CTAs a batch takes.
 func (r *batchRun) ctasPerBatch() int {
-	if !r.probed { // a small first batch finds strided loads early
-		return max(1, min(r.ctas, probeBlocks/r.wpc))
+	n := r.ctas
+	if c := int(r.fn.batchCap.Load()); c > 0 {
+		n = min(n, c)
 	}
-	return r.ctas
+	if !r.probed { // a small first batch finds strided loads early
+		return max(1, min(n, probeBlocks/r.wpc))
+	}
+	return n
 }
 
 // probeBlocks is how many warps a worker's first batch of a launch holds

@@ -225,9 +225,9 @@ type undoEntry struct {
 }
 
 // undoMaxBytes bounds the bytes a batch keeps: past them it goes back to
-// the warp engine (with what it stored put back), and so do the launch's
-// other batches (an in-place update of a large array by a small grid
-// would keep about the whole array).
+// the warp engine (with what it stored put back), and the kernel's later
+// batches are smaller (undoRoom; an in-place update of a large array by a
+// small grid would keep about the whole array).
 var undoMaxBytes = 16 << 20
 
 // keep records dst's bytes before a store overwrites them (plan.undo);
@@ -284,7 +284,22 @@ func (r *batchRun) keepStrided(span []byte, step, size uint64, count int) bool {
 // declined) past undoMaxBytes.
 func (r *batchRun) undoRoom(n int) bool {
 	if len(r.undoBytes)+n+(len(r.undoLog)+1)*int(unsafe.Sizeof(undoEntry{})) > undoMaxBytes { // (the log's entries count too)
-		r.declined = true
+		// the kernel's batches from now on take a quarter of this one's
+		// CTAs (the kernel's: its next launches too), down to one CTA;
+		// a batch of one CTA that keeps too much sends the launch's other
+		// batches back (one thread a 16 KiB row, 64 threads a CTA: a
+		// probe batch of 16 CTAs kept too much, and the launch ran warp
+		// by warp after it, 133 ms against 81 without batches)
+		if ctas := r.nb / r.wpc; ctas > 1 {
+			c := int32(max(1, ctas/4))
+			for old := r.fn.batchCap.Load(); old == 0 || c < old; old = r.fn.batchCap.Load() {
+				if r.fn.batchCap.CompareAndSwap(old, c) {
+					break
+				}
+			}
+		} else {
+			r.declined = true
+		}
 		return false
 	}
 	// grown by doubling, within undoMaxBytes as the check above is:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -139,23 +140,36 @@ func collectiveBody(comp string) string {
 
 // TestBatchUndoCap: a batch that would keep more than undoMaxBytes goes
 // back to the warp engine before the store that passes it, with what it
-// stored put back, and the launch's other batches too: the parting
-// kernel's memory is still the warp engine's.
+// stored put back; the kernel's later batches take a quarter of its CTAs
+// (batchCap) and run, and where a batch of one CTA keeps too much, the
+// launch's other batches go back too. The parting kernel's memory is
+// still the warp engine's.
 func TestBatchUndoCap(t *testing.T) {
-	setFlag(t, &undoMaxBytes, 4096)
 	src := undoHead + partingBody
 	const n = 40*128*3 + 7
 	in := bdFillBufs(bdBufs(bdWords(n, bdZero), bdWords(40*128+16, bdZero)), 3)
-	diff, ref := bdDiffOn(t, src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), false, []int{1, 2})
-	if diff != "" || ref.err != nil {
-		t.Fatal(diff, ref.err)
-	}
-	on, err := bdRun(src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), 1, true)
-	if err != nil || on.err != nil {
-		t.Fatal(err, on.err)
-	}
-	if on.stats.Batched != 0 {
-		t.Errorf("%d CTAs batched with a cap of %d bytes", on.stats.Batched, undoMaxBytes)
+	for _, c := range []struct {
+		bytes   int
+		batched bool
+	}{{4096, true}, {1024, false}} { // (a CTA keeps 1.5 KiB and the log's entries)
+		setFlag(t, &undoMaxBytes, c.bytes)
+		diff, ref := bdDiffOn(t, src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), false, []int{1, 2})
+		if diff != "" || ref.err != nil {
+			t.Fatal(diff, ref.err)
+		}
+		var batches atomic.Int32
+		afterBatchOps = func() { batches.Add(1) }
+		on, err := bdRun(src, "k", bdX(40), bdX(128), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), 1, true)
+		afterBatchOps = nil
+		if err != nil || on.err != nil {
+			t.Fatal(err, on.err)
+		}
+		if c.batched && (on.stats.Batched == 0 || on.stats.Batched == 40 || batches.Load() < 4) {
+			t.Errorf("a cap of %d bytes: %d CTAs batched, %d batches: want the later, smaller ones to run", c.bytes, on.stats.Batched, batches.Load())
+		}
+		if !c.batched && on.stats.Batched != 0 {
+			t.Errorf("a cap of %d bytes: %d CTAs batched", c.bytes, on.stats.Batched)
+		}
 	}
 }
 

@@ -76,6 +76,9 @@ type Func struct {
 	// pages in, inside the launch; copy on 2 workers scaled 1.57-1.91x
 	// from run to run, 1.77-1.90x with the collector off)
 	batchRuns keptList[*batchRun]
+	// batchCap bounds the CTAs of a batch of the kernel (0: none), set
+	// when one would have kept more than undoMaxBytes (batch_undo.go)
+	batchCap atomic.Int32
 	// live: per op, the register rows live on entry (liveness.go), made
 	// when a divergent group first needs them
 	liveOnce sync.Once
