@@ -2621,3 +2621,54 @@ func TestMaterializeAddLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsNarrow: loadRun and storeRun of 1- and 2-byte elements (four a
+// word) give each lane its little-endian element, zero- or sign-extended,
+// and store each lane's low bytes, nothing else.
+func TestRunsNarrow(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []uint64{1, 2} {
+		for _, signed := range []bool{false, true} {
+			data := make([]byte, n*warpSize)
+			for i := range data {
+				data[i] = byte(r.Uint32())
+			}
+			var row lanes
+			loadRun(&row, data, n, signed)
+			for l := range warpSize {
+				var want uint64
+				switch {
+				case n == 1 && signed:
+					want = uint64(int64(int8(data[l])))
+				case n == 1:
+					want = uint64(data[l])
+				case signed:
+					want = uint64(int64(int16(binary.LittleEndian.Uint16(data[2*l:]))))
+				default:
+					want = uint64(binary.LittleEndian.Uint16(data[2*l:]))
+				}
+				if row[l] != want {
+					t.Fatalf("load n %d signed %v lane %d: %#x, want %#x", n, signed, l, row[l], want)
+				}
+			}
+		}
+		var row lanes
+		for l := range row {
+			row[l] = r.Uint64() // (the bytes above the element's must not reach memory)
+		}
+		out := make([]byte, n*warpSize+8)
+		storeRun(out[:n*warpSize], &row, n)
+		for l := range warpSize {
+			got := uint64(out[l])
+			if n == 2 {
+				got = uint64(binary.LittleEndian.Uint16(out[2*l:]))
+			}
+			if want := row[l] & (1<<(8*n) - 1); got != want {
+				t.Fatalf("store n %d lane %d: %#x, want %#x", n, l, got, want)
+			}
+		}
+		if !bytes.Equal(out[n*warpSize:], make([]byte, 8)) {
+			t.Fatalf("store n %d wrote past the run", n)
+		}
+	}
+}
