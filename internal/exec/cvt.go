@@ -200,6 +200,11 @@ func cvtFloatToFloat(l *lowering, in *ir.Inst, o *Op, df, af fp.Format, dn int, 
 	if one16 := halfVecCvt(); f16of32 && one16 != nil {
 		return l.unaryVec(in, o, one, one16)
 	}
+	if widen := halfVecWiden(); irnd == "" && df == fp.F32 && af == fp.F16 && !md.sat && !md.relu && !md.satfinite && widen != nil {
+		// (exact: the rounding mode and .ftz change nothing, a half's
+		// subnormals being normal floats)
+		return l.unaryVec(in, o, one, widen)
+	}
 	if plainRN {
 		if vec := cvtF32F64Vec(df, af, ftzIn, ftzOut); vec != nil {
 			return l.unaryVec(in, o, one, vec)

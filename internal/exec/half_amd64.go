@@ -123,6 +123,17 @@ func halfCvtVec1(d, a *lanes)
 //go:noescape
 func halfCvtPairVec(d, a, b *lanes)
 
+//go:noescape
+func halfWidenVec1(d, a *lanes)
+
+// halfVecWiden returns the F16C loop of cvt.f32.f16, or nil.
+func halfVecWiden() func(d, a *lanes) {
+	if !halfSIMD() {
+		return nil
+	}
+	return halfWidenVec1
+}
+
 // halfVecCvt returns the F16C loop of cvt.rn.f16.f32, or nil.
 func halfVecCvt() func(d, a *lanes) {
 	if !halfSIMD() {

@@ -187,3 +187,26 @@ func TestHalfVecBinForms(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfWidenExhaustive: cvt.f32.f16's F16C loop gives fp.Convert's
+// float32 for every one of the 65536 halves (exact; NaNs the canonical
+// NaN), with garbage in bits 16-63 ignored.
+func TestHalfWidenExhaustive(t *testing.T) {
+	widen := halfVecWiden()
+	if widen == nil {
+		t.Skip("no F16C loops on this build or CPU")
+	}
+	r := rand.New(rand.NewPCG(16, 32))
+	for h := 0; h < 1<<16; h += warpSize {
+		var a, d lanes
+		for l := range a {
+			a[l] = uint64(h+l) | r.Uint64()<<16
+		}
+		widen(&d, &a)
+		for l := range a {
+			if want := fp.Convert(fp.F32, fp.F16, uint64(h+l), fp.RN); d[l] != want {
+				t.Fatalf("half %#04x: %#x, want %#x", h+l, d[l], want)
+			}
+		}
+	}
+}
