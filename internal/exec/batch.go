@@ -179,7 +179,7 @@ func planBatch(f *Func) *batchPlan {
 		case in.Opcode == "ld" || in.Opcode == "st":
 			// (.const: scalar loads of the launch's read-only constant bank)
 			constLoad := o.space == mem.SpaceConst && in.Opcode == "ld" && len(o.vec) == 1
-			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !constLoad || hasMod(in, ".volatile") || o.frameAddr || len(o.vec) == 3 || len(o.vec) > 4 ||
+			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !constLoad || hasMod(in, ".volatile") && o.space != mem.SpaceShared || o.frameAddr || len(o.vec) == 3 || len(o.vec) > 4 ||
 				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) || typeOf(in) == ".b128" {
 				return nil
 			}

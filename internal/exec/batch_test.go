@@ -904,7 +904,6 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"barrier after an exit":     "setp.eq.u32 %p1, %r1, 0; @%p1 bra X; bar.sync 0; st.global.u32 [%rd1], %r1; X:",
 		"barrier in a loop":         "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: bar.sync 0; st.global.u32 [%rd3], %r2; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L;",
 		"barrier.red":               "bar.red.popc.u32 %r2, 0, %p1; st.global.u32 [%rd1], %r2;",
-		"volatile shared":           "mul.wide.u32 %rd2, %r1, 4; mov.u64 %rd3, sh; add.s64 %rd3, %rd3, %rd2; st.volatile.shared.u32 [%rd3], %r1;",
 		"two atomics":               "atom.global.add.u32 %r2, [%rd1], 1; red.global.add.u32 [%rd1], %r2;",
 		"parting loop with an exit": "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; mov.u32 %r2, %r1; L: ld.global.u32 %r3, [%rd3]; setp.eq.u32 %p1, %r3, 0; @%p1 bra X; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd3], %r2; X:",
 		"atomic in a loop":          "mov.u32 %r2, 0; L: atom.global.add.u32 %r3, [%rd1], 1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 3; @%p1 bra L;",
@@ -2669,6 +2668,71 @@ func TestRunsNarrow(t *testing.T) {
 		}
 		if !bytes.Equal(out[n*warpSize:], make([]byte, 8)) {
 			t.Fatalf("store n %d wrote past the run", n)
+		}
+	}
+}
+
+// TestBatchVolatileShared: ld/st.volatile.shared run in batches (each
+// CTA's shared memory is its batch's, on one goroutine; the op-by-op
+// order performs every access in each thread's order): a warp-synchronous
+// step after a barrier, warp 0 adding the upper half and then, without a
+// barrier, the next sixteen (CUDA samples' volatile last-warp
+// reduction), gives Go's values and the warp engine's memory, batched.
+func TestBatchVolatileShared(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.shared .align 4 .b8 sh[256];
+	.reg .pred %p;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mul.lo.u32 %r3, %r1, 3;
+	add.u32 %r3, %r3, %r2;
+	mul.wide.u32 %rd2, %r1, 4;
+	mov.u64 %rd3, sh;
+	add.s64 %rd3, %rd3, %rd2;
+	st.volatile.shared.u32 [%rd3], %r3;
+	bar.sync 0;
+	setp.ge.u32 %p, %r1, 32;
+	@%p bra Done;
+	ld.volatile.shared.u32 %r4, [%rd3];
+	ld.volatile.shared.u32 %r5, [%rd3+128];
+	add.u32 %r4, %r4, %r5;
+	st.volatile.shared.u32 [%rd3], %r4;
+	ld.volatile.shared.u32 %r6, [%rd3];
+	ld.volatile.shared.u32 %r7, [%rd3+64];
+	add.u32 %r6, %r6, %r7;
+	mad.lo.u32 %r8, %r2, 32, %r1;
+	mul.wide.u32 %rd4, %r8, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	st.global.u32 [%rd5], %r6;
+Done:
+	ret;
+}`
+	const ctas = 20
+	in := bdFillBufs(bdBufs(bdWords(32*ctas, bdZero)), 1)
+	diff, ref := bdDiffOn(t, src, "k", bdX(ctas), bdX(64), in, bdArgs(bdPtr(0)), true, []int{1, 2})
+	if diff != "" || ref.err != nil {
+		t.Fatal(diff, ref.err)
+	}
+	for c := range uint32(ctas) {
+		var sh [64]uint32
+		for tid := range uint32(64) {
+			sh[tid] = 3*tid + c
+		}
+		for tid := range 32 { // (the first step: every lane's loads, then its stores)
+			sh[tid] += sh[tid+32]
+		}
+		for tid := range uint32(32) {
+			want := sh[tid] + sh[tid+16]
+			if got := binary.LittleEndian.Uint32(ref.mem[0][4*(32*c+tid):]); got != want {
+				t.Fatalf("CTA %d thread %d: %d, want %d", c, tid, got, want)
+			}
 		}
 	}
 }
