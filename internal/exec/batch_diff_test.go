@@ -143,10 +143,15 @@ func bdFillBufs(bufs []bdBuf, seed uint64) bdInput {
 }
 
 // bdRun loads src into a fresh global memory holding the buffers of in,
-// launches entry with batchEnabled set to batch, and returns what the
-// launch left. It parses and loads src afresh for every launch, so that
-// no launch sees another's caches.
+// launches entry with batchEnabled set to batch (and packing off), and
+// returns what the launch left. It parses and loads src afresh for every
+// launch, so that no launch sees another's caches.
 func bdRun(src, entry string, grid, block [3]int, in bdInput, args []bdArg, workers int, batch bool) (bdResult, error) {
+	return bdLaunch(src, entry, grid, block, in, args, workers, batch, false)
+}
+
+// bdLaunch is bdRun with packEnabled set to pack too.
+func bdLaunch(src, entry string, grid, block [3]int, in bdInput, args []bdArg, workers int, batch, pack bool) (bdResult, error) {
 	mod, err := parseModule(src)
 	if err != nil {
 		return bdResult{}, err
@@ -175,8 +180,9 @@ func bdRun(src, entry string, grid, block [3]int, in bdInput, args []bdArg, work
 		vals[i] = bdAddrOf(base, a)
 	}
 	old, oldPack := batchEnabled, packEnabled
-	batchEnabled = batch
-	packEnabled = false // (the warp engine's reference runs one CTA a warp: LaunchStats counts warps alike)
+	// (packing off by default: the warp engine's reference runs one CTA a
+	// warp, and LaunchStats counts warps alike)
+	batchEnabled, packEnabled = batch, pack
 	defer func() { batchEnabled, packEnabled = old, oldPack }()
 	var res bdResult
 	res.err = p.Launch(context.Background(), entry, LaunchConfig{Grid: grid, Block: block,

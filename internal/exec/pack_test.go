@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
-
-	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // packKernel wraps body in a kernel k(.param .u64 out) with the registers
@@ -312,9 +310,8 @@ func TestPackDiffRandom(t *testing.T) {
 		in := bdFillBufs(k.bufs, uint64(i)+1)
 		var res [2]bdResult
 		for j, on := range []bool{false, true} {
-			setFlag(t, &packEnabled, on)
 			var err error
-			if res[j], err = bdRunPacked(k.src, k.grid, k.block, in, k.args); err != nil {
+			if res[j], err = bdLaunch(k.src, "k", k.grid, k.block, in, k.args, 1, false, on); err != nil {
 				t.Fatalf("kernel %d: %v\n%s", i, err, k.src)
 			}
 		}
@@ -340,42 +337,4 @@ func TestPackDiffRandom(t *testing.T) {
 	if packed < count/4 {
 		t.Errorf("%d of %d kernels ran packed", packed, count)
 	}
-}
-
-// bdRunPacked is bdRun (batches off, one worker) without turning packing
-// off.
-func bdRunPacked(src string, grid, block [3]int, in bdInput, args []bdArg) (bdResult, error) {
-	mod, err := parseModule(src)
-	if err != nil {
-		return bdResult{}, err
-	}
-	g := mem.NewGlobal(0)
-	p, err := Load(mod, g)
-	if err != nil {
-		return bdResult{}, err
-	}
-	base := make([]uint64, len(in))
-	for i, d := range in {
-		a, err := g.Alloc(uint64(max(len(d), 1)), 0)
-		if err != nil {
-			return bdResult{}, err
-		}
-		b, _ := g.Bytes(a, uint64(len(d)))
-		copy(b, d)
-		base[i] = a
-	}
-	vals := make([]uint64, len(args))
-	for i, a := range args {
-		vals[i] = bdAddrOf(base, a)
-	}
-	old := batchEnabled
-	batchEnabled = false
-	defer func() { batchEnabled = old }()
-	var res bdResult
-	res.err = p.Launch(context.Background(), "k", LaunchConfig{Grid: grid, Block: block, Params: params(p.Kernels["k"], vals...), Workers: 1, Stats: &res.stats})
-	for i, d := range in {
-		b, _ := g.Bytes(base[i], uint64(len(d)))
-		res.mem = append(res.mem, append([]byte(nil), b...))
-	}
-	return res, nil
 }
