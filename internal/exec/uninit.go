@@ -10,9 +10,9 @@ package exec
 //     operand (a full write of a scalar register's row, or of each
 //     register of a {...} list);
 //   - every register operand anywhere else is a read;
-//   - vector and .b128 registers, and kernels with indirect branches, are
-//     always cleared, and so is every row of a kernel too large for the
-//     analysis to pay (uninitMaxWords).
+//   - vector and .b128 registers are always cleared, and so is every row
+//     of a kernel too large for the analysis to pay (uninitMaxWords); a
+//     brx.idx leads to each block of its target list.
 // A lane that skips a write (a branch around it, a divergent path) follows
 // a CFG path that skips it, so the analysis covers divergence.
 
@@ -76,8 +76,15 @@ func uninitRows(f *Func) (rows []int32, all bool) {
 	leader[0], leader[n] = true, true
 	for i, in := range fn.Insts {
 		switch in.Opcode {
-		case "brx":
-			return nil, true
+		case "brx": // (its targets: lowerBrx's list)
+			ts, ok := f.Ops[i].aux.([]int32)
+			if !ok {
+				return nil, true
+			}
+			for _, t := range ts {
+				leader[t] = true
+			}
+			leader[i+1] = true
 		case "bra":
 			if len(in.Operands) == 1 && in.Operands[0].Kind == ir.OpLabel {
 				leader[in.Operands[0].Label] = true
@@ -145,6 +152,13 @@ func uninitRows(f *Func) (rows []int32, all bool) {
 		switch {
 		case inst.Opcode == "bra" && len(inst.Operands) == 1 && inst.Operands[0].Kind == ir.OpLabel:
 			succs[b] = append(succs[b], blockOf[inst.Operands[0].Label])
+			if inst.Guard != nil {
+				succs[b] = append(succs[b], b+1)
+			}
+		case inst.Opcode == "brx":
+			for _, t := range f.Ops[last].aux.([]int32) {
+				succs[b] = append(succs[b], blockOf[t])
+			}
 			if inst.Guard != nil {
 				succs[b] = append(succs[b], b+1)
 			}

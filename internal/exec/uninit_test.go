@@ -64,6 +64,7 @@ func TestUninitRows(t *testing.T) {
 // registers not written yet still see 0. Thread results: %r4 (0) + %r2
 // (7 in even CTAs) + %r3 (5 in odd CTAs).
 func TestReusedFrameReadsZero(t *testing.T) {
+	setFlag(t, &packEnabled, false) // (one CTA a warp: each reuses the frame of the one before)
 	p, g := load(t, uninitPTX)
 	const ctas = 16
 	out, _ := g.Alloc(4*ctas, 0)
@@ -101,5 +102,68 @@ func TestUninitGivesUpOnHugeKernels(t *testing.T) {
 	p, _ = load(t, uninitPTX)
 	if p.Kernels["k"].clearAll {
 		t.Fatal("a small kernel's analysis was skipped")
+	}
+}
+
+// TestUninitBrx: a brx.idx leads to each block of its target list, so a
+// register every target writes is not cleared and one written on one
+// target only is; a reused frame still reads 0 there (CTAs alternate the
+// targets, one CTA a warp: out = 9 in odd CTAs, 7 + 1 in even ones).
+func TestUninitBrx(t *testing.T) {
+	const src = `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %ctaid.x;
+	and.b32 %r2, %r1, 1;
+	ts: .branchtargets A, B;
+	brx.idx %r2, ts;
+A:
+	mov.u32 %r3, 7;
+	mov.u32 %r4, 1;
+	bra.uni J;
+B:
+	mov.u32 %r3, 9;
+J:
+	add.u32 %r5, %r3, %r4;
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+	ret;
+}`
+	setFlag(t, &packEnabled, false)
+	p, g := load(t, src)
+	f := p.Kernels["k"]
+	if f.clearAll {
+		t.Fatal("the analysis gave up on a brx.idx")
+	}
+	var names []string
+	for _, r := range f.IR.Regs {
+		if r.Type != ".pred" && slices.Contains(f.clearRows, f.slot[r.ID]) {
+			names = append(names, r.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"%r4"}) {
+		t.Errorf("cleared rows %v, want [%%r4]", names)
+	}
+	const ctas = 8
+	out, _ := g.Alloc(4*ctas, 0)
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{1, 1, 1},
+		Params: params(f, out), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(out, 4*ctas)
+	for c := range ctas {
+		want := uint32(9)
+		if c%2 == 0 {
+			want = 8
+		}
+		if got := binary.LittleEndian.Uint32(b[4*c:]); got != want {
+			t.Errorf("CTA %d: %d, want %d", c, got, want)
+		}
 	}
 }
