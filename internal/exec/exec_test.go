@@ -1367,6 +1367,7 @@ NEXT:
 // the live lanes' values, a guarded add among them, come out as a
 // lane-by-lane run gives them (the loop in Go).
 func TestDeadLanesRunWide(t *testing.T) {
+	setFlag(t, &packEnabled, false) // (one CTA a warp: its dead lanes)
 	p, g := load(t, `.version 7.0
 .target sm_70
 .address_size 64
