@@ -530,6 +530,8 @@ const (
 	fMad // .lo
 	fMulWide
 	fCvt
+	fMin // with a uniform operand on one side of every value (formOp)
+	fMax
 )
 
 // formInfo is a form op, decoded once.
@@ -578,6 +580,14 @@ func formOf(in *ir.Inst) (formInfo, bool) {
 		}
 	case "mad":
 		fi.op, ok = fMad, hasMod(in, ".lo")
+	case "min", "max":
+		// (a clamped index, max(i-1, 0): the form itself or the bound
+		// where every value of the batch lies on one side of it)
+		fi.op, fi.signed = fMin, it.signed
+		if in.Opcode == "max" {
+			fi.op = fMax
+		}
+		ok = len(in.Operands) == 3
 	case "cvt":
 		d, a, ok2 := cvtIntTypes(in)
 		fi.op, fi.bits, fi.signed, fi.srcBits, ok = fCvt, d.bits, a.signed, a.bits, ok2

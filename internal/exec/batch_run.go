@@ -745,6 +745,8 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 			c, ok2 := src[2].lin(w)
 			res, ok = res.add(c), ok && ok2
 		}
+	case fMin, fMax:
+		res, ok = r.clampForm(fi, w, src[0], src[1])
 	case fCvt:
 		if fi.widen {
 			res, ok = src[0].widen(fi.signed, &r.dom)
@@ -759,6 +761,42 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 	r.forms[d], r.hasF[d], r.hasR[d] = res.typed(w, sext), true, false
 	r.countAll()
 	return true
+}
+
+// clampForm is min or max (fi) of forms a and b of width w when one is
+// uniform and every value the other takes over the batch lies on one side
+// of it: that form, or the uniform value (false otherwise: rows).
+func (r *batchRun) clampForm(fi *formInfo, w int, a, b form) (form, bool) {
+	if a.uniform() {
+		a, b = b, a
+	}
+	if !b.uniform() || a.uniform() {
+		return form{}, false
+	}
+	lo, hi, ok := a.span(w, fi.signed, &r.dom)
+	if !ok {
+		return form{}, false
+	}
+	k := b.raw() // (as span gives values: 32 bits extended as the type is)
+	if w == 32 && fi.signed {
+		k = uint64(int64(int32(k)))
+	} else if w == 32 {
+		k &= 0xffffffff
+	}
+	less := func(x, y uint64) bool {
+		if fi.signed {
+			return int64(x) < int64(y)
+		}
+		return x < y
+	}
+	above, below := !less(lo, k), !less(k, hi) // every value >= k; every value <= k
+	switch {
+	case fi.op == fMax && above, fi.op == fMin && below:
+		return a.lin(w)
+	case fi.op == fMax && below, fi.op == fMin && above:
+		return b.lin(w)
+	}
+	return form{}, false
 }
 
 // forgetPreds marks the predicates instruction in writes (its first

@@ -2736,3 +2736,65 @@ Done:
 		}
 	}
 }
+
+// TestBatchClampForms: min and max of a form with a uniform value keep
+// the form, or become the value, where every lane of the batch lies on
+// one side of it, and run on rows where they straddle it: a 3-point
+// stencil's clamped neighbours (max(i, 1) - 1, min(i + 1, n - 1)), u32
+// and s32 (with a bound below zero), batched, give Go's values and the
+// warp engine's memory.
+func TestBatchClampForms(t *testing.T) {
+	const tmpl = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+	.reg .pred %p;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.u32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p, %r5, %r1;
+	@%p bra Done;
+	max.TY %r6, %r5, 1;
+	sub.u32 %r6, %r6, 1;            // the left neighbour, clamped
+	add.u32 %r7, %r5, 1;
+	sub.u32 %r8, %r1, 1;
+	min.TY %r7, %r7, %r8;           // the right neighbour, clamped
+	max.TY %r9, %r5, LOW;           // (s32: -5, below every index)
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r10, [%rd4];
+	mul.wide.u32 %rd5, %r7, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u32 %r11, [%rd6];
+	add.u32 %r10, %r10, %r11;
+	add.u32 %r10, %r10, %r9;
+	mul.wide.u32 %rd7, %r5, 4;
+	add.s64 %rd8, %rd2, %rd7;
+	st.global.u32 [%rd8], %r10;
+Done:
+	ret;
+}`
+	const n = 5000
+	for _, c := range []struct{ ty, low string }{{"u32", "0"}, {"s32", "-5"}} {
+		src := strings.NewReplacer("TY", c.ty, "LOW", c.low).Replace(tmpl)
+		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdZero)), 11)
+		diff, ref := bdDiffOn(t, src, "k", bdX((n+255)/256), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), true, []int{1, 2})
+		if diff != "" || ref.err != nil {
+			t.Fatal(c.ty, diff, ref.err)
+		}
+		word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+		for i := range n {
+			want := word(in[0], max(i, 1)-1) + word(in[0], min(i+1, n-1)) + uint32(i)
+			if got := word(ref.mem[1], i); got != want {
+				t.Fatalf("%s: element %d = %d, want %d", c.ty, i, got, want)
+			}
+		}
+	}
+}
