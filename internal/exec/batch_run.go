@@ -763,6 +763,29 @@ func (r *batchRun) formOp(pc int32, o *Op) bool {
 	return true
 }
 
+// selpForm runs selp o whose predicate every lane of the batch holds
+// alike and whose chosen operand is a form of the type's width: the
+// destination is that form (a clamped index, i > 0 ? i - 1 : 0, past the
+// batch that holds i = 0).
+func (r *batchRun) selpForm(o *Op) bool {
+	t, ok := parseInt(typeOf(o.inst))
+	u := r.predUni[o.c]
+	if !ok || u < 0 {
+		return false
+	}
+	pick := o.b
+	if (u == 1) != (o.k != 0) { // (o.k: the predicate complemented)
+		pick = o.a
+	}
+	f, ok := r.formOf(pick)
+	if !ok || int(f.bits) != t.bits && !f.uniform() {
+		return false
+	}
+	r.forms[o.d], r.hasF[o.d], r.hasR[o.d], r.uniR[o.d] = f, true, false, false
+	r.countAll()
+	return true
+}
+
 // clampForm is min or max (fi) of forms a and b of width w when one is
 // uniform and every value the other takes over the batch lies on one side
 // of it: that form, or the uniform value (false otherwise: rows).
@@ -1024,6 +1047,9 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	}
 	if dst < 0 {
 		r.forgetPreds(in) // (the predicates it writes)
+	}
+	if in.Opcode == "selp" && o.guard == 0 && !split && ndst == 1 && r.selpForm(o) {
+		return
 	}
 	if o.guard == 0 && !split && ndst == 1 && (o.pure || o.vkind == vecUnary) && r.uniformIn(o, func(int32) bool { return false }) {
 		// the same operands in every lane: compute one block's worth

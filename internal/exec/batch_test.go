@@ -2742,7 +2742,7 @@ Done:
 // one side of it, and run on rows where they straddle it: a 3-point
 // stencil's clamped neighbours (max(i, 1) - 1, min(i + 1, n - 1)), u32
 // and s32 (with a bound below zero), batched, give Go's values and the
-// warp engine's memory.
+// warp engine's memory; so do the same clamps through selp.
 func TestBatchClampForms(t *testing.T) {
 	const tmpl = `.version 8.0
 .target sm_90
@@ -2781,9 +2781,16 @@ func TestBatchClampForms(t *testing.T) {
 Done:
 	ret;
 }`
+	// (and the same through selp, whose predicate every lane of a batch
+	// but the first and the last holds alike: selpForm)
+	selpTmpl := strings.Replace(strings.Replace(tmpl, `	max.TY %r6, %r5, 1;
+	sub.u32 %r6, %r6, 1;            // the left neighbour, clamped`, `	setp.eq.u32 %p, %r5, 0;
+	sub.u32 %r6, %r5, 1;
+	selp.b32 %r6, 0, %r6, %p;       // the left neighbour, clamped`, 1), `	min.TY %r7, %r7, %r8;           // the right neighbour, clamped`, `	setp.ge.u32 %p, %r7, %r1;
+	selp.b32 %r7, %r8, %r7, %p;     // the right neighbour, clamped`, 1)
 	const n = 5000
-	for _, c := range []struct{ ty, low string }{{"u32", "0"}, {"s32", "-5"}} {
-		src := strings.NewReplacer("TY", c.ty, "LOW", c.low).Replace(tmpl)
+	for _, c := range []struct{ ty, low, src string }{{"u32", "0", tmpl}, {"s32", "-5", tmpl}, {"u32", "0", selpTmpl}} {
+		src := strings.NewReplacer("TY", c.ty, "LOW", c.low).Replace(c.src)
 		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdZero)), 11)
 		diff, ref := bdDiffOn(t, src, "k", bdX((n+255)/256), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1), bdU(n)), true, []int{1, 2})
 		if diff != "" || ref.err != nil {
