@@ -110,8 +110,9 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 		fold = f64AddOp
 	}
 	unread := oldUnread(l.f.IR, in)
-	// the op's own loop where every lane is at one word (foldKind), for
-	// combineOp's integer ops
+	// kind: combineOp's op on one integer (redAdd: none), which every lane
+	// at one word runs in a loop of its own (foldKind), buffered (combine)
+	// and folded into one step where old values are unread (fold)
 	kind := uint8(redAdd)
 	if vec == 1 {
 		kind = combineOp(op, t)
@@ -119,10 +120,14 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 	info := &atomInfo{val: bs[0], dst: dsts[0], addInt32: addInt32, addF32: addF32, addF64: addF64, addInt64: addInt64, it: it,
 		buffer: unread && bufferableAdd(in, o, op, t, vec), unread: unread}
 	if unread && bufferableSite(in, o, vec) {
-		info.combine = combineOp(op, t) // (atomic_combine.go)
+		info.combine = kind // (atomic_combine.go)
 	}
-	if unread && vec == 1 && (o.space == mem.SpaceGlobal || o.space == mem.SpaceShared) && !o.frameAddr && !hasSemantics(in) {
-		info.fold = combineOp(op, t)
+	var unreadFold *atomInfo // (wordLanes' combineWord)
+	if unread && (o.space == mem.SpaceGlobal || o.space == mem.SpaceShared) && !o.frameAddr && !hasSemantics(in) {
+		info.fold = kind
+		if kind != redAdd {
+			unreadFold = info
+		}
 	}
 	o.aux = info
 	o.exec = func(w *Warp, o *Op, mask uint32) {
@@ -228,28 +233,17 @@ func lowerAtom(l *lowering, in *ir.Inst, o *Op) error {
 			// first lane outside it, and faults there if it must)
 			addrs, vals := addrRow, (*lanes)(f.regs[int(bs[0])*warpSize:])
 			var olds, cs *lanes
-			if dsts[0] >= 0 {
+			if dsts[0] >= 0 && !info.unread { // (a destination nobody reads keeps its values)
 				olds = (*lanes)(f.regs[int(dsts[0])*warpSize:])
 			}
 			if o.c >= 0 {
 				cs = (*lanes)(f.regs[int(o.c)*warpSize:])
 			}
 			global := o.space == mem.SpaceGlobal
-			if l0 := bits.TrailingZeros32(mask); info.fold != redAdd && mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
-				// every lane at one word, old values unread (the CUDA
-				// samples' simpleAtomicIntrinsics, a block's shared
-				// maximum): one fold, one atomic step (atomic_combine.go)
-				if off := addrs[l0] + o.addrConst - winBase; off <= winLimit && off&uint64(o.size-1) == 0 &&
-					combineWord(unsafe.Pointer(&win[off]), info, uint64(o.size), vals, mask) {
-					mask = 0
-				}
-			}
-			switch {
-			case mask == 0:
-			case word32 != nil:
-				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, kind, it.signed, it, global)
-			default:
-				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, kind, it.signed, intType{bits: 64}, global)
+			if word32 != nil {
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word32, fold, kind, it.signed, unreadFold, it, global)
+			} else {
+				mask = wordLanes(win, winBase, winLimit, o.addrConst, addrs, vals, cs, olds, mask, word64, fold, kind, it.signed, unreadFold, intType{bits: 64}, global)
 			}
 		}
 		for m := mask; m != 0; m &= m - 1 {

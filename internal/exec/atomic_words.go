@@ -137,17 +137,24 @@ func less[T word](a, b T, signed bool) bool {
 // wordLanes runs op (its function on one word) for the lanes of mask whose
 // words (of T) lie in the window win (its first address winBase, its last
 // word's offset winLimit), aligned: every lane at one word as one step
-// (foldWord with fold), else lane by lane. It returns the lanes it left,
+// (combineWord where unread, the op's info, is not nil: old values unread;
+// else foldWord with fold and kind), else lane by lane. It returns the lanes it left,
 // from the first outside the window or misaligned on, for the general
 // path (which faults where it must). Old values are normalised as norm
 // says.
 func wordLanes[T word](win []byte, winBase, winLimit, addrConst uint64, addrs, vals, cs, olds *lanes, mask uint32,
-	op func(p *T, b, c T, global bool) T, fold func(old, b, c uint64) uint64, kind uint8, signed bool, norm intType, global bool) uint32 {
+	op func(p *T, b, c T, global bool) T, fold func(old, b, c uint64) uint64, kind uint8, signed bool, unread *atomInfo, norm intType, global bool) uint32 {
 	size := uint64(unsafe.Sizeof(T(0)))
 	if l0 := bits.TrailingZeros32(mask); mask&(mask-1) != 0 && sameInLanes(addrs, mask, l0) {
 		// every lane at one word (a counter, a ring's atomicInc, a lock)
 		if off := addrs[l0] + addrConst - winBase; off <= winLimit && off&(size-1) == 0 {
-			foldWord((*T)(unsafe.Pointer(&win[off])), fold, kind, signed, vals, cs, olds, mask, norm, global)
+			p := unsafe.Pointer(&win[off])
+			// old values unread (the CUDA samples' simpleAtomicIntrinsics,
+			// a block's shared maximum): one fold, one atomic step
+			if unread != nil && combineWord(p, unread, size, vals, mask) {
+				return 0
+			}
+			foldWord((*T)(p), fold, kind, signed, vals, cs, olds, mask, norm, global)
 			return 0
 		}
 	}
