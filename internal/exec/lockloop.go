@@ -111,7 +111,7 @@ func lockRegionOf(f *Func, pc int32) *lockRegion {
 // It stops at an op that faults.
 func (w *Warp) runLockRounds(f *frame, o *Op, active, taken uint32) (nWarp, nThread uint64, converged, ok bool) {
 	l := o.lock
-	if l == nil || !lockRoundsEnabled || w.cta.rng != nil || o.pc != l.end {
+	if l == nil || !lockRoundsEnabled || w.cta.rng != nil { // (o.lock: on the back edge alone)
 		return 0, 0, false, false
 	}
 	ops := f.fn.Ops
