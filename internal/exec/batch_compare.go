@@ -47,6 +47,17 @@ func (r *batchRun) setpForms(o *Op) bool {
 	// an equality with the value k: decided by where k lies
 	eqs := (c == cmpEq || c == cmpNe) && (f[0].uniform() || f[1].uniform())
 	km := k & t.mask()
+	if o.guard == 0 && f[0].uniform() && f[1].uniform() {
+		// both alike in every lane (%ctaid.y < H on a batch of one grid
+		// row): one answer (threshold and span below take moving forms
+		// only, so this fell to a compare per lane)
+		res := uint32(0)
+		if compareInt(f[0].raw(), f[1].raw(), t.bits, signed, c) {
+			res = ^uint32(0)
+		}
+		r.setpAll(p, res)
+		return true
+	}
 	if o.guard == 0 && eqs {
 		// both uniform (a loop's count), or k outside the values' range
 		// over the whole batch (no lane equals it): one answer

@@ -2805,3 +2805,65 @@ Done:
 		}
 	}
 }
+
+// TestBatchUniformCompares: a setp whose operands are both alike in every
+// lane of the batch (%ctaid.y of a batch along x, plus a parameter, against
+// another) is one answer for the batch (setpForms), the same as the warp
+// engine's per lane, for every comparison and type, across the sign and
+// width boundaries.
+func TestBatchUniformCompares(t *testing.T) {
+	ops := []string{"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"}
+	for _, ty := range []string{"u32", "s32", "u64", "s64"} {
+		wide := ty[1:] == "64"
+		reg, cvt := "%r", "cvt.u32.u32"
+		if wide {
+			reg, cvt = "%rd", "cvt.u64.u32"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 base, .param .u64 k)
+{
+	.reg .pred %%p<2>;
+	.reg .b32 %%r<10>;
+	.reg .b64 %%rd<10>;
+	ld.param.u64 %%rd1, [out];
+	mov.u32 %%r1, %%tid.x;
+	mov.u32 %%r2, %%ctaid.x;
+	mov.u32 %%r3, %%ctaid.y;
+	mov.u32 %%r8, %%nctaid.x;
+	mad.lo.u32 %%r9, %%r3, %%r8, %%r2;
+	mad.lo.u32 %%r9, %%r9, 64, %%r1;
+	ld.param.u64 %%rd6, [base];
+	ld.param.u64 %%rd7, [k];
+	cvt.u32.u64 %%r6, %%rd6;
+	cvt.u32.u64 %%r7, %%rd7;
+	%s %s4, %%r3;
+	add.%s %s4, %s4, %s;
+	mov.b64 %%rd5, %%rd7;
+	mov.b32 %%r5, %%r7;
+	mul.wide.u32 %%rd2, %%r9, %d;
+	add.s64 %%rd3, %%rd1, %%rd2;
+	mov.u32 %%r7, 0;
+`, cvt, reg, ty, reg, reg, map[bool]string{false: "%r6", true: "%rd6"}[wide], 4*2*len(ops))
+		for i, op := range ops {
+			if (op == "lo" || op == "ls" || op == "hi" || op == "hs") && ty[0] == 's' {
+				continue
+			}
+			for j, pair := range [2][2]string{{reg + "5", reg + "4"}, {reg + "4", reg + "5"}} {
+				fmt.Fprintf(&b, "\tsetp.%s.%s %%p1, %s, %s;\n\tselp.u32 %%r7, 1, 0, %%p1;\n\tst.global.u32 [%%rd3+%d], %%r7;\n", op, ty, pair[0], pair[1], 4*(2*i+j))
+			}
+		}
+		b.WriteString("\tret;\n}")
+		src := strings.ReplaceAll(b.String(), "%%", "%")
+		for _, grid := range [][3]int{bdXY(3, 6), bdXY(1, 6)} { // (a grid one CTA wide batches along y)
+			for _, base := range []uint64{0, 0x7ffffffd, 0xfffffffd, 0x7ffffffffffffffd, 0xfffffffffffffffd} {
+				for _, k := range []uint64{2, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 40, 0x8000000000000000} {
+					in := bdFillBufs(bdBufs(bdB(4*2*len(ops)*64*grid[0]*grid[1], bdZero)), 1)
+					bdSame(t, fmt.Sprintf("%s grid %v base=%#x k=%#x", ty, grid, base, k), src, "k", grid, bdX(64), in, bdArgs(bdPtr(0), bdU(base), bdU(k)), true)
+				}
+			}
+		}
+	}
+}
