@@ -2867,3 +2867,59 @@ func TestBatchUniformCompares(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessStridedNarrow: accessStrided's 1- and 2-byte elements (a
+// pixel's byte in a 2-D block's run of 16 lanes), at strides of one
+// element and more, load zero- or sign-extended as the type says and
+// store the element's low bytes only, nothing between or after them.
+func TestAccessStridedNarrow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	sg := batchSeg{lane: 16, n: 16}
+	for _, n := range []uint64{1, 2} {
+		for _, stride := range []uint64{n, 3 * n} {
+			size := (uint64(sg.n)-1)*stride + n
+			data := make([]byte, size+8)
+			for i := range data {
+				data[i] = byte(r.Uint32())
+			}
+			for _, ty := range []string{".u", ".b", ".s"} {
+				t0 := fmt.Sprintf("%s%d", ty, 8*n)
+				var row lanes
+				accessStrided(&row, sg, data[:size], stride, n, t0, false)
+				for l := range warpSize {
+					var want uint64
+					if l >= sg.lane && l < sg.lane+sg.n {
+						e := data[uint64(l-sg.lane)*stride:]
+						want = uint64(e[0])
+						if n == 2 {
+							want = uint64(binary.LittleEndian.Uint16(e))
+						}
+						if ty == ".s" {
+							want = uint64(int64(want<<(64-8*n)) >> (64 - 8*n))
+						}
+					}
+					if row[l] != want {
+						t.Fatalf("load %s stride %d lane %d: %#x, want %#x", t0, stride, l, row[l], want)
+					}
+				}
+			}
+			var row lanes
+			for l := range row {
+				row[l] = r.Uint64()
+			}
+			out := make([]byte, size+8)
+			accessStrided(&row, sg, out[:size], stride, n, fmt.Sprintf(".b%d", 8*n), true)
+			want := make([]byte, size+8)
+			for l := sg.lane; l < sg.lane+sg.n; l++ {
+				e := want[uint64(l-sg.lane)*stride:]
+				e[0] = byte(row[l])
+				if n == 2 {
+					binary.LittleEndian.PutUint16(e, uint16(row[l]))
+				}
+			}
+			if !bytes.Equal(out, want) {
+				t.Fatalf("store n %d stride %d: %x, want %x", n, stride, out, want)
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ package exec
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/fp"
@@ -641,6 +642,8 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 		if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
 			return v
 		}
+	} else if v := simdUnary("cvt" + irnd + "." + narrowName(it) + ".f32"); v != nil && af == fp.F32 {
+		return v // (8 and 16 bits: clamped in f32, then truncated)
 	} else if v := simdUnary("cvt" + irnd + ".s32.f32"); v != nil && af == fp.F32 {
 		// to s32 (saturating; NaN to 0), then to the narrower range: the
 		// same clamp
@@ -673,6 +676,15 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 			}
 		}
 	}
+}
+
+// narrowName is an 8- or 16-bit integer type's name in the AVX2 loops'
+// keys (u16, s8).
+func narrowName(it intType) string {
+	if it.signed {
+		return "s" + strconv.Itoa(it.bits)
+	}
+	return "u" + strconv.Itoa(it.bits)
 }
 
 // int32Name is a 32-bit integer type's name in the AVX2 loops' keys.

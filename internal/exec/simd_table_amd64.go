@@ -2362,6 +2362,30 @@ func simdCvtS32F32Rzi(d, a *lanes)
 func simdCvtS32F32Rzi_b()
 
 //go:noescape
+func simdCvtS8F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtS8F32Rzi_b()
+
+//go:noescape
+func simdCvtU8F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtU8F32Rzi_b()
+
+//go:noescape
+func simdCvtS16F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtS16F32Rzi_b()
+
+//go:noescape
+func simdCvtU16F32Rzi(d, a *lanes)
+
+//go:noescape
+func simdCvtU16F32Rzi_b()
+
+//go:noescape
 func simdCvtU32F32Rzi(d, a *lanes)
 
 //go:noescape
@@ -2372,6 +2396,30 @@ func simdCvtS32F32Rni(d, a *lanes)
 
 //go:noescape
 func simdCvtS32F32Rni_b()
+
+//go:noescape
+func simdCvtS8F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtS8F32Rni_b()
+
+//go:noescape
+func simdCvtU8F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtU8F32Rni_b()
+
+//go:noescape
+func simdCvtS16F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtS16F32Rni_b()
+
+//go:noescape
+func simdCvtU16F32Rni(d, a *lanes)
+
+//go:noescape
+func simdCvtU16F32Rni_b()
 
 //go:noescape
 func simdCvtU32F32Rni(d, a *lanes)
@@ -2386,6 +2434,30 @@ func simdCvtS32F32Rmi(d, a *lanes)
 func simdCvtS32F32Rmi_b()
 
 //go:noescape
+func simdCvtS8F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtS8F32Rmi_b()
+
+//go:noescape
+func simdCvtU8F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtU8F32Rmi_b()
+
+//go:noescape
+func simdCvtS16F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtS16F32Rmi_b()
+
+//go:noescape
+func simdCvtU16F32Rmi(d, a *lanes)
+
+//go:noescape
+func simdCvtU16F32Rmi_b()
+
+//go:noescape
 func simdCvtU32F32Rmi(d, a *lanes)
 
 //go:noescape
@@ -2396,6 +2468,30 @@ func simdCvtS32F32Rpi(d, a *lanes)
 
 //go:noescape
 func simdCvtS32F32Rpi_b()
+
+//go:noescape
+func simdCvtS8F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtS8F32Rpi_b()
+
+//go:noescape
+func simdCvtU8F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtU8F32Rpi_b()
+
+//go:noescape
+func simdCvtS16F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtS16F32Rpi_b()
+
+//go:noescape
+func simdCvtU16F32Rpi(d, a *lanes)
+
+//go:noescape
+func simdCvtU16F32Rpi_b()
 
 //go:noescape
 func simdCvtU32F32Rpi(d, a *lanes)
@@ -3593,12 +3689,28 @@ var simdBodies = []any{
 	simdCvtS32F64Rpi,
 	simdCvtU32F64Rpi,
 	simdCvtS32F32Rzi,
+	simdCvtS8F32Rzi,
+	simdCvtU8F32Rzi,
+	simdCvtS16F32Rzi,
+	simdCvtU16F32Rzi,
 	simdCvtU32F32Rzi,
 	simdCvtS32F32Rni,
+	simdCvtS8F32Rni,
+	simdCvtU8F32Rni,
+	simdCvtS16F32Rni,
+	simdCvtU16F32Rni,
 	simdCvtU32F32Rni,
 	simdCvtS32F32Rmi,
+	simdCvtS8F32Rmi,
+	simdCvtU8F32Rmi,
+	simdCvtS16F32Rmi,
+	simdCvtU16F32Rmi,
 	simdCvtU32F32Rmi,
 	simdCvtS32F32Rpi,
+	simdCvtS8F32Rpi,
+	simdCvtU8F32Rpi,
+	simdCvtS16F32Rpi,
+	simdCvtU16F32Rpi,
 	simdCvtU32F32Rpi,
 	simdEx2ApproxF32,
 	simdEx2ApproxFtzF32,
@@ -3747,105 +3859,105 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          356,
-	"ld64":                  343,
-	"ld64P":                 344,
-	"ldParam64":             355,
-	"ldParamS16":            352,
-	"ldParamS32":            354,
-	"ldParamS8":             350,
-	"ldParamZ16":            351,
-	"ldParamZ32":            353,
-	"ldParamZ8":             349,
-	"ldS16":                 337,
-	"ldS16P":                338,
-	"ldS32":                 341,
-	"ldS32P":                342,
-	"ldS8":                  333,
-	"ldS8P":                 334,
-	"ldZ16":                 335,
-	"ldZ16P":                336,
-	"ldZ32":                 339,
-	"ldZ32P":                340,
-	"ldZ8":                  331,
-	"ldZ8P":                 332,
-	"pack:16":               422,
-	"pack:32":               418,
-	"predlogic:and":         426,
-	"predlogic:or":          427,
-	"predlogic:xor":         428,
-	"selp":                  417,
-	"setp:simdCmpF32Eq":     389,
-	"setp:simdCmpF32Equ":    390,
-	"setp:simdCmpF32Ge":     391,
-	"setp:simdCmpF32Geu":    392,
-	"setp:simdCmpF32Gt":     393,
-	"setp:simdCmpF32Gtu":    394,
-	"setp:simdCmpF32Le":     395,
-	"setp:simdCmpF32Leu":    396,
-	"setp:simdCmpF32Lt":     397,
-	"setp:simdCmpF32Ltu":    398,
-	"setp:simdCmpF32Nan":    399,
-	"setp:simdCmpF32Ne":     400,
-	"setp:simdCmpF32Neu":    401,
-	"setp:simdCmpF32Num":    402,
-	"setp:simdCmpF64Eq":     375,
-	"setp:simdCmpF64Equ":    376,
-	"setp:simdCmpF64Ge":     377,
-	"setp:simdCmpF64Geu":    378,
-	"setp:simdCmpF64Gt":     379,
-	"setp:simdCmpF64Gtu":    380,
-	"setp:simdCmpF64Le":     381,
-	"setp:simdCmpF64Leu":    382,
-	"setp:simdCmpF64Lt":     383,
-	"setp:simdCmpF64Ltu":    384,
-	"setp:simdCmpF64Nan":    385,
-	"setp:simdCmpF64Ne":     386,
-	"setp:simdCmpF64Neu":    387,
-	"setp:simdCmpF64Num":    388,
-	"setp:simdCmpFtzF32Eq":  403,
-	"setp:simdCmpFtzF32Equ": 404,
-	"setp:simdCmpFtzF32Ge":  405,
-	"setp:simdCmpFtzF32Geu": 406,
-	"setp:simdCmpFtzF32Gt":  407,
-	"setp:simdCmpFtzF32Gtu": 408,
-	"setp:simdCmpFtzF32Le":  409,
-	"setp:simdCmpFtzF32Leu": 410,
-	"setp:simdCmpFtzF32Lt":  411,
-	"setp:simdCmpFtzF32Ltu": 412,
-	"setp:simdCmpFtzF32Nan": 413,
-	"setp:simdCmpFtzF32Ne":  414,
-	"setp:simdCmpFtzF32Neu": 415,
-	"setp:simdCmpFtzF32Num": 416,
-	"setp:simdEq16":         363,
-	"setp:simdEq16N":        364,
-	"setp:simdEq32":         357,
-	"setp:simdEq32N":        358,
-	"setp:simdEq64":         369,
-	"setp:simdEq64N":        370,
-	"setp:simdLtS16":        365,
-	"setp:simdLtS16N":       366,
-	"setp:simdLtS32":        359,
-	"setp:simdLtS32N":       360,
-	"setp:simdLtS64":        371,
-	"setp:simdLtS64N":       372,
-	"setp:simdLtU16":        367,
-	"setp:simdLtU16N":       368,
-	"setp:simdLtU32":        361,
-	"setp:simdLtU32N":       362,
-	"setp:simdLtU64":        373,
-	"setp:simdLtU64N":       374,
-	"shfl":                  429,
-	"st32":                  345,
-	"st32P":                 346,
-	"st64":                  347,
-	"st64P":                 348,
-	"unpack:16":             423,
-	"unpack:16hi":           425,
-	"unpack:16lo":           424,
-	"unpack:32":             419,
-	"unpack:32hi":           421,
-	"unpack:32lo":           420,
+	"cvtaToGlobal":          372,
+	"ld64":                  359,
+	"ld64P":                 360,
+	"ldParam64":             371,
+	"ldParamS16":            368,
+	"ldParamS32":            370,
+	"ldParamS8":             366,
+	"ldParamZ16":            367,
+	"ldParamZ32":            369,
+	"ldParamZ8":             365,
+	"ldS16":                 353,
+	"ldS16P":                354,
+	"ldS32":                 357,
+	"ldS32P":                358,
+	"ldS8":                  349,
+	"ldS8P":                 350,
+	"ldZ16":                 351,
+	"ldZ16P":                352,
+	"ldZ32":                 355,
+	"ldZ32P":                356,
+	"ldZ8":                  347,
+	"ldZ8P":                 348,
+	"pack:16":               438,
+	"pack:32":               434,
+	"predlogic:and":         442,
+	"predlogic:or":          443,
+	"predlogic:xor":         444,
+	"selp":                  433,
+	"setp:simdCmpF32Eq":     405,
+	"setp:simdCmpF32Equ":    406,
+	"setp:simdCmpF32Ge":     407,
+	"setp:simdCmpF32Geu":    408,
+	"setp:simdCmpF32Gt":     409,
+	"setp:simdCmpF32Gtu":    410,
+	"setp:simdCmpF32Le":     411,
+	"setp:simdCmpF32Leu":    412,
+	"setp:simdCmpF32Lt":     413,
+	"setp:simdCmpF32Ltu":    414,
+	"setp:simdCmpF32Nan":    415,
+	"setp:simdCmpF32Ne":     416,
+	"setp:simdCmpF32Neu":    417,
+	"setp:simdCmpF32Num":    418,
+	"setp:simdCmpF64Eq":     391,
+	"setp:simdCmpF64Equ":    392,
+	"setp:simdCmpF64Ge":     393,
+	"setp:simdCmpF64Geu":    394,
+	"setp:simdCmpF64Gt":     395,
+	"setp:simdCmpF64Gtu":    396,
+	"setp:simdCmpF64Le":     397,
+	"setp:simdCmpF64Leu":    398,
+	"setp:simdCmpF64Lt":     399,
+	"setp:simdCmpF64Ltu":    400,
+	"setp:simdCmpF64Nan":    401,
+	"setp:simdCmpF64Ne":     402,
+	"setp:simdCmpF64Neu":    403,
+	"setp:simdCmpF64Num":    404,
+	"setp:simdCmpFtzF32Eq":  419,
+	"setp:simdCmpFtzF32Equ": 420,
+	"setp:simdCmpFtzF32Ge":  421,
+	"setp:simdCmpFtzF32Geu": 422,
+	"setp:simdCmpFtzF32Gt":  423,
+	"setp:simdCmpFtzF32Gtu": 424,
+	"setp:simdCmpFtzF32Le":  425,
+	"setp:simdCmpFtzF32Leu": 426,
+	"setp:simdCmpFtzF32Lt":  427,
+	"setp:simdCmpFtzF32Ltu": 428,
+	"setp:simdCmpFtzF32Nan": 429,
+	"setp:simdCmpFtzF32Ne":  430,
+	"setp:simdCmpFtzF32Neu": 431,
+	"setp:simdCmpFtzF32Num": 432,
+	"setp:simdEq16":         379,
+	"setp:simdEq16N":        380,
+	"setp:simdEq32":         373,
+	"setp:simdEq32N":        374,
+	"setp:simdEq64":         385,
+	"setp:simdEq64N":        386,
+	"setp:simdLtS16":        381,
+	"setp:simdLtS16N":       382,
+	"setp:simdLtS32":        375,
+	"setp:simdLtS32N":       376,
+	"setp:simdLtS64":        387,
+	"setp:simdLtS64N":       388,
+	"setp:simdLtU16":        383,
+	"setp:simdLtU16N":       384,
+	"setp:simdLtU32":        377,
+	"setp:simdLtU32N":       378,
+	"setp:simdLtU64":        389,
+	"setp:simdLtU64N":       390,
+	"shfl":                  445,
+	"st32":                  361,
+	"st32P":                 362,
+	"st64":                  363,
+	"st64P":                 364,
+	"unpack:16":             439,
+	"unpack:16hi":           441,
+	"unpack:16lo":           440,
+	"unpack:32":             435,
+	"unpack:32hi":           437,
+	"unpack:32lo":           436,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.
@@ -3913,23 +4025,39 @@ var simdKeyedUnary = map[string]func(d, a *lanes){
 	"cvt.rmi.f32.f32":     simdCvtRmiF32,
 	"cvt.rmi.f64.f64":     simdCvtRmiF64,
 	"cvt.rmi.ftz.f32.f32": simdCvtRmiFtzF32,
+	"cvt.rmi.s16.f32":     simdCvtS16F32Rmi,
 	"cvt.rmi.s32.f64":     simdCvtS32F64Rmi,
+	"cvt.rmi.s8.f32":      simdCvtS8F32Rmi,
+	"cvt.rmi.u16.f32":     simdCvtU16F32Rmi,
 	"cvt.rmi.u32.f64":     simdCvtU32F64Rmi,
+	"cvt.rmi.u8.f32":      simdCvtU8F32Rmi,
 	"cvt.rni.f32.f32":     simdCvtRniF32,
 	"cvt.rni.f64.f64":     simdCvtRniF64,
 	"cvt.rni.ftz.f32.f32": simdCvtRniFtzF32,
+	"cvt.rni.s16.f32":     simdCvtS16F32Rni,
 	"cvt.rni.s32.f64":     simdCvtS32F64Rni,
+	"cvt.rni.s8.f32":      simdCvtS8F32Rni,
+	"cvt.rni.u16.f32":     simdCvtU16F32Rni,
 	"cvt.rni.u32.f64":     simdCvtU32F64Rni,
+	"cvt.rni.u8.f32":      simdCvtU8F32Rni,
 	"cvt.rpi.f32.f32":     simdCvtRpiF32,
 	"cvt.rpi.f64.f64":     simdCvtRpiF64,
 	"cvt.rpi.ftz.f32.f32": simdCvtRpiFtzF32,
+	"cvt.rpi.s16.f32":     simdCvtS16F32Rpi,
 	"cvt.rpi.s32.f64":     simdCvtS32F64Rpi,
+	"cvt.rpi.s8.f32":      simdCvtS8F32Rpi,
+	"cvt.rpi.u16.f32":     simdCvtU16F32Rpi,
 	"cvt.rpi.u32.f64":     simdCvtU32F64Rpi,
+	"cvt.rpi.u8.f32":      simdCvtU8F32Rpi,
 	"cvt.rzi.f32.f32":     simdCvtRziF32,
 	"cvt.rzi.f64.f64":     simdCvtRziF64,
 	"cvt.rzi.ftz.f32.f32": simdCvtRziFtzF32,
+	"cvt.rzi.s16.f32":     simdCvtS16F32Rzi,
 	"cvt.rzi.s32.f64":     simdCvtS32F64Rzi,
+	"cvt.rzi.s8.f32":      simdCvtS8F32Rzi,
+	"cvt.rzi.u16.f32":     simdCvtU16F32Rzi,
 	"cvt.rzi.u32.f64":     simdCvtU32F64Rzi,
+	"cvt.rzi.u8.f32":      simdCvtU8F32Rzi,
 	"ext.s16":             simdSext16,
 	"ext.s16z32":          simdSext16Zext32,
 	"ext.s8":              simdSext8,

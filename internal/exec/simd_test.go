@@ -1097,7 +1097,10 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 	}
 	extra := []uint32{0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000, 0x4effffff,
 		0x4f000000, 0xcf000000, 0xcf000001, 0x4f7fffff, 0x4f800000, 0x00000001, 0x80000001, 0x3effffff,
-		0xbf7fffff, 0x7fffffff, 0x80000000, 0xffffffff, 0x7fffff80, 0x7fffffc0, 0xffffff80, 0x01000001}
+		0xbf7fffff, 0x7fffffff, 0x80000000, 0xffffffff, 0x7fffff80, 0x7fffffc0, 0xffffff80, 0x01000001,
+		// the 8- and 16-bit limits, and halves around them
+		0x477fff00, 0x477fff80, 0x47800000, 0xc7000000, 0xc7000080, 0x46fffe00, 0x46ffff00, 0x437f0000,
+		0x437f8000, 0x42fe0000, 0x42ff0000, 0xc3000000, 0xc3008000, 0xc3010000}
 	r := rand.New(rand.NewPCG(21, 22))
 	type cvt struct {
 		key string
@@ -1111,6 +1114,11 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
 			cases = append(cases, cvt{"f32 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F32, it, rnd, false) }},
 				cvt{"f64 to " + int32Name(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F64, it, rnd, false) }})
+		}
+	}
+	for _, it := range []intType{{16, true}, {16, false}, {8, true}, {8, false}} {
+		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
+			cases = append(cases, cvt{"f32 to " + narrowName(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F32, it, rnd, false) }})
 		}
 	}
 	for _, c := range cases {

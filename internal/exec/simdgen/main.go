@@ -1911,6 +1911,12 @@ GLOBL bias64<>(SB), RODATA|NOPTR, $8
 	}
 	g.s.b.WriteString("GLOBL two52v<>(SB), RODATA|NOPTR, $32\nGLOBL maxu32v<>(SB), RODATA|NOPTR, $32\n")
 	g.s.b.WriteString("DATA two31f<>+0(SB)/4, $0x4f000000\nGLOBL two31f<>(SB), RODATA|NOPTR, $4\n")
+	// the narrow integer types' least and greatest values as f32
+	// (cvt to 8- and 16-bit integers)
+	for _, n := range narrowInts {
+		fmt.Fprintf(&g.s.b, "DATA lo%sf<>+0(SB)/4, $%#x\nGLOBL lo%sf<>(SB), RODATA|NOPTR, $4\n", n.name, math.Float32bits(n.lo), n.name)
+		fmt.Fprintf(&g.s.b, "DATA hi%sf<>+0(SB)/4, $%#x\nGLOBL hi%sf<>(SB), RODATA|NOPTR, $4\n", n.name, math.Float32bits(n.hi), n.name)
+	}
 	// exp2Approx's constants (approx_math.go), four of each
 	exp2Coef := []float64{0x1.0000000000000p+0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5,
 		0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
@@ -2332,6 +2338,28 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPANDN %s, X13, %s", xt, xt)
 			w.f("VPMOVSXDQ %s, %s", xt, ya)
 		})
+		// to 8- and 16-bit integers: rounded, clamped to the type's range
+		// in f32 (NaN to the least value by VMAXPS's operand order, then to
+		// 0 by its mask), truncated; the slot sign-extended (the unsigned
+		// types' values are not negative)
+		for _, n := range narrowInts {
+			g.keyedUnary("cvt."+strings.ToLower(rnd.name)+"."+strings.ToLower(n.name)+".f32", "simdCvt"+n.name+"F32"+rnd.name, func(w *writer, ya, yt string) {
+				xa, xt := "X"+ya[1:], "X"+yt[1:]
+				w.f("VMOVDQU evens<>(SB), %s", yt)
+				w.f("VPERMD %s, %s, %s", ya, yt, ya)
+				if rnd.imm >= 0 {
+					w.f("VROUNDPS $%d, %s, %s", rnd.imm, xa, xa)
+				}
+				w.f("VCMPPS $3, %s, %s, X13", xa, xa) // NaN
+				w.f("VBROADCASTSS lo%sf<>(SB), X12", n.name)
+				w.f("VMAXPS X12, %s, %s", xa, xa)
+				w.f("VBROADCASTSS hi%sf<>(SB), X12", n.name)
+				w.f("VMINPS X12, %s, %s", xa, xa)
+				w.f("VCVTTPS2DQ %s, %s", xa, xt)
+				w.f("VPANDN %s, X13, %s", xt, xt)
+				w.f("VPMOVSXDQ %s, %s", xt, ya)
+			})
+		}
 		g.unary("simdCvtU32F32"+rnd.name, func(w *writer, ya, yt string) {
 			xa := "X" + ya[1:]
 			w.f("VMOVDQU evens<>(SB), %s", yt)
@@ -2881,3 +2909,10 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		os.Exit(1)
 	}
 }
+
+// narrowInts are the 8- and 16-bit integer types, with their least and
+// greatest values (cvt's clamps).
+var narrowInts = []struct {
+	name   string
+	lo, hi float32
+}{{"S8", -128, 127}, {"U8", 0, 255}, {"S16", -32768, 32767}, {"U16", 0, 65535}}
