@@ -455,6 +455,9 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 	}
 	if it.bits < 32 {
 		mask := it.mask()
+		if v := simdUnary(strings.Replace(key32(df), "?", narrowName(it), 1)); v != nil {
+			return v // (extended from the type's width in the loop)
+		}
 		if v := simdUnary(strings.Replace(key32(df), "?", "s32", 1)); v != nil {
 			// (the value as a 32-bit integer, then the AVX2 loop)
 			return func(d, a *lanes) {

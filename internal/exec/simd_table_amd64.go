@@ -2290,6 +2290,54 @@ func simdCvtF32S32(d, a *lanes)
 func simdCvtF32S32_b()
 
 //go:noescape
+func simdCvtF32S8(d, a *lanes)
+
+//go:noescape
+func simdCvtF32S8_b()
+
+//go:noescape
+func simdCvtF64S8(d, a *lanes)
+
+//go:noescape
+func simdCvtF64S8_b()
+
+//go:noescape
+func simdCvtF32U8(d, a *lanes)
+
+//go:noescape
+func simdCvtF32U8_b()
+
+//go:noescape
+func simdCvtF64U8(d, a *lanes)
+
+//go:noescape
+func simdCvtF64U8_b()
+
+//go:noescape
+func simdCvtF32S16(d, a *lanes)
+
+//go:noescape
+func simdCvtF32S16_b()
+
+//go:noescape
+func simdCvtF64S16(d, a *lanes)
+
+//go:noescape
+func simdCvtF64S16_b()
+
+//go:noescape
+func simdCvtF32U16(d, a *lanes)
+
+//go:noescape
+func simdCvtF32U16_b()
+
+//go:noescape
+func simdCvtF64U16(d, a *lanes)
+
+//go:noescape
+func simdCvtF64U16_b()
+
+//go:noescape
 func simdCvtF32U32(d, a *lanes)
 
 //go:noescape
@@ -3677,6 +3725,14 @@ var simdBodies = []any{
 	simdSqrtApproxF32,
 	simdSqrtApproxFtzF32,
 	simdCvtF32S32,
+	simdCvtF32S8,
+	simdCvtF64S8,
+	simdCvtF32U8,
+	simdCvtF64U8,
+	simdCvtF32S16,
+	simdCvtF64S16,
+	simdCvtF32U16,
+	simdCvtF64U16,
 	simdCvtF32U32,
 	simdCvtF64S32,
 	simdCvtF64U32,
@@ -3859,105 +3915,105 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          372,
-	"ld64":                  359,
-	"ld64P":                 360,
-	"ldParam64":             371,
-	"ldParamS16":            368,
-	"ldParamS32":            370,
-	"ldParamS8":             366,
-	"ldParamZ16":            367,
-	"ldParamZ32":            369,
-	"ldParamZ8":             365,
-	"ldS16":                 353,
-	"ldS16P":                354,
-	"ldS32":                 357,
-	"ldS32P":                358,
-	"ldS8":                  349,
-	"ldS8P":                 350,
-	"ldZ16":                 351,
-	"ldZ16P":                352,
-	"ldZ32":                 355,
-	"ldZ32P":                356,
-	"ldZ8":                  347,
-	"ldZ8P":                 348,
-	"pack:16":               438,
-	"pack:32":               434,
-	"predlogic:and":         442,
-	"predlogic:or":          443,
-	"predlogic:xor":         444,
-	"selp":                  433,
-	"setp:simdCmpF32Eq":     405,
-	"setp:simdCmpF32Equ":    406,
-	"setp:simdCmpF32Ge":     407,
-	"setp:simdCmpF32Geu":    408,
-	"setp:simdCmpF32Gt":     409,
-	"setp:simdCmpF32Gtu":    410,
-	"setp:simdCmpF32Le":     411,
-	"setp:simdCmpF32Leu":    412,
-	"setp:simdCmpF32Lt":     413,
-	"setp:simdCmpF32Ltu":    414,
-	"setp:simdCmpF32Nan":    415,
-	"setp:simdCmpF32Ne":     416,
-	"setp:simdCmpF32Neu":    417,
-	"setp:simdCmpF32Num":    418,
-	"setp:simdCmpF64Eq":     391,
-	"setp:simdCmpF64Equ":    392,
-	"setp:simdCmpF64Ge":     393,
-	"setp:simdCmpF64Geu":    394,
-	"setp:simdCmpF64Gt":     395,
-	"setp:simdCmpF64Gtu":    396,
-	"setp:simdCmpF64Le":     397,
-	"setp:simdCmpF64Leu":    398,
-	"setp:simdCmpF64Lt":     399,
-	"setp:simdCmpF64Ltu":    400,
-	"setp:simdCmpF64Nan":    401,
-	"setp:simdCmpF64Ne":     402,
-	"setp:simdCmpF64Neu":    403,
-	"setp:simdCmpF64Num":    404,
-	"setp:simdCmpFtzF32Eq":  419,
-	"setp:simdCmpFtzF32Equ": 420,
-	"setp:simdCmpFtzF32Ge":  421,
-	"setp:simdCmpFtzF32Geu": 422,
-	"setp:simdCmpFtzF32Gt":  423,
-	"setp:simdCmpFtzF32Gtu": 424,
-	"setp:simdCmpFtzF32Le":  425,
-	"setp:simdCmpFtzF32Leu": 426,
-	"setp:simdCmpFtzF32Lt":  427,
-	"setp:simdCmpFtzF32Ltu": 428,
-	"setp:simdCmpFtzF32Nan": 429,
-	"setp:simdCmpFtzF32Ne":  430,
-	"setp:simdCmpFtzF32Neu": 431,
-	"setp:simdCmpFtzF32Num": 432,
-	"setp:simdEq16":         379,
-	"setp:simdEq16N":        380,
-	"setp:simdEq32":         373,
-	"setp:simdEq32N":        374,
-	"setp:simdEq64":         385,
-	"setp:simdEq64N":        386,
-	"setp:simdLtS16":        381,
-	"setp:simdLtS16N":       382,
-	"setp:simdLtS32":        375,
-	"setp:simdLtS32N":       376,
-	"setp:simdLtS64":        387,
-	"setp:simdLtS64N":       388,
-	"setp:simdLtU16":        383,
-	"setp:simdLtU16N":       384,
-	"setp:simdLtU32":        377,
-	"setp:simdLtU32N":       378,
-	"setp:simdLtU64":        389,
-	"setp:simdLtU64N":       390,
-	"shfl":                  445,
-	"st32":                  361,
-	"st32P":                 362,
-	"st64":                  363,
-	"st64P":                 364,
-	"unpack:16":             439,
-	"unpack:16hi":           441,
-	"unpack:16lo":           440,
-	"unpack:32":             435,
-	"unpack:32hi":           437,
-	"unpack:32lo":           436,
+	"cvtaToGlobal":          380,
+	"ld64":                  367,
+	"ld64P":                 368,
+	"ldParam64":             379,
+	"ldParamS16":            376,
+	"ldParamS32":            378,
+	"ldParamS8":             374,
+	"ldParamZ16":            375,
+	"ldParamZ32":            377,
+	"ldParamZ8":             373,
+	"ldS16":                 361,
+	"ldS16P":                362,
+	"ldS32":                 365,
+	"ldS32P":                366,
+	"ldS8":                  357,
+	"ldS8P":                 358,
+	"ldZ16":                 359,
+	"ldZ16P":                360,
+	"ldZ32":                 363,
+	"ldZ32P":                364,
+	"ldZ8":                  355,
+	"ldZ8P":                 356,
+	"pack:16":               446,
+	"pack:32":               442,
+	"predlogic:and":         450,
+	"predlogic:or":          451,
+	"predlogic:xor":         452,
+	"selp":                  441,
+	"setp:simdCmpF32Eq":     413,
+	"setp:simdCmpF32Equ":    414,
+	"setp:simdCmpF32Ge":     415,
+	"setp:simdCmpF32Geu":    416,
+	"setp:simdCmpF32Gt":     417,
+	"setp:simdCmpF32Gtu":    418,
+	"setp:simdCmpF32Le":     419,
+	"setp:simdCmpF32Leu":    420,
+	"setp:simdCmpF32Lt":     421,
+	"setp:simdCmpF32Ltu":    422,
+	"setp:simdCmpF32Nan":    423,
+	"setp:simdCmpF32Ne":     424,
+	"setp:simdCmpF32Neu":    425,
+	"setp:simdCmpF32Num":    426,
+	"setp:simdCmpF64Eq":     399,
+	"setp:simdCmpF64Equ":    400,
+	"setp:simdCmpF64Ge":     401,
+	"setp:simdCmpF64Geu":    402,
+	"setp:simdCmpF64Gt":     403,
+	"setp:simdCmpF64Gtu":    404,
+	"setp:simdCmpF64Le":     405,
+	"setp:simdCmpF64Leu":    406,
+	"setp:simdCmpF64Lt":     407,
+	"setp:simdCmpF64Ltu":    408,
+	"setp:simdCmpF64Nan":    409,
+	"setp:simdCmpF64Ne":     410,
+	"setp:simdCmpF64Neu":    411,
+	"setp:simdCmpF64Num":    412,
+	"setp:simdCmpFtzF32Eq":  427,
+	"setp:simdCmpFtzF32Equ": 428,
+	"setp:simdCmpFtzF32Ge":  429,
+	"setp:simdCmpFtzF32Geu": 430,
+	"setp:simdCmpFtzF32Gt":  431,
+	"setp:simdCmpFtzF32Gtu": 432,
+	"setp:simdCmpFtzF32Le":  433,
+	"setp:simdCmpFtzF32Leu": 434,
+	"setp:simdCmpFtzF32Lt":  435,
+	"setp:simdCmpFtzF32Ltu": 436,
+	"setp:simdCmpFtzF32Nan": 437,
+	"setp:simdCmpFtzF32Ne":  438,
+	"setp:simdCmpFtzF32Neu": 439,
+	"setp:simdCmpFtzF32Num": 440,
+	"setp:simdEq16":         387,
+	"setp:simdEq16N":        388,
+	"setp:simdEq32":         381,
+	"setp:simdEq32N":        382,
+	"setp:simdEq64":         393,
+	"setp:simdEq64N":        394,
+	"setp:simdLtS16":        389,
+	"setp:simdLtS16N":       390,
+	"setp:simdLtS32":        383,
+	"setp:simdLtS32N":       384,
+	"setp:simdLtS64":        395,
+	"setp:simdLtS64N":       396,
+	"setp:simdLtU16":        391,
+	"setp:simdLtU16N":       392,
+	"setp:simdLtU32":        385,
+	"setp:simdLtU32N":       386,
+	"setp:simdLtU64":        397,
+	"setp:simdLtU64N":       398,
+	"shfl":                  453,
+	"st32":                  369,
+	"st32P":                 370,
+	"st64":                  371,
+	"st64P":                 372,
+	"unpack:16":             447,
+	"unpack:16hi":           449,
+	"unpack:16lo":           448,
+	"unpack:32":             443,
+	"unpack:32hi":           445,
+	"unpack:32lo":           444,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.
@@ -4022,6 +4078,14 @@ var simdKeyedUnary = map[string]func(d, a *lanes){
 	"bfind.u32":           simdBfindU32,
 	"brev.32":             simdBrev32,
 	"clz.32":              simdClz32,
+	"cvt.f32.s16":         simdCvtF32S16,
+	"cvt.f32.s8":          simdCvtF32S8,
+	"cvt.f32.u16":         simdCvtF32U16,
+	"cvt.f32.u8":          simdCvtF32U8,
+	"cvt.f64.s16":         simdCvtF64S16,
+	"cvt.f64.s8":          simdCvtF64S8,
+	"cvt.f64.u16":         simdCvtF64U16,
+	"cvt.f64.u8":          simdCvtF64U8,
 	"cvt.rmi.f32.f32":     simdCvtRmiF32,
 	"cvt.rmi.f64.f64":     simdCvtRmiF64,
 	"cvt.rmi.ftz.f32.f32": simdCvtRmiFtzF32,

@@ -1117,6 +1117,9 @@ func TestSIMDCvtMatchesGo(t *testing.T) {
 		}
 	}
 	for _, it := range []intType{{16, true}, {16, false}, {8, true}, {8, false}} {
+		for _, df := range []fp.Format{fp.F32, fp.F64} {
+			cases = append(cases, cvt{"int to " + df.String() + " " + narrowName(it), func() func(d, a *lanes) { return cvtInt32ToFloatVec(df, it) }})
+		}
 		for _, rnd := range []string{".rzi", ".rni", ".rmi", ".rpi"} {
 			cases = append(cases, cvt{"f32 to " + narrowName(it) + rnd, func() func(d, a *lanes) { return cvtFloatToInt32Vec(fp.F32, it, rnd, false) }})
 		}

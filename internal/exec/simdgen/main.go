@@ -2267,6 +2267,38 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VCVTDQ2PS %s, %s", xa, xa)
 		w.f("VPMOVZXDQ %s, %s", xa, ya)
 	})
+	// from 8- and 16-bit integers (a pixel's channel): the low dword
+	// zero- or sign-extended from the type's width (a register of the
+	// type may hold either extension), then as from s32 (exact)
+	for _, n := range narrowInts {
+		bits := 8
+		if strings.HasSuffix(n.name, "16") {
+			bits = 16
+		}
+		ext := func(w *writer, ya string) {
+			w.f("VPSLLD $%d, %s, %s", 32-bits, ya, ya)
+			if n.name[0] == 'S' {
+				w.f("VPSRAD $%d, %s, %s", 32-bits, ya, ya)
+			} else {
+				w.f("VPSRLD $%d, %s, %s", 32-bits, ya, ya)
+			}
+		}
+		g.keyedUnary("cvt.f32."+strings.ToLower(n.name), "simdCvtF32"+n.name, func(w *writer, ya, yt string) {
+			xa := "X" + ya[1:]
+			ext(w, ya)
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTDQ2PS %s, %s", xa, xa)
+			w.f("VPMOVZXDQ %s, %s", xa, ya)
+		})
+		g.keyedUnary("cvt.f64."+strings.ToLower(n.name), "simdCvtF64"+n.name, func(w *writer, ya, yt string) {
+			xa := "X" + ya[1:]
+			ext(w, ya)
+			w.f("VMOVDQU evens<>(SB), %s", yt)
+			w.f("VPERMD %s, %s, %s", ya, yt, ya)
+			w.f("VCVTDQ2PD %s, %s", xa, ya)
+		})
+	}
 	g.unary("simdCvtF32U32", func(w *writer, ya, yt string) {
 		xa := "X" + ya[1:]
 		w.f("VPAND Y15, %s, %s", ya, ya)
