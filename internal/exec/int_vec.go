@@ -572,6 +572,9 @@ func vecMad(mode string, sat bool, t intType) func(d, a, b, c *lanes) {
 	}
 	switch {
 	case t.bits == 64:
+		if v := simdTernary("mad.64"); v != nil {
+			return v
+		}
 		return body
 	case t.bits == 16: // the low 16 bits, extended as t's registers hold them
 		ext := vecNormNarrow(intType{bits: 64}, t)

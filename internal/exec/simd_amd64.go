@@ -49,7 +49,7 @@ func simdBinary(key string) (vecBin, bool) {
 
 // simdTernary returns the AVX2 loop of "fma.f32", "fma.ftz.f32", "fma.f64"
 // (.rn; "fma.rz.f32" and the like: simdKeyedTernary), "mad.z32",
-// "mad.s32" or "shf.l.wrap" (and .r, .clamp), or nil.
+// "mad.s32", "mad.64" or "shf.l.wrap" (and .r, .clamp), or nil.
 func simdTernary(key string) func(d, a, b, c *lanes) {
 	if !simdEnabled {
 		return nil
@@ -61,6 +61,8 @@ func simdTernary(key string) func(d, a, b, c *lanes) {
 		return simdMadZ32
 	case "mad.s32":
 		return simdMadS32
+	case "mad.64":
+		return simdMad64
 	case "madwide.u32":
 		return simdMadWideU32
 	case "madwide.s32":

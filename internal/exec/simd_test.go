@@ -236,6 +236,7 @@ func TestSIMDTernaryMatchesLanes(t *testing.T) {
 		"fma.f32": f32Fma,
 		"mad.z32": func(a, b, c uint64) uint64 { return (a*b + c) & 0xffffffff },
 		"mad.s32": func(a, b, c uint64) uint64 { return uint64(int64(int32(a*b + c))) },
+		"mad.64":  func(a, b, c uint64) uint64 { return a*b + c },
 	}
 	r := rand.New(rand.NewPCG(2, 3))
 	for key, fn := range refs {

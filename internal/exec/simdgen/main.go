@@ -2749,6 +2749,19 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
 		sext32(w, ya, yt)
 	})
+	// mad.lo of 64-bit lanes: mul.64's low product and cross products
+	// (above), plus c
+	g.ternary("simdMad64", func(w *writer, ya, yb, yt string, j int) {
+		w.f("VPSRLQ $32, %s, %s", ya, yt)
+		w.f("VPMULUDQ %s, %s, %s", yb, yt, yt)
+		w.f("VPSRLQ $32, %s, Y12", yb)
+		w.f("VPMULUDQ %s, Y12, Y12", ya)
+		w.f("VPADDQ Y12, %s, %s", yt, yt)
+		w.f("VPSLLQ $32, %s, %s", yt, yt)
+		w.f("VPMULUDQ %s, %s, %s", yb, ya, ya)
+		w.f("VPADDQ %s, %s, %s", yt, ya, ya)
+		w.f("VPADDQ %d(CX), %s, %s", 32*j, ya, ya)
+	})
 	// mad.wide.u32/s32: the 64-bit product of the low halves plus c
 	g.ternary("simdMadWideU32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VPMULUDQ %s, %s, %s", yb, ya, ya)
