@@ -217,6 +217,10 @@ func simdMinMaxKey(op string, t intType) string {
 		return op + ".s64"
 	case t.bits == 64:
 		return op + ".u64"
+	case t.bits == 16 && t.signed:
+		return op + ".s16"
+	case t.bits == 16:
+		return op + ".u16"
 	}
 	return ""
 }

@@ -370,6 +370,78 @@ func simdMaxZ32M(d, a, b *lanes, mask uint32)
 func simdMaxZ32KM(d, a *lanes, k uint64, mask uint32)
 
 //go:noescape
+func simdMinU16(d, a, b *lanes)
+
+//go:noescape
+func simdMinU16_b()
+
+//go:noescape
+func simdMinU16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinU16K_b()
+
+//go:noescape
+func simdMinU16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinU16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxU16(d, a, b *lanes)
+
+//go:noescape
+func simdMaxU16_b()
+
+//go:noescape
+func simdMaxU16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxU16K_b()
+
+//go:noescape
+func simdMaxU16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxU16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMinS16(d, a, b *lanes)
+
+//go:noescape
+func simdMinS16_b()
+
+//go:noescape
+func simdMinS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMinS16K_b()
+
+//go:noescape
+func simdMinS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMinS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
+func simdMaxS16(d, a, b *lanes)
+
+//go:noescape
+func simdMaxS16_b()
+
+//go:noescape
+func simdMaxS16K(d, a *lanes, k uint64)
+
+//go:noescape
+func simdMaxS16K_b()
+
+//go:noescape
+func simdMaxS16M(d, a, b *lanes, mask uint32)
+
+//go:noescape
+func simdMaxS16KM(d, a *lanes, k uint64, mask uint32)
+
+//go:noescape
 func simdMinS64(d, a, b *lanes)
 
 //go:noescape
@@ -3390,15 +3462,19 @@ var simdBinaryLoops = map[string]vecBin{
 	"max.f32":           {simdMaxF32, simdMaxF32K, simdMaxF32M, simdMaxF32KM},
 	"max.f64":           {simdMaxF64, simdMaxF64K, simdMaxF64M, simdMaxF64KM},
 	"max.ftz.f32":       {simdMaxFtzF32, simdMaxFtzF32K, simdMaxFtzF32M, simdMaxFtzF32KM},
+	"max.s16":           {simdMaxS16, simdMaxS16K, simdMaxS16M, simdMaxS16KM},
 	"max.s32":           {simdMaxS32, simdMaxS32K, simdMaxS32M, simdMaxS32KM},
 	"max.s64":           {simdMaxS64, simdMaxS64K, simdMaxS64M, simdMaxS64KM},
+	"max.u16":           {simdMaxU16, simdMaxU16K, simdMaxU16M, simdMaxU16KM},
 	"max.u64":           {simdMaxU64, simdMaxU64K, simdMaxU64M, simdMaxU64KM},
 	"max.z32":           {simdMaxZ32, simdMaxZ32K, simdMaxZ32M, simdMaxZ32KM},
 	"min.f32":           {simdMinF32, simdMinF32K, simdMinF32M, simdMinF32KM},
 	"min.f64":           {simdMinF64, simdMinF64K, simdMinF64M, simdMinF64KM},
 	"min.ftz.f32":       {simdMinFtzF32, simdMinFtzF32K, simdMinFtzF32M, simdMinFtzF32KM},
+	"min.s16":           {simdMinS16, simdMinS16K, simdMinS16M, simdMinS16KM},
 	"min.s32":           {simdMinS32, simdMinS32K, simdMinS32M, simdMinS32KM},
 	"min.s64":           {simdMinS64, simdMinS64K, simdMinS64M, simdMinS64KM},
+	"min.u16":           {simdMinU16, simdMinU16K, simdMinU16M, simdMinU16KM},
 	"min.u64":           {simdMinU64, simdMinU64K, simdMinU64M, simdMinU64KM},
 	"min.z32":           {simdMinZ32, simdMinZ32K, simdMinZ32M, simdMinZ32KM},
 	"mul.64":            {simdMul64, simdMul64K, simdMul64M, simdMul64KM},
@@ -3503,6 +3579,14 @@ var simdBodies = []any{
 	simdMinZ32K,
 	simdMaxZ32,
 	simdMaxZ32K,
+	simdMinU16,
+	simdMinU16K,
+	simdMaxU16,
+	simdMaxU16K,
+	simdMinS16,
+	simdMinS16K,
+	simdMaxS16,
+	simdMaxS16K,
 	simdMinS64,
 	simdMinS64K,
 	simdMaxS64,
@@ -3922,105 +4006,105 @@ var simdBodies = []any{
 
 // simdMemBodies: the trace's memory-access bodies by kind.
 var simdMemBodies = map[string]uint64{
-	"cvtaToGlobal":          381,
-	"ld64":                  368,
-	"ld64P":                 369,
-	"ldParam64":             380,
-	"ldParamS16":            377,
-	"ldParamS32":            379,
-	"ldParamS8":             375,
-	"ldParamZ16":            376,
-	"ldParamZ32":            378,
-	"ldParamZ8":             374,
-	"ldS16":                 362,
-	"ldS16P":                363,
-	"ldS32":                 366,
-	"ldS32P":                367,
-	"ldS8":                  358,
-	"ldS8P":                 359,
-	"ldZ16":                 360,
-	"ldZ16P":                361,
-	"ldZ32":                 364,
-	"ldZ32P":                365,
-	"ldZ8":                  356,
-	"ldZ8P":                 357,
-	"pack:16":               447,
-	"pack:32":               443,
-	"predlogic:and":         451,
-	"predlogic:or":          452,
-	"predlogic:xor":         453,
-	"selp":                  442,
-	"setp:simdCmpF32Eq":     414,
-	"setp:simdCmpF32Equ":    415,
-	"setp:simdCmpF32Ge":     416,
-	"setp:simdCmpF32Geu":    417,
-	"setp:simdCmpF32Gt":     418,
-	"setp:simdCmpF32Gtu":    419,
-	"setp:simdCmpF32Le":     420,
-	"setp:simdCmpF32Leu":    421,
-	"setp:simdCmpF32Lt":     422,
-	"setp:simdCmpF32Ltu":    423,
-	"setp:simdCmpF32Nan":    424,
-	"setp:simdCmpF32Ne":     425,
-	"setp:simdCmpF32Neu":    426,
-	"setp:simdCmpF32Num":    427,
-	"setp:simdCmpF64Eq":     400,
-	"setp:simdCmpF64Equ":    401,
-	"setp:simdCmpF64Ge":     402,
-	"setp:simdCmpF64Geu":    403,
-	"setp:simdCmpF64Gt":     404,
-	"setp:simdCmpF64Gtu":    405,
-	"setp:simdCmpF64Le":     406,
-	"setp:simdCmpF64Leu":    407,
-	"setp:simdCmpF64Lt":     408,
-	"setp:simdCmpF64Ltu":    409,
-	"setp:simdCmpF64Nan":    410,
-	"setp:simdCmpF64Ne":     411,
-	"setp:simdCmpF64Neu":    412,
-	"setp:simdCmpF64Num":    413,
-	"setp:simdCmpFtzF32Eq":  428,
-	"setp:simdCmpFtzF32Equ": 429,
-	"setp:simdCmpFtzF32Ge":  430,
-	"setp:simdCmpFtzF32Geu": 431,
-	"setp:simdCmpFtzF32Gt":  432,
-	"setp:simdCmpFtzF32Gtu": 433,
-	"setp:simdCmpFtzF32Le":  434,
-	"setp:simdCmpFtzF32Leu": 435,
-	"setp:simdCmpFtzF32Lt":  436,
-	"setp:simdCmpFtzF32Ltu": 437,
-	"setp:simdCmpFtzF32Nan": 438,
-	"setp:simdCmpFtzF32Ne":  439,
-	"setp:simdCmpFtzF32Neu": 440,
-	"setp:simdCmpFtzF32Num": 441,
-	"setp:simdEq16":         388,
-	"setp:simdEq16N":        389,
-	"setp:simdEq32":         382,
-	"setp:simdEq32N":        383,
-	"setp:simdEq64":         394,
-	"setp:simdEq64N":        395,
-	"setp:simdLtS16":        390,
-	"setp:simdLtS16N":       391,
-	"setp:simdLtS32":        384,
-	"setp:simdLtS32N":       385,
-	"setp:simdLtS64":        396,
-	"setp:simdLtS64N":       397,
-	"setp:simdLtU16":        392,
-	"setp:simdLtU16N":       393,
-	"setp:simdLtU32":        386,
-	"setp:simdLtU32N":       387,
-	"setp:simdLtU64":        398,
-	"setp:simdLtU64N":       399,
-	"shfl":                  454,
-	"st32":                  370,
-	"st32P":                 371,
-	"st64":                  372,
-	"st64P":                 373,
-	"unpack:16":             448,
-	"unpack:16hi":           450,
-	"unpack:16lo":           449,
-	"unpack:32":             444,
-	"unpack:32hi":           446,
-	"unpack:32lo":           445,
+	"cvtaToGlobal":          389,
+	"ld64":                  376,
+	"ld64P":                 377,
+	"ldParam64":             388,
+	"ldParamS16":            385,
+	"ldParamS32":            387,
+	"ldParamS8":             383,
+	"ldParamZ16":            384,
+	"ldParamZ32":            386,
+	"ldParamZ8":             382,
+	"ldS16":                 370,
+	"ldS16P":                371,
+	"ldS32":                 374,
+	"ldS32P":                375,
+	"ldS8":                  366,
+	"ldS8P":                 367,
+	"ldZ16":                 368,
+	"ldZ16P":                369,
+	"ldZ32":                 372,
+	"ldZ32P":                373,
+	"ldZ8":                  364,
+	"ldZ8P":                 365,
+	"pack:16":               455,
+	"pack:32":               451,
+	"predlogic:and":         459,
+	"predlogic:or":          460,
+	"predlogic:xor":         461,
+	"selp":                  450,
+	"setp:simdCmpF32Eq":     422,
+	"setp:simdCmpF32Equ":    423,
+	"setp:simdCmpF32Ge":     424,
+	"setp:simdCmpF32Geu":    425,
+	"setp:simdCmpF32Gt":     426,
+	"setp:simdCmpF32Gtu":    427,
+	"setp:simdCmpF32Le":     428,
+	"setp:simdCmpF32Leu":    429,
+	"setp:simdCmpF32Lt":     430,
+	"setp:simdCmpF32Ltu":    431,
+	"setp:simdCmpF32Nan":    432,
+	"setp:simdCmpF32Ne":     433,
+	"setp:simdCmpF32Neu":    434,
+	"setp:simdCmpF32Num":    435,
+	"setp:simdCmpF64Eq":     408,
+	"setp:simdCmpF64Equ":    409,
+	"setp:simdCmpF64Ge":     410,
+	"setp:simdCmpF64Geu":    411,
+	"setp:simdCmpF64Gt":     412,
+	"setp:simdCmpF64Gtu":    413,
+	"setp:simdCmpF64Le":     414,
+	"setp:simdCmpF64Leu":    415,
+	"setp:simdCmpF64Lt":     416,
+	"setp:simdCmpF64Ltu":    417,
+	"setp:simdCmpF64Nan":    418,
+	"setp:simdCmpF64Ne":     419,
+	"setp:simdCmpF64Neu":    420,
+	"setp:simdCmpF64Num":    421,
+	"setp:simdCmpFtzF32Eq":  436,
+	"setp:simdCmpFtzF32Equ": 437,
+	"setp:simdCmpFtzF32Ge":  438,
+	"setp:simdCmpFtzF32Geu": 439,
+	"setp:simdCmpFtzF32Gt":  440,
+	"setp:simdCmpFtzF32Gtu": 441,
+	"setp:simdCmpFtzF32Le":  442,
+	"setp:simdCmpFtzF32Leu": 443,
+	"setp:simdCmpFtzF32Lt":  444,
+	"setp:simdCmpFtzF32Ltu": 445,
+	"setp:simdCmpFtzF32Nan": 446,
+	"setp:simdCmpFtzF32Ne":  447,
+	"setp:simdCmpFtzF32Neu": 448,
+	"setp:simdCmpFtzF32Num": 449,
+	"setp:simdEq16":         396,
+	"setp:simdEq16N":        397,
+	"setp:simdEq32":         390,
+	"setp:simdEq32N":        391,
+	"setp:simdEq64":         402,
+	"setp:simdEq64N":        403,
+	"setp:simdLtS16":        398,
+	"setp:simdLtS16N":       399,
+	"setp:simdLtS32":        392,
+	"setp:simdLtS32N":       393,
+	"setp:simdLtS64":        404,
+	"setp:simdLtS64N":       405,
+	"setp:simdLtU16":        400,
+	"setp:simdLtU16N":       401,
+	"setp:simdLtU32":        394,
+	"setp:simdLtU32N":       395,
+	"setp:simdLtU64":        406,
+	"setp:simdLtU64N":       407,
+	"shfl":                  462,
+	"st32":                  378,
+	"st32P":                 379,
+	"st64":                  380,
+	"st64P":                 381,
+	"unpack:16":             456,
+	"unpack:16hi":           458,
+	"unpack:16lo":           457,
+	"unpack:32":             452,
+	"unpack:32hi":           454,
+	"unpack:32lo":           453,
 }
 
 // simdF32Compares: setp.f32's comparisons by operator.

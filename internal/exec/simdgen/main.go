@@ -99,6 +99,14 @@ func simple(insn string, post func(w *writer, y, t string)) bodyFunc {
 func postZ(w *writer, y, _ string) { zext32(w, y) }
 func postS(w *writer, y, t string) { sext32(w, y, t) }
 
+// postZ16 and postS16 extend a lane's low 16 bits, zero or sign.
+func postZ16(w *writer, y, _ string) { w.f("VPAND low16v<>(SB), %s, %s", y, y) }
+func postS16(w *writer, y, t string) {
+	w.f("VPSLLD $16, %s, %s", y, y)
+	w.f("VPSRAD $16, %s, %s", y, y)
+	sext32(w, y, t)
+}
+
 // count puts the shift count (the b lane's low 32 bits) in yt.
 func count(w *writer, yt, mb string) string {
 	if mb == "Y13" {
@@ -173,6 +181,12 @@ func intOps() []intOp {
 		intOp{name: "max.s32", fn: "maxS32", body: simple("VPMAXSD", postS), kprep: kD},
 		intOp{name: "min.z32", fn: "minZ32", body: simple("VPMINUD", postZ), kprep: kD},
 		intOp{name: "max.z32", fn: "maxZ32", body: simple("VPMAXUD", postZ), kprep: kD},
+		// 16 bits (a byte image's sorting network, narrowed by clang): the
+		// low words compared, the result extended as the type is
+		intOp{name: "min.u16", fn: "minU16", body: simple("VPMINUW", postZ16), kprep: kZ16},
+		intOp{name: "max.u16", fn: "maxU16", body: simple("VPMAXUW", postZ16), kprep: kZ16},
+		intOp{name: "min.s16", fn: "minS16", body: simple("VPMINSW", postS16), kprep: kS16},
+		intOp{name: "max.s16", fn: "maxS16", body: simple("VPMAXSW", postS16), kprep: kS16},
 		intOp{name: "min.s64", fn: "minS64", body: select64(false, false), kprep: kQ},
 		intOp{name: "max.s64", fn: "maxS64", body: select64(true, false), kprep: kQ},
 		intOp{name: "min.u64", fn: "minU64", body: select64(false, true), kprep: kQ},
