@@ -121,6 +121,9 @@ type batchPlan struct {
 	// tails: per global store that failAfter marks, the global stores
 	// that alone can send the batch back after it (storeTails), or nil
 	tails [][]int32
+	// volatileLd: per op, an ld.volatile.global, which loads lane by lane
+	// through the host's atomics (batch_memory.go's volatileLoad)
+	volatileLd []bool
 }
 
 // batchSregs are the special registers a batch computes as forms (%laneid
@@ -179,9 +182,22 @@ func planBatch(f *Func) *batchPlan {
 		case in.Opcode == "ld" || in.Opcode == "st":
 			// (.const: scalar loads of the launch's read-only constant bank)
 			constLoad := o.space == mem.SpaceConst && in.Opcode == "ld" && len(o.vec) == 1
-			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !constLoad || hasMod(in, ".volatile") && o.space != mem.SpaceShared || o.frameAddr || len(o.vec) == 3 || len(o.vec) > 4 ||
-				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) || typeOf(in) == ".b128" {
+			// a scalar ld.volatile.global (a flag read once, a copy through
+			// a volatile pointer): lane by lane, single-copy atomic, in a
+			// kernel without loops (a spin on a flag that a CTA of the same
+			// batch sets would never end in a batch's lockstep)
+			volatileLd := in.Opcode == "ld" && o.space == mem.SpaceGlobal && len(o.vec) == 1 && hasMod(in, ".volatile") &&
+				!hasMod(in, ".relaxed") && !hasMod(in, ".acquire") && !hasMod(in, ".mmio") && !hasLoop(f)
+			if o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !constLoad || hasMod(in, ".volatile") && o.space != mem.SpaceShared && !volatileLd ||
+				o.frameAddr || len(o.vec) == 3 || len(o.vec) > 4 ||
+				o.size > 8 || o.size*len(o.vec) > 16 || strong(in, o) && !volatileLd || typeOf(in) == ".b128" {
 				return nil
+			}
+			if volatileLd {
+				if p.volatileLd == nil {
+					p.volatileLd = make([]bool, len(f.Ops))
+				}
+				p.volatileLd[pc] = true
 			}
 			for _, v := range o.vec {
 				if v < 0 && (in.Opcode == "st" || len(o.vec) == 1) {
@@ -676,4 +692,14 @@ func probeSext(f *Func, p *batchPlan) (ok bool) {
 		p.sext[pc] = sext
 	}
 	return true
+}
+
+// hasLoop reports whether a function has a backward branch.
+func hasLoop(f *Func) bool {
+	for pc := range f.Ops {
+		if o := &f.Ops[pc]; o.inst.Opcode == "bra" && o.target <= int32(pc) || o.inst.Opcode == "brx" {
+			return true
+		}
+	}
+	return false
 }

@@ -104,6 +104,9 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.materialize(v) // the lanes that do not load keep their value
 	}
 	af, isForm := r.addrForm(o)
+	if !store && r.plan.volatileLd != nil && r.plan.volatileLd[pc] {
+		return 0, r.volatileLoad(o, af, isForm)
+	}
 	var vf form
 	vForm := store && !r.hasR[v]
 	if vForm {
@@ -507,6 +510,64 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.wroteRows(v)
 	}
 	return 0, true
+}
+
+// volatileLoad runs an ld.volatile.global lane by lane, each element
+// through the host's atomics (atomicLoad), as the warp engine's strong
+// loads do: single-copy atomic against other workers' stores. False: a
+// lane's address is outside global memory or misaligned (the warp engine
+// faults it).
+func (r *batchRun) volatileLoad(o *Op, af form, isForm bool) bool {
+	n, v := uint64(o.size), o.vec[0]
+	if isForm && o.guard == 0 && len(r.frames) == 0 && r.full() {
+		// every lane, one range (a copy through a volatile pointer): one
+		// check, then the elements one after the other
+		if v0, st, ok := r.linear(&af); ok && st == n {
+			start := v0 + o.addrConst
+			total := n * warpSize * uint64(r.nb)
+			if data, off, ok := r.window(start, total); ok && start&(n-1) == 0 {
+				r.countAll()
+				all := data[off : off+total]
+				for blk := range r.nb {
+					row, run := r.row(blk, v), all[uint64(blk)*warpSize*n:]
+					for i := range row {
+						row[i] = extend(atomicLoad(run[uint64(i)*n:uint64(i+1)*n]), o.typ, int(n)*8)
+					}
+				}
+				r.wroteRows(v)
+				return true
+			}
+		}
+	}
+	for blk := range r.nb {
+		a, g := r.issue(o, blk)
+		eff := a & g
+		if eff == 0 {
+			continue
+		}
+		row, addrs := r.row(blk, v), r.addrRow(o, af, isForm, blk)
+		lo, hi, mis := laneSpan(addrs, o.addrConst, eff)
+		if mis&(n-1) != 0 || hi-lo > 1<<32 {
+			return false
+		}
+		// (one window for the warp's lanes: a check per lane took most of
+		// a volatile copy's time)
+		data, off, _, in := r.winAt(o.space, blk, lo, hi-lo+n)
+		for m := eff; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr := addrs[i] + o.addrConst
+			at := addr - lo + off
+			if !in {
+				var ok bool
+				if data, at, _, ok = r.winAt(o.space, blk, addr, n); !ok {
+					return false
+				}
+			}
+			row[i] = extend(atomicLoad(data[at:at+n]), o.typ, int(n)*8)
+		}
+	}
+	r.wroteRows(v)
+	return true
 }
 
 // lanesAccess runs a load or store of the lanes of mask of block blk at

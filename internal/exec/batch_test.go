@@ -916,6 +916,11 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"shfl after an atomic":      "atom.global.add.u32 %r2, [%rd1], 1; shfl.sync.down.b32 %r3, %r2, 1, 31, -1;",
 		"shfl in a split":           "setp.lt.u32 %p1, %r1, 7; @%p1 bra L; shfl.sync.down.b32 %r1, %r1, 1, 31, -1; L: st.global.u32 [%rd1], %r1;",
 		"volatile":                  "st.volatile.global.u32 [%rd1], %r1;",
+		"volatile load in a loop":   "mov.u32 %r2, 0; L: ld.volatile.global.u32 %r3, [%rd1]; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd1+4], %r3;",
+		"volatile load, then loop":  "ld.volatile.global.u32 %r3, [%rd1]; mov.u32 %r2, 0; L: bar.sync 0; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 9; @%p1 bra L; st.global.u32 [%rd1+4], %r3;",
+		"acquire load":              "ld.acquire.gpu.global.u32 %r3, [%rd1]; st.global.u32 [%rd1+4], %r3;",
+		"relaxed load":              "ld.relaxed.gpu.global.u32 %r3, [%rd1]; st.global.u32 [%rd1+4], %r3;",
+		"volatile vector load":      "ld.volatile.global.v2.u32 {%r3, %r4}, [%rd1]; st.global.u32 [%rd1+8], %r3;",
 		"clock":                     "mov.u32 %r2, %clock; st.global.u32 [%rd1], %r2;",
 		"warpid":                    "mov.u32 %r2, %warpid; st.global.u32 [%rd1], %r2;",
 		"arithmetic loop":           "mov.u32 %r2, 0; L: add.u32 %r1, %r1, 3; add.u32 %r2, %r2, 1; setp.eq.u32 %p1, %r2, 9; @%p1 bra E; bra.uni L; E: st.global.u32 [%rd1], %r1;",
@@ -929,6 +934,15 @@ func TestBatchPlanRefusals(t *testing.T) {
 	p, _ := load(t, body("st.global.u32 [%rd1], %r1;"))
 	if p.Kernels["k"].batch == nil {
 		t.Error("a plain store: no batch plan")
+	}
+	// a grid-stride loop: planned with plain loads, not with volatile
+	// ones (a spin on a flag would never end in a batch's lockstep)
+	gridStride := "mul.wide.u32 %rd2, %r1, 4; L: add.s64 %rd3, %rd1, %rd2; ld.LD.global.u32 %r2, [%rd3]; st.global.u32 [%rd3+4], %r2; add.s64 %rd2, %rd2, 4096; setp.lt.u64 %p1, %rd2, 65536; @%p1 bra L;"
+	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD.", ""))); p.Kernels["k"].batch == nil {
+		t.Error("a grid-stride loop: no batch plan")
+	}
+	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD", "volatile"))); p.Kernels["k"].batch != nil {
+		t.Error("a grid-stride loop of volatile loads: planned for batches")
 	}
 	// an else-if chain after an atomic: nested splits that meet at one
 	// point split lanes, never whole warps only (they cannot send a batch
@@ -2919,6 +2933,92 @@ func TestAccessStridedNarrow(t *testing.T) {
 			}
 			if !bytes.Equal(out, want) {
 				t.Fatalf("store n %d stride %d: %x, want %x", n, stride, out, want)
+			}
+		}
+	}
+}
+
+// TestBatchVolatileLoads: ld.volatile.global runs in batches (kernels
+// without loops), lane by lane through the host's atomics: a copy (one
+// range), a guarded gather at indices read from memory, signed bytes and
+// halves, a flag read once by every thread, and a lane out of bounds (the
+// warp engine faults it), all as the warp engine gives them.
+func TestBatchVolatileLoads(t *testing.T) {
+	const tmpl = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 idx, .param .u64 out, .param .u32 n)
+{
+	.reg .pred %p;
+	.reg .b16 %h<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [idx];
+	ld.param.u64 %rd3, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.u32 %r5, %r2, %r3, %r4;
+	mul.wide.u32 %rd4, %r5, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.volatile.global.u32 %r6, [%rd5];          // a copy's range
+	ld.volatile.global.u32 %r11, [%rd1+8];       // one flag for all
+	add.u32 %r6, %r6, %r11;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.u32 %r7, [%rd6];
+	and.b32 %r7, %r7, MASK;
+	setp.lt.u32 %p, %r4, 100;
+	@%p bra Skip;
+	mul.wide.u32 %rd7, %r7, 4;
+	add.s64 %rd8, %rd1, %rd7;
+	ld.volatile.global.u32 %r8, [%rd8];          // a guarded gather
+	add.u32 %r6, %r6, %r8;
+Skip:
+	cvt.u64.u32 %rd9, %r7;
+	add.s64 %rd9, %rd1, %rd9;
+	ld.volatile.global.s8 %r9, [%rd9];
+	add.u32 %r6, %r6, %r9;
+	and.b64 %rd10, %rd9, -2;
+	ld.volatile.global.s16 %h1, [%rd10];
+	cvt.s32.s16 %r10, %h1;
+	add.u32 %r6, %r6, %r10;
+	add.s64 %rd11, %rd3, %rd4;
+	st.global.u32 [%rd11], %r6;
+	ret;
+}`
+	const n = 4096
+	for _, c := range []struct {
+		mask string
+		bad  bool
+	}{{"4095", false}, {"0x7fffffff", true}} { // (the second: gathers far out of bounds)
+		src := strings.ReplaceAll(tmpl, "MASK", c.mask)
+		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdRand), bdWords(n, bdZero)), 17)
+		diff, ref := bdDiffOn(t, src, "k", bdX(n/256), bdX(256), in, bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(n)), !c.bad, []int{1, 2})
+		if diff != "" {
+			t.Fatal(c.mask, diff)
+		}
+		if c.bad {
+			if ref.err == nil {
+				t.Fatal("gathers out of bounds: no fault")
+			}
+			continue
+		}
+		if ref.err != nil {
+			t.Fatal(ref.err)
+		}
+		word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+		for i := range n {
+			j := word(in[1], i) & 4095
+			want := word(in[0], i) + word(in[0], 2)
+			if i%256 >= 100 {
+				want += word(in[0], int(j))
+			}
+			want += uint32(int32(int8(in[0][j])))
+			want += uint32(int32(int16(binary.LittleEndian.Uint16(in[0][j&^1:]))))
+			if got := word(ref.mem[2], i); got != want {
+				t.Fatalf("element %d = %#x, want %#x", i, got, want)
 			}
 		}
 	}
