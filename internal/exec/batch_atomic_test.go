@@ -384,3 +384,85 @@ func TestBatchU64AtomicWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchPendingKept: a batch's sums join the worker's held sums
+// (keep): added to them where they are for the same words, moved there
+// when none are held, and for other words only after the held ones reach
+// memory (commit), which then holds exactly their sums.
+func TestBatchPendingKept(t *testing.T) {
+	for _, width := range []uint64{4, 8} {
+		mem := make([]byte, 2*redWords*width)
+		mk := func(lo uint64, words map[int]uint64) batchPending {
+			pd := batchPending{data: mem, base: 0x1000, width: width, lo: lo, first: redWords, last: -1,
+				d32: make([]uint32, redWords), d64: make([]uint64, redWords)}
+			for i, v := range words {
+				if width == 4 {
+					pd.d32[i] = uint32(v)
+				} else {
+					pd.d64[i] = v
+				}
+				pd.first, pd.last = min(pd.first, i), max(pd.last, i)
+			}
+			return pd
+		}
+		word := func(i uint64) uint64 {
+			if width == 4 {
+				return uint64(binary.LittleEndian.Uint32(mem[4*i:]))
+			}
+			return binary.LittleEndian.Uint64(mem[8*i:])
+		}
+		var held batchPending
+		a := mk(0, map[int]uint64{3: 5, 9: 1})
+		a.keep(&held)
+		if a.data != nil || held.data == nil || held.first != 3 || held.last != 9 {
+			t.Fatalf("width %d: the first sums were not moved to held: %+v", width, held)
+		}
+		b := mk(0, map[int]uint64{9: 2, 12: 7})
+		b.keep(&held)
+		if held.first != 3 || held.last != 12 || word(9) != 0 {
+			t.Fatalf("width %d: sums for the same words: held [%d, %d], memory %d", width, held.first, held.last, word(9))
+		}
+		for i := range redWords {
+			if width == 4 && b.d32[i] != 0 || width == 8 && b.d64[i] != 0 {
+				t.Fatalf("width %d: the batch's word %d not cleared", width, i)
+			}
+		}
+		c := mk(redWords*width, map[int]uint64{0: 4}) // other words: held's reach memory first
+		c.keep(&held)
+		if word(3) != 5 || word(9) != 3 || word(12) != 7 || word(redWords) != 0 {
+			t.Fatalf("width %d: memory after other words' sums: %d %d %d %d", width, word(3), word(9), word(12), word(redWords))
+		}
+		held.commit()
+		if word(redWords) != 4 || word(9) != 3 {
+			t.Fatalf("width %d: memory after the last commit: %d %d", width, word(redWords), word(9))
+		}
+	}
+}
+
+// TestBatchPendingManyBatches: a histogram of 4096 bins over many batches
+// (their sums held by the worker between them, keep) ends as on the warp
+// engine, on one worker and two, 32- and 64-bit adds; and a lane past the
+// buffer in a late CTA faults there, with the earlier batches' adds in
+// memory as the warp engine leaves them. One bin: every lane of a warp at
+// one word (its sum, then one add).
+func TestBatchPendingManyBatches(t *testing.T) {
+	const n = 200 * 96
+	for _, typ := range []string{".u32", ".u64"} {
+		w := 4
+		if typ == ".u64" {
+			w = 8
+		}
+		for _, c := range []struct{ nbins, have int }{{4096, 4096}, {4096, 4095}, {1, 1}} {
+			nbins, have := c.nbins, c.have
+			in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdB(w*have, bdZero)), 31)
+			args := bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(uint64(nbins)))
+			diff, ref := bdDiffOn(t, histoSrc("red", typ), "histo", bdX(200), bdX(96), in, args, have == nbins, []int{1, 2})
+			if diff != "" {
+				t.Fatalf("%s bins %d have %d: %s", typ, nbins, have, diff)
+			}
+			if (ref.err != nil) != (have < nbins) {
+				t.Fatalf("%s bins %d have %d: err %v", typ, nbins, have, ref.err)
+			}
+		}
+	}
+}

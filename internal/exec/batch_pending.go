@@ -92,6 +92,17 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
 		m := r.act[blk] & r.guardOf(o, blk)
+		if m == ^uint32(0) && sameInLanes(addrs, m, 0) {
+			// every lane at one word (a global counter): the warp's sum,
+			// then one add (lane after lane, each add waited for the
+			// previous one's store)
+			var sum uint64
+			for _, v := range vals {
+				sum += v
+			}
+			vals, m = &r.tmp, 1
+			vals[0] = sum
+		}
 		if width == 4 {
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
@@ -164,6 +175,46 @@ func (pd *batchPending) commit() {
 		}
 	}
 	pd.data, pd.first, pd.last = nil, redWords, -1 // (addSums zeroed the sums)
+}
+
+// keep moves the sums of a batch that ended into held, the sums of the
+// worker's earlier batches of the launch that are not in memory yet:
+// added to held's where they are for the same words, else after held's
+// reach memory. (Adding every batch's sums to memory, one atomic add per
+// word, took a third of a kernel adding to 4096 u64 bins.) The worker adds
+// held's to memory before the warp engine runs a CTA and when it is done
+// with the launch (launch.go), and a batch before it looks at their
+// allocation (window).
+func (pd *batchPending) keep(held *batchPending) {
+	if pd.data == nil {
+		return
+	}
+	if held.data != nil && (held.base != pd.base || held.width != pd.width || held.lo != pd.lo) {
+		held.commit()
+	}
+	if held.data == nil {
+		// held takes the sums, pd held's spare (zero) words
+		held.d32, pd.d32 = pd.d32, held.d32
+		held.d64, pd.d64 = pd.d64, held.d64
+		held.data, held.base, held.width, held.lo, held.first, held.last = pd.data, pd.base, pd.width, pd.lo, pd.first, pd.last
+		pd.data, pd.first, pd.last = nil, redWords, -1
+		return
+	}
+	if first, last := pd.first, pd.last; first <= last {
+		if pd.width == 4 {
+			for i := first; i <= last; i++ {
+				held.d32[i] += pd.d32[i]
+				pd.d32[i] = 0
+			}
+		} else {
+			for i := first; i <= last; i++ {
+				held.d64[i] += pd.d64[i]
+				pd.d64[i] = 0
+			}
+		}
+		held.first, held.last = min(held.first, first), max(held.last, last)
+	}
+	pd.data, pd.first, pd.last = nil, redWords, -1
 }
 
 // drop forgets the sums (the batch goes back to the warp engine, which

@@ -23,6 +23,7 @@ const batchBlocks = 256
 // row of slot s is regs[(b*slots+s)*32:][:32].
 type batchRun struct {
 	pend batchPending // the batch's pending sums (batch_pending.go)
+	held batchPending // earlier batches' sums, not in memory yet (keep)
 	// the bytes the batch's global stores overwrote (batch_undo.go)
 	undoLog   []undoEntry
 	undoBytes []byte
@@ -303,7 +304,7 @@ func (r *batchRun) runBatch(ctx context.Context, x0, n int, cy, cz uint32) bool 
 		afterBatchOps()
 	}
 	if ok {
-		r.pend.commit() // (batch_pending.go)
+		r.pend.keep(&r.held) // (batch_pending.go)
 		r.forget()
 	} else {
 		r.pend.drop()

@@ -275,6 +275,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				start, end := chunks.take()
 				if start >= n {
 					if br != nil {
+						br.held.commit() // (batch_pending.go's keep)
 						// (kept for the kernel's next launch; not after a
 						// panic, which may leave its sums and undo log half
 						// made)
@@ -286,6 +287,9 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				// runCluster runs cluster i, or in a packed launch the pack
 				// of CTAs i to i+m-1
 				runCluster := func(i, m int) {
+					if br != nil {
+						br.held.commit() // (the batches' sums reach memory before a CTA runs here)
+					}
 					var cl *cluster
 					if pack > 1 {
 						cl = newPackCluster(l, i, m, spare)
