@@ -535,6 +535,8 @@ func sadVec(t intType) func(d, a, b, c *lanes) {
 	switch {
 	case t.bits != 32:
 		return nil
+	case simdTernary("sad."+int32Name(t)) != nil:
+		return simdTernary("sad." + int32Name(t))
 	case t.signed:
 		return func(d, a, b, c *lanes) {
 			for i := range d {

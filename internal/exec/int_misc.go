@@ -55,8 +55,9 @@ func lowerIntMisc(l *lowering, in *ir.Inst, o *Op) error {
 		as, bs := in.Groups[".atype"] == ".s32", in.Groups[".btype"] == ".s32"
 		res := intType{bits: 32, signed: as || bs} // d and c are .s32 unless both are .u32
 		if in.Opcode == "dp4a" {
-			var vec func(d, a, b, c *lanes)
+			vec := simdTernary("dp4a" + in.Groups[".atype"] + in.Groups[".btype"])
 			switch {
+			case vec != nil: // (AVX2)
 			case as && bs:
 				vec = dp4aVec[int8, int8]
 			case as:

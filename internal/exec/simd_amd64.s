@@ -67605,6 +67605,692 @@ TEXT ·simdMad64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdDp4aSS(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdDp4aSS_b(SB)
+
+TEXT ·simdDp4aSS_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVSXBW X0, Y0
+	VPMOVSXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVSXBW X1, Y1
+	VPMOVSXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVSXBW X2, Y2
+	VPMOVSXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVSXBW X3, Y3
+	VPMOVSXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVSXBW X0, Y0
+	VPMOVSXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVSXBW X1, Y1
+	VPMOVSXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVSXBW X2, Y2
+	VPMOVSXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVSXBW X3, Y3
+	VPMOVSXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdDp4aSU(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdDp4aSU_b(SB)
+
+TEXT ·simdDp4aSU_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVSXBW X0, Y0
+	VPMOVZXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVSXBW X1, Y1
+	VPMOVZXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVSXBW X2, Y2
+	VPMOVZXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVSXBW X3, Y3
+	VPMOVZXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVSXBW X0, Y0
+	VPMOVZXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVSXBW X1, Y1
+	VPMOVZXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVSXBW X2, Y2
+	VPMOVZXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVSXBW X3, Y3
+	VPMOVZXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdDp4aUS(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdDp4aUS_b(SB)
+
+TEXT ·simdDp4aUS_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVZXBW X0, Y0
+	VPMOVSXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVZXBW X1, Y1
+	VPMOVSXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVZXBW X2, Y2
+	VPMOVSXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVZXBW X3, Y3
+	VPMOVSXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVZXBW X0, Y0
+	VPMOVSXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVZXBW X1, Y1
+	VPMOVSXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVZXBW X2, Y2
+	VPMOVSXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVZXBW X3, Y3
+	VPMOVSXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdDp4aUU(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdDp4aUU_b(SB)
+
+TEXT ·simdDp4aUU_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVZXBW X0, Y0
+	VPMOVZXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVZXBW X1, Y1
+	VPMOVZXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVZXBW X2, Y2
+	VPMOVZXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVZXBW X3, Y3
+	VPMOVZXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y0, Y12, Y0
+	VPERMD Y8, Y12, Y8
+	VPMOVZXBW X0, Y0
+	VPMOVZXBW X8, Y8
+	VPMADDWD Y8, Y0, Y0
+	VPSRLQ $32, Y0, Y4
+	VPADDD Y4, Y0, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y1, Y12, Y1
+	VPERMD Y9, Y12, Y9
+	VPMOVZXBW X1, Y1
+	VPMOVZXBW X9, Y9
+	VPMADDWD Y9, Y1, Y1
+	VPSRLQ $32, Y1, Y5
+	VPADDD Y5, Y1, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y2, Y12, Y2
+	VPERMD Y10, Y12, Y10
+	VPMOVZXBW X2, Y2
+	VPMOVZXBW X10, Y10
+	VPMADDWD Y10, Y2, Y2
+	VPSRLQ $32, Y2, Y6
+	VPADDD Y6, Y2, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VMOVDQU evens<>(SB), Y12
+	VPERMD Y3, Y12, Y3
+	VPERMD Y11, Y12, Y11
+	VPMOVZXBW X3, Y3
+	VPMOVZXBW X11, Y11
+	VPMADDWD Y11, Y3, Y3
+	VPSRLQ $32, Y3, Y7
+	VPADDD Y7, Y3, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdSadU32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdSadU32_b(SB)
+
+TEXT ·simdSadU32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VPMAXUD Y8, Y0, Y4
+	VPMINUD Y8, Y0, Y0
+	VPSUBD Y0, Y4, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VPMAXUD Y9, Y1, Y5
+	VPMINUD Y9, Y1, Y1
+	VPSUBD Y1, Y5, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VPMAXUD Y10, Y2, Y6
+	VPMINUD Y10, Y2, Y2
+	VPSUBD Y2, Y6, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VPMAXUD Y11, Y3, Y7
+	VPMINUD Y11, Y3, Y3
+	VPSUBD Y3, Y7, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VPMAXUD Y8, Y0, Y4
+	VPMINUD Y8, Y0, Y0
+	VPSUBD Y0, Y4, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VPMAXUD Y9, Y1, Y5
+	VPMINUD Y9, Y1, Y1
+	VPSUBD Y1, Y5, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VPMAXUD Y10, Y2, Y6
+	VPMINUD Y10, Y2, Y2
+	VPSUBD Y2, Y6, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VPMAXUD Y11, Y3, Y7
+	VPMINUD Y11, Y3, Y3
+	VPSUBD Y3, Y7, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdSadS32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), CX
+	JMP ·simdSadS32_b(SB)
+
+TEXT ·simdSadS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 0(DX), Y8
+	VPMAXSD Y8, Y0, Y4
+	VPMINSD Y8, Y0, Y0
+	VPSUBD Y0, Y4, Y0
+	VPADDD 0(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 32(DX), Y9
+	VPMAXSD Y9, Y1, Y5
+	VPMINSD Y9, Y1, Y1
+	VPSUBD Y1, Y5, Y1
+	VPADDD 32(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 64(DX), Y10
+	VPMAXSD Y10, Y2, Y6
+	VPMINSD Y10, Y2, Y2
+	VPSUBD Y2, Y6, Y2
+	VPADDD 64(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 96(DX), Y11
+	VPMAXSD Y11, Y3, Y7
+	VPMINSD Y11, Y3, Y3
+	VPSUBD Y3, Y7, Y3
+	VPADDD 96(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU 128(DX), Y8
+	VPMAXSD Y8, Y0, Y4
+	VPMINSD Y8, Y0, Y0
+	VPSUBD Y0, Y4, Y0
+	VPADDD 128(CX), Y0, Y0
+	VPSLLQ $32, Y0, Y4
+	VPSRAD $31, Y4, Y4
+	VPBLENDD $0xAA, Y4, Y0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU 160(DX), Y9
+	VPMAXSD Y9, Y1, Y5
+	VPMINSD Y9, Y1, Y1
+	VPSUBD Y1, Y5, Y1
+	VPADDD 160(CX), Y1, Y1
+	VPSLLQ $32, Y1, Y5
+	VPSRAD $31, Y5, Y5
+	VPBLENDD $0xAA, Y5, Y1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU 192(DX), Y10
+	VPMAXSD Y10, Y2, Y6
+	VPMINSD Y10, Y2, Y2
+	VPSUBD Y2, Y6, Y2
+	VPADDD 192(CX), Y2, Y2
+	VPSLLQ $32, Y2, Y6
+	VPSRAD $31, Y6, Y6
+	VPBLENDD $0xAA, Y6, Y2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU 224(DX), Y11
+	VPMAXSD Y11, Y3, Y7
+	VPMINSD Y11, Y3, Y3
+	VPSUBD Y3, Y7, Y3
+	VPADDD 224(CX), Y3, Y3
+	VPSLLQ $32, Y3, Y7
+	VPSRAD $31, Y7, Y7
+	VPBLENDD $0xAA, Y7, Y3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdMadWideU32(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -84269,108 +84955,114 @@ DATA simdbodies<>+2864(SB)/8, $·simdShfRClamp_b(SB)
 DATA simdbodies<>+2872(SB)/8, $·simdMadZ32_b(SB)
 DATA simdbodies<>+2880(SB)/8, $·simdMadS32_b(SB)
 DATA simdbodies<>+2888(SB)/8, $·simdMad64_b(SB)
-DATA simdbodies<>+2896(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+2904(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+2912(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+2920(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+2928(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+2936(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+2944(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+2952(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+2960(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+2968(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+2976(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+2984(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+2992(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+3000(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+3008(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+3016(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+3024(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+3032(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+3040(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+3048(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+3056(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+3064(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+3072(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+3080(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+3088(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+3096(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+3104(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+3112(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3120(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3128(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3136(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3144(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3152(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3704
+DATA simdbodies<>+2896(SB)/8, $·simdDp4aSS_b(SB)
+DATA simdbodies<>+2904(SB)/8, $·simdDp4aSU_b(SB)
+DATA simdbodies<>+2912(SB)/8, $·simdDp4aUS_b(SB)
+DATA simdbodies<>+2920(SB)/8, $·simdDp4aUU_b(SB)
+DATA simdbodies<>+2928(SB)/8, $·simdSadU32_b(SB)
+DATA simdbodies<>+2936(SB)/8, $·simdSadS32_b(SB)
+DATA simdbodies<>+2944(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+2952(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+2960(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+2968(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+2976(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+3000(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+3008(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+3016(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+3024(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+3032(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+3040(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+3048(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+3056(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+3064(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+3072(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+3080(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+3088(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+3096(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+3104(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+3112(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+3120(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+3128(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+3136(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+3144(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+3152(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+3160(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3752
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

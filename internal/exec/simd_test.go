@@ -1604,3 +1604,50 @@ func TestSIMDBfindMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSIMDDp4aSadMatchGo: the AVX2 dp4a (every signedness of a and b) and
+// sad (.u32, .s32) loops against the Go loops, on random rows (bytes at
+// the types' limits, garbage above the 32-bit values), in place too.
+func TestSIMDDp4aSadMatchGo(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(61, 62))
+	cases := map[string]func(d, a, b, c *lanes){
+		"dp4a.s32.s32": dp4aVec[int8, int8], "dp4a.s32.u32": dp4aVec[int8, uint8],
+		"dp4a.u32.s32": dp4aVec[uint8, int8], "dp4a.u32.u32": dp4aVec[uint8, uint8],
+	}
+	withoutSIMD(t, func() {
+		cases["sad.u32"] = sadVec(intType{32, false})
+		cases["sad.s32"] = sadVec(intType{32, true})
+	})
+	for key, ref := range cases {
+		got := simdTernary(key)
+		if got == nil {
+			t.Fatalf("no AVX2 loop for %s", key)
+		}
+		for round := 0; round < 300; round++ {
+			a, b, c := simdRow(r, false), simdRow(r, false), simdRow(r, false)
+			for i := range a {
+				if r.IntN(3) == 0 {
+					a[i] = uint64([]uint32{0x80808080, 0x7f7f7f7f, 0xffffffff, 0x7fffffff, 0x80000000}[r.IntN(5)])
+					b[i] = uint64([]uint32{0x80808080, 0x7f7f7f7f, 0xffffffff, 0x01ff7f80, 0}[r.IntN(5)])
+				}
+			}
+			var want, d lanes
+			ref(&want, &a, &b, &c)
+			got(&d, &a, &b, &c)
+			for i := range d {
+				if d[i] != want[i] {
+					t.Fatalf("%s lane %d: %#x, %#x, %#x: got %#x, want %#x", key, i, a[i], b[i], c[i], d[i], want[i])
+				}
+			}
+			alias := a
+			got(&alias, &alias, &b, &c)
+			ref(&want, &a, &b, &c)
+			if alias != want {
+				t.Fatalf("%s: in place differs", key)
+			}
+		}
+	}
+}

@@ -2776,6 +2776,47 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		w.f("VPADDQ %s, %s, %s", yt, ya, ya)
 		w.f("VPADDQ %d(CX), %s, %s", 32*j, ya, ya)
 	})
+	// dp4a (an int8 dot product): each lane's four bytes of a and of b
+	// widened to 16 bits (sign or zero, by type), VPMADDWD's two sums of
+	// two products per lane (exact: at most 2 * 255 * 255) added, plus c,
+	// modulo 2^32; .s32 unless both types are .u32
+	for _, v := range []struct{ key, name, a, b string }{
+		{"dp4a.s32.s32", "simdDp4aSS", "VPMOVSXBW", "VPMOVSXBW"}, {"dp4a.s32.u32", "simdDp4aSU", "VPMOVSXBW", "VPMOVZXBW"},
+		{"dp4a.u32.s32", "simdDp4aUS", "VPMOVZXBW", "VPMOVSXBW"}, {"dp4a.u32.u32", "simdDp4aUU", "VPMOVZXBW", "VPMOVZXBW"}} {
+		v := v
+		g.keyedTernary(v.key, v.name, "", func(w *writer, ya, yb, yt string, j int) {
+			w.f("VMOVDQU evens<>(SB), Y12")
+			w.f("VPERMD %s, Y12, %s", ya, ya)
+			w.f("VPERMD %s, Y12, %s", yb, yb)
+			w.f("%s X%s, %s", v.a, ya[1:], ya)
+			w.f("%s X%s, %s", v.b, yb[1:], yb)
+			w.f("VPMADDWD %s, %s, %s", yb, ya, ya)
+			w.f("VPSRLQ $32, %s, %s", ya, yt)
+			w.f("VPADDD %s, %s, %s", yt, ya, ya)
+			w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
+			if v.key == "dp4a.u32.u32" {
+				zext32(w, ya)
+			} else {
+				sext32(w, ya, yt)
+			}
+		})
+	}
+	// sad.u32/s32: c + |a - b| (the greater minus the lesser), modulo 2^32
+	for _, v := range []struct{ key, name, max, min string }{
+		{"sad.u32", "simdSadU32", "VPMAXUD", "VPMINUD"}, {"sad.s32", "simdSadS32", "VPMAXSD", "VPMINSD"}} {
+		v := v
+		g.keyedTernary(v.key, v.name, "", func(w *writer, ya, yb, yt string, j int) {
+			w.f("%s %s, %s, %s", v.max, yb, ya, yt)
+			w.f("%s %s, %s, %s", v.min, yb, ya, ya)
+			w.f("VPSUBD %s, %s, %s", ya, yt, ya)
+			w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
+			if v.key == "sad.u32" {
+				zext32(w, ya)
+			} else {
+				sext32(w, ya, yt)
+			}
+		})
+	}
 	// mad.wide.u32/s32: the 64-bit product of the low halves plus c
 	g.ternary("simdMadWideU32", func(w *writer, ya, yb, yt string, j int) {
 		w.f("VPMULUDQ %s, %s, %s", yb, ya, ya)
