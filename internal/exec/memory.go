@@ -335,6 +335,13 @@ func (w *Warp) windowAt(o *Op, lane int) ([]byte, uint64) {
 		g := w.cta.l.prog.global
 		gen := g.Gen()
 		if w.gData == nil || w.gGen != gen || addr-w.gBase >= uint64(len(w.gData)) {
+			if d, b, ok := w.opWindow(o, addr, gen); ok {
+				// (the allocation this op used last: a sparse product's
+				// loads of three arrays in turn each missed the warp's
+				// last one and looked theirs up)
+				w.gBase, w.gData, w.gGen = b, d, gen
+				return d, b
+			}
 			b, d, ok := g.Find(addr)
 			if !ok {
 				return nil, 0
@@ -352,6 +359,20 @@ func (w *Warp) windowAt(o *Op, lane int) ([]byte, uint64) {
 		return w.cta.l.prog.constant.Data, 0
 	}
 	return nil, 0
+}
+
+// opWindow returns op o's trace window (noteWindow: the allocation o
+// used last, of the allocations' generation gen) when it holds addr.
+func (w *Warp) opWindow(o *Op, addr, gen uint64) ([]byte, uint64, bool) {
+	if o.traceWin == 0 || w.ts == nil || w.ts.gen != gen {
+		return nil, 0, false
+	}
+	i := o.traceWin / traceWindowOffset(1)
+	d, base := w.ts.data[i], w.ts.ctx.win[i].base
+	if len(d) == 0 || addr-base >= uint64(len(d)) {
+		return nil, 0, false
+	}
+	return d, base, true
 }
 
 // windowBytes returns the n bytes lane l0 of op o addresses when they lie,

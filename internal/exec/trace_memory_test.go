@@ -342,3 +342,81 @@ func TestTraceWindowsFollowFrees(t *testing.T) {
 		}
 	}
 }
+
+// TestOpWindowsFollowFrees: a divergent group's loads from two
+// allocations read every CTA's elements, launch after launch of new
+// allocations, and fault at a freed allocation's address rather than read
+// its old bytes through a window an op kept (opWindow; the suite's spmv,
+// whose loads take three allocations in turn, checks its hits).
+func TestOpWindowsFollowFrees(t *testing.T) {
+	src := `.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 in2, .param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd6, [in2];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, %ctaid.x;
+	mad.lo.u32 %r4, %r3, 32, %r1;
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd7, %rd6, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	mov.u32 %r2, 7;
+	setp.ge.u32 %p, %r1, 20;
+	@%p bra Skip;                 // (lanes 0-19 run on as a group)
+	ld.global.u32 %r2, [%rd4];
+	ld.global.u32 %r5, [%rd7];
+	add.u32 %r2, %r2, %r5;
+Skip:
+	add.u32 %r2, %r2, 1;
+	st.global.u32 [%rd5], %r2;
+	ret;
+}
+`
+	p, g := load(t, src)
+	const ctas = 6
+	out, _ := g.Alloc(128*ctas, 0)
+	in2, _ := g.Alloc(128*ctas, 0)
+	b2, _ := g.Bytes(in2, 128*ctas)
+	for i := 0; i < 32*ctas; i++ {
+		binary.LittleEndian.PutUint32(b2[4*i:], uint32(i)<<16)
+	}
+	for round := 0; round < 4; round++ {
+		in, _ := g.Alloc(128*ctas, 0)
+		b, _ := g.Bytes(in, 128*ctas)
+		for i := 0; i < 32*ctas; i++ {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(round*1000+i))
+		}
+		launch := func() error {
+			return p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{ctas, 1, 1}, Block: [3]int{32, 1, 1},
+				Params: params(p.Kernels["k"], in, in2, out), Workers: 1})
+		}
+		if err := launch(); err != nil {
+			t.Fatal(err)
+		}
+		o, _ := g.Bytes(out, 128*ctas)
+		for i := 0; i < 32*ctas; i++ {
+			want := uint32(8)
+			if i%32 < 20 {
+				want = uint32(round*1000+i+1) + uint32(i)<<16
+			}
+			if v := binary.LittleEndian.Uint32(o[4*i:]); v != want {
+				t.Fatalf("round %d thread %d: %#x, want %#x", round, i, v, want)
+			}
+		}
+		if err := g.Free(in); err != nil {
+			t.Fatal(err)
+		}
+		// the freed allocation's address: a fault, not its old bytes
+		var f *Fault
+		if err := launch(); !errors.As(err, &f) {
+			t.Fatalf("round %d: a load from a freed allocation gave %v, want a fault", round, err)
+		}
+	}
+}
