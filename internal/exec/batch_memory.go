@@ -634,6 +634,14 @@ func (r *batchRun) lanesAccess(o *Op, blk int, addrs, row *lanes, mask uint32, s
 				return false, false
 			}
 		}
+		if hi-lo >= warpSize*64 {
+			// a scatter whose old values the batch keeps lane by lane
+			// (random out[idx[i]]): each kept value is a read that misses
+			// the caches where the warp engine's store does not wait, so
+			// the worker runs the rest of the launch there (h_scatter:
+			// 206 ms batched, 40 warp by warp)
+			r.strided = true
+		}
 	}
 	storeLanes(data, offs, row, mask, int(n))
 	return true, true

@@ -589,3 +589,73 @@ func undoFaultKind(t *testing.T, src string, grid, block, bWords int, kind strin
 		t.Fatalf("error %v, want a fault: %s", ref.err, kind)
 	}
 }
+
+// TestBatchScatterLeavesBatches: a grid-stride scatter (out[idx[i]] = i,
+// idx a permutation)
+// whose batches keep each lane's old value (a store before the loop's
+// branch, which can send a batch back) runs its first batch and then the
+// rest of the launch warp by warp (strided: each kept value is a read the
+// warp engine's store does not wait for), with the warp engine's memory.
+// The same kernel storing to consecutive words stays in batches.
+func TestBatchScatterLeavesBatches(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 idx, .param .u64 out, .param .u32 n, .param .u32 mask) {
+	.reg .pred %p;
+	.reg .u32 %i, %t, %j, %s, %n, %m, %x;
+	.reg .u64 %ip, %op, %a;
+	ld.param.u64 %ip, [idx];
+	ld.param.u64 %op, [out];
+	ld.param.u32 %n, [n];
+	ld.param.u32 %m, [mask];
+	mov.u32 %i, %ctaid.x;
+	mov.u32 %t, %ntid.x;
+	mov.u32 %j, %tid.x;
+	mad.lo.u32 %i, %i, %t, %j;
+	mov.u32 %s, %nctaid.x;
+	mul.lo.u32 %s, %s, %t;
+	setp.ge.u32 %p, %i, %n;
+	@%p bra Done;
+Loop:
+	mul.wide.u32 %a, %i, 4;
+	add.u64 %a, %ip, %a;
+	ld.global.u32 %x, [%a];
+	and.b32 %x, %x, %m;
+	mul.wide.u32 %a, %x, 4;
+	add.u64 %a, %op, %a;
+	st.global.u32 [%a], %i;
+	add.u32 %i, %i, %s;
+	setp.lt.u32 %p, %i, %n;
+	@%p bra Loop;
+Done:
+	ret;
+}
+`
+	const n, ctas = 64 * 1024, 64
+	for _, c := range []struct {
+		name    string
+		scatter bool
+	}{{"random", true}, {"in order", false}} {
+		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdWords(n, bdZero)), 41)
+		for i := range n { // (a permutation: no two threads store to one word)
+			k := uint32(i)
+			if c.scatter {
+				k = uint32(i) * 40503 % n
+			}
+			binary.LittleEndian.PutUint32(in[0][4*i:], k)
+		}
+		args := bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(n-1))
+		diff, ref := bdDiffOn(t, src, "k", bdX(ctas), bdX(128), in, args, true, []int{1, 2})
+		if diff != "" || ref.err != nil {
+			t.Fatal(c.name, diff, ref.err)
+		}
+		on, err := bdRun(src, "k", bdX(ctas), bdX(128), in, args, 1, true)
+		if err != nil || on.err != nil {
+			t.Fatal(err, on.err)
+		}
+		if c.scatter && (on.stats.Batched == 0 || on.stats.Batched == ctas) || !c.scatter && on.stats.Batched != ctas {
+			t.Errorf("%s: %d of %d CTAs batched", c.name, on.stats.Batched, ctas)
+		}
+	}
+}
