@@ -57,7 +57,7 @@ var bufferAddsEnabled = true
 var redBeforeCAS func()
 
 // redWords is how many words one worker's deltas cover.
-const redWords = 1 << 14
+const redWords = 1 << 16
 
 // redFlushRounds: rounds of a cluster's warps between flushes while deltas
 // are held.

@@ -444,18 +444,21 @@ func TestBatchPendingKept(t *testing.T) {
 // engine, on one worker and two, 32- and 64-bit adds; and a lane past the
 // buffer in a late CTA faults there, with the earlier batches' adds in
 // memory as the warp engine leaves them. One bin: every lane of a warp at
-// one word (its sum, then one add).
+// one word (its sum, then one add). 65536 bins: sparse sums, whose words
+// the later batches list (addPendingListed) for keep.
 func TestBatchPendingManyBatches(t *testing.T) {
-	const n = 200 * 96
 	for _, typ := range []string{".u32", ".u64"} {
 		w := 4
 		if typ == ".u64" {
 			w = 8
 		}
-		for _, c := range []struct{ nbins, have int }{{4096, 4096}, {4096, 4095}, {1, 1}} {
-			nbins, have := c.nbins, c.have
+		// (65536 bins and 2.5 keys a thread: about 17000 words a batch,
+		// more than the list holds, touchedCap)
+		for _, c := range []struct{ nbins, have, n int }{{4096, 4096, 19200}, {4096, 4095, 19200}, {1, 1, 19200},
+			{65536, 65536, 19200}, {65536, 65536, 48000}} {
+			nbins, have, n := c.nbins, c.have, c.n
 			in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdB(w*have, bdZero)), 31)
-			args := bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(uint64(nbins)))
+			args := bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(n)), bdU(uint64(nbins)))
 			diff, ref := bdDiffOn(t, histoSrc("red", typ), "histo", bdX(200), bdX(96), in, args, have == nbins, []int{1, 2})
 			if diff != "" {
 				t.Fatalf("%s bins %d have %d: %s", typ, nbins, have, diff)

@@ -27,7 +27,23 @@ type batchPending struct {
 	d32         []uint32
 	d64         []uint64
 	first, last int // touched words (first > last when none)
+	// touched: where track is set, the first nt words that became
+	// nonzero (a word may appear twice), which keep walks instead of
+	// [first, last] where they are fewer (a batch's 8192 adds to 65536
+	// bins); nt past touchedCap: too many to list (the list wrapped
+	// round). Listed without a branch per add (a test of whether to
+	// append mispredicted on half of a 4096-word histogram's adds: 13 to
+	// 27 ms), and only where the last batch's words were sparse, more
+	// than twice as many as its adds (the listing cost a 256-bin
+	// histogram a fifth: adds counts them)
+	touched *[touchedCap]uint32
+	nt      int
+	track   bool
+	adds    int
 }
+
+// touchedCap is how many touched words a batch's pending sums list.
+const touchedCap = 1 << 14
 
 // pendingAtomsOK reports whether every atomic of the plan adds to pending
 // sums (there is at least one).
@@ -83,25 +99,25 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 	if pd.width != width {
 		return false
 	}
+	if pd.track {
+		return r.addPendingListed(o, ai)
+	}
 	// (the fields in locals: the adds' stores would make the compiler
 	// load them again lane after lane; one loop per width: a generic
-	// function for both made the histogram 12% slower)
+	// function for both made the histogram 12% slower; and without the
+	// touched list, whose upkeep cost a 256-bin histogram a tenth)
 	start, limit, lo := o.addrConst-pd.base, uint64(len(pd.data))-width, pd.lo
 	first, last := pd.first, pd.last
 	d32, d64 := pd.d32, pd.d64
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
 		m := r.act[blk] & r.guardOf(o, blk)
+		pd.adds += bits.OnesCount32(m)
 		if m == ^uint32(0) && sameInLanes(addrs, m, 0) {
 			// every lane at one word (a global counter): the warp's sum,
 			// then one add (lane after lane, each add waited for the
 			// previous one's store)
-			var sum uint64
-			for _, v := range vals {
-				sum += v
-			}
-			vals, m = &r.tmp, 1
-			vals[0] = sum
+			vals, m = r.warpSum(vals), 1
 		}
 		if width == 4 {
 			for ; m != 0; m &= m - 1 {
@@ -134,6 +150,55 @@ func (r *batchRun) addPending(pc int32, o *Op) bool {
 	return true
 }
 
+// warpSum puts the sum of a warp's values in r.tmp[0] and returns r.tmp.
+func (r *batchRun) warpSum(vals *lanes) *lanes {
+	var sum uint64
+	for _, v := range vals {
+		sum += v
+	}
+	r.tmp[0] = sum
+	return &r.tmp
+}
+
+// addPendingListed is addPending's loop that also lists the words that
+// become nonzero (touched), for sparse sums.
+func (r *batchRun) addPendingListed(o *Op, ai *atomInfo) bool {
+	pd := &r.pend
+	width := uint64(o.size)
+	start, limit, lo := o.addrConst-pd.base, uint64(len(pd.data))-width, pd.lo
+	first, last := pd.first, pd.last
+	d32, d64, touched, nt := pd.d32, pd.d64, pd.touched, pd.nt
+	for blk := range r.nb {
+		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
+		m := r.act[blk] & r.guardOf(o, blk)
+		pd.adds += bits.OnesCount32(m)
+		if m == ^uint32(0) && sameInLanes(addrs, m, 0) {
+			vals, m = r.warpSum(vals), 1
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			off := addrs[l] + start
+			i := (off - lo) / width
+			if off > limit || off&(width-1) != 0 || i >= redWords {
+				pd.first, pd.last, pd.nt = first, last, nt // (drop clears them)
+				return false
+			}
+			touched[nt&(touchedCap-1)] = uint32(i)
+			if width == 4 {
+				nt += b2i(d32[i] == 0)
+				d32[i] += uint32(vals[l])
+			} else {
+				nt += b2i(d64[i] == 0)
+				d64[i] += vals[l]
+			}
+			first, last = min(first, int(i)), max(last, int(i))
+		}
+	}
+	pd.first, pd.last, pd.nt = first, last, nt
+	r.issueAll(o)
+	return true
+}
+
 // claimPending makes the allocation holding addr the one the batch's sums
 // are for, covering the aligned block of words around addr.
 func (r *batchRun) claimPending(addr, width uint64) bool {
@@ -150,6 +215,9 @@ func (r *batchRun) claimPending(addr, width uint64) bool {
 	}
 	if width == 8 && pd.d64 == nil {
 		pd.d64 = make([]uint64, redWords)
+	}
+	if pd.touched == nil {
+		pd.touched = new([touchedCap]uint32)
 	}
 	r.gData = nil // (the batch's next access there looks the allocation up: window refuses it)
 	return true
@@ -174,7 +242,7 @@ func (pd *batchPending) commit() {
 			addSums64(words, pd.d64[first:last+1])
 		}
 	}
-	pd.data, pd.first, pd.last = nil, redWords, -1 // (addSums zeroed the sums)
+	pd.data, pd.first, pd.last, pd.nt, pd.adds = nil, redWords, -1, 0, 0 // (addSums zeroed the sums)
 }
 
 // keep moves the sums of a batch that ended into held, the sums of the
@@ -189,6 +257,8 @@ func (pd *batchPending) keep(held *batchPending) {
 	if pd.data == nil {
 		return
 	}
+	// (the next batch lists its words where this one's were sparse)
+	defer func(sparse bool) { pd.track, pd.adds = sparse, 0 }(pd.last-pd.first+1 > 2*pd.adds)
 	if held.data != nil && (held.base != pd.base || held.width != pd.width || held.lo != pd.lo) {
 		held.commit()
 	}
@@ -197,16 +267,27 @@ func (pd *batchPending) keep(held *batchPending) {
 		held.d32, pd.d32 = pd.d32, held.d32
 		held.d64, pd.d64 = pd.d64, held.d64
 		held.data, held.base, held.width, held.lo, held.first, held.last = pd.data, pd.base, pd.width, pd.lo, pd.first, pd.last
-		pd.data, pd.first, pd.last = nil, redWords, -1
+		pd.data, pd.first, pd.last, pd.nt = nil, redWords, -1, 0
 		return
 	}
 	if first, last := pd.first, pd.last; first <= last {
-		if pd.width == 4 {
+		switch {
+		case pd.track && pd.nt <= touchedCap && pd.nt < (last-first+1)/2 && pd.width == 4:
+			for _, i := range pd.touched[:pd.nt] {
+				held.d32[i] += pd.d32[i]
+				pd.d32[i] = 0
+			}
+		case pd.track && pd.nt <= touchedCap && pd.nt < (last-first+1)/2:
+			for _, i := range pd.touched[:pd.nt] {
+				held.d64[i] += pd.d64[i]
+				pd.d64[i] = 0
+			}
+		case pd.width == 4:
 			for i := first; i <= last; i++ {
 				held.d32[i] += pd.d32[i]
 				pd.d32[i] = 0
 			}
-		} else {
+		default:
 			for i := first; i <= last; i++ {
 				held.d64[i] += pd.d64[i]
 				pd.d64[i] = 0
@@ -214,7 +295,7 @@ func (pd *batchPending) keep(held *batchPending) {
 		}
 		held.first, held.last = min(held.first, first), max(held.last, last)
 	}
-	pd.data, pd.first, pd.last = nil, redWords, -1
+	pd.data, pd.first, pd.last, pd.nt = nil, redWords, -1, 0
 }
 
 // drop forgets the sums (the batch goes back to the warp engine, which
@@ -230,5 +311,5 @@ func (pd *batchPending) drop() {
 			clear(pd.d64[pd.first : pd.last+1])
 		}
 	}
-	pd.data, pd.first, pd.last = nil, redWords, -1
+	pd.data, pd.first, pd.last, pd.nt, pd.adds = nil, redWords, -1, 0, 0
 }
