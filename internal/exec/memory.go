@@ -654,6 +654,9 @@ func (w *Warp) storeWarp(o *Op, src *lanes) bool {
 		}
 		return true
 	}
+	if (o.size == 4 || o.size == 8) && w.storeHalves(o, regs, data, base, src) {
+		return true
+	}
 	if data = w.warpWindowIn(o, data, base); data == nil {
 		return false
 	}
@@ -671,6 +674,46 @@ func (w *Warp) storeWarp(o *Op, src *lanes) bool {
 		n := uint64(o.size)
 		for i, off := range offs {
 			mem.Store(data[off:off+n], src[i])
+		}
+	}
+	return true
+}
+
+// storeHalves is storeWarp's store of 4- or 8-byte elements where lanes
+// 0-15 and lanes 16-31 each store to consecutive elements (a 16x16 block's
+// warp: two pieces of two rows): a check of each half's span, then the
+// elements; false (nothing stored) for any other pattern or a half out of
+// the window or misaligned. (The lane-by-lane loop behind it took an
+// eighth of a 16x16 stencil's time.)
+func (w *Warp) storeHalves(o *Op, regs *lanes, data []byte, base uint64, src *lanes) bool {
+	n := uint64(o.size)
+	if !hostLittleEndian || 16*n > uint64(len(data)) {
+		return false
+	}
+	limit := uint64(len(data)) - 16*n
+	var bad uint64
+	for h := 0; h < warpSize; h += 16 {
+		a := regs[h] + o.addrConst
+		bad |= a & (n - 1)
+		if a-base > limit {
+			return false
+		}
+		for i := range 16 {
+			bad |= regs[h+i] - regs[h] - uint64(i)*n
+		}
+	}
+	if bad != 0 {
+		return false
+	}
+	for h := 0; h < warpSize; h += 16 {
+		p := unsafe.Pointer(&data[regs[h]+o.addrConst-base])
+		if n == 4 {
+			d := (*[16]uint32)(p)
+			for i := range d {
+				d[i] = uint32(src[h+i])
+			}
+		} else {
+			copy((*[16]uint64)(p)[:], src[h:h+16])
 		}
 	}
 	return true

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -417,6 +418,72 @@ Skip:
 		var f *Fault
 		if err := launch(); !errors.As(err, &f) {
 			t.Fatalf("round %d: a load from a freed allocation gave %v, want a fault", round, err)
+		}
+	}
+}
+
+// TestStoreHalves: stores of a 16x16 block's warps (lanes 0-15 and 16-31
+// each at consecutive elements of two rows: storeHalves), 4 and 8 bytes,
+// on the warp engine, give every element; a row pitch that puts the last
+// block's second half past the buffer faults there, at its first lane.
+func TestStoreHalves(t *testing.T) {
+	for _, c := range []struct {
+		ty, cvt string
+		size    int
+	}{{"u32", "mov.u32 %v, %r3;", 4}, {"u64", "cvt.u64.u32 %v, %r3;", 8}} {
+		src := strings.NewReplacer("TY", c.ty, "CVT", c.cvt, "SZ", fmt.Sprint(c.size)).Replace(`.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 pitch)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<6>;
+	.reg .TY %v;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [pitch];
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r4, %tid.y;
+	mov.u32 %r5, %ctaid.x;
+	mad.lo.u32 %r2, %r5, 16, %r2;   // x
+	mad.lo.u32 %r3, %r4, %r1, %r2;  // y * pitch + x
+	CVT
+	mul.lo.TY %v, %v, 3;
+	bar.sync 0;
+	mul.wide.u32 %rd2, %r3, SZ;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.TY [%rd3], %v;
+	ret;
+}`)
+		const ctas, pitch = 4, 64
+		in := bdFillBufs(bdBufs(bdB(c.size*pitch*16, bdZero)), 5)
+		res, err := bdRun(src, "k", bdX(ctas), bdXY(16, 16), in, bdArgs(bdPtr(0), bdU(pitch)), 1, false)
+		if err != nil || res.err != nil {
+			t.Fatal(c.ty, err, res.err)
+		}
+		for y := range 16 {
+			for x := range pitch {
+				i := y*pitch + x
+				var got uint64
+				if c.size == 4 {
+					got = uint64(binary.LittleEndian.Uint32(res.mem[0][4*i:]))
+				} else {
+					got = binary.LittleEndian.Uint64(res.mem[0][8*i:])
+				}
+				want := uint64(0)
+				if x < 16*ctas {
+					want = uint64(3 * i)
+				}
+				if got != want {
+					t.Fatalf("%s: element (%d, %d) = %d, want %d", c.ty, x, y, got, want)
+				}
+			}
+		}
+		// a pitch of 60 elements: the last CTA's rows overrun a buffer of 16 rows of 60 by one piece
+		short := bdFillBufs(bdBufs(bdB(c.size*(60*15+56), bdZero)), 5)
+		res, err = bdRun(src, "k", bdX(ctas), bdXY(16, 16), short, bdArgs(bdPtr(0), bdU(60)), 1, false)
+		var f *Fault
+		if err != nil || !errors.As(res.err, &f) {
+			t.Fatalf("%s: past the buffer: %v %v, want a fault", c.ty, err, res.err)
 		}
 	}
 }
