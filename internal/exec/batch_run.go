@@ -362,6 +362,7 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 		for n := len(r.frames); n > 0 && pc == r.frames[n-1].join; n = len(r.frames) {
 			pc = r.arrive() // a group reached its reconvergence point
 		}
+		r.meetTaken(pc)
 		o := &ops[pc]
 		switch plan.kind[pc] {
 		case bkExit:
@@ -409,7 +410,7 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 		case bkForm:
 			// (inside a split a form would be every lane's value: only for
 			// a register no other lane reads)
-			if n := len(r.frames); n > 0 && !plan.localIn(pc, r.frames[n-1].join) || !r.formOp(pc, o) {
+			if !r.formSafe(pc) || !r.formOp(pc, o) {
 				if n := r.vecRun(pc); n > 0 {
 					pc += n
 					continue
@@ -619,6 +620,57 @@ func (r *batchRun) arrive() int32 {
 	return join
 }
 
+// meetTaken merges into the running lanes the taken lanes of every split
+// whose target is pc and whose taken side has not run: the group ran into
+// the label they wait at, where the warp engine's lanes meet at one PC and
+// go on together (clang's `if (ty == 0) goto L; if (ty != 15) goto J; ...;
+// L: ...` in Rodinia's hotspot: the code from L then issues once per
+// warp, as the warp engine counts it).
+func (r *batchRun) meetTaken(pc int32) {
+	for i := range r.frames {
+		f := &r.frames[i]
+		if f.taken == nil || f.target != pc {
+			continue
+		}
+		for blk := range r.nb {
+			r.act[blk] |= f.taken[blk]
+		}
+		r.putMasks(f.taken)
+		f.taken = nil
+		r.recount()
+	}
+}
+
+// formSafe reports whether the register that op pc writes may hold a form
+// (one value for every lane of the batch) though pc runs inside splits,
+// where only some lanes run: its reads all lie after pc and before the
+// innermost split's join (localIn: the lanes that run on there are the
+// ones that wrote it), and no split's lanes still to run (a frame's taken
+// side, from its target to its join) can reach one of them. (Rodinia's
+// hotspot: `if (ty == 0) goto L; if (ty != 15) goto J; base = row 17; L:
+// tile[base + tx] = ...`: the ty == 15 lanes' form for base was read by
+// the ty == 0 lanes, which run from L later, and their halo went to row
+// 17.)
+func (r *batchRun) formSafe(pc int32) bool {
+	n := len(r.frames)
+	if n == 0 {
+		return true
+	}
+	if !r.plan.localIn(pc, r.frames[n-1].join) {
+		return false
+	}
+	first, last := r.plan.readsFirst[pc], r.plan.readsLast[pc]
+	if first < 0 {
+		return true
+	}
+	for i := range r.frames {
+		if f := &r.frames[i]; f.taken != nil && first < f.join && last >= f.target {
+			return false
+		}
+	}
+	return true
+}
+
 // masks returns a per-block mask slice from the pool.
 func (r *batchRun) masks() []uint32 {
 	if n := len(r.maskPool); n > 0 {
@@ -657,7 +709,7 @@ func (r *batchRun) param(o *Op) bool {
 		}
 		addr := o.addrConst + uint64(k)*n
 		v := extend(mem.Load(p[addr:addr+n]), o.typ, o.size*8)
-		if n := len(r.frames); n > 0 && !(len(o.vec) == 1 && r.plan.localIn(o.pc, r.frames[n-1].join)) { // only the running lanes' rows
+		if len(r.frames) > 0 && !(len(o.vec) == 1 && r.formSafe(o.pc)) { // only the running lanes' rows
 			r.materialize(d)
 			for blk := range r.nb {
 				row := r.row(blk, d)

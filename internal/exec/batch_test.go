@@ -3023,3 +3023,57 @@ Skip:
 		}
 	}
 }
+
+// TestBatchFormReadByLaterSide: a register written as a form in a split's
+// fall-through (lanes 24-31 of each warp: base = 200) and read at a label
+// that an enclosing split's taken lanes (0-7) reach later, with the old
+// value (base = 100), keeps each lane's own value in batches (formSafe:
+// Rodinia hotspot's halo rows, whose tid.y == 0 lanes wrote row 17). Lanes
+// 8-23 store nothing.
+func TestBatchFormReadByLaterSide(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 64, %r1;
+	and.b32 %r1, %r1, 31;
+	mov.u64 %rd2, 100;
+	setp.lt.u32 %p1, %r1, 8;
+	@%p1 bra L7;
+	setp.lt.u32 %p2, %r1, 24;
+	@%p2 bra L8;
+	mov.u64 %rd2, 200;
+L7:
+	cvt.u64.u32 %rd3, %r1;
+	add.u64 %rd4, %rd2, %rd3;
+	mul.wide.u32 %rd5, %r3, 8;
+	add.u64 %rd6, %rd1, %rd5;
+	st.global.u64 [%rd6], %rd4;
+L8:
+	bar.sync 0;                  // (the join is not the exit)
+	ret;
+}`
+	const ctas = 40
+	in := bdFillBufs(bdBufs(bdDwords(64*ctas, bdZero)), 3)
+	ref := bdSame(t, "later side", src, "k", bdX(ctas), bdX(64), in, bdArgs(bdPtr(0)), true)
+	for i := range 64 * ctas {
+		l := uint64(i % 32)
+		want := uint64(0)
+		switch {
+		case l < 8:
+			want = 100 + l
+		case l >= 24:
+			want = 200 + l
+		}
+		if got := binary.LittleEndian.Uint64(ref.mem[0][8*i:]); got != want {
+			t.Fatalf("thread %d: %d, want %d", i, got, want)
+		}
+	}
+}
