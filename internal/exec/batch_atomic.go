@@ -42,19 +42,29 @@ func batchAtomic(o *Op) bool {
 }
 
 // atomicsOK reports whether the kernel's atomics follow the rule above.
+// Several atomics follow it where every one is a max, min, and or or whose
+// old value no instruction reads (a bounding box's atomicMin and
+// atomicMax): applied again from the start after a later one faults,
+// each leaves its words as they were (max(max(w, v), v) = max(w, v)), and
+// the first one's rule then holds from the first.
 func atomicsOK(f *Func, p *batchPlan) bool {
-	a := -1
+	var atoms []int
 	for pc, k := range p.kind {
 		if k == bkAtom {
-			if a >= 0 {
-				return false
-			}
-			a = pc
+			atoms = append(atoms, pc)
 		}
 	}
-	if a < 0 {
+	if len(atoms) == 0 {
 		return true
 	}
+	if len(atoms) > 1 {
+		for _, pc := range atoms {
+			if !idempotentAtom(&f.Ops[pc]) {
+				return false
+			}
+		}
+	}
+	a := atoms[0]
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
 		switch p.kind[pc] {
@@ -69,12 +79,29 @@ func atomicsOK(f *Func, p *batchPlan) bool {
 			if pc > a && p.dynUni[pc] {
 				return false // it goes back to the warp engine where it parts a warp
 			}
-			if splitsAround(f, p, int32(pc), int32(a)) {
-				return false // in a split's region
+			for _, x := range atoms {
+				if splitsAround(f, p, int32(pc), int32(x)) {
+					return false // in a split's region
+				}
 			}
 		}
 	}
 	return true
+}
+
+// idempotentAtom reports whether atomic o leaves memory as it found it
+// when applied a second time with the same values: max, min, and, or,
+// its old value unread (atomic_combine.go's combine).
+func idempotentAtom(o *Op) bool {
+	ai, ok := o.aux.(*atomInfo)
+	if !ok {
+		return false
+	}
+	switch ai.combine {
+	case redMax, redMin, redAnd, redOr:
+		return true
+	}
+	return false
 }
 
 // atomic runs the atomic op o; false: a lane's address faults (nothing

@@ -469,3 +469,77 @@ func TestBatchPendingManyBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchIdempotentAtomics: a kernel with several max, min, and and or
+// atomics whose old values no one reads (a bounding box) runs in batches
+// (atomicsOK), as on the warp engine, on one worker and two; where the
+// last one's index runs past its buffer, the batch that applied the
+// earlier ones goes back and the warp engine, applying them again, leaves
+// the same memory and faults; an add among them keeps the kernel out of
+// batches.
+func TestBatchIdempotentAtomics(t *testing.T) {
+	const tmpl = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 box, .param .u64 bits, .param .u32 n, .param .u32 nb)
+{
+	.reg .pred %p;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [box];
+	ld.param.u64 %rd3, [bits];
+	ld.param.u32 %r1, [n];
+	ld.param.u32 %r9, [nb];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.u32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p, %r5, %r1;
+	@%p bra Done;
+	mul.wide.u32 %rd4, %r5, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.u32 %r6, [%rd5];
+	and.b32 %r7, %r6, 7;            // one of 8 boxes
+	mul.wide.u32 %rd6, %r7, 8;
+	add.s64 %rd7, %rd2, %rd6;
+	atom.global.max.s32 %r10, [%rd7], %r6;
+	atom.global.min.s32 %r11, [%rd7+4], %r6;
+	rem.u32 %r7, %r5, %r9;          // a word of bits
+	mul.wide.u32 %rd8, %r7, 4;
+	add.s64 %rd9, %rd3, %rd8;
+	OR
+	atom.global.and.b32 %r12, [%rd9+1024], %r6;
+Done:
+	ret;
+}`
+	const n = 20000
+	for _, c := range []struct {
+		name, or string
+		nb       uint64
+		batched  bool
+	}{
+		{"box", "atom.global.or.b32 %r13, [%rd9], %r6;", 256, true},
+		{"past the buffer", "atom.global.or.b32 %r13, [%rd9], %r6;", 300, false},
+		{"an add", "atom.global.add.u32 %r13, [%rd9], %r6;", 256, false},
+	} {
+		src := strings.Replace(tmpl, "OR", c.or, 1)
+		bits := bdB(2048, bdRand)
+		in := bdFillBufs(bdBufs(bdWords(n, bdRand), bdB(64, bdRand), bits), 9)
+		args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(n), bdU(c.nb))
+		diff, ref := bdDiffOn(t, src, "k", bdX((n+127)/128), bdX(128), in, args, c.batched, []int{1, 2})
+		if diff != "" {
+			t.Fatal(c.name, diff)
+		}
+		if (ref.err != nil) != (c.nb > 256) {
+			t.Fatalf("%s: err %v", c.name, ref.err)
+		}
+		on, err := bdRun(src, "k", bdX((n+127)/128), bdX(128), in, args, 1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.name == "an add" && on.stats.Batched != 0 {
+			t.Errorf("%s: %d CTAs batched", c.name, on.stats.Batched)
+		}
+	}
+}
