@@ -536,6 +536,9 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
 	c := newCombiner(t)
 	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
+	if c.kind == redMax || c.kind == redOr {
+		return r.foldMaxOr(o, ai, data, base, lo, t, c)
+	}
 	bad := false
 lanes:
 	for blk := range r.nb {
@@ -568,7 +571,136 @@ lanes:
 		if !bad {
 			applyCombined(t, unsafe.Pointer(&data[lo+uint64(i)*n]), c.out(d[i]))
 		}
-		seen[i] = false
+		seen[i], d[i] = false, 0
 	}
 	return !bad
+}
+
+// foldMaxOr is combineDense's loop for a max or an or (and min and and,
+// which the combiner turns into them), whose folds the worker holds from
+// batch to batch (heldFold): each lane's value folded into its word's,
+// which start at the fold's identity 0 (so without combineDense's test of
+// a word's first lane, which mispredicted on half of a 4096-bin max's
+// lanes), a word listed when it leaves 0. Both folds are idempotent, so a
+// lane outside the covered words (false: the general path takes the op,
+// and faults where it must) leaves the lanes before it folded: applied
+// again there, they change nothing.
+func (r *batchRun) foldMaxOr(o *Op, ai *atomInfo, data []byte, base, lo uint64, t *redTarget, c combiner) bool {
+	n := uint64(o.size)
+	h := r.heldFoldFor(data, base, lo, *t, c)
+	if len(h.touched)+r.nb*warpSize > cap(h.touched) {
+		h.flush() // (room for every lane of the batch)
+	}
+	d, touched := h.d, h.touched[:cap(h.touched)]
+	nt := len(h.touched)
+	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
+	isMax := c.kind == redMax
+	for blk := range r.nb {
+		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
+		for m := r.act[blk] & r.guardOf(o, blk); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			off := addrs[l] + o.addrConst - base
+			i := (off - lo) >> shift
+			if off > bound || off&(n-1) != 0 || i >= redWords {
+				h.touched = touched[:nt]
+				return false
+			}
+			v := vals[l]&c.vmask ^ c.x
+			touched[nt] = uint32(i)
+			nt += b2i(d[i] == 0)
+			if isMax {
+				d[i] = max(d[i], v)
+			} else {
+				d[i] |= v
+			}
+		}
+	}
+	h.touched = touched[:nt]
+	r.issueAll(o)
+	if afterCombineDense != nil {
+		afterCombineDense()
+	}
+	return true
+}
+
+// A heldFold is a worker's folds of one max or or (foldMaxOr) on one
+// allocation's words, from its batches, not in memory yet (atomic_combine.go
+// says why they may wait): applied with one atomic op a word when the
+// worker runs a CTA on the warp engine, when a batch looks at the
+// allocation, when another target needs the slot, and when the worker is
+// done with the launch (flushHeld), rather than after every batch (a
+// 4096-bin float max applied its 4096 words per batch of 8192 threads).
+type heldFold struct {
+	data    []byte // the allocation (nil: the slot is free)
+	base    uint64 // its address
+	lo      uint64 // offset in data of word d[0]'s
+	t       redTarget
+	c       combiner
+	d       []uint64 // per word, its fold (0: none, the identity)
+	touched []uint32 // the words folded into (a word may appear twice)
+}
+
+// heldFoldFor returns the slot holding folds of target t on the words from
+// lo of the allocation data at base: the one that has them, or a free one,
+// or the first after it applied its folds. Folds of another target on the
+// same allocation go to memory first: a max and a min of one word do not
+// commute, and a thread's must reach it in the thread's order.
+func (r *batchRun) heldFoldFor(data []byte, base, lo uint64, t redTarget, c combiner) *heldFold {
+	free := -1
+	for i := range r.folds {
+		h := &r.folds[i]
+		if h.data != nil && h.base == base {
+			if h.lo == lo && h.t == t {
+				return h
+			}
+			h.flush()
+		}
+		if h.data == nil && free < 0 {
+			free = i
+		}
+	}
+	if free < 0 {
+		free = 0
+		r.folds[0].flush()
+	}
+	h := &r.folds[free]
+	if h.d == nil {
+		h.d, h.touched = make([]uint64, redWords), make([]uint32, 0, redWords+len(r.act)*warpSize)
+	}
+	h.data, h.base, h.lo, h.t, h.c = data, base, lo, t, c
+	return h
+}
+
+// flush applies the slot's folds to memory and frees it.
+func (h *heldFold) flush() {
+	if h.data == nil {
+		return
+	}
+	for _, i := range h.touched {
+		if v := h.d[i]; v != 0 {
+			applyCombined(&h.t, unsafe.Pointer(&h.data[h.lo+uint64(i)*h.t.width]), h.c.out(v))
+			h.d[i] = 0
+		}
+	}
+	h.touched, h.data = h.touched[:0], nil
+}
+
+// holdsFolds reports whether a slot holds folds for the allocation at
+// base.
+func (r *batchRun) holdsFolds(base uint64) bool {
+	for i := range r.folds {
+		if h := &r.folds[i]; h.data != nil && h.base == base {
+			return true
+		}
+	}
+	return false
+}
+
+// flushHeld puts what the worker's batches hold in memory: pending sums
+// (batch_pending.go's keep) and folds (heldFold).
+func (r *batchRun) flushHeld() {
+	r.held.commit()
+	for i := range r.folds {
+		r.folds[i].flush()
+	}
 }

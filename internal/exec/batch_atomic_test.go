@@ -543,3 +543,69 @@ Done:
 		}
 	}
 }
+
+// TestBatchHeldFolds: max, min, and and or atomics (old values unread) on
+// 4096 words over many batches, which the worker holds from batch to batch
+// (heldFold), end as on the warp engine, on one worker and two, for 32-
+// and 64-bit types; a kernel with two of them on one allocation (which
+// apply one before the other takes the slot) too; and a key past the
+// buffer in a late CTA faults there, with the earlier batches' folds in
+// memory as the warp engine leaves them.
+func TestBatchHeldFolds(t *testing.T) {
+	const tmpl = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 x, .param .u64 w, .param .u32 n, .param .u32 nb)
+{
+	.reg .pred %p;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<10>;
+	.reg .b64 %v<4>;
+	ld.param.u64 %rd1, [x];
+	ld.param.u64 %rd2, [w];
+	ld.param.u32 %r1, [n];
+	ld.param.u32 %r9, [nb];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.u32 %r5, %r2, %r3, %r4;
+	setp.ge.u32 %p, %r5, %r1;
+	@%p bra Done;
+	mul.wide.u32 %rd4, %r5, 8;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.u64 %v1, [%rd5];
+	cvt.u32.u64 %r6, %v1;
+	rem.u32 %r7, %r6, %r9;
+	mul.wide.u32 %rd6, %r7, SZ;
+	add.s64 %rd7, %rd2, %rd6;
+	ATOMS
+Done:
+	ret;
+}`
+	const n = 40000
+	for _, c := range []struct {
+		name, atoms string
+		size        int
+	}{
+		{"max.s32", "cvt.u32.u64 %r8, %v1; atom.global.max.s32 %r10, [%rd7], %r8;", 4},
+		{"min.u32", "cvt.u32.u64 %r8, %v1; atom.global.min.u32 %r10, [%rd7], %r8;", 4},
+		{"and.b32", "cvt.u32.u64 %r8, %v1; atom.global.and.b32 %r10, [%rd7], %r8;", 4},
+		{"or.b64", "atom.global.or.b64 %v2, [%rd7], %v1;", 8},
+		{"max.s64", "atom.global.max.s64 %v2, [%rd7], %v1;", 8},
+		{"min.u64 and max.u64", "atom.global.min.u64 %v2, [%rd7], %v1; atom.global.max.u64 %v3, [%rd7+32768], %v1;", 8},
+	} {
+		src := strings.NewReplacer("ATOMS", c.atoms, "SZ", fmt.Sprint(c.size)).Replace(tmpl)
+		words := uint64(65536 / c.size)                // (the buffer's)
+		for _, nb := range []uint64{4096, words + 8} { // (the second: keys past the buffer)
+			in := bdFillBufs(bdBufs(bdDwords(n, bdRand), bdB(65536, bdRand)), 19)
+			args := bdArgs(bdPtr(0), bdPtr(1), bdU(n), bdU(nb))
+			diff, ref := bdDiffOn(t, src, "k", bdX((n+127)/128), bdX(128), in, args, nb == 4096, []int{1, 2})
+			if diff != "" {
+				t.Fatal(c.name, nb, diff)
+			}
+			if (ref.err != nil) != (nb > 4096) {
+				t.Fatalf("%s %d: err %v", c.name, nb, ref.err)
+			}
+		}
+	}
+}

@@ -20,8 +20,8 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 		return r.gData, addr - r.gBase, true
 	}
 	base, data, ok := r.l.prog.global.Find(addr)
-	if ok && r.held.holds(base) {
-		r.held.commit() // (earlier batches' sums: in memory first)
+	if ok && (r.held.holds(base) || r.holdsFolds(base)) {
+		r.flushHeld() // (earlier batches' sums and folds: in memory first)
 	}
 	if !ok || r.pend.holds(base) { // (batch_pending.go: the batch goes back)
 		return nil, 0, false

@@ -100,15 +100,17 @@ type batchRun struct {
 	dense        []uint64
 	denseSeen    []bool
 	denseTouched []uint32
-	wordDone     []bool
-	w            Warp // runs handlers on a block's file
-	cta          cta  // w's: its launch
-	fr           frame
-	tmp          lanes
-	tmp2         lanes
-	offs         lanes // lanesAccess's offsets
-	unkept       bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
-	tailEnd      int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
+	// folds: foldMaxOr's, held from batch to batch (heldFold)
+	folds    [redMaxTargets]heldFold
+	wordDone []bool
+	w        Warp // runs handlers on a block's file
+	cta      cta  // w's: its launch
+	fr       frame
+	tmp      lanes
+	tmp2     lanes
+	offs     lanes // lanesAccess's offsets
+	unkept   bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
+	tailEnd  int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
 
 	gBase uint64
 	gData []byte

@@ -275,7 +275,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				start, end := chunks.take()
 				if start >= n {
 					if br != nil {
-						br.held.commit() // (batch_pending.go's keep)
+						br.flushHeld() // (batch_pending.go's keep, batch_atomic.go's heldFold)
 						// (kept for the kernel's next launch; not after a
 						// panic, which may leave its sums and undo log half
 						// made)
@@ -288,7 +288,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 				// of CTAs i to i+m-1
 				runCluster := func(i, m int) {
 					if br != nil {
-						br.held.commit() // (the batches' sums reach memory before a CTA runs here)
+						br.flushHeld() // (the batches' sums and folds reach memory before a CTA runs here)
 					}
 					var cl *cluster
 					if pack > 1 {
