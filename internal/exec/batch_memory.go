@@ -127,8 +127,12 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.forms[v], r.hasF[v], r.hasR[v], r.uniR[v] = uniformRaw(extend(mem.Load(data[off:off+n]), t, int(n)*8)), true, false, false
 		return 0, true
 	}
-	// every lane runs it, at a form's addresses, a store's value in rows
-	every := isForm && o.guard == 0 && !vForm && r.full()
+	// every lane runs it, at a form's addresses, a store's value in rows;
+	// a load outside splits may also fill the rows of lanes that left for
+	// the exit (a stencil's x < 1 guard), which no one reads again: they
+	// are threads, so its range check covers their addresses too (not so
+	// a partial warp's lanes that are no threads: allLanes)
+	every := isForm && o.guard == 0 && !vForm && (r.full() || !store && r.allLanes())
 	if every && global {
 		// every lane, one range: one check, one pass
 		if v0, st, ok := r.linear(&af); ok && st == n {
@@ -309,7 +313,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			}
 		}
 	}
-	if isForm && global && n == 4 && !signed && !store && o.guard == 0 && len(r.frames) == 0 && r.full() && int64(af.c[3]) >= 0 {
+	if isForm && global && n == 4 && !signed && !store && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
 		if g := r.globalOffsets(pc, &af); g != nil {
 			// every lane, at the same offsets from each CTA's lowest
 			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
@@ -513,6 +517,14 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.wroteRows(v)
 	}
 	return 0, true
+}
+
+// allLanes reports whether a load may fill every lane's rows, running or
+// not: outside splits (the lanes that do not run left for the exit) and
+// in CTAs without partial warps (every lane is a thread, inside the
+// batch's domain).
+func (r *batchRun) allLanes() bool {
+	return len(r.frames) == 0 && r.ctaLanes%warpSize == 0
 }
 
 // volatileLoad runs an ld.volatile.global lane by lane, each element

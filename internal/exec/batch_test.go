@@ -3077,3 +3077,81 @@ L8:
 		}
 	}
 }
+
+// TestBatchLoadsPastExitedLanes: a 2-D stencil whose threads on the
+// border return first (x < 1, y < 1, x >= W-1, y >= H-1) loads its
+// neighbours with every lane's rows filled (allLanes: the lanes that left
+// hold nothing anyone reads), where the batch's range, the border lanes'
+// addresses included, lies in the buffer, and block by block where it
+// does not (the first rows' border lanes point before it): the values of
+// the warp engine and of Go, the border untouched.
+func TestBatchLoadsPastExitedLanes(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 w, .param .u32 h)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<16>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u32 %r1, [w];
+	ld.param.u32 %r2, [h];
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %tid.x;
+	mad.lo.u32 %r5, %r3, 32, %r4;      // x
+	mov.u32 %r6, %ctaid.y;
+	mov.u32 %r7, %tid.y;
+	mad.lo.u32 %r8, %r6, 8, %r7;       // y
+	add.u32 %r9, %r1, -1;
+	add.u32 %r10, %r2, -1;
+	setp.lt.u32 %p1, %r5, 1;
+	setp.lt.u32 %p2, %r8, 1;
+	or.pred %p1, %p1, %p2;
+	setp.ge.u32 %p3, %r5, %r9;
+	or.pred %p1, %p1, %p3;
+	setp.ge.u32 %p4, %r8, %r10;
+	or.pred %p1, %p1, %p4;
+	@%p1 bra Done;
+	mad.lo.u32 %r11, %r8, %r1, %r5;    // c = y*W + x
+	mul.wide.u32 %rd3, %r11, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r12, [%rd4];
+	ld.global.u32 %r13, [%rd4+-4];
+	ld.global.u32 %r14, [%rd4+4];
+	mul.wide.u32 %rd5, %r1, 4;
+	sub.s64 %rd6, %rd4, %rd5;
+	ld.global.u32 %r15, [%rd6];
+	add.s64 %rd7, %rd4, %rd5;
+	ld.global.u32 %r16, [%rd7];
+	mul.lo.u32 %r17, %r12, 3;
+	add.u32 %r17, %r17, %r13;
+	add.u32 %r17, %r17, %r14;
+	shl.b32 %r18, %r15, 1;
+	add.u32 %r17, %r17, %r18;
+	shl.b32 %r19, %r16, 2;
+	add.u32 %r17, %r17, %r19;
+	add.s64 %rd8, %rd2, %rd3;
+	st.global.u32 [%rd8], %r17;
+Done:
+	ret;
+}`
+	const W, H = 256, 64
+	in := bdFillBufs(bdBufs(bdWords(W*H, bdRand), bdWords(W*H, bdZero)), 23)
+	ref := bdSame(t, "stencil", src, "k", bdXY(W/32, H/8), bdXY(32, 8), in, bdArgs(bdPtr(0), bdPtr(1), bdU(W), bdU(H)), true)
+	word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	for y := range H {
+		for x := range W {
+			c := y*W + x
+			want := uint32(0)
+			if x >= 1 && y >= 1 && x < W-1 && y < H-1 {
+				a := in[0]
+				want = 3*word(a, c) + word(a, c-1) + word(a, c+1) + 2*word(a, c-W) + 4*word(a, c+W)
+			}
+			if got := word(ref.mem[1], c); got != want {
+				t.Fatalf("(%d, %d): %d, want %d", x, y, got, want)
+			}
+		}
+	}
+}
