@@ -10,7 +10,8 @@ import (
 )
 
 // Global atomics in batches. A kernel may hold one atom or red on global
-// memory (a warp's or a block's partial sum added to a total, a counter),
+// memory (a warp's or a block's partial sum added to a total, a counter;
+// or several idempotent ones: atomicsOK),
 // which a batch runs block after block through its handler (atomic.go),
 // in the order of the warp engine on one worker (CTA after CTA, warp
 // after warp), under the lanes' masks.
