@@ -1088,6 +1088,19 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 		}
 		return fmt.Sprintf("ldParamZ%d", 8*o.size)
 	}
+	if o.space == mem.SpaceLocal && o.addrBase >= 0 && (o.size == 4 || o.size == 8) {
+		// a warp's access at one offset in every lane's local memory (a
+		// local array's element in a loop; another pattern is refused)
+		switch {
+		case !load:
+			return fmt.Sprintf("stLocal%d", 8*o.size)
+		case o.size == 8:
+			return "ldLocal64"
+		case t[1] == 's':
+			return "ldLocalS32"
+		}
+		return "ldLocalZ32"
+	}
 	if o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared {
 		return ""
 	}

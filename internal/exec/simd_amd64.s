@@ -79456,6 +79456,696 @@ fail:
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceLdLocalZ32_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 32(R13), CX
+	ADDQ R8, CX
+	MOVQ 8(CX), R10
+	CMPQ R10, $4
+	JCS fail
+	VPBROADCASTQ (SI), Y9
+	VPCMPEQQ (SI), Y9, Y10
+	VPCMPEQQ 32(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 64(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 96(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 128(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 160(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 192(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 224(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPMOVMSKB Y10, BX
+	CMPL BX, $0xffffffff
+	JNE fail
+	ADDQ (SI), AX
+	TESTQ $3, AX
+	JNZ fail
+	MOVQ R10, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JHI fail
+	MOVQ 0(CX), R9
+	ADDQ AX, R9
+	MOVL (R9), BX
+	MOVQ BX, 0(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 8(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 16(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 24(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 32(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 40(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 48(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 56(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 64(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 72(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 80(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 88(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 96(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 104(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 112(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 120(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 128(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 136(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 144(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 152(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 160(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 168(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 176(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 184(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 192(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 200(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 208(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 216(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 224(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 232(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 240(DI)
+	ADDQ R10, R9
+	MOVL (R9), BX
+	MOVQ BX, 248(DI)
+	XORL BX, BX
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceLdLocalS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 32(R13), CX
+	ADDQ R8, CX
+	MOVQ 8(CX), R10
+	CMPQ R10, $4
+	JCS fail
+	VPBROADCASTQ (SI), Y9
+	VPCMPEQQ (SI), Y9, Y10
+	VPCMPEQQ 32(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 64(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 96(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 128(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 160(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 192(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 224(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPMOVMSKB Y10, BX
+	CMPL BX, $0xffffffff
+	JNE fail
+	ADDQ (SI), AX
+	TESTQ $3, AX
+	JNZ fail
+	MOVQ R10, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JHI fail
+	MOVQ 0(CX), R9
+	ADDQ AX, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 0(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 8(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 16(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 24(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 32(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 40(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 48(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 56(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 64(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 72(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 80(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 88(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 96(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 104(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 112(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 120(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 128(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 136(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 144(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 152(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 160(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 168(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 176(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 184(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 192(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 200(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 208(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 216(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 224(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 232(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 240(DI)
+	ADDQ R10, R9
+	MOVLQSX (R9), BX
+	MOVQ BX, 248(DI)
+	XORL BX, BX
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceLdLocal64_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 32(R13), CX
+	ADDQ R8, CX
+	MOVQ 8(CX), R10
+	CMPQ R10, $8
+	JCS fail
+	VPBROADCASTQ (SI), Y9
+	VPCMPEQQ (SI), Y9, Y10
+	VPCMPEQQ 32(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 64(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 96(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 128(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 160(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 192(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 224(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPMOVMSKB Y10, BX
+	CMPL BX, $0xffffffff
+	JNE fail
+	ADDQ (SI), AX
+	TESTQ $7, AX
+	JNZ fail
+	MOVQ R10, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JHI fail
+	MOVQ 0(CX), R9
+	ADDQ AX, R9
+	MOVQ (R9), BX
+	MOVQ BX, 0(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 8(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 16(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 24(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 32(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 40(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 48(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 56(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 64(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 72(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 80(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 88(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 96(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 104(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 112(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 120(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 128(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 136(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 144(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 152(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 160(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 168(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 176(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 184(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 192(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 200(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 208(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 216(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 224(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 232(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 240(DI)
+	ADDQ R10, R9
+	MOVQ (R9), BX
+	MOVQ BX, 248(DI)
+	XORL BX, BX
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceStLocal32_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 32(R13), CX
+	ADDQ R8, CX
+	MOVQ 8(CX), R10
+	CMPQ R10, $4
+	JCS fail
+	VPBROADCASTQ (SI), Y9
+	VPCMPEQQ (SI), Y9, Y10
+	VPCMPEQQ 32(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 64(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 96(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 128(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 160(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 192(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 224(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPMOVMSKB Y10, BX
+	CMPL BX, $0xffffffff
+	JNE fail
+	ADDQ (SI), AX
+	TESTQ $3, AX
+	JNZ fail
+	MOVQ R10, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JHI fail
+	MOVQ 0(CX), R9
+	ADDQ AX, R9
+	MOVQ 0(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 8(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 16(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 24(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 32(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 40(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 48(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 56(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 64(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 72(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 80(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 88(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 96(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 104(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 112(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 120(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 128(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 136(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 144(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 152(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 160(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 168(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 176(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 184(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 192(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 200(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 208(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 216(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 224(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 232(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 240(DX), BX
+	MOVL BX, (R9)
+	ADDQ R10, R9
+	MOVQ 248(DX), BX
+	MOVL BX, (R9)
+	XORL BX, BX
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceStLocal64_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 32(R13), CX
+	ADDQ R8, CX
+	MOVQ 8(CX), R10
+	CMPQ R10, $8
+	JCS fail
+	VPBROADCASTQ (SI), Y9
+	VPCMPEQQ (SI), Y9, Y10
+	VPCMPEQQ 32(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 64(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 96(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 128(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 160(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 192(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPCMPEQQ 224(SI), Y9, Y8
+	VPAND Y8, Y10, Y10
+	VPMOVMSKB Y10, BX
+	CMPL BX, $0xffffffff
+	JNE fail
+	ADDQ (SI), AX
+	TESTQ $7, AX
+	JNZ fail
+	MOVQ R10, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JHI fail
+	MOVQ 0(CX), R9
+	ADDQ AX, R9
+	MOVQ 0(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 8(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 16(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 24(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 32(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 40(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 48(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 56(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 64(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 72(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 80(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 88(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 96(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 104(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 112(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 120(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 128(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 136(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 144(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 152(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 160(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 168(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 176(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 184(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 192(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 200(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 208(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 216(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 224(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 232(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 240(DX), BX
+	MOVQ BX, (R9)
+	ADDQ R10, R9
+	MOVQ 248(DX), BX
+	MOVQ BX, (R9)
+	XORL BX, BX
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceCvtaToGlobal_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ $0x6fffffffffff, AX
 	MOVQ AX, X12
@@ -84988,81 +85678,86 @@ DATA simdbodies<>+3128(SB)/8, $·simdTraceLdParamS16_b(SB)
 DATA simdbodies<>+3136(SB)/8, $·simdTraceLdParamZ32_b(SB)
 DATA simdbodies<>+3144(SB)/8, $·simdTraceLdParamS32_b(SB)
 DATA simdbodies<>+3152(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3752
+DATA simdbodies<>+3160(SB)/8, $·simdTraceLdLocalZ32_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceLdLocalS32_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceLdLocal64_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceStLocal32_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceStLocal64_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3792
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

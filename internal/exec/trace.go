@@ -77,7 +77,8 @@ const (
 	traceWindows      = 32
 	sharedWindow      = 0
 	paramWindow       = 1
-	firstGlobalWindow = 2
+	localWindow       = 2 // the lanes' local memories: data, and n the bytes of each (localStride)
+	firstGlobalWindow = 3
 )
 
 // traceWindowOffset is window i's byte offset in a traceCtx.
@@ -253,6 +254,8 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 	switch {
 	case o.space == spaceKernelParam:
 		win = paramWindow
+	case o.space == mem.SpaceLocal:
+		win = localWindow
 	case o.space == mem.SpaceGlobal:
 		if *globals+firstGlobalWindow >= traceWindows {
 			return traceOp{}, false
@@ -328,6 +331,13 @@ func (w *Warp) prepareWindows(f *frame) *traceCtx {
 	}
 	if gen := w.cta.l.prog.global.Gen(); gen != ts.gen {
 		ts.clearGlobalWindows(gen)
+	}
+	// the local memories (growLocal may have moved them since): the
+	// bodies take a warp's access at one offset in every lane's
+	if lw := &ts.ctx.win[localWindow]; len(w.localBack) == 0 || uint64(len(w.localBack)) < warpSize*w.localStride {
+		lw.data, lw.n, ts.data[localWindow] = 0, 0, nil
+	} else if lw.data != uintptr(unsafe.Pointer(&w.localBack[0])) || lw.n != w.localStride {
+		lw.data, lw.n, ts.data[localWindow] = uintptr(unsafe.Pointer(&w.localBack[0])), w.localStride, w.localBack
 	}
 	return &ts.ctx
 }

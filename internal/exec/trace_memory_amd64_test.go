@@ -200,8 +200,9 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 	}
 	for key := range simdMemBodies {
 		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" ||
-			strings.HasPrefix(key, "predlogic:") || key == "shfl" || strings.HasPrefix(key, "pack:") || strings.HasPrefix(key, "unpack:") {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack
+			strings.HasPrefix(key, "predlogic:") || key == "shfl" || strings.HasPrefix(key, "pack:") || strings.HasPrefix(key, "unpack:") ||
+			strings.Contains(key, "Local") {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack, TestSIMDTraceLocal
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -607,5 +608,137 @@ func TestSIMDTraceShfl(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSIMDTraceLocal runs the local memory bodies of traces (a warp's
+// ld/st.local at one offset in every lane's memory, the lanes' memories n
+// bytes each one after the other) alone and before another body on random
+// rows against the lane rule: where every lane's address is alike,
+// aligned and inside a lane's n bytes, a load writes each lane's element
+// (zero- or sign-extended) and a store each lane's value to its own
+// memory; otherwise the body refuses, the trace reports no op run, and no
+// row or byte changes.
+func TestSIMDTraceLocal(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	taken, refused := map[string]int{}, map[string]int{}
+	for round := 0; round < 2000; round++ {
+		kinds := []string{"ldLocalZ32", "ldLocalS32", "ldLocal64", "stLocal32", "stLocal64"}
+		key := kinds[round%len(kinds)]
+		body, ok := simdMemBody(key)
+		if !ok {
+			t.Fatalf("no body %s", key)
+		}
+		load := key[:2] == "ld"
+		size := uint64(4)
+		if strings.HasSuffix(key, "64") {
+			size = 8
+		}
+		stride := uint64(16 * (1 + r.IntN(8))) // bytes per lane
+		mem := make([]byte, warpSize*stride)
+		for i := range mem {
+			mem[i] = byte(r.Uint32())
+		}
+		n := stride
+		if round%41 == 40 {
+			n = 0 // no local memory
+		}
+		k := uint64(r.IntN(3)) * size
+		off := uint64(r.IntN(int(stride/size))) * size // lane 0's offset
+		rows := make([]uint64, 5*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64()
+		}
+		addr := (*lanes)(rows[rowOff(1)/8:])
+		for i := range addr {
+			addr[i] = off - k
+		}
+		switch round / 5 % 6 {
+		case 1:
+			addr[r.IntN(warpSize)] += size // one lane elsewhere
+		case 2:
+			for i := range addr {
+				addr[i]++ // misaligned
+			}
+		case 3:
+			for i := range addr {
+				addr[i] = stride - size + size - k // past a lane's bytes
+			}
+		}
+		take := n >= size
+		for i := range addr {
+			o := addr[i] + k
+			if addr[i] != addr[0] || o%size != 0 || o > n-size || n < size {
+				take = false
+			}
+		}
+		wantRows := append([]uint64(nil), rows...)
+		wantMem := append([]byte(nil), mem...)
+		if take {
+			o := addr[0] + k
+			for l := range warpSize {
+				at := uint64(l)*stride + o
+				if load {
+					var v uint64
+					if size == 4 {
+						v = uint64(binary.LittleEndian.Uint32(mem[at:]))
+						if key == "ldLocalS32" {
+							v = uint64(int64(int32(v)))
+						}
+					} else {
+						v = binary.LittleEndian.Uint64(mem[at:])
+					}
+					wantRows[int(rowOff(0)/8)+l] = v
+				} else if size == 4 {
+					binary.LittleEndian.PutUint32(wantMem[at:], uint32(rows[int(rowOff(2)/8)+l]))
+				} else {
+					binary.LittleEndian.PutUint64(wantMem[at:], rows[int(rowOff(2)/8)+l])
+				}
+			}
+			copy(wantRows[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+		}
+		var ctx traceCtx
+		ctx.win[localWindow] = traceWindow{data: uintptr(unsafe.Pointer(&mem[0])), n: n}
+		op := traceOp{body: body, a: rowOff(1), c: traceWindowOffset(localWindow), k: k}
+		if load {
+			op.d = rowOff(0)
+		} else {
+			op.b = rowOff(2)
+		}
+		xorBody, ok := simdBodyOf(simdXor64K)
+		if !ok {
+			t.Fatal("no body for xor.b64")
+		}
+		ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3), k: 0}}
+		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx)
+		runtime.KeepAlive(mem)
+		if want := map[bool]int{true: 2, false: 0}[take]; done != want {
+			t.Fatalf("round %d %s: %d ops ran, want %d", round, key, done, want)
+		}
+		for i := range rows {
+			if rows[i] != wantRows[i] {
+				t.Fatalf("round %d %s: row %d lane %d: %#x, want %#x", round, key, i/warpSize, i%warpSize, rows[i], wantRows[i])
+			}
+		}
+		if !bytes.Equal(mem, wantMem) {
+			t.Fatalf("round %d %s: memory differs", round, key)
+		}
+		if take {
+			taken[key]++
+		} else {
+			refused[key]++
+		}
+	}
+	for key, n := range taken {
+		if n < 50 || refused[key] < 50 {
+			t.Errorf("%s: %d rounds taken, %d refused: too few", key, n, refused[key])
+		}
+	}
+	if len(taken) != 5 {
+		t.Errorf("bodies taken: %v", taken)
 	}
 }

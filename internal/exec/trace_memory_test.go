@@ -487,3 +487,122 @@ func TestStoreHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalArraysInTraces: a kernel that fills a per-thread local array in
+// a loop (st.local at one offset in every lane: the traces' local bodies),
+// sums it back with ld.local of 4 bytes zero- and sign-extended and of 8
+// bytes, calls a function whose larger frame moves the lanes' local
+// memories (growLocal), and reads the array again, gives Go's values, with
+// traces and without; an index that differs between lanes takes the Go
+// path in the trace's place.
+func TestLocalArraysInTraces(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) deep(.param .b32 x)
+{
+	.local .align 8 .b8 big[2048];
+	.reg .b32 %q<4>;
+	.reg .b64 %qd<4>;
+	ld.param.b32 %q1, [x];
+	mov.u64 %qd1, big;
+	st.local.u32 [%qd1+2040], %q1;
+	ld.local.u32 %q2, [%qd1+2040];
+	add.u32 %q2, %q2, 1;
+	st.param.b32 [r], %q2;
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.local .align 8 .b8 depot[384];
+	.reg .pred %p;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<16>;
+	ld.param.u64 %rd10, [out];
+	mov.u64 %rd1, depot;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 32, %r1;      // g
+	mov.u32 %r4, 0;
+Fill:
+	mul.wide.u32 %rd2, %r4, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	mad.lo.u32 %r5, %r3, %r4, -7;      // a[i] = g*i - 7 (negative for g*i < 7)
+	st.local.u32 [%rd3], %r5;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.u64 %rd5, %rd1, %rd4;
+	cvt.u64.u32 %rd6, %r5;
+	shl.b64 %rd6, %rd6, 20;
+	st.local.u64 [%rd5+128], %rd6;     // b[i] = a[i] << 20 (64 bits)
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p, %r4, 32;
+	@%p bra Fill;
+	mov.u32 %r4, 0;
+	mov.u64 %rd7, 0;
+Sum:
+	mul.wide.u32 %rd2, %r4, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	ld.local.s32 %rd8, [%rd3];
+	add.u64 %rd7, %rd7, %rd8;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.u64 %rd5, %rd1, %rd4;
+	ld.local.u64 %rd9, [%rd5+128];
+	xor.b64 %rd7, %rd7, %rd9;
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p, %r4, 32;
+	@%p bra Sum;
+	{
+	.param .b32 px;
+	.param .b32 pr;
+	st.param.b32 [px], %r3;
+	call.uni (pr), deep, (px);
+	ld.param.b32 %r6, [pr];
+	}
+	st.local.u32 [%rd1+20], %r6;       // a[5] = deep's result, in the moved memories
+	and.b32 %r7, %r1, 31;              // a lane's own index: the Go path
+	mul.wide.u32 %rd2, %r7, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	ld.local.u32 %r8, [%rd3];
+	ld.local.u32 %r9, [%rd1+124];      // a[31] after the call
+	cvt.u64.u32 %rd11, %r6;
+	add.u64 %rd7, %rd7, %rd11;
+	cvt.u64.u32 %rd11, %r8;
+	add.u64 %rd7, %rd7, %rd11;
+	cvt.u64.u32 %rd11, %r9;
+	add.u64 %rd7, %rd7, %rd11;
+	mul.wide.u32 %rd12, %r3, 8;
+	add.u64 %rd13, %rd10, %rd12;
+	st.global.u64 [%rd13], %rd7;
+	ret;
+}`
+	const ctas = 3
+	want := make([]uint64, 32*ctas)
+	for g := range want {
+		var s uint64
+		for i := range 32 {
+			a := int32(uint32(g*i) - 7)
+			s += uint64(int64(a))
+			s ^= uint64(uint32(a)) << 20
+		}
+		s += uint64(g + 1)
+		if g%32 == 5 {
+			s += uint64(g + 1) // (a[5], written after the call)
+		} else {
+			s += uint64(uint32(g*(g%32) - 7))
+		}
+		s += uint64(uint32(g*31 - 7))
+		want[g] = s
+	}
+	for _, traces := range []bool{true, false} {
+		setFlag(t, &tracesEnabled, traces)
+		p, g := load(t, src)
+		out, _ := g.Alloc(uint64(8*len(want)), 0)
+		launchK(t, p, ctas, 32, out)
+		b, _ := g.Bytes(out, uint64(8*len(want)))
+		for i, w := range want {
+			if got := binary.LittleEndian.Uint64(b[8*i:]); got != w {
+				t.Fatalf("traces %v: thread %d: %#x, want %#x", traces, i, got, w)
+			}
+		}
+	}
+}

@@ -815,6 +815,56 @@ func (g *gen) traceMemory() {
 			}
 		})
 	}
+	// ld/st.local of a warp at one offset in every lane's local memory (the
+	// local window: the lanes' memories, n bytes each, one after the
+	// other): every lane's address alike, aligned and inside a lane's n
+	// bytes, then each lane's element n bytes on from the last; any other
+	// access is refused (the Go path takes or faults it)
+	for _, m := range []struct {
+		key, move string
+		size      int
+		load      bool
+	}{{"ldLocalZ32", "MOVL", 4, true}, {"ldLocalS32", "MOVLQSX", 4, true}, {"ldLocal64", "MOVQ", 8, true},
+		{"stLocal32", "MOVL", 4, false}, {"stLocal64", "MOVQ", 8, false}} {
+		g.traceBody(m.key, func(w *writer) {
+			w.f("MOVQ 32(R13), CX")
+			w.f("ADDQ R8, CX") // CX: the local window
+			w.f("MOVQ 8(CX), R10")
+			w.f("CMPQ R10, $%d", m.size)
+			w.f("JCS fail") // no local memory
+			w.f("VPBROADCASTQ (SI), Y9")
+			w.f("VPCMPEQQ (SI), Y9, Y10")
+			for j := 1; j < 8; j++ {
+				w.f("VPCMPEQQ %d(SI), Y9, Y8", 32*j)
+				w.f("VPAND Y8, Y10, Y10")
+			}
+			w.f("VPMOVMSKB Y10, BX")
+			w.f("CMPL BX, $0xffffffff")
+			w.f("JNE fail")
+			w.f("ADDQ (SI), AX") // the offset in every lane's memory
+			w.f("TESTQ $%d, AX", m.size-1)
+			w.f("JNZ fail")
+			w.f("MOVQ R10, BX")
+			w.f("SUBQ $%d, BX", m.size)
+			w.f("CMPQ AX, BX")
+			w.f("JHI fail")
+			w.f("MOVQ 0(CX), R9")
+			w.f("ADDQ AX, R9") // lane 0's element
+			for l := 0; l < 32; l++ {
+				if m.load {
+					w.f("%s (R9), BX", m.move)
+					w.f("MOVQ BX, %d(DI)", 8*l)
+				} else {
+					w.f("MOVQ %d(DX), BX", 8*l)
+					w.f("%s BX, (R9)", m.move)
+				}
+				if l < 31 {
+					w.f("ADDQ R10, R9")
+				}
+			}
+			w.f("XORL BX, BX")
+		})
+	}
 	// cvta.to.global of generic addresses that are all global ones (below
 	// the windows: unchanged, a copy); any other lane is refused
 	g.traceBody("cvtaToGlobal", func(w *writer) {
