@@ -1101,8 +1101,8 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 		}
 		return "ldLocalZ32"
 	}
-	if o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared {
-		return ""
+	if o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !(load && o.space == mem.SpaceConst) {
+		return "" // (.const: loads of the launch's bank, a filter's weights or a table)
 	}
 	switch {
 	case load && o.size == 8:

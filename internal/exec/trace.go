@@ -78,7 +78,8 @@ const (
 	sharedWindow      = 0
 	paramWindow       = 1
 	localWindow       = 2 // the lanes' local memories: data, and n the bytes of each (localStride)
-	firstGlobalWindow = 3
+	constWindow       = 3 // the launch's constant bank, from address 0
+	firstGlobalWindow = 4
 )
 
 // traceWindowOffset is window i's byte offset in a traceCtx.
@@ -256,6 +257,8 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		win = paramWindow
 	case o.space == mem.SpaceLocal:
 		win = localWindow
+	case o.space == mem.SpaceConst:
+		win = constWindow
 	case o.space == mem.SpaceGlobal:
 		if *globals+firstGlobalWindow >= traceWindows {
 			return traceOp{}, false
@@ -327,6 +330,7 @@ func (w *Warp) prepareWindows(f *frame) *traceCtx {
 		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
 		ts.setWindow(sharedWindow, w.cta.shared.Data, 0)
 		ts.setWindow(paramWindow, w.cta.l.params, 0)
+		ts.setWindow(constWindow, w.cta.l.prog.constant.Data, 0)
 		ts.frame, ts.cta = f, w.cta
 	}
 	if gen := w.cta.l.prog.global.Gen(); gen != ts.gen {

@@ -606,3 +606,81 @@ Sum:
 		}
 	}
 }
+
+// TestConstInTraces: ld.const of a table in a loop (one element for the
+// whole warp, and each lane's own) runs in traces through the constant
+// window, with the values of the table as without traces and of Go; an
+// index past the bank faults (the body refuses, the Go path faults).
+func TestConstInTraces(t *testing.T) {
+	var init strings.Builder
+	tab := make([]uint32, 64)
+	for i := range tab {
+		tab[i] = uint32(i*i*2654435761) ^ 0x5bd1e995
+		if i > 0 {
+			init.WriteString(", ")
+		}
+		fmt.Fprintf(&init, "%d", tab[i])
+	}
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.const .align 4 .b32 tab[64] = {` + init.String() + `};
+.visible .entry k(.param .u64 out, .param .u32 bad)
+{
+	.reg .pred %p;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r10, [bad];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+	mov.u64 %rd2, tab;
+Loop:
+	mul.wide.u32 %rd3, %r2, 4;
+	add.u64 %rd4, %rd2, %rd3;
+	ld.const.u32 %r4, [%rd4];          // tab[i], alike in every lane
+	add.u32 %r5, %r1, %r2;
+	and.b32 %r5, %r5, 63;
+	add.u32 %r5, %r5, %r10;            // (bad: past the table's bank)
+	mul.wide.u32 %rd5, %r5, 4;
+	add.u64 %rd6, %rd2, %rd5;
+	ld.const.u32 %r6, [%rd6];          // tab[(tid + i) % 64], each lane's
+	xor.b32 %r3, %r3, %r4;
+	add.u32 %r3, %r3, %r6;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 64;
+	@%p bra Loop;
+	mul.wide.u32 %rd7, %r1, 4;
+	add.u64 %rd7, %rd1, %rd7;
+	st.global.u32 [%rd7], %r3;
+	ret;
+}`
+	want := make([]uint32, 32)
+	for l := range want {
+		var s uint32
+		for i := range 64 {
+			s ^= tab[i]
+			s += tab[(l+i)%64]
+		}
+		want[l] = s
+	}
+	for _, traces := range []bool{true, false} {
+		setFlag(t, &tracesEnabled, traces)
+		p, g := load(t, src)
+		out, _ := g.Alloc(4*32, 0)
+		launchK(t, p, 1, 32, out, 0)
+		b, _ := g.Bytes(out, 4*32)
+		for l, w := range want {
+			if got := binary.LittleEndian.Uint32(b[4*l:]); got != w {
+				t.Fatalf("traces %v: lane %d: %#x, want %#x", traces, l, got, w)
+			}
+		}
+		err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+			Params: params(p.Kernels["k"], out, 1<<20), Workers: 1})
+		var f *Fault
+		if !errors.As(err, &f) {
+			t.Fatalf("traces %v: an index past the bank gave %v, want a fault", traces, err)
+		}
+	}
+}
