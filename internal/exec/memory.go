@@ -1078,8 +1078,10 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr {
 		return ""
 	}
-	if load && o.space == spaceKernelParam && o.addrBase < 0 {
-		// a kernel parameter by name
+	if load && o.addrBase < 0 && (o.space == spaceKernelParam || o.space == mem.SpaceConst || o.space == mem.SpaceShared) {
+		// a kernel parameter by name; likewise a constant's or a shared
+		// variable's element by name (a filter's weights, [w+8]), one
+		// element for every lane
 		switch {
 		case o.size == 8:
 			return "ldParam64"

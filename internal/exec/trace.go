@@ -269,7 +269,7 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 		win = *globals + firstGlobalWindow
 	}
 	body, ok := simdMemBody(kind)
-	if !ok || !inFrame(o.vec[0]) || o.space != spaceKernelParam && !inFrame(o.addrBase) {
+	if !ok || !inFrame(o.vec[0]) || o.addrBase >= 0 && !inFrame(o.addrBase) || o.addrBase < 0 && !strings.HasPrefix(kind, "ldParam") {
 		return traceOp{}, false
 	}
 	if o.space == mem.SpaceGlobal {

@@ -608,8 +608,9 @@ Sum:
 }
 
 // TestConstInTraces: ld.const of a table in a loop (one element for the
-// whole warp, and each lane's own) runs in traces through the constant
-// window, with the values of the table as without traces and of Go; an
+// whole warp, and each lane's own; an element by name, and a shared
+// variable's by name, through the parameter bodies) runs in traces through
+// the constant window, with the values of the table as without traces and of Go; an
 // index past the bank faults (the body refuses, the Go path faults).
 func TestConstInTraces(t *testing.T) {
 	var init strings.Builder
@@ -630,9 +631,16 @@ func TestConstInTraces(t *testing.T) {
 	.reg .pred %p;
 	.reg .b32 %r<12>;
 	.reg .b64 %rd<8>;
+	.shared .align 4 .b32 sh[32];
 	ld.param.u64 %rd1, [out];
 	ld.param.u32 %r10, [bad];
 	mov.u32 %r1, %tid.x;
+	mul.lo.u32 %r9, %r1, 3;
+	mul.wide.u32 %rd3, %r1, 4;
+	mov.u64 %rd4, sh;
+	add.u64 %rd4, %rd4, %rd3;
+	st.shared.u32 [%rd4], %r9;         // sh[tid] = 3 tid
+	bar.sync 0;
 	mov.u32 %r2, 0;
 	mov.u32 %r3, 0;
 	mov.u64 %rd2, tab;
@@ -648,6 +656,10 @@ Loop:
 	ld.const.u32 %r6, [%rd6];          // tab[(tid + i) % 64], each lane's
 	xor.b32 %r3, %r3, %r4;
 	add.u32 %r3, %r3, %r6;
+	ld.const.u32 %r7, [tab+12];        // tab[3] by name
+	add.u32 %r3, %r3, %r7;
+	ld.shared.u32 %r8, [sh+20];        // sh[5] by name
+	add.u32 %r3, %r3, %r8;
 	add.u32 %r2, %r2, 1;
 	setp.lt.u32 %p, %r2, 64;
 	@%p bra Loop;
@@ -662,6 +674,7 @@ Loop:
 		for i := range 64 {
 			s ^= tab[i]
 			s += tab[(l+i)%64]
+			s += tab[3] + 15
 		}
 		want[l] = s
 	}
