@@ -366,7 +366,13 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 			return t.norm(a + b)
 		}, vec)
 	case "mul":
-		return l.binaryVec(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) }, vecBinary("mul", mode, t))
+		err := l.binaryVec(in, o, func(a, b uint64) uint64 { return mulMode(t, wide, mode, a, b) }, vecBinary("mul", mode, t))
+		if err == nil && mode == ".hi" && t.bits == 64 && !t.signed {
+			// (traces: a 128-bit product's high half, lane by lane, a
+			// scalar multiply each; its Go loop would cut a hash's trace)
+			o.memTrace = map[bool]string{true: "mulhiU64K", false: "mulhiU64"}[o.vkind == vecK]
+		}
+		return err
 	case "mad":
 		return l.ternaryVec(in, o, func(a, b, c uint64) uint64 {
 			if mode == ".hi" && sat { // mad.hi.sat.s32

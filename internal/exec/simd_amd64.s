@@ -80146,6 +80146,218 @@ fail:
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceMulhiU64_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ DX, R9
+	MOVQ 0(SI), AX
+	MULQ 0(R9)
+	MOVQ DX, 0(DI)
+	MOVQ 8(SI), AX
+	MULQ 8(R9)
+	MOVQ DX, 8(DI)
+	MOVQ 16(SI), AX
+	MULQ 16(R9)
+	MOVQ DX, 16(DI)
+	MOVQ 24(SI), AX
+	MULQ 24(R9)
+	MOVQ DX, 24(DI)
+	MOVQ 32(SI), AX
+	MULQ 32(R9)
+	MOVQ DX, 32(DI)
+	MOVQ 40(SI), AX
+	MULQ 40(R9)
+	MOVQ DX, 40(DI)
+	MOVQ 48(SI), AX
+	MULQ 48(R9)
+	MOVQ DX, 48(DI)
+	MOVQ 56(SI), AX
+	MULQ 56(R9)
+	MOVQ DX, 56(DI)
+	MOVQ 64(SI), AX
+	MULQ 64(R9)
+	MOVQ DX, 64(DI)
+	MOVQ 72(SI), AX
+	MULQ 72(R9)
+	MOVQ DX, 72(DI)
+	MOVQ 80(SI), AX
+	MULQ 80(R9)
+	MOVQ DX, 80(DI)
+	MOVQ 88(SI), AX
+	MULQ 88(R9)
+	MOVQ DX, 88(DI)
+	MOVQ 96(SI), AX
+	MULQ 96(R9)
+	MOVQ DX, 96(DI)
+	MOVQ 104(SI), AX
+	MULQ 104(R9)
+	MOVQ DX, 104(DI)
+	MOVQ 112(SI), AX
+	MULQ 112(R9)
+	MOVQ DX, 112(DI)
+	MOVQ 120(SI), AX
+	MULQ 120(R9)
+	MOVQ DX, 120(DI)
+	MOVQ 128(SI), AX
+	MULQ 128(R9)
+	MOVQ DX, 128(DI)
+	MOVQ 136(SI), AX
+	MULQ 136(R9)
+	MOVQ DX, 136(DI)
+	MOVQ 144(SI), AX
+	MULQ 144(R9)
+	MOVQ DX, 144(DI)
+	MOVQ 152(SI), AX
+	MULQ 152(R9)
+	MOVQ DX, 152(DI)
+	MOVQ 160(SI), AX
+	MULQ 160(R9)
+	MOVQ DX, 160(DI)
+	MOVQ 168(SI), AX
+	MULQ 168(R9)
+	MOVQ DX, 168(DI)
+	MOVQ 176(SI), AX
+	MULQ 176(R9)
+	MOVQ DX, 176(DI)
+	MOVQ 184(SI), AX
+	MULQ 184(R9)
+	MOVQ DX, 184(DI)
+	MOVQ 192(SI), AX
+	MULQ 192(R9)
+	MOVQ DX, 192(DI)
+	MOVQ 200(SI), AX
+	MULQ 200(R9)
+	MOVQ DX, 200(DI)
+	MOVQ 208(SI), AX
+	MULQ 208(R9)
+	MOVQ DX, 208(DI)
+	MOVQ 216(SI), AX
+	MULQ 216(R9)
+	MOVQ DX, 216(DI)
+	MOVQ 224(SI), AX
+	MULQ 224(R9)
+	MOVQ DX, 224(DI)
+	MOVQ 232(SI), AX
+	MULQ 232(R9)
+	MOVQ DX, 232(DI)
+	MOVQ 240(SI), AX
+	MULQ 240(R9)
+	MOVQ DX, 240(DI)
+	MOVQ 248(SI), AX
+	MULQ 248(R9)
+	MOVQ DX, 248(DI)
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceMulhiU64K_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ AX, CX
+	MOVQ 0(SI), AX
+	MULQ CX
+	MOVQ DX, 0(DI)
+	MOVQ 8(SI), AX
+	MULQ CX
+	MOVQ DX, 8(DI)
+	MOVQ 16(SI), AX
+	MULQ CX
+	MOVQ DX, 16(DI)
+	MOVQ 24(SI), AX
+	MULQ CX
+	MOVQ DX, 24(DI)
+	MOVQ 32(SI), AX
+	MULQ CX
+	MOVQ DX, 32(DI)
+	MOVQ 40(SI), AX
+	MULQ CX
+	MOVQ DX, 40(DI)
+	MOVQ 48(SI), AX
+	MULQ CX
+	MOVQ DX, 48(DI)
+	MOVQ 56(SI), AX
+	MULQ CX
+	MOVQ DX, 56(DI)
+	MOVQ 64(SI), AX
+	MULQ CX
+	MOVQ DX, 64(DI)
+	MOVQ 72(SI), AX
+	MULQ CX
+	MOVQ DX, 72(DI)
+	MOVQ 80(SI), AX
+	MULQ CX
+	MOVQ DX, 80(DI)
+	MOVQ 88(SI), AX
+	MULQ CX
+	MOVQ DX, 88(DI)
+	MOVQ 96(SI), AX
+	MULQ CX
+	MOVQ DX, 96(DI)
+	MOVQ 104(SI), AX
+	MULQ CX
+	MOVQ DX, 104(DI)
+	MOVQ 112(SI), AX
+	MULQ CX
+	MOVQ DX, 112(DI)
+	MOVQ 120(SI), AX
+	MULQ CX
+	MOVQ DX, 120(DI)
+	MOVQ 128(SI), AX
+	MULQ CX
+	MOVQ DX, 128(DI)
+	MOVQ 136(SI), AX
+	MULQ CX
+	MOVQ DX, 136(DI)
+	MOVQ 144(SI), AX
+	MULQ CX
+	MOVQ DX, 144(DI)
+	MOVQ 152(SI), AX
+	MULQ CX
+	MOVQ DX, 152(DI)
+	MOVQ 160(SI), AX
+	MULQ CX
+	MOVQ DX, 160(DI)
+	MOVQ 168(SI), AX
+	MULQ CX
+	MOVQ DX, 168(DI)
+	MOVQ 176(SI), AX
+	MULQ CX
+	MOVQ DX, 176(DI)
+	MOVQ 184(SI), AX
+	MULQ CX
+	MOVQ DX, 184(DI)
+	MOVQ 192(SI), AX
+	MULQ CX
+	MOVQ DX, 192(DI)
+	MOVQ 200(SI), AX
+	MULQ CX
+	MOVQ DX, 200(DI)
+	MOVQ 208(SI), AX
+	MULQ CX
+	MOVQ DX, 208(DI)
+	MOVQ 216(SI), AX
+	MULQ CX
+	MOVQ DX, 216(DI)
+	MOVQ 224(SI), AX
+	MULQ CX
+	MOVQ DX, 224(DI)
+	MOVQ 232(SI), AX
+	MULQ CX
+	MOVQ DX, 232(DI)
+	MOVQ 240(SI), AX
+	MULQ CX
+	MOVQ DX, 240(DI)
+	MOVQ 248(SI), AX
+	MULQ CX
+	MOVQ DX, 248(DI)
+	VZEROUPPER
+	RET
+fail:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceCvtaToGlobal_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ $0x6fffffffffff, AX
 	MOVQ AX, X12
@@ -85683,81 +85895,83 @@ DATA simdbodies<>+3168(SB)/8, $·simdTraceLdLocalS32_b(SB)
 DATA simdbodies<>+3176(SB)/8, $·simdTraceLdLocal64_b(SB)
 DATA simdbodies<>+3184(SB)/8, $·simdTraceStLocal32_b(SB)
 DATA simdbodies<>+3192(SB)/8, $·simdTraceStLocal64_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3792
+DATA simdbodies<>+3200(SB)/8, $·simdTraceMulhiU64_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceMulhiU64K_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceShfl_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3808
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -153,7 +153,7 @@ func buildTraces(f *Func) {
 // logic's, pack's and unpack's. Such a trace may run on lanes that are no
 // threads (runConverged's wide).
 func ownRowsOnly(kind string) bool {
-	if kind == "" || kind == "selp" {
+	if kind == "" || kind == "selp" || strings.HasPrefix(kind, "mulhi") {
 		return true
 	}
 	for _, p := range []string{"setp:", "predlogic:", "pack:", "unpack:"} {
@@ -243,6 +243,18 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 	}
 	if strings.HasPrefix(kind, "pack:") || strings.HasPrefix(kind, "unpack:") {
 		return packEntry(f, o, kind)
+	}
+	if strings.HasPrefix(kind, "mulhi") {
+		// a register op's body: d, a, and b or k
+		body, ok := simdMemBody(kind)
+		if !ok || !inFrame(o.d, o.a) || kind == "mulhiU64" && !inFrame(o.b) {
+			return traceOp{}, false
+		}
+		t := traceOp{body: body, d: row(o.d), a: row(o.a), k: o.k}
+		if kind == "mulhiU64" {
+			t.b = row(o.b)
+		}
+		return t, true
 	}
 	if kind == "cvtaToGlobal" {
 		body, ok := simdMemBody(kind)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -201,8 +202,8 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 	for key := range simdMemBodies {
 		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" ||
 			strings.HasPrefix(key, "predlogic:") || key == "shfl" || strings.HasPrefix(key, "pack:") || strings.HasPrefix(key, "unpack:") ||
-			strings.Contains(key, "Local") {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack, TestSIMDTraceLocal
+			strings.Contains(key, "Local") || strings.HasPrefix(key, "mulhi") {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack, TestSIMDTraceLocal, TestSIMDTraceMulHi
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -740,5 +741,61 @@ func TestSIMDTraceLocal(t *testing.T) {
 	}
 	if len(taken) != 5 {
 		t.Errorf("bodies taken: %v", taken)
+	}
+}
+
+// TestSIMDTraceMulHi: the trace bodies of mul.hi.u64 (b a row, or the
+// entry's k) give each lane the high half of its 128-bit product
+// (bits.Mul64), and the trace goes on to the next body; in place too (the
+// destination is an operand's row).
+func TestSIMDTraceMulHi(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	xorBody, ok := simdBodyOf(simdXor64K)
+	if !ok {
+		t.Fatal("no body for xor.b64")
+	}
+	for round := 0; round < 200; round++ {
+		k := round%2 == 1
+		key := map[bool]string{false: "mulhiU64", true: "mulhiU64K"}[k]
+		body, ok := simdMemBody(key)
+		if !ok {
+			t.Fatalf("no body %s", key)
+		}
+		rows := make([]uint64, 5*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64() >> (r.IntN(4) * 16)
+		}
+		kv := r.Uint64()
+		dst := 0
+		if round%5 == 4 {
+			dst = 1 // in place: the destination is a's row
+		}
+		want := append([]uint64(nil), rows...)
+		for l := range warpSize {
+			b := rows[int(rowOff(2)/8)+l]
+			if k {
+				b = kv
+			}
+			want[int(rowOff(dst)/8)+l], _ = bits.Mul64(rows[int(rowOff(1)/8)+l], b)
+		}
+		copy(want[rowOff(4)/8:rowOff(5)/8], rows[rowOff(3)/8:rowOff(4)/8])
+		op := traceOp{body: body, d: rowOff(dst), a: rowOff(1), k: kv}
+		if !k {
+			op.b = rowOff(2)
+		}
+		ops := []traceOp{op, {body: xorBody, d: rowOff(4), a: rowOff(3), k: 0}}
+		var ctx traceCtx
+		if done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx); done != 2 {
+			t.Fatalf("round %d %s: %d ops ran", round, key, done)
+		}
+		for i := range rows {
+			if rows[i] != want[i] {
+				t.Fatalf("round %d %s: row %d lane %d: %#x, want %#x", round, key, i/warpSize, i%warpSize, rows[i], want[i])
+			}
+		}
 	}
 }

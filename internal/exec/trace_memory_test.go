@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -694,6 +695,66 @@ Loop:
 		var f *Fault
 		if !errors.As(err, &f) {
 			t.Fatalf("traces %v: an index past the bank gave %v, want a fault", traces, err)
+		}
+	}
+}
+
+// TestMulHiU64InTraces: a 64-bit hash loop with mul.hi.u64 by a register
+// and by an immediate (the traces' scalar bodies) gives Go's values, with
+// traces and without.
+func TestMulHiU64InTraces(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mul.lo.u64 %rd3, %rd2, -7046029254386353131;
+	add.u64 %rd3, %rd3, 12345;
+	mov.u64 %rd4, 0;
+	mov.u32 %r2, 0;
+Loop:
+	mul.hi.u64 %rd5, %rd3, -4658895280553007687;
+	mul.hi.u64 %rd6, %rd3, %rd5;
+	xor.b64 %rd4, %rd4, %rd6;
+	add.u64 %rd3, %rd3, %rd5;
+	add.u64 %rd3, %rd3, 1442695040888963407;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p, %r2, 50;
+	@%p bra Loop;
+	mul.wide.u32 %rd7, %r1, 8;
+	add.u64 %rd8, %rd1, %rd7;
+	st.global.u64 [%rd8], %rd4;
+	ret;
+}`
+	want := make([]uint64, 32)
+	for l := range want {
+		x := uint64(l)*uint64(0x9E3779B97F4A7C15) + 12345
+		var acc uint64
+		for range 50 {
+			h, _ := bits.Mul64(x, 0xBF58476D1CE4E5B9)
+			h2, _ := bits.Mul64(x, h)
+			acc ^= h2
+			x += h
+			x += 1442695040888963407
+		}
+		want[l] = acc
+	}
+	for _, traces := range []bool{true, false} {
+		setFlag(t, &tracesEnabled, traces)
+		p, g := load(t, src)
+		out, _ := g.Alloc(8*32, 0)
+		launchK(t, p, 1, 32, out)
+		b, _ := g.Bytes(out, 8*32)
+		for l, w := range want {
+			if got := binary.LittleEndian.Uint64(b[8*l:]); got != w {
+				t.Fatalf("traces %v: lane %d: %#x, want %#x", traces, l, got, w)
+			}
 		}
 	}
 }
