@@ -52,8 +52,9 @@ type traceWindow struct {
 
 // traceCtx is what simdTrace's bodies reach through R8 (the assembly reads
 // this layout): the windows, by index: the CTA's shared memory, the
-// launch's parameters, then up to 30 global ones per warp (global ld/st
-// beyond the 30th of a function stay out of traces).
+// launch's parameters, the lanes' local memories, the constant bank, then
+// up to 60 global ones per warp (global ld/st beyond the 60th of a
+// function stay out of traces; 28 cut an unrolled stencil's traces).
 type traceCtx struct {
 	win [traceWindows]traceWindow
 	// the predicates of the frame running the trace (setp's bodies)
@@ -74,7 +75,7 @@ type traceState struct {
 }
 
 const (
-	traceWindows      = 32
+	traceWindows      = 64
 	sharedWindow      = 0
 	paramWindow       = 1
 	localWindow       = 2 // the lanes' local memories: data, and n the bytes of each (localStride)

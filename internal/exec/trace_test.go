@@ -108,7 +108,7 @@ func TestTraceLayouts(t *testing.T) {
 		{"traceWindow", unsafe.Sizeof(win), 40}, {"traceWindow.n", unsafe.Offsetof(win.n), 8},
 		{"traceWindow.base", unsafe.Offsetof(win.base), 16}, {"traceWindow.last", unsafe.Offsetof(win.last), 24},
 		{"traceWindow.step", unsafe.Offsetof(win.step), 32},
-		{"traceCtx.preds", unsafe.Offsetof(ctx.preds), 32 * 40}, {"paramWindow", uintptr(traceWindowOffset(paramWindow)), 40},
+		{"traceCtx.preds", unsafe.Offsetof(ctx.preds), 64 * 40}, {"paramWindow", uintptr(traceWindowOffset(paramWindow)), 40},
 		{"shflTable.lane", unsafe.Offsetof(sh.lane), 32}, {"shflTable.pvals", unsafe.Offsetof(sh.pvals), 64},
 		{"shflTable.hasPred", unsafe.Offsetof(sh.hasPred), 68},
 	} {
@@ -116,7 +116,7 @@ func TestTraceLayouts(t *testing.T) {
 			t.Errorf("%s: %d, the assembly expects %d", c.name, c.got, c.want)
 		}
 	}
-	if traceWindows != 32 {
-		t.Errorf("traceWindows = %d, the assembly expects 32", traceWindows)
+	if traceWindows != 64 {
+		t.Errorf("traceWindows = %d, the assembly expects 64", traceWindows)
 	}
 }

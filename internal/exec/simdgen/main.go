@@ -1098,8 +1098,8 @@ func loadPred(w *writer, off int, reg string) {
 	w.f("MOVL (R10)(%s*1), %s", reg, reg)
 }
 
-// ctxPreds is traceCtx.preds' offset: after 32 windows of 40 bytes.
-const ctxPreds = 32 * 40
+// ctxPreds is traceCtx.preds' offset: after 64 windows of 40 bytes.
+const ctxPreds = 64 * 40
 
 // sharedBase is internal/mem's SharedBase: generic addresses below it are
 // global ones.
