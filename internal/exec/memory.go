@@ -1075,6 +1075,22 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 // parameter by name), an address without a register, or an element size
 // without a body.
 func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
+	if load && (len(o.vec) == 2 || len(o.vec) == 4) && o.size == 4 && o.addrBase >= 0 && !strong(in, o) && !o.frameAddr &&
+		(o.space == mem.SpaceGlobal || o.space == mem.SpaceShared) {
+		// ld.v2/.v4 of 4-byte elements into consecutive rows (a float4's
+		// {x, y, z, w}: clang's registers one after the other; memEntry
+		// checks)
+		for k, v := range o.vec {
+			if v < 0 || v != o.vec[0]+int32(k) {
+				return ""
+			}
+		}
+		ext := "Z"
+		if t[1] == 's' {
+			ext = "S"
+		}
+		return fmt.Sprintf("ldV%d%s32", len(o.vec), ext)
+	}
 	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr {
 		return ""
 	}

@@ -277,12 +277,14 @@ func memEntry(f *Func, o *Op, globals *uint64) (traceOp, bool) {
 			return traceOp{}, false
 		}
 		// loads of global memory prefetch strided rows, stores take
-		// consecutive rows only
-		kind += "P"
+		// consecutive rows only (vectors: their own bodies, without)
+		if !strings.HasPrefix(kind, "ldV") {
+			kind += "P"
+		}
 		win = *globals + firstGlobalWindow
 	}
 	body, ok := simdMemBody(kind)
-	if !ok || !inFrame(o.vec[0]) || o.addrBase >= 0 && !inFrame(o.addrBase) || o.addrBase < 0 && !strings.HasPrefix(kind, "ldParam") {
+	if !ok || !inFrame(o.vec...) || o.addrBase >= 0 && !inFrame(o.addrBase) || o.addrBase < 0 && !strings.HasPrefix(kind, "ldParam") {
 		return traceOp{}, false
 	}
 	if o.space == mem.SpaceGlobal {

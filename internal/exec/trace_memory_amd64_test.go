@@ -202,8 +202,8 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 	for key := range simdMemBodies {
 		if strings.HasPrefix(key, "ldParam") || key == "cvtaToGlobal" || strings.HasPrefix(key, "setp:") || key == "selp" ||
 			strings.HasPrefix(key, "predlogic:") || key == "shfl" || strings.HasPrefix(key, "pack:") || strings.HasPrefix(key, "unpack:") ||
-			strings.Contains(key, "Local") || strings.HasPrefix(key, "mulhi") {
-			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack, TestSIMDTraceLocal, TestSIMDTraceMulHi
+			strings.Contains(key, "Local") || strings.HasPrefix(key, "mulhi") || strings.HasPrefix(key, "ldV") {
+			continue // TestSIMDTraceParamAndCvta, TestSIMDTraceSetp, TestSIMDTraceSelp, TestSIMDTracePredLogic, TestSIMDTraceShfl, TestSIMDTracePack, TestSIMDTraceLocal, TestSIMDTraceMulHi, TestSIMDTraceVectorLoads
 		}
 		if taken[key] < 10 || refused[key] < 10 {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
@@ -796,6 +796,114 @@ func TestSIMDTraceMulHi(t *testing.T) {
 			if rows[i] != want[i] {
 				t.Fatalf("round %d %s: row %d lane %d: %#x, want %#x", round, key, i/warpSize, i%warpSize, rows[i], want[i])
 			}
+		}
+	}
+}
+
+// TestSIMDTraceVectorLoads: the trace bodies of ld.v2/.v4 of 4-byte
+// elements into consecutive rows: where every lane's vector lies, aligned
+// to its size, in the window, each lane's elements go to the rows d, d+1,
+// ... zero- or sign-extended, and the trace goes on; otherwise the body
+// refuses and no row changes.
+func TestSIMDTraceVectorLoads(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	r := rand.New(rand.NewPCG(17, 18))
+	const window = 4096
+	const base = uint64(0x40000)
+	rowOff := func(i int) uint64 { return uint64(i) * warpSize * 8 }
+	taken, refused := map[string]int{}, map[string]int{}
+	xorBody, ok := simdBodyOf(simdXor64K)
+	if !ok {
+		t.Fatal("no body for xor.b64")
+	}
+	for round := 0; round < 2000; round++ {
+		keys := []string{"ldV2Z32", "ldV2S32", "ldV4Z32", "ldV4S32"}
+		key := keys[round%len(keys)]
+		body, ok := simdMemBody(key)
+		if !ok {
+			t.Fatalf("no body %s", key)
+		}
+		n := int(key[3] - '0')
+		size := uint64(4 * n)
+		signed := key[4] == 'S'
+		data := make([]byte, window)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		wlen := uint64(window)
+		if round%37 == 36 {
+			wlen = size - 1
+		}
+		k := uint64(r.IntN(3)) * size
+		// rows: 0-3 the destination, 4 addresses, 5 and 6: a following copy
+		rows := make([]uint64, 7*warpSize)
+		for i := range rows {
+			rows[i] = r.Uint64()
+		}
+		addr := (*lanes)(rows[rowOff(4)/8:])
+		start := uint64(r.IntN(window/int(size)-40)) * size
+		for i := range addr {
+			off := start + uint64(i)*size
+			switch round / 4 % 4 {
+			case 1:
+				off = start
+			case 2:
+				off = uint64(r.IntN(window/int(size))) * size
+			}
+			addr[i] = base + off - k
+		}
+		switch round / 16 % 5 {
+		case 3:
+			addr[r.IntN(warpSize)] += 4 // a lane misaligned for the vector
+		case 4:
+			addr[r.IntN(warpSize)] = base + window - size + 4 - k // past the window
+		}
+		take := wlen >= size
+		for i := range addr {
+			o := addr[i] + k - base
+			if o%size != 0 || o > wlen-size || wlen < size {
+				take = false
+			}
+		}
+		want := append([]uint64(nil), rows...)
+		if take {
+			for l := range warpSize {
+				o := addr[l] + k - base
+				for e := range n {
+					v := uint64(binary.LittleEndian.Uint32(data[o+4*uint64(e):]))
+					if signed {
+						v = uint64(int64(int32(v)))
+					}
+					want[int(rowOff(e)/8)+l] = v
+				}
+			}
+			copy(want[rowOff(6)/8:rowOff(7)/8], rows[rowOff(5)/8:rowOff(6)/8])
+		}
+		var ctx traceCtx
+		ctx.win[5] = traceWindow{data: uintptr(unsafe.Pointer(&data[0])), n: wlen, base: base}
+		op := traceOp{body: body, d: rowOff(0), a: rowOff(4), c: traceWindowOffset(5), k: k}
+		ops := []traceOp{op, {body: xorBody, d: rowOff(6), a: rowOff(5), k: 0}}
+		done := simdTrace(unsafe.Pointer(&rows[0]), &ops[0], len(ops), &ctx)
+		runtime.KeepAlive(data)
+		if w := map[bool]int{true: 2, false: 0}[take]; done != w {
+			t.Fatalf("round %d %s: %d ops ran, want %d", round, key, done, w)
+		}
+		for i := range rows {
+			if rows[i] != want[i] {
+				t.Fatalf("round %d %s: row %d lane %d: %#x, want %#x", round, key, i/warpSize, i%warpSize, rows[i], want[i])
+			}
+		}
+		if take {
+			taken[key]++
+		} else {
+			refused[key]++
+		}
+	}
+	for _, key := range []string{"ldV2Z32", "ldV2S32", "ldV4Z32", "ldV4S32"} {
+		if taken[key] < 50 || refused[key] < 50 {
+			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -753,6 +754,89 @@ Loop:
 		b, _ := g.Bytes(out, 8*32)
 		for l, w := range want {
 			if got := binary.LittleEndian.Uint64(b[8*l:]); got != w {
+				t.Fatalf("traces %v: lane %d: %#x, want %#x", traces, l, got, w)
+			}
+		}
+	}
+}
+
+// TestVectorLoadsInTraces: a loop of ld.global.v4.u32 and ld.global.v2.s32
+// into consecutive registers (the traces' vector bodies) and one into
+// registers out of order (the Go path) gives Go's values, with traces and
+// without.
+func TestVectorLoadsInTraces(t *testing.T) {
+	const src = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r10, %tid.x;
+	mul.wide.u32 %rd3, %r10, 16;
+	add.u64 %rd4, %rd1, %rd3;         // in + 16 tid
+	mov.u32 %r11, 0;
+	mov.u32 %r12, 0;
+Loop:
+	ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd4];
+	add.u32 %r12, %r12, %r1;
+	xor.b32 %r12, %r12, %r2;
+	add.u32 %r12, %r12, %r3;
+	xor.b32 %r12, %r12, %r4;
+	ld.global.v2.s32 {%r5, %r6}, [%rd4+8];
+	shr.s32 %r5, %r5, 3;
+	add.u32 %r12, %r12, %r5;
+	sub.u32 %r12, %r12, %r6;
+	ld.global.v2.u32 {%r8, %r7}, [%rd4];
+	mul.lo.u32 %r8, %r8, 3;
+	add.u32 %r12, %r12, %r8;
+	add.u32 %r12, %r12, %r7;
+	add.u64 %rd4, %rd4, 512;
+	add.u32 %r11, %r11, 1;
+	setp.lt.u32 %p, %r11, 16;
+	@%p bra Loop;
+	mul.wide.u32 %rd5, %r10, 4;
+	add.u64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r12;
+	ret;
+}`
+	r := rand.New(rand.NewPCG(19, 20))
+	words := make([]uint32, 32*4*16)
+	for i := range words {
+		words[i] = r.Uint32()
+	}
+	want := make([]uint32, 32)
+	for l := range want {
+		var acc uint32
+		for it := range 16 {
+			w := words[it*128+4*l:]
+			acc += w[0]
+			acc ^= w[1]
+			acc += w[2]
+			acc ^= w[3]
+			acc += uint32(int32(w[2]) >> 3)
+			acc -= w[3]
+			acc += w[0] * 3
+			acc += w[1]
+		}
+		want[l] = acc
+	}
+	for _, traces := range []bool{true, false} {
+		setFlag(t, &tracesEnabled, traces)
+		p, g := load(t, src)
+		in, _ := g.Alloc(uint64(4*len(words)), 0)
+		out, _ := g.Alloc(4*32, 0)
+		b, _ := g.Bytes(in, uint64(4*len(words)))
+		for i, w := range words {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		launchK(t, p, 1, 32, in, out)
+		o, _ := g.Bytes(out, 4*32)
+		for l, w := range want {
+			if got := binary.LittleEndian.Uint32(o[4*l:]); got != w {
 				t.Fatalf("traces %v: lane %d: %#x, want %#x", traces, l, got, w)
 			}
 		}

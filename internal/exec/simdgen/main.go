@@ -865,6 +865,43 @@ func (g *gen) traceMemory() {
 			w.f("XORL BX, BX")
 		})
 	}
+	// ld.v2/.v4 of 4-byte elements in traces, into consecutive rows (the
+	// entry's d, then the rows after it): every lane's vector checked in
+	// the window (aligned to its size), then each lane's elements, zero- or
+	// sign-extended; a lane outside refuses the whole access
+	for _, v := range []struct {
+		key, move string
+		n         int
+	}{{"ldV2Z32", "MOVL", 2}, {"ldV2S32", "MOVLQSX", 2}, {"ldV4Z32", "MOVL", 4}, {"ldV4S32", "MOVLQSX", 4}} {
+		g.traceBody(v.key, func(w *writer) {
+			size := 4 * v.n
+			w.f("MOVQ 32(R13), CX")
+			w.f("ADDQ R8, CX") // CX: the window
+			w.f("MOVQ 8(CX), R10")
+			w.f("CMPQ R10, $%d", size)
+			w.f("JCS fail")
+			w.f("SUBQ $%d, R10", size) // the highest offset of a vector
+			w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
+			w.f("MOVQ 0(CX), R9")      // the data
+			w.f("MOVQ AX, X15")
+			w.f("VPBROADCASTQ X15, Y15")
+			w.f("VPBROADCASTQ bias64<>(SB), Y13")
+			w.f("MOVQ R10, X14")
+			w.f("VPBROADCASTQ X14, Y14")
+			w.f("VPXOR Y13, Y14, Y14")
+			w.f("MOVQ AX, CX") // adj (checkOffsets takes AX)
+			checkOffsets(w, size)
+			for l := 0; l < 32; l++ {
+				w.f("MOVQ %d(SI), AX", 8*l)
+				w.f("ADDQ CX, AX")
+				for e := 0; e < v.n; e++ {
+					w.f("%s %d(R9)(AX*1), BX", v.move, 4*e)
+					w.f("MOVQ BX, %d(DI)", 256*e+8*l)
+				}
+			}
+			w.f("XORL BX, BX")
+		})
+	}
 	// mul.hi.u64 in traces: each lane's 128-bit product by MULQ, its high
 	// half kept (a scalar multiply a lane measured faster than the four
 	// 32-bit products and carries of AVX2); b a row, or the entry's k
