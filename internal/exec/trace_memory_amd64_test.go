@@ -50,7 +50,7 @@ func TestSIMDTraceMemoryBodies(t *testing.T) {
 			size = 1
 		}
 		signed := kind[2] == 'S'
-		data := make([]byte, window)
+		data := onHeap(make([]byte, window))
 		for i := range data {
 			data[i] = byte(r.Uint32())
 		}
@@ -269,7 +269,7 @@ func TestSIMDTraceParamAndCvta(t *testing.T) {
 				{"ldParamZ32", 4, false}, {"ldParamS32", 4, true}, {"ldParam64", 8, false}}
 			m := kinds[r.IntN(len(kinds))]
 			key = m.key
-			params := make([]byte, r.IntN(48))
+			params := onHeap(make([]byte, r.IntN(48)))
 			for i := range params {
 				params[i] = byte(r.Uint32())
 			}
@@ -392,7 +392,7 @@ func TestSIMDTraceSetp(t *testing.T) {
 						}
 					}
 					want := ref(a, b)
-					preds := make([]uint32, 4)
+					preds := onHeap(make([]uint32, 4))
 					for i := range preds {
 						preds[i] = r.Uint32()
 					}
@@ -451,7 +451,7 @@ func TestSIMDTraceSelp(t *testing.T) {
 		for i := range rows {
 			rows[i] = r.Uint64()
 		}
-		preds := []uint32{r.Uint32(), r.Uint32(), r.Uint32()}
+		preds := onHeap([]uint32{r.Uint32(), r.Uint32(), r.Uint32()})
 		neg := uint64(0)
 		if round%2 == 1 {
 			neg = 0xffffffff
@@ -506,7 +506,7 @@ func TestSIMDTracePredLogic(t *testing.T) {
 			for i := range rows {
 				rows[i] = r.Uint64()
 			}
-			preds := []uint32{r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()}
+			preds := onHeap([]uint32{r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()})
 			a, b, d := r.IntN(4), r.IntN(4), r.IntN(4)
 			var na, nb uint32
 			if r.IntN(2) == 0 {
@@ -577,7 +577,7 @@ func TestSIMDTraceShfl(t *testing.T) {
 				if o.memTrace != "shfl" || len(o.trace) == 0 {
 					t.Fatalf("shfl.%s %s: not in a trace", mode, dst)
 				}
-				f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: []uint32{r.Uint32(), r.Uint32()}}
+				f := &frame{fn: fn, regs: make([]uint64, fn.numSlots*warpSize), preds: onHeap([]uint32{r.Uint32(), r.Uint32()})}
 				for i := range f.regs {
 					f.regs[i] = r.Uint64()
 				}
@@ -640,7 +640,7 @@ func TestSIMDTraceLocal(t *testing.T) {
 			size = 8
 		}
 		stride := uint64(16 * (1 + r.IntN(8))) // bytes per lane
-		mem := make([]byte, warpSize*stride)
+		mem := onHeap(make([]byte, warpSize*stride))
 		for i := range mem {
 			mem[i] = byte(r.Uint32())
 		}
@@ -828,7 +828,7 @@ func TestSIMDTraceVectorLoads(t *testing.T) {
 		n := int(key[3] - '0')
 		size := uint64(4 * n)
 		signed := key[4] == 'S'
-		data := make([]byte, window)
+		data := onHeap(make([]byte, window))
 		for i := range data {
 			data[i] = byte(r.Uint32())
 		}
@@ -906,4 +906,16 @@ func TestSIMDTraceVectorLoads(t *testing.T) {
 			t.Errorf("%s: %d rounds taken, %d refused: too few", key, taken[key], refused[key])
 		}
 	}
+}
+
+// heapSink makes the buffers whose addresses the tests hand the assembly
+// as integers (traceCtx's windows and predicates) live on the heap: one
+// left on the stack moves when the stack grows before the call (the race
+// detector's larger frames made TestSIMDTraceSetp read a stale copy once
+// traceCtx grew to 64 windows), and the integer does not follow it.
+var heapSink []any
+
+func onHeap[T any](s []T) []T {
+	heapSink = append(heapSink[:0], s)
+	return s
 }
