@@ -54,7 +54,7 @@ type traceWindow struct {
 // this layout): the windows, by index: the CTA's shared memory, the
 // launch's parameters, the lanes' local memories, the constant bank, then
 // up to 60 global ones per warp (global ld/st beyond the 60th of a
-// function stay out of traces; 28 cut an unrolled stencil's traces).
+// function stay out of traces).
 type traceCtx struct {
 	win [traceWindows]traceWindow
 	// the predicates of the frame running the trace (setp's bodies)
