@@ -242,7 +242,13 @@ func (pd *batchPending) commit() {
 			addSums64(words, pd.d64[first:last+1])
 		}
 	}
-	pd.data, pd.first, pd.last, pd.nt, pd.adds = nil, redWords, -1, 0, 0 // (addSums zeroed the sums)
+	pd.empty() // (addSums zeroed the sums)
+}
+
+// empty marks the sums gone: no allocation, no words touched or listed,
+// no adds counted (the words themselves are zero again).
+func (pd *batchPending) empty() {
+	pd.data, pd.first, pd.last, pd.nt, pd.adds = nil, redWords, -1, 0, 0
 }
 
 // keep moves the sums of a batch that ended into held, the sums of the
@@ -267,35 +273,38 @@ func (pd *batchPending) keep(held *batchPending) {
 		held.d32, pd.d32 = pd.d32, held.d32
 		held.d64, pd.d64 = pd.d64, held.d64
 		held.data, held.base, held.width, held.lo, held.first, held.last = pd.data, pd.base, pd.width, pd.lo, pd.first, pd.last
-		pd.data, pd.first, pd.last, pd.nt = nil, redWords, -1, 0
+		pd.empty()
 		return
 	}
 	if first, last := pd.first, pd.last; first <= last {
-		switch {
-		case pd.track && pd.nt <= touchedCap && pd.nt < (last-first+1)/2 && pd.width == 4:
-			for _, i := range pd.touched[:pd.nt] {
-				held.d32[i] += pd.d32[i]
-				pd.d32[i] = 0
-			}
-		case pd.track && pd.nt <= touchedCap && pd.nt < (last-first+1)/2:
-			for _, i := range pd.touched[:pd.nt] {
-				held.d64[i] += pd.d64[i]
-				pd.d64[i] = 0
-			}
-		case pd.width == 4:
-			for i := first; i <= last; i++ {
-				held.d32[i] += pd.d32[i]
-				pd.d32[i] = 0
-			}
-		default:
-			for i := first; i <= last; i++ {
-				held.d64[i] += pd.d64[i]
-				pd.d64[i] = 0
-			}
+		var list []uint32 // (nil: the range)
+		if pd.track && pd.nt <= touchedCap && pd.nt < (last-first+1)/2 {
+			list = pd.touched[:pd.nt]
+		}
+		if pd.width == 4 {
+			mergeSums(held.d32, pd.d32, list, first, last)
+		} else {
+			mergeSums(held.d64, pd.d64, list, first, last)
 		}
 		held.first, held.last = min(held.first, first), max(held.last, last)
 	}
-	pd.data, pd.first, pd.last, pd.nt = nil, redWords, -1, 0
+	pd.empty()
+}
+
+// mergeSums adds src's sums to dst's and zeroes them: the words of list,
+// or, where list is nil, those from first to last.
+func mergeSums[T uint32 | uint64](dst, src []T, list []uint32, first, last int) {
+	if list != nil {
+		for _, i := range list {
+			dst[i] += src[i]
+			src[i] = 0
+		}
+		return
+	}
+	for i := first; i <= last; i++ {
+		dst[i] += src[i]
+		src[i] = 0
+	}
 }
 
 // drop forgets the sums (the batch goes back to the warp engine, which
@@ -311,5 +320,5 @@ func (pd *batchPending) drop() {
 			clear(pd.d64[pd.first : pd.last+1])
 		}
 	}
-	pd.data, pd.first, pd.last, pd.nt, pd.adds = nil, redWords, -1, 0, 0
+	pd.empty()
 }
