@@ -530,16 +530,16 @@ func (r *batchRun) combineDense(o *Op, ai *atomInfo) bool {
 	}
 	base := first - off0
 	lo := off0 &^ (redWords*n - 1)
-	if r.dense == nil {
-		r.dense, r.denseSeen = make([]uint64, redWords), make([]bool, redWords)
-	}
-	d, seen, touched := r.dense, r.denseSeen, r.denseTouched[:0]
 	t := &redTarget{width: n, op: ai.combine, signed: ai.it.signed, limit: limit}
 	c := newCombiner(t)
 	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
 	if c.kind == redMax || c.kind == redOr {
-		return r.foldMaxOr(o, ai, data, base, lo, t, c)
+		return r.foldMaxOr(o, ai, data, base, lo, bound, shift, t, c)
 	}
+	if r.dense == nil {
+		r.dense, r.denseSeen = make([]uint64, redWords), make([]bool, redWords)
+	}
+	d, seen, touched := r.dense, r.denseSeen, r.denseTouched[:0]
 	bad := false
 lanes:
 	for blk := range r.nb {
@@ -572,7 +572,7 @@ lanes:
 		if !bad {
 			applyCombined(t, unsafe.Pointer(&data[lo+uint64(i)*n]), c.out(d[i]))
 		}
-		seen[i], d[i] = false, 0
+		seen[i] = false
 	}
 	return !bad
 }
@@ -586,15 +586,14 @@ lanes:
 // lane outside the covered words (false: the general path takes the op,
 // and faults where it must) leaves the lanes before it folded: applied
 // again there, they change nothing.
-func (r *batchRun) foldMaxOr(o *Op, ai *atomInfo, data []byte, base, lo uint64, t *redTarget, c combiner) bool {
+func (r *batchRun) foldMaxOr(o *Op, ai *atomInfo, data []byte, base, lo, bound uint64, shift uint, t *redTarget, c combiner) bool {
 	n := uint64(o.size)
-	h := r.heldFoldFor(data, base, lo, *t, c)
+	h := r.heldFoldFor(data, base, lo, *t)
 	if len(h.touched)+r.nb*warpSize > cap(h.touched) {
 		h.flush() // (room for every lane of the batch)
 	}
 	d, touched := h.d, h.touched[:cap(h.touched)]
 	nt := len(h.touched)
-	bound, shift := uint64(len(data))-n, uint(bits.TrailingZeros64(n))
 	isMax := c.kind == redMax
 	for blk := range r.nb {
 		addrs, vals := r.row(blk, o.addrBase), r.row(blk, ai.val)
@@ -636,7 +635,6 @@ type heldFold struct {
 	base    uint64 // its address
 	lo      uint64 // offset in data of word d[0]'s
 	t       redTarget
-	c       combiner
 	d       []uint64 // per word, its fold (0: none, the identity)
 	touched []uint32 // the words folded into (a word may appear twice)
 }
@@ -646,7 +644,7 @@ type heldFold struct {
 // or the first after it applied its folds. Folds of another target on the
 // same allocation go to memory first: a max and a min of one word do not
 // commute, and a thread's must reach it in the thread's order.
-func (r *batchRun) heldFoldFor(data []byte, base, lo uint64, t redTarget, c combiner) *heldFold {
+func (r *batchRun) heldFoldFor(data []byte, base, lo uint64, t redTarget) *heldFold {
 	free := -1
 	for i := range r.folds {
 		h := &r.folds[i]
@@ -668,7 +666,7 @@ func (r *batchRun) heldFoldFor(data []byte, base, lo uint64, t redTarget, c comb
 	if h.d == nil {
 		h.d, h.touched = make([]uint64, redWords), make([]uint32, 0, redWords+len(r.act)*warpSize)
 	}
-	h.data, h.base, h.lo, h.t, h.c = data, base, lo, t, c
+	h.data, h.base, h.lo, h.t = data, base, lo, t
 	return h
 }
 
@@ -677,9 +675,10 @@ func (h *heldFold) flush() {
 	if h.data == nil {
 		return
 	}
+	c := newCombiner(&h.t)
 	for _, i := range h.touched {
 		if v := h.d[i]; v != 0 {
-			applyCombined(&h.t, unsafe.Pointer(&h.data[h.lo+uint64(i)*h.t.width]), h.c.out(v))
+			applyCombined(&h.t, unsafe.Pointer(&h.data[h.lo+uint64(i)*h.t.width]), c.out(v))
 			h.d[i] = 0
 		}
 	}
