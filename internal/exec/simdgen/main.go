@@ -827,18 +827,8 @@ func (g *gen) traceMemory() {
 	}{{"ldLocalZ32", "MOVL", 4, true}, {"ldLocalS32", "MOVLQSX", 4, true}, {"ldLocal64", "MOVQ", 8, true},
 		{"stLocal32", "MOVL", 4, false}, {"stLocal64", "MOVQ", 8, false}} {
 		g.traceBody(m.key, func(w *writer) {
-			w.f("MOVQ 32(R13), CX")
-			w.f("ADDQ R8, CX") // CX: the local window
-			w.f("MOVQ 8(CX), R10")
-			w.f("CMPQ R10, $%d", m.size)
-			w.f("JCS fail") // no local memory
-			w.f("VPBROADCASTQ (SI), Y9")
-			w.f("VPCMPEQQ (SI), Y9, Y10")
-			for j := 1; j < 8; j++ {
-				w.f("VPCMPEQQ %d(SI), Y9, Y8", 32*j)
-				w.f("VPAND Y8, Y10, Y10")
-			}
-			w.f("VPMOVMSKB Y10, BX")
+			traceWindowAt(w, m.size) // the local window (n: a lane's bytes)
+			lanesTest(w, "BX", sameSetup, sameTest)
 			w.f("CMPL BX, $0xffffffff")
 			w.f("JNE fail")
 			w.f("ADDQ (SI), AX") // the offset in every lane's memory
@@ -875,20 +865,8 @@ func (g *gen) traceMemory() {
 	}{{"ldV2Z32", "MOVL", 2}, {"ldV2S32", "MOVLQSX", 2}, {"ldV4Z32", "MOVL", 4}, {"ldV4S32", "MOVLQSX", 4}} {
 		g.traceBody(v.key, func(w *writer) {
 			size := 4 * v.n
-			w.f("MOVQ 32(R13), CX")
-			w.f("ADDQ R8, CX") // CX: the window
-			w.f("MOVQ 8(CX), R10")
-			w.f("CMPQ R10, $%d", size)
-			w.f("JCS fail")
-			w.f("SUBQ $%d, R10", size) // the highest offset of a vector
-			w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
-			w.f("MOVQ 0(CX), R9")      // the data
-			w.f("MOVQ AX, X15")
-			w.f("VPBROADCASTQ X15, Y15")
-			w.f("VPBROADCASTQ bias64<>(SB), Y13")
-			w.f("MOVQ R10, X14")
-			w.f("VPBROADCASTQ X14, Y14")
-			w.f("VPXOR Y13, Y14, Y14")
+			traceWindowAt(w, size)
+			traceOffsetBounds(w, size)
 			w.f("MOVQ AX, CX") // adj (checkOffsets takes AX)
 			checkOffsets(w, size)
 			for l := 0; l < 32; l++ {
@@ -1167,6 +1145,48 @@ func (g *gen) beginTraceBody(key, name string) {
 	fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
 }
 
+// traceWindowAt starts a trace body on the window its entry names (CX,
+// from R8 and the entry's c): R10 its length, refused (fail) where it is
+// shorter than size bytes (an empty window).
+func traceWindowAt(w *writer, size int) {
+	w.f("MOVQ 32(R13), CX")
+	w.f("ADDQ R8, CX") // CX: the window
+	w.f("MOVQ 8(CX), R10")
+	w.f("CMPQ R10, $%d", size)
+	w.f("JCS fail")
+}
+
+// traceOffsetBounds follows traceWindowAt for an access of size bytes a
+// lane at the entry's address row plus AX: AX becomes adj (address + adj =
+// offset in the window), R9 the data, and checkOffsets' operands are set
+// (Y15 adj, Y13 the bias, Y14 the highest offset, biased).
+func traceOffsetBounds(w *writer, size int) {
+	w.f("SUBQ $%d, R10", size) // the highest offset of an element
+	w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
+	w.f("MOVQ 0(CX), R9")      // the data
+	w.f("MOVQ AX, X15")
+	w.f("VPBROADCASTQ X15, Y15")
+	w.f("VPBROADCASTQ bias64<>(SB), Y13")
+	w.f("MOVQ R10, X14")
+	w.f("VPBROADCASTQ X14, Y14")
+	w.f("VPXOR Y13, Y14, Y14")
+}
+
+// lanesTest writes the test of every lane of the row at SI: setup, then
+// test(y, offset) leaving each chunk's lanes all ones where they pass (in
+// y, one of Y0-Y3), ANDed in Y9; mask gets the bytes' sign bits (all ones:
+// every lane passed).
+func lanesTest(w *writer, mask string, setup func(w *writer), test func(w *writer, y string, off int)) {
+	setup(w)
+	w.f("VPCMPEQQ Y9, Y9, Y9")
+	for j := 0; j < 8; j++ {
+		y := fmt.Sprintf("Y%d", j%4)
+		test(w, y, 32*j)
+		w.f("VPAND %s, Y9, Y9", y)
+	}
+	w.f("VPMOVMSKB Y9, %s", mask)
+}
+
 // traceAccess writes one memory body (traceMemory). Entry: DI = the
 // destination row (ld), DX = the source row (st), SI = the address row,
 // AX = the constant part of the address, R13 = the entry, R8 = the
@@ -1174,21 +1194,9 @@ func (g *gen) beginTraceBody(key, name string) {
 // unless refusing), CX, DX, R9, R10 and the vector registers.
 func (g *gen) traceAccess(size int, load bool, widen string, prefetch bool) {
 	w := &g.s
-	w.f("MOVQ 32(R13), CX")
-	w.f("ADDQ R8, CX") // CX: the window
-	w.f("MOVQ 8(CX), R10")
-	w.f("CMPQ R10, $%d", size)
-	w.f("JCS fail")            // shorter than one element (an empty window)
-	w.f("SUBQ $%d, R10", size) // the highest offset of an element
-	w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
-	w.f("MOVQ 0(CX), R9")      // the data
+	traceWindowAt(w, size)
+	traceOffsetBounds(w, size)
 	// the lanes' offsets in Y0-Y7, checked
-	w.f("MOVQ AX, X15")
-	w.f("VPBROADCASTQ X15, Y15")
-	w.f("VPBROADCASTQ bias64<>(SB), Y13")
-	w.f("MOVQ R10, X14")
-	w.f("VPBROADCASTQ X14, Y14")
-	w.f("VPXOR Y13, Y14, Y14")
 	checkOffsets(w, size)
 	if prefetch && load {
 		g.stridePrefetch(size)
@@ -1765,14 +1773,7 @@ func (g *gen) allLanes(name, sig string, frame int, ret string, setup func(w *wr
 	g.text(name, frame)
 	w := &g.s
 	w.f("MOVQ row+0(FP), SI")
-	setup(w)
-	w.f("VPCMPEQQ Y9, Y9, Y9")
-	for j := 0; j < 8; j++ {
-		y := fmt.Sprintf("Y%d", j%4)
-		test(w, y, 32*j)
-		w.f("VPAND %s, Y9, Y9", y)
-	}
-	w.f("VPMOVMSKB Y9, AX")
+	lanesTest(w, "AX", setup, test)
 	w.f("CMPL AX, $0xffffffff")
 	w.f("SETEQ %s", ret)
 	w.f("VZEROUPPER")
@@ -1800,10 +1801,13 @@ func (g *gen) fill() {
 // every lane of row is below limit, unsigned (cvta.to's rows of global
 // addresses).
 func (g *gen) allSame() {
-	g.allLanes("simdAllSame", "(row *lanes) bool", 9, "ret+8(FP)",
-		func(w *writer) { w.f("VPBROADCASTQ (SI), Y8") },
-		func(w *writer, y string, off int) { w.f("VPCMPEQQ %d(SI), Y8, %s", off, y) })
+	g.allLanes("simdAllSame", "(row *lanes) bool", 9, "ret+8(FP)", sameSetup, sameTest)
 }
+
+// sameSetup and sameTest are lanesTest's test of a row whose lanes all
+// hold lane 0's value.
+func sameSetup(w *writer)                   { w.f("VPBROADCASTQ (SI), Y8") }
+func sameTest(w *writer, y string, off int) { w.f("VPCMPEQQ %d(SI), Y8, %s", off, y) }
 
 func (g *gen) allBelow() {
 	g.allLanes("simdAllBelow", "(row *lanes, limit uint64) bool", 17, "ret+16(FP)",
