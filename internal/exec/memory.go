@@ -1075,66 +1075,58 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 // parameter by name), an address without a register, or an element size
 // without a body.
 func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
-	if load && (len(o.vec) == 2 || len(o.vec) == 4) && o.size == 4 && o.addrBase >= 0 && !strong(in, o) && !o.frameAddr &&
+	if strong(in, o) || o.frameAddr {
+		return ""
+	}
+	if load && (len(o.vec) == 2 || len(o.vec) == 4) && o.size == 4 && o.addrBase >= 0 &&
 		(o.space == mem.SpaceGlobal || o.space == mem.SpaceShared) {
 		// ld.v2/.v4 of 4-byte elements into consecutive rows (a float4's
-		// {x, y, z, w}: clang's registers one after the other; memEntry
-		// checks)
+		// {x, y, z, w}: clang's registers one after the other), whose
+		// bodies fill the rows from the entry's first
 		for k, v := range o.vec {
 			if v < 0 || v != o.vec[0]+int32(k) {
 				return ""
 			}
 		}
-		ext := "Z"
-		if t[1] == 's' {
-			ext = "S"
-		}
-		return fmt.Sprintf("ldV%d%s32", len(o.vec), ext)
+		return loadKind(fmt.Sprintf("ldV%d", len(o.vec)), 4, t)
 	}
-	if len(o.vec) != 1 || o.vec[0] < 0 || strong(in, o) || o.frameAddr {
+	if len(o.vec) != 1 || o.vec[0] < 0 {
 		return ""
 	}
-	if load && o.addrBase < 0 && (o.space == spaceKernelParam || o.space == mem.SpaceConst || o.space == mem.SpaceShared) {
+	switch {
+	case load && o.addrBase < 0 && (o.space == spaceKernelParam || o.space == mem.SpaceConst || o.space == mem.SpaceShared):
 		// a kernel parameter by name; likewise a constant's or a shared
 		// variable's element by name (a filter's weights, [w+8]), one
 		// element for every lane
-		switch {
-		case o.size == 8:
-			return "ldParam64"
-		case t[1] == 's':
-			return fmt.Sprintf("ldParamS%d", 8*o.size)
-		}
-		return fmt.Sprintf("ldParamZ%d", 8*o.size)
-	}
-	if o.space == mem.SpaceLocal && o.addrBase >= 0 && (o.size == 4 || o.size == 8) {
+		return loadKind("ldParam", o.size, t)
+	case o.space == mem.SpaceLocal && o.addrBase >= 0 && (o.size == 4 || o.size == 8):
 		// a warp's access at one offset in every lane's local memory (a
 		// local array's element in a loop; another pattern is refused)
-		switch {
-		case !load:
+		if !load {
 			return fmt.Sprintf("stLocal%d", 8*o.size)
-		case o.size == 8:
-			return "ldLocal64"
-		case t[1] == 's':
-			return "ldLocalS32"
 		}
-		return "ldLocalZ32"
-	}
-	if o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !(load && o.space == mem.SpaceConst) {
+		return loadKind("ldLocal", o.size, t)
+	case o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !(load && o.space == mem.SpaceConst):
 		return "" // (.const: loads of the launch's bank, a filter's weights or a table)
-	}
-	switch {
-	case load && o.size == 8:
-		return "ld64"
-	case load && (o.size == 1 || o.size == 2 || o.size == 4):
-		ext := "Z"
-		if t[1] == 's' {
-			ext = "S"
-		}
-		return fmt.Sprintf("ld%s%d", ext, 8*o.size)
+	case load && (o.size == 1 || o.size == 2 || o.size == 4 || o.size == 8):
+		return loadKind("ld", o.size, t)
 	case !load && (o.size == 4 || o.size == 8):
 		return fmt.Sprintf("st%d", 8*o.size)
 	}
 	return ""
+}
+
+// loadKind names a load body: prefix, then 64 for 8-byte elements, else
+// Z or S (the element zero- or sign-extended, as type t says) and its
+// bits (ldZ8, ldParamS16, ldLocal64, ldV4Z32).
+func loadKind(prefix string, size int, t string) string {
+	switch {
+	case size == 8:
+		return prefix + "64"
+	case t[1] == 's':
+		return fmt.Sprintf("%sS%d", prefix, 8*size)
+	}
+	return fmt.Sprintf("%sZ%d", prefix, 8*size)
 }
 
 // strong reports whether an ld/st is one of the strong forms (.relaxed,
