@@ -364,7 +364,9 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 		for n := len(r.frames); n > 0 && pc == r.frames[n-1].join; n = len(r.frames) {
 			pc = r.arrive() // a group reached its reconvergence point
 		}
-		r.meetTaken(pc)
+		if len(r.frames) > 0 {
+			r.meetTaken(pc)
+		}
 		o := &ops[pc]
 		switch plan.kind[pc] {
 		case bkExit:

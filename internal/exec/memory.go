@@ -367,7 +367,7 @@ func (w *Warp) opWindow(o *Op, addr, gen uint64) ([]byte, uint64, bool) {
 	if o.traceWin == 0 || w.ts == nil || w.ts.gen != gen {
 		return nil, 0, false
 	}
-	i := o.traceWin / traceWindowOffset(1)
+	i := traceWindowIndex(o.traceWin)
 	d, base := w.ts.data[i], w.ts.ctx.win[i].base
 	if len(d) == 0 || addr-base >= uint64(len(d)) {
 		return nil, 0, false
@@ -687,8 +687,9 @@ func (w *Warp) storeWarp(o *Op, src *lanes) bool {
 // eighth of a 16x16 stencil's time.)
 func (w *Warp) storeHalves(o *Op, regs *lanes, data []byte, base uint64, src *lanes) bool {
 	n := uint64(o.size)
-	if !hostLittleEndian || 16*n > uint64(len(data)) {
-		return false
+	if !hostLittleEndian || 16*n > uint64(len(data)) ||
+		regs[1]-regs[0] != n || regs[17]-regs[16] != n {
+		return false // (most stores that reach here fail at the second lane)
 	}
 	limit := uint64(len(data)) - 16*n
 	var bad uint64

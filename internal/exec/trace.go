@@ -88,6 +88,12 @@ func traceWindowOffset(i uint64) uint64 {
 	return i * uint64(unsafe.Sizeof(traceWindow{}))
 }
 
+// traceWindowIndex is the window at byte offset off (traceWindowOffset's
+// inverse: an op's traceWin).
+func traceWindowIndex(off uint64) int {
+	return int(off / traceWindowOffset(1))
+}
+
 // tracesEnabled lets tests compare runs with and without traces.
 var tracesEnabled = true
 
@@ -353,10 +359,12 @@ func (w *Warp) prepareWindows(f *frame) *traceCtx {
 	}
 	// the local memories (growLocal may have moved them since): the
 	// bodies take a warp's access at one offset in every lane's
+	// (n is one lane's bytes, not the window's)
 	if lw := &ts.ctx.win[localWindow]; len(w.localBack) == 0 || uint64(len(w.localBack)) < warpSize*w.localStride {
-		lw.data, lw.n, ts.data[localWindow] = 0, 0, nil
+		ts.setWindow(localWindow, nil, 0)
 	} else if lw.data != uintptr(unsafe.Pointer(&w.localBack[0])) || lw.n != w.localStride {
-		lw.data, lw.n, ts.data[localWindow] = uintptr(unsafe.Pointer(&w.localBack[0])), w.localStride, w.localBack
+		ts.setWindow(localWindow, w.localBack, 0)
+		lw.n = w.localStride
 	}
 	return &ts.ctx
 }
@@ -399,7 +407,7 @@ func (w *Warp) noteWindow(o *Op, data []byte, base, gen uint64) {
 		return
 	}
 	ts := w.traceState()
-	i := o.traceWin / traceWindowOffset(1)
+	i := traceWindowIndex(o.traceWin)
 	t := &ts.ctx.win[i]
 	if t.data != 0 && t.base == base && ts.gen == gen {
 		return
@@ -407,5 +415,5 @@ func (w *Warp) noteWindow(o *Op, data []byte, base, gen uint64) {
 	if gen != ts.gen {
 		ts.clearGlobalWindows(gen)
 	}
-	ts.setWindow(int(i), data, base)
+	ts.setWindow(i, data, base)
 }
