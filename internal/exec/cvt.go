@@ -458,19 +458,6 @@ func cvtInt32ToFloatVec(df fp.Format, it intType) func(d, a *lanes) {
 		if v := simdUnary(strings.Replace(key32(df), "?", narrowName(it), 1)); v != nil {
 			return v // (extended from the type's width in the loop)
 		}
-		if v := simdUnary(strings.Replace(key32(df), "?", "s32", 1)); v != nil {
-			// (the value as a 32-bit integer, then the AVX2 loop)
-			return func(d, a *lanes) {
-				for i := range d {
-					x := a[i] & mask
-					if it.signed {
-						x = uint64(uint32(it.signedVal(a[i])))
-					}
-					d[i] = x
-				}
-				v(d, d)
-			}
-		}
 		if df == fp.F32 {
 			return func(d, a *lanes) {
 				for i := range d {
@@ -645,17 +632,9 @@ func cvtFloatToInt32Vec(af fp.Format, it intType, irnd string, ftzIn bool) func(
 		if v := simdUnary("cvt" + irnd + "." + int32Name(it) + "." + af.String()); v != nil {
 			return v
 		}
-	} else if v := simdUnary("cvt" + irnd + "." + narrowName(it) + ".f32"); v != nil && af == fp.F32 {
-		return v // (8 and 16 bits: clamped in f32, then truncated)
-	} else if v := simdUnary("cvt" + irnd + ".s32.f32"); v != nil && af == fp.F32 {
-		// to s32 (saturating; NaN to 0), then to the narrower range: the
-		// same clamp
-		ilo, ihi := int64(lo), int64(hi)
-		return func(d, a *lanes) {
-			v(d, a)
-			for i, x := range d {
-				d[i] = it.norm(uint64(min(max(int64(int32(x)), ilo), ihi)))
-			}
+	} else if af == fp.F32 {
+		if v := simdUnary("cvt" + irnd + "." + narrowName(it) + ".f32"); v != nil {
+			return v // (8 and 16 bits: clamped in f32, then truncated)
 		}
 	}
 	in := func(v uint64) float64 { return float64(f32of(v)) }
