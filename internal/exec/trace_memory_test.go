@@ -842,3 +842,38 @@ Loop:
 		}
 	}
 }
+
+// TestOpWindowAnswers: an op's window (noteWindow: the allocation it used
+// last) answers an address inside it, with that allocation's bytes and
+// base, and not an address past its end or below its base, one of another
+// generation of the allocations (one was freed since), or an op whose
+// window it is not.
+func TestOpWindowAnswers(t *testing.T) {
+	var w Warp
+	o := &Op{traceWin: traceWindowOffset(firstGlobalWindow + 1)}
+	other := &Op{traceWin: traceWindowOffset(firstGlobalWindow + 2)}
+	data := make([]byte, 64)
+	const base, gen = 0x1000, 3
+	if _, _, ok := w.opWindow(o, base, gen); ok {
+		t.Fatal("a window before one was noted")
+	}
+	w.noteWindow(o, data, base, gen)
+	d, b, ok := w.opWindow(o, base+63, gen)
+	if !ok || b != base || len(d) != len(data) || &d[0] != &data[0] {
+		t.Fatalf("the last byte: %v base %#x len %d", ok, b, len(d))
+	}
+	for _, c := range []struct {
+		o         *Op
+		addr, gen uint64
+	}{
+		{o, base + 64, gen},
+		{o, base - 1, gen},
+		{o, base, gen + 1},
+		{other, base, gen},
+		{&Op{}, base, gen},
+	} {
+		if _, _, ok := w.opWindow(c.o, c.addr, c.gen); ok {
+			t.Errorf("window %d answered %#x of generation %d", traceWindowIndex(c.o.traceWin), c.addr, c.gen)
+		}
+	}
+}
