@@ -48,9 +48,8 @@ func (b *builder) newInst(n int) *ir.Inst {
 // fscope is a function-body scope of the builder.
 type fscope struct {
 	parent *fscope
-	names  map[string]any                      // *ir.Reg or *ir.Var
-	ranges map[string][]rangeDecl              // parameterized register names
-	made   map[*ptx.VarDecl]map[string]*ir.Reg // registers made from ranges, by name
+	names  map[string]any         // *ir.Reg or *ir.Var; also the registers made from ranges
+	ranges map[string][]rangeDecl // parameterized register names
 }
 
 type rangeDecl struct {
@@ -263,11 +262,21 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 }
 
 // find resolves a name in the function's scopes: a register or variable.
+// A register of a range (%r<100>) is made on its first use and kept with
+// the scope's names (block declares a scope's names before its
+// instructions, so none is declared after), so later uses find it by one
+// lookup.
 func (b *builder) find(f *ir.Func, s *fscope, name string) any {
-	prefix, index := splitIndex(name)
+	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for sc := s; sc != nil; sc = sc.parent {
 		if x, ok := sc.names[name]; ok {
 			return x
+		}
+		if len(sc.ranges) == 0 {
+			continue
+		}
+		if index == -2 {
+			prefix, index = splitIndex(name)
 		}
 		if prefix == "" {
 			continue
@@ -276,18 +285,9 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 			if index >= r.count {
 				continue
 			}
-			if sc.made == nil {
-				sc.made = map[*ptx.VarDecl]map[string]*ir.Reg{}
-			}
-			if sc.made[r.decl] == nil {
-				sc.made[r.decl] = map[string]*ir.Reg{}
-			}
-			reg := sc.made[r.decl][name]
-			if reg == nil {
-				reg = &ir.Reg{ID: len(f.Regs), Name: name, Type: r.decl.Type, Vector: r.decl.Vector}
-				f.Regs = append(f.Regs, reg)
-				sc.made[r.decl][name] = reg
-			}
+			reg := &ir.Reg{ID: len(f.Regs), Name: name, Type: r.decl.Type, Vector: r.decl.Vector}
+			f.Regs = append(f.Regs, reg)
+			sc.names[name] = reg
 			return reg
 		}
 	}

@@ -52,9 +52,7 @@ type checker struct {
 	// nil when only checking.
 	matched map[*ptx.Instruction]*match
 	// forms caches formsFor per opcode and modifier list
-	forms map[string]formsEntry
-	gates map[gateKey][]memo[[]gateDiag]  // gate's findings by combination (gate)
-	specs map[specKey][]memo[operandSpec] // spec's answers likewise
+	forms map[string][]formMatch
 	// matchBuf: checkInstruction's candidates, a buffer reused from one
 	// instruction to the next
 	matchBuf []match

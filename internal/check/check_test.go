@@ -389,8 +389,9 @@ func TestSpecMemo(t *testing.T) {
 	form := &isa.Form{}
 	c := &checker{}
 	pin := &ptx.Instruction{Opcode: "x"}
+	memos := &formMemos{}
 	for _, present := range []bool{false, true, false, true} {
-		m := match{key: 1, instr: in, form: form, present: map[string]bool{"c": present}}
+		m := match{memos: memos, instr: in, form: form, present: map[string]bool{"c": present}}
 		want := ".u32"
 		if present {
 			want = ".u64"
@@ -398,6 +399,10 @@ func TestSpecMemo(t *testing.T) {
 		if got := c.spec(pin, m, "d").typ; got != want {
 			t.Errorf("c present %v: d is %q, want %q", present, got, want)
 		}
+	}
+	// one placeholder, two answers (c absent, c present), each kept once
+	if len(memos.specs) != 1 || len(memos.specs[0].memos) != 2 {
+		t.Errorf("kept %+v, want one name with two memos", memos.specs)
 	}
 }
 

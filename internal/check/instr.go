@@ -12,7 +12,7 @@ import (
 
 // match is an instruction matched to one form of one block.
 type match struct {
-	key   int32 // the opcode and modifiers' combination (formsFor's number)
+	memos *formMemos // gate's and spec's answers for the combination and form
 	instr *isa.Instr
 	form  *isa.Form
 	// present lists the form's operand placeholders the instruction gives
@@ -49,7 +49,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	}
 	matches := c.matchBuf[:0]
 	defer func() { c.matchBuf = matches[:0] }()
-	fms, id := c.formsFor(blocks, in, key)
+	fms := c.formsFor(blocks, in, key)
 	for _, fm := range fms {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
@@ -61,7 +61,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 				if present == nil {
 					present = presentNames(ch.ops, in.Operands)
 				}
-				matches = append(matches, match{id, fm.instr, fm.form, present, fm.groups, ch.ops})
+				matches = append(matches, match{fm.memos, fm.instr, fm.form, present, fm.groups, ch.ops})
 			}
 		}
 	}
@@ -98,21 +98,37 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 }
 
 // A formMatch is a form whose modifier slots an instruction's modifiers
-// fill, with the value chosen for each group (shared, read-only).
+// fill, with the value chosen for each group (shared, read-only), and the
+// answers gate and spec keep for this combination of opcode, modifiers and
+// form.
 type formMatch struct {
 	instr  *isa.Instr
 	form   *isa.Form
 	groups map[string]string
+	memos  *formMemos
 }
 
-// formsFor returns the forms of blocks that in's modifiers fill, and the
-// combination's number (gate and spec keep their answers by it). A module
+// formMemos are gate's and spec's answers for one combination of opcode,
+// modifiers and form (memo.go). Held by the combination's formMatch, they
+// are found without hashing a key per operand.
+type formMemos struct {
+	gates []memo[[]gateDiag]
+	specs []specMemos
+}
+
+// specMemos are spec's answers for one operand placeholder.
+type specMemos struct {
+	name  string
+	memos []memo[operandSpec]
+}
+
+// formsFor returns the forms of blocks that in's modifiers fill. A module
 // repeats a few opcode and modifier combinations many times, so the
 // answer is kept per combination (key: the opcode and modifiers, as
 // checkInstruction writes them).
-func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) ([]formMatch, int32) {
-	if e, ok := c.forms[key]; ok {
-		return e.fms, e.id
+func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) []formMatch {
+	if fms, ok := c.forms[key]; ok {
+		return fms
 	}
 	var fms []formMatch
 	for _, b := range blocks {
@@ -128,21 +144,14 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string)
 					groups[s.Group] = chosen[i]
 				}
 			}
-			fms = append(fms, formMatch{b, f, groups})
+			fms = append(fms, formMatch{b, f, groups, &formMemos{}})
 		}
 	}
 	if c.forms == nil {
-		c.forms = map[string]formsEntry{}
+		c.forms = map[string][]formMatch{}
 	}
-	id := int32(len(c.forms))
-	c.forms[key] = formsEntry{fms, id}
-	return fms, id
-}
-
-// formsEntry is formsFor's answer for one combination.
-type formsEntry struct {
-	fms []formMatch
-	id  int32
+	c.forms[key] = fms
+	return fms
 }
 
 // A choice is one way n operands fill a form (operandChoices), with the
@@ -436,13 +445,6 @@ func (c *checker) emit(pos ptx.Pos, ds []gateDiag) {
 	}
 }
 
-// gateKey is what gate's findings depend on, besides the operands: the
-// opcode and modifiers (formsFor's number for them) and the form.
-type gateKey struct {
-	mods int32
-	form *isa.Form
-}
-
 // gate evaluates the block's requirements that apply to this instruction.
 // A module repeats a few opcode and modifier combinations many times: the
 // findings are kept per combination and form, with the questions about
@@ -460,8 +462,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		e, ok := exprs[a.Value]
 		return ok && c.operandIs(s, e, a.Kind)
 	}
-	gk := gateKey{m.key, m.form}
-	if ds, ok := recall(c.gates[gk], operand); ok {
+	if ds, ok := recall(m.memos.gates, operand); ok {
 		return ds
 	}
 	var mm memo[[]gateDiag]
@@ -480,7 +481,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		}
 		return featureName(in, m.form, r.When)
 	})
-	remember(&c.gates, gk, mm)
+	remember(&m.memos.gates, mm)
 	return mm.v
 }
 

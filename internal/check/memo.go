@@ -38,13 +38,9 @@ func (m *memo[V]) ask(a isa.Alt, v bool) bool {
 	return v
 }
 
-// remember adds m to the memos of key k in *tab (up to maxMemos).
-func remember[K comparable, V any](tab *map[K][]memo[V], k K, m memo[V]) {
-	if len((*tab)[k]) >= maxMemos {
-		return
+// remember adds m to the memos *ms (up to maxMemos).
+func remember[V any](ms *[]memo[V], m memo[V]) {
+	if len(*ms) < maxMemos {
+		*ms = append(*ms, m)
 	}
-	if *tab == nil {
-		*tab = map[K][]memo[V]{}
-	}
-	(*tab)[k] = append((*tab)[k], m)
 }

@@ -21,12 +21,23 @@ type operandSpec struct {
 // spec resolves the operand rules of the matched block for placeholder
 // name: later rules whose condition holds override earlier ones. The
 // answer depends on the opcode, modifiers and form (m.key, m.form), the
-// name, and which optional operands are present: it is kept per key with
-// the questions about presence it asked (gate's approach).
+// name, and which optional operands are present: it is kept per
+// combination and name (m.memos) with the questions about presence it
+// asked (gate's approach).
 func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 	present := func(a isa.Alt) bool { return m.present[a.Value] }
-	sk := specKey{m.key, m.form, name}
-	if sp, ok := recall(c.specs[sk], present); ok {
+	var kept *[]memo[operandSpec]
+	for i := range m.memos.specs {
+		if m.memos.specs[i].name == name {
+			kept = &m.memos.specs[i].memos
+			break
+		}
+	}
+	if kept == nil {
+		m.memos.specs = append(m.memos.specs, specMemos{name: name})
+		kept = &m.memos.specs[len(m.memos.specs)-1].memos
+	}
+	if sp, ok := recall(*kept, present); ok {
 		return sp
 	}
 	var mm memo[operandSpec]
@@ -50,15 +61,8 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 	if mm.v.typ == "" && onlyPredicate(mm.v.kinds) {
 		mm.v.typ = ".pred"
 	}
-	remember(&c.specs, sk, mm)
+	remember(kept, mm)
 	return mm.v
-}
-
-// specKey: what spec's answers depend on, besides the operands.
-type specKey struct {
-	mods int32
-	form *isa.Form
-	name string
 }
 
 // operandTypes gives each operand of an instruction matched to m the type

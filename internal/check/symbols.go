@@ -70,17 +70,28 @@ func (s *scope) declareRange(prefix string, n int, sym *symbol) {
 func (s *scope) lookup(name string) bool { return s.find(name) != nil }
 
 // find returns the symbol name denotes in s or an enclosing scope, or nil.
+// A name of a range (%r5 of %r<100>) is kept with the scope's names once
+// found (a block's declarations all come before its instructions, so
+// none is declared after), so later uses find it by one lookup.
 func (s *scope) find(name string) *symbol {
-	prefix, index := splitIndex(name)
+	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for ; s != nil; s = s.parent {
 		if sym, ok := s.names[name]; ok {
 			return sym
 		}
-		if prefix != "" {
-			for _, r := range s.ranges[prefix] {
-				if index < r.count {
-					return r.sym
-				}
+		if len(s.ranges) == 0 {
+			continue
+		}
+		if index == -2 {
+			prefix, index = splitIndex(name)
+		}
+		if prefix == "" {
+			continue
+		}
+		for _, r := range s.ranges[prefix] {
+			if index < r.count {
+				s.names[name] = r.sym
+				return r.sym
 			}
 		}
 	}
