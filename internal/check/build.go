@@ -15,7 +15,13 @@ import (
 // Build checks m and, if it has no errors, returns its IR. The diagnostics
 // (warnings included) are returned either way.
 func Build(m *ptx.Module, opts Options) (*ir.Module, ptx.DiagnosticList) {
-	c := &checker{mod: m, opts: opts, matched: map[*ptx.Instruction]*match{}}
+	n := 0
+	for _, it := range m.Items {
+		if fn, ok := it.(*ptx.Function); ok && fn.Body != nil {
+			n += countInsts(fn.Body)
+		}
+	}
+	c := &checker{mod: m, opts: opts, matched: make(map[*ptx.Instruction]*match, n)}
 	c.run()
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -184,6 +190,20 @@ func (b *builder) function(f *ir.Func) {
 	b.insts, b.operands = make([]ir.Inst, ni), make([]ir.Operand, no)
 	f.Insts = make([]*ir.Inst, 0, ni)
 	b.block(f, fs, d.Body)
+}
+
+// countInsts returns the number of instructions in blk and its blocks.
+func countInsts(blk *ptx.Block) int {
+	n := 0
+	for _, s := range blk.Stmts {
+		switch s := s.(type) {
+		case *ptx.Instruction:
+			n++
+		case *ptx.Block:
+			n += countInsts(s)
+		}
+	}
+	return n
 }
 
 // labels numbers the instructions and records where each label points;

@@ -51,6 +51,8 @@ type checker struct {
 	// matched records the accepted form of each instruction, for Build;
 	// nil when only checking.
 	matched map[*ptx.Instruction]*match
+	// matchSlab: matched's values still to hand out, allocated 256 at once
+	matchSlab []match
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
 	// matchBuf: checkInstruction's candidates, a buffer reused from one

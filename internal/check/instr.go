@@ -84,8 +84,12 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		found := c.diags[start:]
 		if !found.HasErrors() {
 			if c.matched != nil {
-				mi := matches[i] // (matches is a scratch buffer)
-				c.matched[orig] = &mi
+				if len(c.matchSlab) == 0 {
+					c.matchSlab = make([]match, 256)
+				}
+				mi := &c.matchSlab[0] // (matches is a scratch buffer)
+				*mi, c.matchSlab = matches[i], c.matchSlab[1:]
+				c.matched[orig] = mi
 			}
 			return
 		}
