@@ -84,6 +84,10 @@ func (l *lowering) unary(in *ir.Inst, o *Op, fn func(a uint64) uint64) error {
 			r[dd+i] = fn(r[aa+i])
 		}
 	}
+	o.lane = func(f *frame, o *Op, i int) {
+		r := f.regs
+		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i])
+	}
 	return nil
 }
 
@@ -115,6 +119,10 @@ func (l *lowering) binary(in *ir.Inst, o *Op, fn func(a, b uint64) uint64) error
 			r[dd+i] = fn(r[aa+i], r[bb+i])
 		}
 	}
+	o.lane = func(f *frame, o *Op, i int) {
+		r := f.regs
+		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i])
+	}
 	return nil
 }
 
@@ -143,6 +151,10 @@ func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) e
 			i := bits.TrailingZeros32(m)
 			r[dd+i] = fn(r[aa+i], r[bb+i], r[cc+i])
 		}
+	}
+	o.lane = func(f *frame, o *Op, i int) {
+		r := f.regs
+		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i], r[int(o.c)*warpSize+i])
 	}
 	return nil
 }
@@ -738,6 +750,27 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 			f.preds[q] = f.preds[q]&^mask | np&mask
 		}
 	}
+	o.lane = func(f *frame, o *Op, i int) {
+		var res uint32
+		if test(f.regs[int(a)*warpSize+i], f.regs[int(b)*warpSize+i]) {
+			res = 1 << i
+		}
+		np := ^res
+		if c >= 0 {
+			cv := f.preds[c]
+			if cneg {
+				cv = ^cv
+			}
+			res, np = boolCombine(boolOp, res, cv), boolCombine(boolOp, ^res, cv)
+		}
+		bit := uint32(1) << i
+		if p >= 0 {
+			f.preds[p] = f.preds[p]&^bit | res&bit
+		}
+		if q >= 0 {
+			f.preds[q] = f.preds[q]&^bit | np&bit
+		}
+	}
 	return nil
 }
 
@@ -879,6 +912,14 @@ func lowerSelp(l *lowering, in *ir.Inst, o *Op) error {
 			} else {
 				r[int(d)*warpSize+i] = r[int(b)*warpSize+i]
 			}
+		}
+	}
+	o.lane = func(f *frame, o *Op, i int) {
+		r := f.regs
+		if (f.preds[c]>>i&1 != 0) != neg {
+			r[int(d)*warpSize+i] = r[int(a)*warpSize+i]
+		} else {
+			r[int(d)*warpSize+i] = r[int(b)*warpSize+i]
 		}
 	}
 	return nil

@@ -222,6 +222,10 @@ func (w *Warp) runCASLoop(f *frame, o *Op, active, taken uint32, group bool) (nW
 				if so.bra {
 					break rounds // an early exit, to the loop's end + 1
 				}
+				if so.lane != nil {
+					so.lane(f, so, bits.TrailingZeros32(lane))
+					continue
+				}
 				if pc == l.at && w.casLane(f, so, bits.TrailingZeros32(lane)) {
 					continue
 				}

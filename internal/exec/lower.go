@@ -338,6 +338,7 @@ func (l *lowering) clockReads(in *ir.Inst, o *Op) {
 	for i, s := range slots {
 		refs[i] = l.sregOf[s]
 	}
+	o.lane = nil // (it would read the registers unrefreshed)
 	o.wrap(func(inner execFunc) execFunc {
 		return func(w *Warp, o *Op, mask uint32) {
 			regs := w.top().regs

@@ -144,9 +144,15 @@ func (o *Op) wrap(wrapper func(inner execFunc) execFunc) {
 
 // Op is one lowered instruction.
 type Op struct {
-	exec  execFunc // runs the op for the lanes of mask
-	guard int32    // predicate index + 1; 0: unguarded
-	neg   bool     // guard is @!p
+	exec execFunc // runs the op for the lanes of mask
+	// lane, where set, runs the op for lane i of frame f alone, as exec
+	// with that one lane would, without its mask loop (register ops:
+	// unary, binary, ternary, setp, selp); a CAS loop's lanes, which go
+	// round one at a time, run it (casloop.go). A wrapper that adds to
+	// what exec does must clear it.
+	lane  func(f *frame, o *Op, i int)
+	guard int32 // predicate index + 1; 0: unguarded
+	neg   bool  // guard is @!p
 	// Operand slots (or predicate indices), by position.
 	d, a, b, c int32
 	vec        []int32 // vector operand slots
