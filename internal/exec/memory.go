@@ -767,7 +767,8 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 	case spaceKernelParam: // the engine's own name for a kernel parameter's space
 		space = mem.SpaceParam
 	}
-	if addr%align != 0 {
+	// (align is a power of two but for odd callers: a mask, not a division)
+	if align&(align-1) == 0 && addr&(align-1) != 0 || align&(align-1) != 0 && addr%align != 0 {
 		w.memFault(o, lane, &mem.Fault{Kind: mem.Misaligned, Space: space, Addr: addr, Size: int(align)}, space)
 		return nil
 	}
