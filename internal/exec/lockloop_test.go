@@ -212,3 +212,44 @@ Holder:
 		t.Errorf("count %d, want 32", c)
 	}
 }
+
+// TestFairnessCycleReleasesWaitingLanes: the state a per-bucket spin-lock
+// kernel (probe a_lock: each lane of a warp takes its bucket's lock in a
+// turn of its own) hung in on two workers. Lane 4 took the lock in the
+// first loop and waits at that loop's exit (the reconvergence point of the
+// back edge) for lane 16, which spins there on the same lock; lanes 5 and
+// 21 spin on it in the second loop; the rest wait further on. Each
+// fairness decision saw two of the three spinners spun, one the cycle
+// before, and started a new cycle among them without ever letting the
+// waiting holder run. Once every runnable lane has spun in a cycle, the
+// lanes waiting at the innermost reconvergence point must go next.
+func TestFairnessCycleReleasesWaitingLanes(t *testing.T) {
+	const (
+		holder             = 4
+		loop1, exit1       = 34, 38 // the first loop's head and exit (lane 4 waits there)
+		loop2, exit2       = 50, 63 // the second's head, and the point the others wait at
+		spinA, spinB, spin = 5, 21, 16
+	)
+	f := &frame{fn: &Func{}, active: ^uint32(0)}
+	for l := range warpSize {
+		switch l {
+		case holder:
+			f.pc[l], f.rstack[l] = exit1, []int32{exit1}
+		case spin:
+			f.pc[l], f.rstack[l] = loop1, []int32{exit1}
+		case spinA, spinB:
+			f.pc[l], f.rstack[l] = loop2, []int32{exit2}
+		default:
+			f.pc[l], f.rstack[l] = exit2, []int32{exit2}
+		}
+		f.rtop[l] = f.rstack[l][0] + 1
+		f.rdepth++
+	}
+	// the decision after lanes 16 and 21 spun, lanes 5 and 16 having
+	// spun earlier in the cycle
+	f.backs, f.spun, f.passed = starvationLimit, 1<<spin|1<<spinB, 1<<spinA|1<<spin
+	mask, pc := f.pick(nil)
+	if mask != 1<<holder || pc != exit1 {
+		t.Fatalf("picked lanes %#x at %d, want the waiting holder (lane %d at %d)", mask, pc, holder, exit1)
+	}
+}

@@ -931,6 +931,13 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		if others == 0 { // every runnable lane spun: a new cycle
 			f.passed = spun
 			others = runnable &^ spun
+			if waiting != 0 {
+				// after the lanes waiting at a reconvergence point: one
+				// may hold what the spinners wait for (a lock taken in a
+				// loop other lanes still spin in), and spinners at
+				// several PCs would otherwise favour each other for ever
+				others = 0
+			}
 		}
 		if others != 0 {
 			f.favor = others
