@@ -880,9 +880,9 @@ func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
 	// holding one value in all of them: uniform.go) means one access
 	shared := !o.frameAddr && sharedByLanes(o.space)
 	constant := shared && o.addrBase < 0
-	// a scalar .local access of 4 or 8 bytes (stack.go's loadLocal)
+	// a scalar .local access (stack.go's loadLocal)
 	// (or a generic one at a local address: stack.go's localBase)
-	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 4 || n == 8)
+	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && o.vec[0] >= 0 && (n == 1 || n == 2 || n == 4 || n == 8)
 	localVec := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) > 1 && (n == 4 || n == 8) // (stack.go's loadLocalVec)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
@@ -1017,8 +1017,8 @@ func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
 	o.vec, o.size = s, n
 	o.memTrace = memTraceKind(in, o, false, t)
 	total := uint64(n * len(s))
-	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && (n == 4 || n == 8)   // (stack.go's storeLocal)
-	localVec := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) > 1 && (n == 4 || n == 8) // (stack.go's storeLocalVec)
+	local := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) == 1 && (n == 1 || n == 2 || n == 4 || n == 8) // (stack.go's storeLocal)
+	localVec := (o.space == mem.SpaceLocal || o.space == mem.SpaceGeneric) && len(o.vec) > 1 && (n == 4 || n == 8)                   // (stack.go's storeLocalVec)
 	o.exec = func(w *Warp, o *Op, mask uint32) {
 		f := w.top()
 		if local && w.storeLocal(o, mask, (*lanes)(f.regs[int(o.vec[0])*warpSize:])) {

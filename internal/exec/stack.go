@@ -38,7 +38,7 @@ func (w *Warp) growLocal(n uint64) {
 }
 
 // localAddrs puts in w.offs the byte offset in localBack of each lane of
-// mask's element of a 4- or 8-byte .local access by o, or reports false
+// mask's element of a 1-, 2-, 4- or 8-byte .local access by o, or reports false
 // when a lane's is misaligned or not in its frames (the alloca stack, or
 // out of bounds): the general path takes or faults those.
 func (w *Warp) localAddrs(o *Op, mask uint32) bool {
@@ -61,8 +61,10 @@ func (w *Warp) localAddrs(o *Op, mask uint32) bool {
 	return true
 }
 
-// loadLocal is a scalar 4- or 8-byte ld.local of type t into row dst for
-// the lanes of mask, or false (nothing written) where localAddrs refuses.
+// loadLocal is a scalar 1-, 2-, 4- or 8-byte ld.local of type t into row
+// dst for the lanes of mask, or false (nothing written) where localAddrs
+// refuses. (Byte and short arrays, a per-thread histogram's counts: the
+// general path lane by lane took 36x native, probe q3_loc_narrow.)
 func (w *Warp) loadLocal(o *Op, mask uint32, dst *lanes, t string) bool {
 	if mask == ^uint32(0) {
 		return w.loadLocalAll(o, dst, t[1] == 's')
@@ -111,6 +113,33 @@ func (w *Warp) localBase(o *Op) (uint64, *lanes) {
 // offset is checked as it loads: where one is refused, the general path
 // loads every lane again.
 func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
+	switch {
+	case o.size == 8:
+		return loadLocalAllOf[uint64](w, o, dst)
+	case o.size == 4 && signed:
+		return loadLocalAllOf[int32](w, o, dst)
+	case o.size == 4:
+		return loadLocalAllOf[uint32](w, o, dst)
+	case o.size == 2 && signed:
+		return loadLocalAllOf[int16](w, o, dst)
+	case o.size == 2:
+		return loadLocalAllOf[uint16](w, o, dst)
+	case signed:
+		return loadLocalAllOf[int8](w, o, dst)
+	}
+	return loadLocalAllOf[uint8](w, o, dst)
+}
+
+// localElem: the element types of .local accesses, the signed ones
+// sign-extended to a slot and the others zero-extended.
+type localElem interface {
+	uint64 | int32 | uint32 | int16 | uint16 | int8 | uint8
+}
+
+// loadLocalAllOf is loadLocalAll for elements of type T (a loop per
+// width and extension: a switch per lane cost 15%).
+func loadLocalAllOf[T localElem](w *Warp, o *Op, dst *lanes) bool {
+	n := uint64(unsafe.Sizeof(T(0)))
 	base, regs := w.localBase(o)
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
 	if regs != dst && (regs == nil || sameInLanes(regs, ^uint32(0), 0)) {
@@ -118,16 +147,8 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 		// check, then the same offset in every lane's part (storeLocalAll
 		// likewise; a failed check leaves the warp to the checked loop
 		// below)
-		if off, ok := w.localOffset(base, regs, uint64(o.size)); ok {
-			q := unsafe.Add(p, off)
-			switch {
-			case o.size == 8:
-				loadStrided[uint64](q, int(w.localStride), dst)
-			case signed:
-				loadStrided[int32](q, int(w.localStride), dst)
-			default:
-				loadStrided[uint32](q, int(w.localStride), dst)
-			}
+		if off, ok := w.localOffset(base, regs, n); ok {
+			loadStrided[T](unsafe.Add(p, off), int(w.localStride), dst)
 			return true
 		}
 	}
@@ -135,33 +156,18 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 		if !w.localAddrs(o, ^uint32(0)) {
 			return false
 		}
-		switch {
-		case o.size == 8:
-			loadLocalAt[uint64](p, &w.offs, dst)
-		case signed:
-			loadLocalAt[int32](p, &w.offs, dst)
-		default:
-			loadLocalAt[uint32](p, &w.offs, dst)
-		}
+		loadLocalAt[T](p, &w.offs, dst)
 		return true
 	}
 	stride := w.localStride
-	if stride < uint64(o.size) || uint64(len(w.localBack)) < warpSize*stride {
+	if stride < n || uint64(len(w.localBack)) < warpSize*stride {
 		return false
 	}
-	// (a loop per width and extension: a switch per lane cost 15%)
-	switch {
-	case o.size == 8:
-		return loadLocalChecked[uint64](p, base, stride, regs, dst)
-	case signed:
-		return loadLocalChecked[int32](p, base, stride, regs, dst)
-	default:
-		return loadLocalChecked[uint32](p, base, stride, regs, dst)
-	}
+	return loadLocalChecked[T](p, base, stride, regs, dst)
 }
 
 // localOffset is lane 0's offset in its part of localBack for a whole
-// warp's n-byte .local access (4 or 8 bytes, or a vector of them)
+// warp's n-byte .local access (1, 2, 4 or 8 bytes, or a vector of them)
 // (base and regs: localBase's), or false where localAddrs would refuse it
 // (misaligned for n, outside the part).
 func (w *Warp) localOffset(base uint64, regs *lanes, n uint64) (int, bool) {
@@ -176,12 +182,12 @@ func (w *Warp) localOffset(base uint64, regs *lanes, n uint64) (int, bool) {
 	return int(a), true
 }
 
-// loadLocalChecked is loadLocalAll's loop for elements of type T (int32
-// sign-extends, uint32 zero-extends): each lane's element at base plus its
+// loadLocalChecked is loadLocalAll's loop for elements of type T (the
+// signed types sign-extend, the others zero-extend): each lane's element at base plus its
 // address register's value (regs; nil: none) in its part of localBack (p,
 // stride bytes per lane), or false at the first lane whose element is
 // misaligned or outside its part.
-func loadLocalChecked[T uint64 | int32 | uint32](p unsafe.Pointer, base, stride uint64, regs, dst *lanes) bool {
+func loadLocalChecked[T localElem](p unsafe.Pointer, base, stride uint64, regs, dst *lanes) bool {
 	n := uint64(unsafe.Sizeof(T(0)))
 	for l := range dst {
 		a := base
@@ -198,45 +204,49 @@ func loadLocalChecked[T uint64 | int32 | uint32](p unsafe.Pointer, base, stride 
 
 // loadLocalAt loads a T for every lane at offs in localBack (p), extended
 // as loadLocalChecked does.
-func loadLocalAt[T uint64 | int32 | uint32](p unsafe.Pointer, offs *[warpSize]uint64, dst *lanes) {
+func loadLocalAt[T localElem](p unsafe.Pointer, offs *[warpSize]uint64, dst *lanes) {
 	for l, off := range offs {
 		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
 	}
 }
 
-// storeLocalAll is storeLocal of 4 or 8 bytes for every lane.
+// storeLocalAll is storeLocal for every lane.
 func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
+	switch o.size {
+	case 8:
+		return storeLocalAllOf[uint64](w, o, src)
+	case 4:
+		return storeLocalAllOf[uint32](w, o, src)
+	case 2:
+		return storeLocalAllOf[uint16](w, o, src)
+	}
+	return storeLocalAllOf[uint8](w, o, src)
+}
+
+// storeLocalAllOf is storeLocalAll of elements of type T (src's low bytes).
+func storeLocalAllOf[T uint64 | uint32 | uint16 | uint8](w *Warp, o *Op, src *lanes) bool {
+	n := uint64(unsafe.Sizeof(T(0)))
 	// the same address in every lane (a local array's %SPL+k): one check,
 	// then the same offset in every lane's part
 	base, regs := w.localBase(o)
 	if regs == nil || sameInLanes(regs, ^uint32(0), 0) {
-		off, ok := w.localOffset(base, regs, uint64(o.size))
+		off, ok := w.localOffset(base, regs, n)
 		if !ok {
 			return false
 		}
-		p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off)
-		if o.size == 8 {
-			storeStrided[uint64](p, int(w.localStride), src)
-		} else {
-			storeStrided[uint32](p, int(w.localStride), src)
-		}
+		storeStrided[T](unsafe.Add(unsafe.Pointer(unsafe.SliceData(w.localBack)), off), int(w.localStride), src)
 		return true
 	}
 	if !w.localAddrs(o, ^uint32(0)) {
 		return false
 	}
-	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
-	if o.size == 8 {
-		storeLocalAt[uint64](p, &w.offs, src)
-	} else {
-		storeLocalAt[uint32](p, &w.offs, src)
-	}
+	storeLocalAt[T](unsafe.Pointer(unsafe.SliceData(w.localBack)), &w.offs, src)
 	return true
 }
 
 // storeLocalAt stores every lane's src, as a T (its low bytes), at offs in
 // localBack (p).
-func storeLocalAt[T uint64 | uint32](p unsafe.Pointer, offs *[warpSize]uint64, src *lanes) {
+func storeLocalAt[T uint64 | uint32 | uint16 | uint8](p unsafe.Pointer, offs *[warpSize]uint64, src *lanes) {
 	for l, off := range offs {
 		*(*T)(unsafe.Add(p, off)) = T(src[l])
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // localKernel: each thread fills a 16-word .local array with values of its
@@ -376,6 +379,166 @@ Done:
 			if g7, g0 := binary.LittleEndian.Uint32(b[80*l+40:]), binary.LittleEndian.Uint32(b[80*l+44:]); g7 != uint32(v) || g0 != uint32(v>>32) {
 				t.Fatalf("n %d lane %d: v4.b32 words 2-3 %#x %#x, want %#x %#x", n, l, g7, g0, uint32(v), uint32(v>>32))
 			}
+		}
+	}
+}
+
+// TestLocalNarrowPerLane: per-thread byte and short arrays (a small
+// histogram, counts in bytes; shorts updated at data-chosen indices) with
+// per-lane, uniform and divergent accesses, signed loads of negative bytes
+// and shorts (sign-extended: 9.7.9.8), and, in the odd lanes, the same
+// array in the alloca stack (the general path takes those lanes). Each
+// thread writes a checksum of its bytes, of its shorts, and one loaded
+// byte; the expected values come from the same updates in Go.
+func TestLocalNarrowPerLane(t *testing.T) {
+	for _, alloca := range []bool{false, true} {
+		src := localNarrowSrc
+		if !alloca {
+			src = strings.Replace(src, "selp.b32 %b, %a, %b, %odd;", "", 1)
+		}
+		p, g := load(t, src)
+		checkLocalNarrow(t, p, g, alloca)
+	}
+}
+
+const localNarrowSrc = `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+	.local .align 2 .b8 h[64];
+	.local .align 2 .b16 sh[16];
+	.reg .u32 %t, %j, %x, %b, %c, %r, %k, %a, %q;
+	.reg .u16 %hs;
+	.reg .s16 %v;
+	.reg .s32 %sv, %s, %neg;
+	.reg .u64 %o, %y;
+	.reg .pred %p, %odd;
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	and.b32 %x, %t, 1;
+	setp.eq.u32 %odd, %x, 1;
+	alloca.u32 %a, 64;
+	mov.u32 %b, h;
+	selp.b32 %b, %a, %b, %odd;
+	mov.u32 %k, 0;
+ZERO:
+	add.u32 %x, %b, %k;
+	st.local.u8 [%x], 0;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 64;
+	@%p bra ZERO;
+	mov.u32 %k, 0;
+INIT:
+	mul.lo.u32 %x, %k, 1000;
+	sub.u32 %x, %x, 9000;
+	cvt.u16.u32 %hs, %x;
+	mov.u32 %q, sh;
+	mad.lo.u32 %q, %k, 2, %q;
+	st.local.u16 [%q], %hs;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 16;
+	@%p bra INIT;
+	mov.u32 %j, 0;
+LOOP:
+	mul.lo.u32 %x, %t, 131;
+	mad.lo.u32 %x, %j, 29, %x;
+	mad.lo.u32 %x, %j, %j, %x;
+	and.b32 %c, %x, 63;
+	add.u32 %x, %b, %c;
+	ld.local.u8 %hs, [%x];
+	add.u16 %hs, %hs, 1;
+	st.local.u8 [%x], %hs;
+	and.b32 %c, %c, 15;
+	mov.u32 %q, sh;
+	mad.lo.u32 %q, %c, 2, %q;
+	ld.local.s16 %v, [%q];
+	mul.lo.u32 %x, %c, 37;
+	cvt.u16.u32 %hs, %x;
+	sub.s16 %v, %v, %hs;
+	st.local.s16 [%q], %v;
+	add.u32 %j, %j, 1;
+	setp.lt.u32 %p, %j, 40;
+	@%p bra LOOP;
+	@!%odd bra SUM;
+	mul.lo.u32 %x, %t, 7;
+	and.b32 %x, %x, 63;
+	add.u32 %x, %b, %x;
+	ld.local.u8 %hs, [%x];
+	add.u16 %hs, %hs, 5;
+	st.local.u8 [%x], %hs;
+SUM:
+	mov.u32 %r, 0;
+	mov.u32 %s, 0;
+	mov.u32 %k, 0;
+SUMB:
+	add.u32 %x, %b, %k;
+	ld.local.u8 %hs, [%x];
+	cvt.u32.u16 %x, %hs;
+	add.u32 %q, %k, 1;
+	mad.lo.u32 %r, %x, %q, %r;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 64;
+	@%p bra SUMB;
+	mov.u32 %k, 0;
+SUMS:
+	mov.u32 %q, sh;
+	mad.lo.u32 %q, %k, 2, %q;
+	ld.local.s16 %v, [%q];
+	cvt.s32.s16 %sv, %v;
+	add.s32 %s, %s, %sv;
+	add.u32 %k, %k, 1;
+	setp.lt.u32 %p, %k, 16;
+	@%p bra SUMS;
+	and.b32 %x, %t, 15;
+	add.u32 %x, %b, %x;
+	add.u32 %q, %t, 1;
+	neg.s32 %neg, %q;
+	cvt.u16.u32 %hs, %neg;
+	st.local.u8 [%x], %hs;
+	ld.local.s8 %v, [%x];
+	cvt.s32.s16 %neg, %v;
+	mul.wide.u32 %y, %t, 12;
+	add.u64 %o, %o, %y;
+	st.global.u32 [%o], %r;
+	st.global.s32 [%o+4], %s;
+	st.global.s32 [%o+8], %neg;
+	ret;
+}`
+
+// checkLocalNarrow launches TestLocalNarrowPerLane's kernel and checks
+// every thread's results.
+func checkLocalNarrow(t *testing.T, p *Program, g *mem.Global, alloca bool) {
+	const threads = 64
+	out, _ := g.Alloc(threads*12, 0)
+	launchK(t, p, 1, threads, out)
+	b, _ := g.Bytes(out, threads*12)
+	for th := range threads {
+		var h [64]uint8
+		var sh [16]int16
+		for k := range sh {
+			sh[k] = int16(k*1000 - 9000)
+		}
+		for j := range 40 {
+			c := uint32(th*131+j*29+j*j) & 63
+			h[c]++
+			sh[c&15] -= int16(c & 15 * 37)
+		}
+		if th%2 == 1 {
+			h[(th*7)&63] += 5
+		}
+		var r uint32
+		var s int32
+		for k, v := range h {
+			r += uint32(v) * uint32(k+1)
+		}
+		for _, v := range sh {
+			s += int32(v)
+		}
+		neg := int32(int8(-(th + 1)))
+		got := b[12*th:]
+		if gr, gs, gn := binary.LittleEndian.Uint32(got), int32(binary.LittleEndian.Uint32(got[4:])), int32(binary.LittleEndian.Uint32(got[8:])); gr != r || gs != s || gn != neg {
+			t.Fatalf("alloca %v, thread %d: bytes %d, shorts %d, byte %d; want %d, %d, %d", alloca, th, gr, gs, gn, r, s, neg)
 		}
 	}
 }
