@@ -85,11 +85,13 @@ type Warp struct {
 	// instructions issued (warp) and executed by lanes (thread) since the
 	// cluster last collected them (LaunchStats)
 	nWarp, nThread uint64
-	// the global allocation of the last access (memory.go)
-	gBase uint64
-	gData []byte
-	gGen  uint64
-	offs  [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
+	// the global allocation of the last access (memory.go), and of the
+	// one before on accessAligned's path (gBase2, gData2: each with the
+	// Global's generation it was found in)
+	gBase, gBase2 uint64
+	gData, gData2 []byte
+	gGen, gGen2   uint64
+	offs          [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// per load op, the last row and step of its addresses (stride.go)
 	strides [strideSlots]strideState
 	// the memory traces access (trace.go), allocated with the first
