@@ -699,3 +699,62 @@ func TestStrongLoadsOneAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesAlternatingBuffers: each lane loads from one of two buffers
+// (odd lanes b, even lanes a, at its thread index), so the per-lane path
+// finds the other allocation at every other lane and keeps both
+// (accessAligned's second window). Values come back right, and lane 17,
+// past b's 16 elements, faults at its address though b is the window kept
+// from lane 15, rather than reading the memory after it.
+func TestLanesAlternatingBuffers(t *testing.T) {
+	p, g := load(t, `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .u32 %t, %x, %v;
+	.reg .u64 %pa, %pb, %o, %y, %q;
+	.reg .pred %odd;
+	ld.param.u64 %pa, [a];
+	ld.param.u64 %pb, [b];
+	ld.param.u64 %o, [out];
+	mov.u32 %t, %tid.x;
+	and.b32 %x, %t, 1;
+	setp.eq.u32 %odd, %x, 1;
+	selp.b64 %q, %pb, %pa, %odd;
+	mul.wide.u32 %y, %t, 4;
+	add.u64 %q, %q, %y;
+	ld.global.u32 %v, [%q];
+	add.u64 %o, %o, %y;
+	st.global.u32 [%o], %v;
+	ret;
+}`)
+	a, _ := g.Alloc(64*4, 0)
+	b, _ := g.Alloc(16*4, 0)
+	ab, _ := g.Bytes(a, 64*4)
+	bb, _ := g.Bytes(b, 16*4)
+	for i := range 64 {
+		binary.LittleEndian.PutUint32(ab[4*i:], uint32(1000+i))
+	}
+	for i := range 16 {
+		binary.LittleEndian.PutUint32(bb[4*i:], uint32(2000+i))
+	}
+	out, _ := g.Alloc(64*4, 0)
+	launchK(t, p, 1, 16, a, b, out)
+	ob, _ := g.Bytes(out, 16*4)
+	for i := range 16 {
+		want := uint32(1000 + i)
+		if i%2 == 1 {
+			want = uint32(2000 + i)
+		}
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != want {
+			t.Fatalf("thread %d: %d, want %d", i, got, want)
+		}
+	}
+	err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], a, b, out), Workers: 1})
+	var f *Fault
+	if !errors.As(err, &f) || f.Thread != [3]int{17, 0, 0} || f.Addr != b+17*4 {
+		t.Fatalf("32 threads: %v, want a fault of thread 17 at %#x", err, b+17*4)
+	}
+}
