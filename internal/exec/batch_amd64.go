@@ -61,13 +61,23 @@ func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintpt
 
 // batchChunks32NK is batchChunks32N for a plan whose chunks are all of
 // one kind, without a branch on each: eight consecutive values each
-// (bcast false), or one value for all eight (bcast true).
+// (bcast false), or one value for all eight (bcast true); eight
+// consecutive ones prefetch the line pf bytes on (the next batch's).
 //
 //go:noescape
-func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 
 // batchChunks64NK is batchChunks32NK for 8-byte values: eight
 // consecutive uint64s a chunk, or one for all eight.
 //
 //go:noescape
-func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+
+// batchStoreChunks32NK stores, for ctas CTAs of wpc warps, each warp's
+// row (warp w of CTA c: row + (c*wpc+w)*rowStride bytes) by chunks of
+// eight lanes, each chunk's low halves as eight consecutive uint32 values
+// at dst + c*dstStride + offs[32w+8k] (batchChunks32NK's plan, every chunk
+// consecutive), in lane order.
+//
+//go:noescape
+func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)

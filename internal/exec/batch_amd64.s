@@ -100,6 +100,17 @@ loop: \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y4, (2*OFF+32)(DI)
 
+// CONSEC8PF(OFF) is CONSEC8 prefetching the line R8 bytes after the
+// values (CX scratch).
+#define CONSEC8PF(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	LEAQ (SI)(AX*1), CX; \
+	PREFETCHT0 (CX)(R8*1); \
+	VPMOVZXDQ (CX), Y3; \
+	VPMOVZXDQ 16(CX), Y4; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y4, (2*OFF+32)(DI)
+
 // BCAST8(OFF) sets eight slots of the row at DI+2*OFF to the uint32 at SI
 // plus the offset at DX+OFF (zero-extended; AX, X0, Y3 scratch).
 #define BCAST8(OFF) \
@@ -111,12 +122,14 @@ loop: \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
 // CONSEC64(OFF) sets eight slots of the row at DI+2*OFF to the eight
-// consecutive uint64s at SI plus the offset at DX+OFF (AX, Y3, Y4
-// scratch).
+// consecutive uint64s at SI plus the offset at DX+OFF, prefetching the
+// line R8 bytes after them (AX, CX, Y3, Y4 scratch).
 #define CONSEC64(OFF) \
 	MOVLQZX (OFF)(DX), AX; \
-	VMOVDQU (SI)(AX*1), Y3; \
-	VMOVDQU 32(SI)(AX*1), Y4; \
+	LEAQ (SI)(AX*1), CX; \
+	PREFETCHT0 (CX)(R8*1); \
+	VMOVDQU (CX), Y3; \
+	VMOVDQU 32(CX), Y4; \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y4, (2*OFF+32)(DI)
 
@@ -129,8 +142,8 @@ loop: \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
 // CHUNKSNK(CONSEC, BCAST) is batchChunks32NK's and batchChunks64NK's body:
-// every chunk of each warp's plan by CONSEC, or by BCAST (bcast true),
-// CTA after CTA.
+// every chunk of each warp's plan by CONSEC (prefetching pf bytes on), or
+// by BCAST (bcast true), CTA after CTA.
 #define CHUNKSNK(CONSEC, BCAST) \
 	MOVQ row+0(FP), DI; \
 	MOVQ rowStride+8(FP), R9; \
@@ -140,12 +153,11 @@ loop: \
 	MOVBQZX bcast+40(FP), BX; \
 	MOVQ wpc+48(FP), R11; \
 	MOVQ ctas+56(FP), R12; \
+	MOVQ pf+64(FP), R8; \
 	TESTQ R12, R12; \
 	JZ   kdone; \
 	TESTQ R11, R11; \
 	JZ   kdone; \
-	MOVQ R11, R8; \
-	SHLQ $7, R8; \
 kctas: \
 	MOVQ R11, R13; \
 kwarp: \
@@ -166,7 +178,9 @@ knext: \
 	ADDQ R9, DI; \
 	DECQ R13; \
 	JNZ  kwarp; \
-	SUBQ R8, DX; \
+	MOVQ R11, AX; \
+	SHLQ $7, AX; \
+	SUBQ AX, DX; \
 	ADDQ R10, SI; \
 	DECQ R12; \
 	JNZ  kctas; \
@@ -483,13 +497,59 @@ ndone:
 	VZEROUPPER
 	RET
 
-// func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
+// func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 // batchChunks32N for a plan whose chunks are all of one kind: eight
 // consecutive values (bcast false) or one for all eight (bcast true);
-// a CTA's offsets are 128 bytes a warp, the next CTA's the same.
-TEXT ·batchChunks32NK(SB), NOSPLIT, $0-64
-	CHUNKSNK(CONSEC8, BCAST8)
+// a CTA's offsets are 128 bytes a warp, the next CTA's the same; the
+// consecutive ones prefetch the line pf bytes after each chunk.
+TEXT ·batchChunks32NK(SB), NOSPLIT, $0-72
+	CHUNKSNK(CONSEC8PF, BCAST8)
 
-// func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int)
-TEXT ·batchChunks64NK(SB), NOSPLIT, $0-64
+// func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+TEXT ·batchChunks64NK(SB), NOSPLIT, $0-72
 	CHUNKSNK(CONSEC64, BCAST64)
+
+// STCHUNK8(OFF) stores the low halves of the eight slots of the row at
+// DI+2*OFF as eight consecutive uint32 values at SI plus the offset at
+// DX+OFF (AX, Y0, Y1 scratch).
+#define STCHUNK8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	NARROW8((2*OFF)(DI), (2*OFF+32)(DI), Y0, Y1, (SI)(AX*1))
+
+// func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
+// batchChunks32NK's stores: for ctas CTAs of wpc warps, warp w of CTA c
+// stores the row at row + (c*wpc+w)*rowStride, each chunk of eight lanes
+// as eight consecutive uint32 values at dst + c*dstStride + offs[32w+8k],
+// CTA after CTA, warp after warp, chunk after chunk (lane order).
+TEXT ·batchStoreChunks32NK(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), SI
+	MOVQ dstStride+8(FP), R10
+	MOVQ row+16(FP), DI
+	MOVQ rowStride+24(FP), R9
+	MOVQ offs+32(FP), DX
+	MOVQ wpc+40(FP), R11
+	MOVQ ctas+48(FP), R12
+	TESTQ R12, R12
+	JZ   sdone
+	TESTQ R11, R11
+	JZ   sdone
+sctas:
+	MOVQ R11, R13
+swarp:
+	STCHUNK8(0)
+	STCHUNK8(32)
+	STCHUNK8(64)
+	STCHUNK8(96)
+	ADDQ $128, DX
+	ADDQ R9, DI
+	DECQ R13
+	JNZ  swarp
+	MOVQ R11, AX
+	SHLQ $7, AX
+	SUBQ AX, DX
+	ADDQ R10, SI
+	DECQ R12
+	JNZ  sctas
+sdone:
+	VZEROUPPER
+	RET

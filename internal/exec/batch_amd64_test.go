@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
@@ -207,7 +208,7 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 		clear(many)
-		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas)
+		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 4096)
 		for c := range ctas {
 			for w := range wpc {
 				row := many[(c*wpc+w)*gap*warpSize:]
@@ -219,6 +220,35 @@ func TestBatchRowLoops(t *testing.T) {
 				}
 			}
 		}
+	}
+	// stores by chunks of eight consecutive words (batchStoreChunks32NK),
+	// the rows' upper halves ignored: each CTA's memory gets, in lane
+	// order, what a loop over the lanes stores (chunks of different warps
+	// overlap, so the later one's words win)
+	for w := range wpc {
+		for c := range 4 {
+			first := uint32(r.IntN(16) * 4)
+			for j := range 8 {
+				woffs[w*warpSize+8*c+j] = first + uint32(4*j)
+			}
+		}
+	}
+	for i := range many {
+		many[i] = r.Uint64()
+	}
+	got32 := make([]byte, ctas*cta)
+	want32 := make([]byte, ctas*cta)
+	batchStoreChunks32NK(&got32[0], cta, (*lanes)(many), gap*warpSize*8, &woffs[0], wpc, ctas)
+	for c := range ctas {
+		for w := range wpc {
+			row := many[(c*wpc+w)*gap*warpSize:]
+			for i := range warpSize {
+				binary.LittleEndian.PutUint32(want32[c*cta+int(woffs[w*warpSize+i]):], uint32(row[i]))
+			}
+		}
+	}
+	if !bytes.Equal(got32, want32) {
+		t.Fatal("storeChunksNK: the memory differs from lane-by-lane stores")
 	}
 	// and with 8-byte values (batchChunks64NK: a tile of f64), each
 	// CTA's memory 512 bytes on
@@ -240,7 +270,7 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 		clear(many)
-		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas)
+		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 4096)
 		for c := range ctas {
 			for w := range wpc {
 				row := many[(c*wpc+w)*gap*warpSize:]

@@ -379,6 +379,12 @@ func bdCases() []bdCase {
 			bufs: bdBufs(bdWords(100*70, f), bdWords(100*70, r)), args: bdArgs(bdU(100), bdU(70), bdPtr(0), bdPtr(1)), eligible: true},
 		{name: "img2d/10x10", kernel: "img2d", grid: bdXY(4, 1), block: bdXY(10, 10),
 			bufs: bdBufs(bdWords(37*3, f), bdWords(37*3, r)), args: bdArgs(bdU(37), bdU(3), bdPtr(0), bdPtr(1)), eligible: true},
+		// exact grids: every lane in every batch, so the 16x16 and 8x4
+		// stores go by chunks of eight words (batchStoreChunks32NK)
+		{name: "img2d/16x16_exact", kernel: "img2d", grid: bdXY(7, 5), block: bdXY(16, 16),
+			bufs: bdBufs(bdWords(112*80, f), bdWords(112*80, r)), args: bdArgs(bdU(112), bdU(80), bdPtr(0), bdPtr(1)), eligible: true},
+		{name: "img2d/8x4_exact", kernel: "img2d", grid: bdXY(13, 18), block: bdXY(8, 4),
+			bufs: bdBufs(bdWords(104*72, f), bdWords(104*72, r)), args: bdArgs(bdU(104), bdU(72), bdPtr(0), bdPtr(1)), eligible: true},
 		{name: "img2d/fault_oob", kernel: "img2d", grid: bdXY(7, 5), block: bdXY(16, 16),
 			bufs: bdBufs(bdWords(100*69, f), bdWords(100*70, r)), args: bdArgs(bdU(100), bdU(70), bdPtr(0), bdPtr(1)), fault: true},
 		{name: "block3d/4x4x4", kernel: "block3d", grid: bdDims(2, 3, 1), block: bdDims(4, 4, 4),

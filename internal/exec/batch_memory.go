@@ -272,6 +272,20 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			return 0, true
 		}
 	}
+	if every && global && store && n == 4 && !r.keeping() && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, &af); g != nil && g.one == 1 {
+			// every lane, at the same offsets from each CTA's lowest
+			// address, eight consecutive words a chunk (2-D blocks: a
+			// warp's rows of 16 or 8): one check, the chunks' stores
+			// (m_madd16's store took as long as its two loads, a pass
+			// per row below)
+			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
+				r.countAll()
+				batchStoreChunks32NK(&data[off], uintptr(af.c[3]), r.row(0, v), uintptr(r.slots*warpSize*8), &g.offs[0], r.wpc, r.nb/r.wpc)
+				return 0, true
+			}
+		}
+	}
 	if every && global && af.c[0] == n && (store || n == 8 || signed) {
 		// every lane, each run of consecutive tid.x at consecutive
 		// addresses (2-D blocks: a pitched copy's rows), the runs apart:
@@ -320,7 +334,8 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			// shorter than a warp): one check, gathers
 			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
 				r.countAll()
-				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), g, r.wpc, r.nb/r.wpc)
+				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), g, r.wpc, r.nb/r.wpc,
+					r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off])))))
 				r.wroteRows(v)
 				if af.c[0] >= 64 {
 					r.strided = true // (a cache line per lane)
@@ -336,7 +351,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				// (every block, every chunk eight consecutive words or
 				// one: a tile's rows and columns of f64 or u64)
 				r.countAll()
-				batchChunks64NK(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc)
+				batchChunks64NK(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc, 0)
 				r.wroteRows(v)
 				return 0, true
 			}
@@ -355,7 +370,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				// (every block runs it: counted at once, the blocks' rows
 				// and memory found by stepping, CTA after CTA)
 				r.countAll()
-				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), g, r.wpc, r.nb/r.wpc)
+				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &r.shared[0], uintptr(r.shSize), g, r.wpc, r.nb/r.wpc, 0)
 				r.wroteRows(v)
 				return 0, true
 			}
@@ -915,10 +930,12 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 
 // chunks32N runs gather plan g for ctas CTAs of wpc warps
 // (batchChunks32N), without a branch per chunk when all its chunks are of
-// one kind other than a gather.
-func chunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, g *gatherPlan, wpc, ctas int) {
+// one kind other than a gather; those of eight consecutive values then
+// prefetch pf bytes on (the next batch's: 2-D blocks' rows are many
+// streams at once, more than the hardware's prefetchers follow).
+func chunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, g *gatherPlan, wpc, ctas int, pf uintptr) {
 	if g.one != 0 {
-		batchChunks32NK(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas)
+		batchChunks32NK(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas, pf)
 		return
 	}
 	batchChunks32N(row, rowStride, base, baseStride, &g.offs[0], &g.kinds[0], wpc, ctas)

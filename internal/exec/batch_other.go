@@ -24,10 +24,14 @@ func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintpt
 	panic("unreachable")
 }
 
-func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int) {
+func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr) {
 	panic("unreachable")
 }
 
-func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int) {
+func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr) {
+	panic("unreachable")
+}
+
+func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int) {
 	panic("unreachable")
 }
