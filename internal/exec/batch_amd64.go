@@ -81,3 +81,9 @@ func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintp
 //
 //go:noescape
 func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
+
+// batchStoreChunks64NK is batchStoreChunks32NK for 8-byte values (each
+// chunk's eight slots whole).
+//
+//go:noescape
+func batchStoreChunks64NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)

@@ -553,3 +553,48 @@ swarp:
 sdone:
 	VZEROUPPER
 	RET
+
+// STCHUNK64(OFF) stores the eight slots of the row at DI+2*OFF as eight
+// consecutive uint64 values at SI plus the offset at DX+OFF (AX, Y0, Y1
+// scratch).
+#define STCHUNK64(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VMOVDQU (2*OFF)(DI), Y0; \
+	VMOVDQU (2*OFF+32)(DI), Y1; \
+	VMOVDQU Y0, (SI)(AX*1); \
+	VMOVDQU Y1, 32(SI)(AX*1)
+
+// func batchStoreChunks64NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
+// batchStoreChunks32NK for 8-byte values.
+TEXT ·batchStoreChunks64NK(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), SI
+	MOVQ dstStride+8(FP), R10
+	MOVQ row+16(FP), DI
+	MOVQ rowStride+24(FP), R9
+	MOVQ offs+32(FP), DX
+	MOVQ wpc+40(FP), R11
+	MOVQ ctas+48(FP), R12
+	TESTQ R12, R12
+	JZ   s64done
+	TESTQ R11, R11
+	JZ   s64done
+s64ctas:
+	MOVQ R11, R13
+s64warp:
+	STCHUNK64(0)
+	STCHUNK64(32)
+	STCHUNK64(64)
+	STCHUNK64(96)
+	ADDQ $128, DX
+	ADDQ R9, DI
+	DECQ R13
+	JNZ  s64warp
+	MOVQ R11, AX
+	SHLQ $7, AX
+	SUBQ AX, DX
+	ADDQ R10, SI
+	DECQ R12
+	JNZ  s64ctas
+s64done:
+	VZEROUPPER
+	RET

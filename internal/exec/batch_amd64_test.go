@@ -250,6 +250,30 @@ func TestBatchRowLoops(t *testing.T) {
 	if !bytes.Equal(got32, want32) {
 		t.Fatal("storeChunksNK: the memory differs from lane-by-lane stores")
 	}
+	// and 8-byte values (batchStoreChunks64NK), each CTA's memory 512
+	// bytes on
+	for w := range wpc {
+		for c := range 4 {
+			first := uint32(r.IntN(32) * 8)
+			for j := range 8 {
+				woffs[w*warpSize+8*c+j] = first + uint32(8*j)
+			}
+		}
+	}
+	got64 := make([]byte, ctas*512)
+	want64 := make([]byte, ctas*512)
+	batchStoreChunks64NK(&got64[0], 512, (*lanes)(many), gap*warpSize*8, &woffs[0], wpc, ctas)
+	for c := range ctas {
+		for w := range wpc {
+			row := many[(c*wpc+w)*gap*warpSize:]
+			for i := range warpSize {
+				binary.LittleEndian.PutUint64(want64[c*512+int(woffs[w*warpSize+i]):], row[i])
+			}
+		}
+	}
+	if !bytes.Equal(got64, want64) {
+		t.Fatal("storeChunks64NK: the memory differs from lane-by-lane stores")
+	}
 	// and with 8-byte values (batchChunks64NK: a tile of f64), each
 	// CTA's memory 512 bytes on
 	const cta64 = 512

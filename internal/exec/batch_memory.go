@@ -272,16 +272,33 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			return 0, true
 		}
 	}
-	if every && global && store && n == 4 && !r.keeping() && int64(af.c[3]) >= 0 {
-		if g := r.globalOffsets(pc, &af); g != nil && g.one == 1 {
+	if isForm && global && n == 8 && !store && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, &af, 8); g != nil && g.one != 0 {
+			// 8-byte elements likewise (an f64 matrix in 2-D blocks),
+			// every chunk of one kind
+			if data, off, in := r.batchRange(&af, o.addrConst, 8); in {
+				r.countAll()
+				batchChunks64NK(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc,
+					r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off])))))
+				r.wroteRows(v)
+				return 0, true
+			}
+		}
+	}
+	if every && global && store && (n == 4 || n == 8) && !r.keeping() && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, &af, n); g != nil && g.one == 1 {
 			// every lane, at the same offsets from each CTA's lowest
 			// address, eight consecutive words a chunk (2-D blocks: a
 			// warp's rows of 16 or 8): one check, the chunks' stores
 			// (m_madd16's store took as long as its two loads, a pass
 			// per row below)
-			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
+			if data, off, in := r.batchRange(&af, o.addrConst, n); in {
 				r.countAll()
-				batchStoreChunks32NK(&data[off], uintptr(af.c[3]), r.row(0, v), uintptr(r.slots*warpSize*8), &g.offs[0], r.wpc, r.nb/r.wpc)
+				if n == 8 {
+					batchStoreChunks64NK(&data[off], uintptr(af.c[3]), r.row(0, v), uintptr(r.slots*warpSize*8), &g.offs[0], r.wpc, r.nb/r.wpc)
+				} else {
+					batchStoreChunks32NK(&data[off], uintptr(af.c[3]), r.row(0, v), uintptr(r.slots*warpSize*8), &g.offs[0], r.wpc, r.nb/r.wpc)
+				}
 				return 0, true
 			}
 		}
@@ -328,7 +345,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		}
 	}
 	if isForm && global && n == 4 && !signed && !store && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
-		if g := r.globalOffsets(pc, &af); g != nil {
+		if g := r.globalOffsets(pc, &af, 4); g != nil {
 			// every lane, at the same offsets from each CTA's lowest
 			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
 			// shorter than a warp): one check, gathers
@@ -387,7 +404,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	}
 	var wg *gatherPlan // whole warps' gathers (a split's, a guarded load's)
 	if isForm && global && n == 4 && !signed && !store && int64(af.c[3]) >= 0 && af.aligned(o.addrConst, 4) {
-		wg = r.globalOffsets(pc, &af)
+		wg = r.globalOffsets(pc, &af, 4)
 	}
 	uniOK, uni := false, uint64(0) // one word for every lane (a split's ld.const)
 	if isForm && af.uniform() && !store && (global || o.space == mem.SpaceConst) {
@@ -1014,7 +1031,7 @@ func (r *batchRun) batchRange(af *form, off, n uint64) ([]byte, uint64, bool) {
 // its CTA's lanes (the same in every CTA: the form's tid terms), when
 // they all stay below 2^31 (made once per op while the tid terms stay the
 // same), else nil.
-func (r *batchRun) globalOffsets(pc int32, af *form) *gatherPlan {
+func (r *batchRun) globalOffsets(pc int32, af *form, size uint64) *gatherPlan {
 	if !simdEnabled || af.bits != 64 || r.ctaLanes%warpSize != 0 {
 		return nil
 	}
@@ -1047,7 +1064,7 @@ func (r *batchRun) globalOffsets(pc int32, af *form) *gatherPlan {
 		}
 		g.offs[i] = uint32(off)
 	}
-	g.setKinds(math.MaxUint64, 4)
+	g.setKinds(math.MaxUint64, size)
 	// each warp's offsets from its own lowest address, for warps that
 	// run alone (a split's other warps)
 	g.lo = uint64(lo)

@@ -35,3 +35,7 @@ func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintp
 func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int) {
 	panic("unreachable")
 }
+
+func batchStoreChunks64NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int) {
+	panic("unreachable")
+}
