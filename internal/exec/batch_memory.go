@@ -413,11 +413,30 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			uniOK, uni = true, extend(mem.Load(data[off:off+n]), t, int(n)*8)
 		}
 	}
-	for blk := range r.nb {
+	for blk := 0; blk < r.nb; blk++ {
 		a, g := r.issue(o, blk)
 		eff := a & g
 		if eff == 0 {
 			continue
+		}
+		if end := r.wholeRun(o, &af, blk, eff, n, isForm && global && !vForm && !uniOK && wg == nil); end > blk+1 {
+			// blocks running whole warps at addresses that follow
+			// each other (a batch that is not full, a 2-D grid's rows
+			// of 1-D blocks with a partial last one, has mostly such
+			// runs): one check and one pass for them all
+			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
+			span := n * warpSize * uint64(end-blk)
+			if data, off, ok := r.window(start, span); ok && start&(n-1) == 0 {
+				if store && !r.keep(data[off:off+span]) {
+					return 0, false
+				}
+				for b := blk + 1; b < end; b++ {
+					r.issue(o, b)
+				}
+				r.rowsAt(v, blk, end-blk, data[off:off+span], n, signed, store, 0)
+				blk = end - 1
+				continue
+			}
 		}
 		row := r.row(blk, v)
 		if vForm {
@@ -549,6 +568,25 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 		r.wroteRows(v)
 	}
 	return 0, true
+}
+
+// wholeRun returns the end of the run of blocks from blk on (blk's lanes
+// eff) in which every block runs op o in all its lanes, at addresses of
+// form af (n bytes each, a 4- or 8-byte access) that follow each other
+// from block to block; blk+1 when there is none, or when ok is false.
+func (r *batchRun) wholeRun(o *Op, af *form, blk int, eff uint32, n uint64, ok bool) int {
+	if !ok || !r.run || af.c[0] != n || eff != ^uint32(0) || n != 4 && n != 8 {
+		return blk + 1
+	}
+	next := r.segFirst(af, blk, batchSeg{0, warpSize}) + n*warpSize
+	end := blk + 1
+	for ; end < r.nb; end++ {
+		if r.act[end]&r.guardOf(o, end) != ^uint32(0) || r.segFirst(af, end, batchSeg{0, warpSize}) != next {
+			break
+		}
+		next += n * warpSize
+	}
+	return end
 }
 
 // allLanes reports whether a load may fill every lane's rows, running or
