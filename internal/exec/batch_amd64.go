@@ -61,17 +61,28 @@ func batchChunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintpt
 
 // batchChunks32NK is batchChunks32N for a plan whose chunks are all of
 // one kind, without a branch on each: eight consecutive values each
-// (bcast false), or one value for all eight (bcast true); eight
-// consecutive ones prefetch the line pf bytes on (the next batch's).
+// (bcast false), or one value for all eight (bcast true); pf unused.
 //
 //go:noescape
 func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+
+// batchChunks32NKPF is batchChunks32NK whose chunks of eight consecutive
+// values prefetch the line pf bytes on (the next batch's: global memory;
+// shared memory's chunks, a tile's, need none).
+//
+//go:noescape
+func batchChunks32NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 
 // batchChunks64NK is batchChunks32NK for 8-byte values: eight
 // consecutive uint64s a chunk, or one for all eight.
 //
 //go:noescape
 func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+
+// batchChunks64NKPF is batchChunks64NK prefetching as batchChunks32NKPF.
+//
+//go:noescape
+func batchChunks64NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 
 // batchStoreChunks32NK stores, for ctas CTAs of wpc warps, each warp's
 // row (warp w of CTA c: row + (c*wpc+w)*rowStride bytes) by chunks of

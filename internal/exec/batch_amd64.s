@@ -122,9 +122,18 @@ loop: \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
 // CONSEC64(OFF) sets eight slots of the row at DI+2*OFF to the eight
-// consecutive uint64s at SI plus the offset at DX+OFF, prefetching the
-// line R8 bytes after them (AX, CX, Y3, Y4 scratch).
+// consecutive uint64s at SI plus the offset at DX+OFF (AX, Y3, Y4
+// scratch).
 #define CONSEC64(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VMOVDQU (SI)(AX*1), Y3; \
+	VMOVDQU 32(SI)(AX*1), Y4; \
+	VMOVDQU Y3, (2*OFF)(DI); \
+	VMOVDQU Y4, (2*OFF+32)(DI)
+
+// CONSEC64PF(OFF) is CONSEC64 prefetching the line R8 bytes after the
+// values (CX scratch).
+#define CONSEC64PF(OFF) \
 	MOVLQZX (OFF)(DX), AX; \
 	LEAQ (SI)(AX*1), CX; \
 	PREFETCHT0 (CX)(R8*1); \
@@ -142,8 +151,8 @@ loop: \
 	VMOVDQU Y3, (2*OFF+32)(DI)
 
 // CHUNKSNK(CONSEC, BCAST) is batchChunks32NK's and batchChunks64NK's body:
-// every chunk of each warp's plan by CONSEC (prefetching pf bytes on), or
-// by BCAST (bcast true), CTA after CTA.
+// every chunk of each warp's plan by CONSEC (the PF ones prefetching pf
+// bytes on, from R8), or by BCAST (bcast true), CTA after CTA.
 #define CHUNKSNK(CONSEC, BCAST) \
 	MOVQ row+0(FP), DI; \
 	MOVQ rowStride+8(FP), R9; \
@@ -500,14 +509,24 @@ ndone:
 // func batchChunks32NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 // batchChunks32N for a plan whose chunks are all of one kind: eight
 // consecutive values (bcast false) or one for all eight (bcast true);
-// a CTA's offsets are 128 bytes a warp, the next CTA's the same; the
-// consecutive ones prefetch the line pf bytes after each chunk.
+// a CTA's offsets are 128 bytes a warp, the next CTA's the same (pf
+// unused: batchChunks32NKPF prefetches).
 TEXT ·batchChunks32NK(SB), NOSPLIT, $0-72
+	CHUNKSNK(CONSEC8, BCAST8)
+
+// func batchChunks32NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+// batchChunks32NK whose consecutive chunks prefetch the line pf bytes
+// after each.
+TEXT ·batchChunks32NKPF(SB), NOSPLIT, $0-72
 	CHUNKSNK(CONSEC8PF, BCAST8)
 
 // func batchChunks64NK(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
 TEXT ·batchChunks64NK(SB), NOSPLIT, $0-72
 	CHUNKSNK(CONSEC64, BCAST64)
+
+// func batchChunks64NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+TEXT ·batchChunks64NKPF(SB), NOSPLIT, $0-72
+	CHUNKSNK(CONSEC64PF, BCAST64)
 
 // STCHUNK8(OFF) stores the low halves of the eight slots of the row at
 // DI+2*OFF as eight consecutive uint32 values at SI plus the offset at

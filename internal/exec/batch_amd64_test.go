@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -208,7 +209,13 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 		clear(many)
-		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 4096)
+		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 0)
+		plain := slices.Clone(many)
+		clear(many)
+		batchChunks32NKPF((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 4096)
+		if !slices.Equal(plain, many) {
+			t.Fatalf("chunksNKPF (broadcast %v) differs from chunksNK", bcast)
+		}
 		for c := range ctas {
 			for w := range wpc {
 				row := many[(c*wpc+w)*gap*warpSize:]
@@ -294,7 +301,13 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 		clear(many)
-		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 4096)
+		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 0)
+		plain := slices.Clone(many)
+		clear(many)
+		batchChunks64NKPF((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 4096)
+		if !slices.Equal(plain, many) {
+			t.Fatalf("chunks64NKPF (broadcast %v) differs from chunks64NK", bcast)
+		}
 		for c := range ctas {
 			for w := range wpc {
 				row := many[(c*wpc+w)*gap*warpSize:]

@@ -278,7 +278,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			// every chunk of one kind
 			if data, off, in := r.batchRange(&af, o.addrConst, 8); in {
 				r.countAll()
-				batchChunks64NK(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc,
+				batchChunks64NKPF(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc,
 					r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off])))))
 				r.wroteRows(v)
 				return 0, true
@@ -989,8 +989,12 @@ func (r *batchRun) sharedOffsets(pc int32, o *Op, af *form) *gatherPlan {
 // prefetch pf bytes on (the next batch's: 2-D blocks' rows are many
 // streams at once, more than the hardware's prefetchers follow).
 func chunks32N(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, g *gatherPlan, wpc, ctas int, pf uintptr) {
-	if g.one != 0 {
-		batchChunks32NK(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas, pf)
+	switch {
+	case g.one != 0 && pf != 0:
+		batchChunks32NKPF(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas, pf)
+		return
+	case g.one != 0:
+		batchChunks32NK(row, rowStride, base, baseStride, &g.offs[0], g.one == 2, wpc, ctas, 0)
 		return
 	}
 	batchChunks32N(row, rowStride, base, baseStride, &g.offs[0], &g.kinds[0], wpc, ctas)

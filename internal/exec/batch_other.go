@@ -39,3 +39,11 @@ func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride ui
 func batchStoreChunks64NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int) {
 	panic("unreachable")
 }
+
+func batchChunks32NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr) {
+	panic("unreachable")
+}
+
+func batchChunks64NKPF(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr) {
+	panic("unreachable")
+}
