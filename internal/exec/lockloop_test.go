@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -251,5 +252,106 @@ func TestFairnessCycleReleasesWaitingLanes(t *testing.T) {
 	mask, pc := f.pick(nil)
 	if mask != 1<<holder || pc != exit1 {
 		t.Fatalf("picked lanes %#x at %d, want the waiting holder (lane %d at %d)", mask, pc, holder, exit1)
+	}
+}
+
+// TestTryLockBackOff runs a try-lock whose threads back off in two ways
+// (testdata/trylock_backoff.ptx: odd keys by nanosleep, even keys by a
+// loop of volatile loads) under perturbed schedules on one worker and on
+// two workers: every launch must end with every thread counted once. Lanes
+// that took their locks wait at the loop's exit while the others go round
+// and wait at the loop's head, a lower point; the starvation escape used
+// to release only the lowest point (and only lanes that had not spun in
+// the cycle), so the holders never ran (hung with seeds 1, 2 and 4, and
+// on two workers, before).
+func TestTryLockBackOff(t *testing.T) {
+	src, err := os.ReadFile("testdata/trylock_backoff.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, g := load(t, string(src))
+	const n, buckets, block = 12000, 16, 256
+	x, _ := g.Alloc(4*n, 0)
+	xb, _ := g.Bytes(x, 4*n)
+	var wantN [buckets]uint32
+	var want [buckets]uint32
+	for i := range n {
+		v := uint32(i)*2654435761 ^ uint32(i)>>3
+		v ^= v >> 13
+		v *= 0x5bd1e995
+		v ^= v >> 15
+		binary.LittleEndian.PutUint32(xb[4*i:], v)
+		wantN[v%buckets]++
+		want[v%buckets] += v >> 16
+	}
+	k := p.Kernels["lk_try_k"]
+	for _, run := range []struct {
+		seed    uint64
+		workers int
+	}{{1, 1}, {2, 1}, {3, 1}, {4, 1}, {0, 2}, {0, 2}} {
+		lock, _ := g.Alloc(4*buckets, 0)
+		val, _ := g.Alloc(4*buckets, 0)
+		cnt, _ := g.Alloc(4*buckets, 0)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := p.Launch(ctx, "lk_try_k", LaunchConfig{Grid: [3]int{(n + block - 1) / block, 1, 1}, Block: [3]int{block, 1, 1},
+			Params: params(k, x, n, buckets, lock, val, cnt), Workers: run.workers, ScheduleSeed: run.seed})
+		cancel()
+		if err != nil {
+			t.Fatalf("seed %d, %d workers: %v", run.seed, run.workers, err)
+		}
+		vb, _ := g.Bytes(val, 4*buckets)
+		cb, _ := g.Bytes(cnt, 4*buckets)
+		for b := range buckets {
+			if v, c := binary.LittleEndian.Uint32(vb[4*b:]), binary.LittleEndian.Uint32(cb[4*b:]); v != want[b] || c != wantN[b] {
+				t.Fatalf("seed %d, %d workers, bucket %d: sum %d count %d, want %d and %d", run.seed, run.workers, b, v, c, want[b], wantN[b])
+			}
+		}
+		for _, a := range []uint64{lock, val, cnt} {
+			g.Free(a)
+		}
+	}
+}
+
+// TestStarvationEscapeTakesTurns: the state the try-lock kernel
+// (TestTryLockBackOff) hung in on two workers. Lanes 11-13 took their
+// locks and wait at the loop's exit (67); lanes 1-9 wait at the loop's
+// head (31), a lower point, every round; lane 14 spins; every lane had
+// spun in the cycle (the holders before they took their locks). The
+// starvation escape released the lowest point every time, so the holders
+// never ran; the points now take turns, and the second decision must
+// release the holders.
+func TestStarvationEscapeTakesTurns(t *testing.T) {
+	const head, exit, spinner = 31, 67, 14
+	holders, atHead := uint32(0x7)<<11, uint32(0x3fe)
+	f := &frame{fn: &Func{}, active: holders | atHead | 1<<spinner}
+	reset := func() { // the lanes at the head back there, waiting
+		f.rdepth = 0
+		for l := range warpSize {
+			switch {
+			case holders>>l&1 != 0:
+				f.pc[l], f.rstack[l] = exit, []int32{exit}
+			case atHead>>l&1 != 0:
+				f.pc[l], f.rstack[l] = head, []int32{exit, head}
+			case l == spinner:
+				f.pc[l], f.rstack[l] = 41, []int32{exit, head}
+			default:
+				continue
+			}
+			f.rtop[l] = f.rstack[l][len(f.rstack[l])-1] + 1
+			f.rdepth += len(f.rstack[l])
+		}
+	}
+	released := uint32(0)
+	for decision := range 2 {
+		reset()
+		f.backs, f.spun, f.passed, f.favor = starvationLimit, 1<<spinner, f.active, 0
+		mask, _ := f.pick(nil)
+		released |= mask
+		if decision == 0 && mask == 0 {
+			t.Fatal("the first decision released no lane")
+		}
+	}
+	if released&holders != holders {
+		t.Fatalf("two decisions released lanes %#x, not the holders %#x", released, holders)
 	}
 }

@@ -4,6 +4,7 @@ package exec
 // docs/engine.md), running frames (one per function activation).
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -140,6 +141,7 @@ type frame struct {
 	// the others until none is left (two groups spinning on a lock that
 	// a third, at a higher PC, holds took turns for ever before)
 	passed  uint32
+	relAt   int32    // the reconvergence point the starvation escape released last (nextPoint)
 	favor   uint32   // lanes run first until they block, finish or spin (see pick)
 	callOp  *Op      // the call that made this frame (nil for the kernel)
 	outLive []uint64 // runGroup: the rows live for the lanes outside its group (liveness.go)
@@ -200,7 +202,7 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 func (w *Warp) restartFrame(s *frame, mask uint32) *frame {
 	fn := s.fn
 	s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
-	s.base, s.backs, s.spinners, s.spun, s.passed, s.favor, s.callOp = w.stack, 0, 0, 0, 0, 0, nil
+	s.base, s.backs, s.spinners, s.spun, s.passed, s.relAt, s.favor, s.callOp = w.stack, 0, 0, 0, 0, 0, 0, nil
 	if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 		s.rtop = [warpSize]int32{}
 		for l := range s.rstack {
@@ -929,6 +931,7 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		spun := f.spun
 		f.resetBackward()
 		f.passed |= spun
+		cycle := f.passed // (the lanes that spun in this cycle)
 		others := runnable &^ f.passed
 		if others == 0 { // every runnable lane spun: a new cycle
 			f.passed = spun
@@ -954,6 +957,19 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 			if w := waiting &^ spun; w != 0 {
 				rel = w
 			}
+			// and of those, the ones that took no backward branch in the
+			// whole cycle: a lane that took a lock in a loop waits at the
+			// loop's exit, while the spinners go round and come back to
+			// wait at the loop's head, a lower point (probe lk_try, a
+			// try-lock with back-off, hung there)
+			if w := rel &^ cycle; w != 0 {
+				rel = w
+			}
+			// the points they wait at take turns, from one decision to
+			// the next: a group that leaves and comes back to wait at a
+			// lower point must not keep the lanes waiting at a higher one
+			// (a lock's holder at its loop's exit) there for ever
+			rel = f.nextPoint(rel)
 			f.favor, _ = f.release(rel)
 			return f.pick(rng)
 		}
@@ -981,6 +997,39 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		rng.IntN(bits.OnesCount32(out)) // (the draw picking again makes)
 	}
 	return out, r
+}
+
+// nextPoint returns the lanes of waiting (each waiting at its
+// reconvergence point, its PC) at the lowest point above the one the
+// starvation escape released last (f.relAt), or at the lowest of all
+// when none lies above; it records that point.
+func (f *frame) nextPoint(waiting uint32) uint32 {
+	var above, lowest uint32
+	ra, rl := int32(math.MaxInt32), int32(math.MaxInt32)
+	for m := waiting; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		pc := f.pc[l]
+		if pc > f.relAt {
+			switch {
+			case pc < ra:
+				ra, above = pc, 1<<l
+			case pc == ra:
+				above |= 1 << l
+			}
+		}
+		switch {
+		case pc < rl:
+			rl, lowest = pc, 1<<l
+		case pc == rl:
+			lowest |= 1 << l
+		}
+	}
+	if above != 0 {
+		f.relAt = ra
+		return above
+	}
+	f.relAt = rl
+	return lowest
 }
 
 // countBackward counts a backward branch the lanes of mask took while
