@@ -86,7 +86,7 @@ func (w *Warp) reset() {
 			clear(w.dyn[l])
 		}
 	}
-	w.exited, w.stack = 0, 0
+	w.exited, w.stack, w.spins = 0, 0, 0
 	if w.spMoved { // (else every lane's pointer is still at the top)
 		for l := range w.sp {
 			w.sp[l] = allocaTop // pushFrame's start, without its test

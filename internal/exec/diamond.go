@@ -33,6 +33,21 @@ type diamond struct {
 	steps int // the most steps the branch and its sides take
 }
 
+// spins reports whether the diamond's branch o or a side's branch to r
+// closes a spin loop (lockLoops), whose spinners yield after spinLimit
+// backward branches.
+func (d *diamond) spins(ops []Op, o *Op) bool {
+	if o.lockLoop {
+		return true
+	}
+	for _, s := range d.sides {
+		if s.bra && ops[s.end].lockLoop {
+			return true
+		}
+	}
+	return false
+}
+
 // diamondSide is the ops [start, end), straight-line; with bra, ops[end]
 // is an unguarded branch to r, which the side's lanes take, else end is r.
 type diamondSide struct {
@@ -164,7 +179,10 @@ func (w *Warp) runDiamondConverged(f *frame, o *Op, active, taken uint32, steps,
 // reconvergence points, which nothing in the call changes, hold.
 func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice int, placed bool) (uint64, uint64, int, bool) {
 	d := o.dia
-	if d == nil || !diamondsEnabled || steps+d.steps > slice || f.backs+3 >= starvationLimit {
+	if d == nil || !diamondsEnabled || steps+d.steps > slice || f.backs+3 >= starvationLimit ||
+		f.backs+3 >= spinLimit && d.spins(f.fn.Ops, o) {
+		// (near a fairness decision: pick's, after the branch that
+		// reaches the limit)
 		return 0, 0, steps, false
 	}
 	if !placed && !w.diamondPlaced(f, d, mask, taken) {
@@ -174,6 +192,7 @@ func (w *Warp) runDiamondGroup(f *frame, o *Op, mask, taken uint32, steps, slice
 	// (diverged), then each side's branch to r (runGroup)
 	if o.target <= o.pc && f.active&^taken != 0 {
 		f.countBackward(taken)
+		f.lockSpin(o)
 		f.favor &^= taken
 	}
 	nWarp, nThread := w.runSides(f, o, d, mask, taken)
@@ -232,6 +251,7 @@ func (w *Warp) runSides(f *frame, o *Op, d *diamond, mask, taken uint32) (nWarp,
 			nThread += n
 			if d.r <= side.end && f.active&^sl != 0 {
 				f.countBackward(sl)
+				f.lockSpin(&f.fn.Ops[side.end])
 			}
 		}
 	}

@@ -280,10 +280,11 @@ STORE:
 		t.Fatal(err)
 	}
 	ob, _ := g.Bytes(out, 8)
-	// the others get their turn after starvationLimit backward branches;
-	// an iteration of the spinners issues at most two (their if/else's
-	// and the loop's), so lane 0 saw the flag no sooner than this
-	if k := binary.LittleEndian.Uint32(ob); k < starvationLimit/2 {
+	// the others get their turn after spinLimit backward branches (the
+	// loop only reads the flag: a spin-wait, lockLoops); an iteration of
+	// the spinners issues at most two (their if/else's and the loop's),
+	// so lane 0 saw the flag no sooner than this
+	if k := binary.LittleEndian.Uint32(ob); k < spinLimit/2 {
 		t.Errorf("lane 0 saw the flag after %d iterations: the others ran before the spinners starved them", k)
 	}
 }

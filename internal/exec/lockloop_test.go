@@ -355,3 +355,99 @@ func TestStarvationEscapeTakesTurns(t *testing.T) {
 		t.Fatalf("two decisions released lanes %#x, not the holders %#x", released, holders)
 	}
 }
+
+// TestTicketTurnsYieldSoon: a ticket lock in one warp (each lane takes a
+// ticket with atom.add, then waits until the word it reads with
+// ld.volatile equals its ticket, adds to the sum and serves the next
+// ticket). The wait loop only reads memory, so its spinners yield after
+// spinLimit backward branches, as a lock's do (lockLoops): the warp
+// instructions stay near 32 turns of a few dozen, where 1024 backward
+// branches a turn took over 100000.
+func TestTicketTurnsYieldSoon(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 next, .param .u64 serving, .param .u64 sum)
+{
+	.reg .pred %p;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [next];
+	ld.param.u64 %rd2, [serving];
+	ld.param.u64 %rd3, [sum];
+	mov.u32 %r1, %tid.x;
+	atom.global.add.u32 %r2, [%rd1], 1;
+Wait:
+	ld.volatile.global.u32 %r3, [%rd2];
+	setp.ne.u32 %p, %r3, %r2;
+	@%p bra Wait;
+	ld.volatile.global.u32 %r4, [%rd3];
+	add.u32 %r4, %r4, %r1;
+	st.volatile.global.u32 [%rd3], %r4;
+	add.u32 %r5, %r2, 1;
+	st.volatile.global.u32 [%rd2], %r5;
+	ret;
+}`)
+	next, _ := g.Alloc(4, 0)
+	serving, _ := g.Alloc(4, 0)
+	sum, _ := g.Alloc(4, 0)
+	var st LaunchStats
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Launch(ctx, "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1},
+		Params: params(p.Kernels["k"], next, serving, sum), Workers: 1, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := g.Bytes(sum, 4)
+	if s := binary.LittleEndian.Uint32(b); s != 31*32/2 {
+		t.Errorf("sum %d, want %d", s, 31*32/2)
+	}
+	t.Logf("%d warp instructions", st.WarpInstructions)
+	if st.WarpInstructions > 20000 {
+		t.Errorf("%d warp instructions for 32 turns: the waiters held the warp for the starvation limit", st.WarpInstructions)
+	}
+}
+
+// TestWaitingWarpYieldsSoon: warp 0 of a CTA waits for a flag that warp 1
+// sets; the cluster runs warp 0 first. A converged warp going round a spin
+// loop gives the worker up after spinYield rounds (runConverged), so warp
+// 1 runs long before warp 0's time slice (sliceSteps) would end.
+func TestWaitingWarpYieldsSoon(t *testing.T) {
+	p, g := load(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 flag, .param .u64 out)
+{
+	.reg .pred %p;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [flag];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p, %r1, 32;
+	@%p bra Set;
+Wait:
+	ld.volatile.global.u32 %r2, [%rd1];
+	setp.eq.u32 %p, %r2, 0;
+	@%p bra Wait;
+	st.global.u32 [%rd2], %r2;
+	ret;
+Set:
+	st.volatile.global.u32 [%rd1], 7;
+	ret;
+}`)
+	flag, _ := g.Alloc(4, 0)
+	out, _ := g.Alloc(4, 0)
+	var st LaunchStats
+	if err := p.Launch(context.Background(), "k", LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{64, 1, 1},
+		Params: params(p.Kernels["k"], flag, out), Workers: 1, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := g.Bytes(out, 4); binary.LittleEndian.Uint32(b) != 7 {
+		t.Errorf("warp 0 read %d, want 7", binary.LittleEndian.Uint32(b))
+	}
+	t.Logf("%d warp instructions", st.WarpInstructions)
+	if st.WarpInstructions > 10*spinYield {
+		t.Errorf("%d warp instructions: warp 0 spun out its slice before warp 1 ran", st.WarpInstructions)
+	}
+}

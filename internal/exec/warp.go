@@ -39,14 +39,40 @@ func lockLoops(f *Func) {
 		if !o.bra || o.target > int32(pc) {
 			continue
 		}
+		strongLoad, stores := false, false
 		for i := o.target; i < int32(pc); i++ {
-			if in := f.Ops[i].inst; in != nil && in.Opcode == "atom" && (hasMod(in, ".cas") || hasMod(in, ".exch")) {
+			in := f.Ops[i].inst
+			if in == nil {
+				continue
+			}
+			if in.Opcode == "atom" && (hasMod(in, ".cas") || hasMod(in, ".exch")) {
 				o.lockLoop = true
 				break
 			}
+			switch in.Opcode {
+			case "ld", "ldu":
+				strongLoad = strongLoad || hasMod(in, ".volatile") || hasMod(in, ".acquire") || hasMod(in, ".relaxed")
+			case "st", "atom", "red", "call", "bar", "barrier":
+				stores = true
+			}
+		}
+		// a loop that only reads memory another thread writes (a ticket
+		// lock's wait for its turn, a flag): its spinners wait for
+		// another lane just as a lock's do
+		if strongLoad && !stores && pc-int(o.target) <= maxSpinWait {
+			o.lockLoop = true
 		}
 	}
 }
+
+// maxSpinWait bounds the ops of a loop lockLoops takes for a spin-wait.
+const maxSpinWait = 16
+
+// spinYield is how many rounds of a spin loop (lockLoops) a converged
+// warp goes before it lets the CTA's other warps run: one of them may be
+// the one it waits for (probe fl_warps, warp w waiting for warp w+1, took
+// a time slice, 16384 steps, per handoff).
+const spinYield = 64
 
 // sliceSteps is how many steps a warp runs before letting the CTA's other
 // warps run (a warp spinning on a flag another warp sets must not starve it).
@@ -92,6 +118,7 @@ type Warp struct {
 	gBase, gBase2 uint64
 	gData, gData2 []byte
 	gGen, gGen2   uint64
+	spins         int              // rounds of spin loops the converged warp went since it last yielded (spinYield)
 	offs          [warpSize]uint64 // per-lane offsets of a warp-wide access (warpWindow)
 	// per load op, the last row and step of its addresses (stride.go)
 	strides [strideSlots]strideState
@@ -534,6 +561,19 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 		} else if taken == active {
 			upc = o.target
 			nThread += full
+			if o.lockLoop && o.target <= o.pc {
+				// the whole warp goes round a spin loop, waiting for
+				// another warp's write (a chain of warps, a queue):
+				// after spinYield rounds it gives the worker to the
+				// CTA's other warps rather than spin out its slice
+				if w.spins++; w.spins >= spinYield {
+					w.spins = 0
+					nWarp++
+					steps++
+					stop = true
+					break
+				}
+			}
 		} else if r, nw, nt, s, ok := w.runDiamondConverged(f, o, active, taken, steps, slice); ok {
 			// an if/else of straight-line sides: still converged at its
 			// reconvergence point (diamond.go)
