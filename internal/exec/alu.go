@@ -735,43 +735,36 @@ func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
 				}
 			}
 		}
-		np := ^res
-		if c >= 0 {
-			cv := f.preds[c]
-			if cneg {
-				cv = ^cv
-			}
-			res, np = boolCombine(boolOp, res, cv), boolCombine(boolOp, ^res, cv)
-		}
-		if p >= 0 {
-			f.preds[p] = f.preds[p]&^mask | res&mask
-		}
-		if q >= 0 {
-			f.preds[q] = f.preds[q]&^mask | np&mask
-		}
+		setpWrite(f, p, q, c, cneg, boolOp, res, mask)
 	}
 	o.lane = func(f *frame, o *Op, i int) {
 		var res uint32
 		if test(f.regs[int(a)*warpSize+i], f.regs[int(b)*warpSize+i]) {
 			res = 1 << i
 		}
-		np := ^res
-		if c >= 0 {
-			cv := f.preds[c]
-			if cneg {
-				cv = ^cv
-			}
-			res, np = boolCombine(boolOp, res, cv), boolCombine(boolOp, ^res, cv)
-		}
-		bit := uint32(1) << i
-		if p >= 0 {
-			f.preds[p] = f.preds[p]&^bit | res&bit
-		}
-		if q >= 0 {
-			f.preds[q] = f.preds[q]&^bit | np&bit
-		}
+		setpWrite(f, p, q, c, cneg, boolOp, res, 1<<i)
 	}
 	return nil
+}
+
+// setpWrite writes a setp's comparison results res (a bit a lane) for the
+// lanes of mask: to predicate p, and their complement to q (-1: none),
+// each combined with predicate c (negated when cneg) by boolOp.
+func setpWrite(f *frame, p, q, c int32, cneg bool, boolOp string, res, mask uint32) {
+	np := ^res
+	if c >= 0 {
+		cv := f.preds[c]
+		if cneg {
+			cv = ^cv
+		}
+		res, np = boolCombine(boolOp, res, cv), boolCombine(boolOp, ^res, cv)
+	}
+	if p >= 0 {
+		f.preds[p] = f.preds[p]&^mask | res&mask
+	}
+	if q >= 0 {
+		f.preds[q] = f.preds[q]&^mask | np&mask
+	}
 }
 
 func boolCombine(op string, x, c uint32) uint32 {

@@ -230,6 +230,59 @@ next: \
 	DECQ CX; \
 	JNZ chunk
 
+// STCHUNK8(OFF) stores the low halves of the eight slots of the row at
+// DI+2*OFF as eight consecutive uint32 values at SI plus the offset at
+// DX+OFF (AX, Y0, Y1 scratch).
+#define STCHUNK8(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	NARROW8((2*OFF)(DI), (2*OFF+32)(DI), Y0, Y1, (SI)(AX*1))
+
+// STCHUNK64(OFF) stores the eight slots of the row at DI+2*OFF as eight
+// consecutive uint64 values at SI plus the offset at DX+OFF (AX, Y0, Y1
+// scratch).
+#define STCHUNK64(OFF) \
+	MOVLQZX (OFF)(DX), AX; \
+	VMOVDQU (2*OFF)(DI), Y0; \
+	VMOVDQU (2*OFF+32)(DI), Y1; \
+	VMOVDQU Y0, (SI)(AX*1); \
+	VMOVDQU Y1, 32(SI)(AX*1)
+
+// STORECHUNKSNK(STCHUNK) is batchStoreChunks32NK's and 64NK's body: ctas
+// CTAs of wpc warps, each warp's four chunks by STCHUNK, CTA after CTA,
+// warp after warp (lane order).
+#define STORECHUNKSNK(STCHUNK) \
+	MOVQ dst+0(FP), SI; \
+	MOVQ dstStride+8(FP), R10; \
+	MOVQ row+16(FP), DI; \
+	MOVQ rowStride+24(FP), R9; \
+	MOVQ offs+32(FP), DX; \
+	MOVQ wpc+40(FP), R11; \
+	MOVQ ctas+48(FP), R12; \
+	TESTQ R12, R12; \
+	JZ   sdone; \
+	TESTQ R11, R11; \
+	JZ   sdone; \
+sctas: \
+	MOVQ R11, R13; \
+swarp: \
+	STCHUNK(0); \
+	STCHUNK(32); \
+	STCHUNK(64); \
+	STCHUNK(96); \
+	ADDQ $128, DX; \
+	ADDQ R9, DI; \
+	DECQ R13; \
+	JNZ  swarp; \
+	MOVQ R11, AX; \
+	SHLQ $7, AX; \
+	SUBQ AX, DX; \
+	ADDQ R10, SI; \
+	DECQ R12; \
+	JNZ  sctas; \
+sdone: \
+	VZEROUPPER; \
+	RET
+
 // func batchLoadZ32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 // n rows stride bytes apart, each of 32 consecutive uint32 values from
 // src on, zero-extended; it prefetches the lines pf bytes after those it
@@ -528,92 +581,15 @@ TEXT ·batchChunks64NK(SB), NOSPLIT, $0-72
 TEXT ·batchChunks64NKPF(SB), NOSPLIT, $0-72
 	CHUNKSNK(CONSEC64PF, BCAST64)
 
-// STCHUNK8(OFF) stores the low halves of the eight slots of the row at
-// DI+2*OFF as eight consecutive uint32 values at SI plus the offset at
-// DX+OFF (AX, Y0, Y1 scratch).
-#define STCHUNK8(OFF) \
-	MOVLQZX (OFF)(DX), AX; \
-	NARROW8((2*OFF)(DI), (2*OFF+32)(DI), Y0, Y1, (SI)(AX*1))
-
 // func batchStoreChunks32NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
 // batchChunks32NK's stores: for ctas CTAs of wpc warps, warp w of CTA c
 // stores the row at row + (c*wpc+w)*rowStride, each chunk of eight lanes
 // as eight consecutive uint32 values at dst + c*dstStride + offs[32w+8k],
 // CTA after CTA, warp after warp, chunk after chunk (lane order).
 TEXT ·batchStoreChunks32NK(SB), NOSPLIT, $0-56
-	MOVQ dst+0(FP), SI
-	MOVQ dstStride+8(FP), R10
-	MOVQ row+16(FP), DI
-	MOVQ rowStride+24(FP), R9
-	MOVQ offs+32(FP), DX
-	MOVQ wpc+40(FP), R11
-	MOVQ ctas+48(FP), R12
-	TESTQ R12, R12
-	JZ   sdone
-	TESTQ R11, R11
-	JZ   sdone
-sctas:
-	MOVQ R11, R13
-swarp:
-	STCHUNK8(0)
-	STCHUNK8(32)
-	STCHUNK8(64)
-	STCHUNK8(96)
-	ADDQ $128, DX
-	ADDQ R9, DI
-	DECQ R13
-	JNZ  swarp
-	MOVQ R11, AX
-	SHLQ $7, AX
-	SUBQ AX, DX
-	ADDQ R10, SI
-	DECQ R12
-	JNZ  sctas
-sdone:
-	VZEROUPPER
-	RET
-
-// STCHUNK64(OFF) stores the eight slots of the row at DI+2*OFF as eight
-// consecutive uint64 values at SI plus the offset at DX+OFF (AX, Y0, Y1
-// scratch).
-#define STCHUNK64(OFF) \
-	MOVLQZX (OFF)(DX), AX; \
-	VMOVDQU (2*OFF)(DI), Y0; \
-	VMOVDQU (2*OFF+32)(DI), Y1; \
-	VMOVDQU Y0, (SI)(AX*1); \
-	VMOVDQU Y1, 32(SI)(AX*1)
+	STORECHUNKSNK(STCHUNK8)
 
 // func batchStoreChunks64NK(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
 // batchStoreChunks32NK for 8-byte values.
 TEXT ·batchStoreChunks64NK(SB), NOSPLIT, $0-56
-	MOVQ dst+0(FP), SI
-	MOVQ dstStride+8(FP), R10
-	MOVQ row+16(FP), DI
-	MOVQ rowStride+24(FP), R9
-	MOVQ offs+32(FP), DX
-	MOVQ wpc+40(FP), R11
-	MOVQ ctas+48(FP), R12
-	TESTQ R12, R12
-	JZ   s64done
-	TESTQ R11, R11
-	JZ   s64done
-s64ctas:
-	MOVQ R11, R13
-s64warp:
-	STCHUNK64(0)
-	STCHUNK64(32)
-	STCHUNK64(64)
-	STCHUNK64(96)
-	ADDQ $128, DX
-	ADDQ R9, DI
-	DECQ R13
-	JNZ  s64warp
-	MOVQ R11, AX
-	SHLQ $7, AX
-	SUBQ AX, DX
-	ADDQ R10, SI
-	DECQ R12
-	JNZ  s64ctas
-s64done:
-	VZEROUPPER
-	RET
+	STORECHUNKSNK(STCHUNK64)
