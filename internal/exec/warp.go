@@ -32,7 +32,9 @@ const starvationLimit = 1024
 const spinLimit = 16
 
 // lockLoops marks the backward branches of f whose loops try to take a
-// lock (spinLimit).
+// lock (an atom.cas or atom.exch in the body), or wait for another
+// thread's write (spin-waits: at most maxSpinWait ops, strong loads and
+// no writes): their spinners yield after spinLimit backward branches.
 func lockLoops(f *Func) {
 	for pc := range f.Ops {
 		o := &f.Ops[pc]
