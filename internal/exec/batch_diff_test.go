@@ -385,6 +385,13 @@ func bdCases() []bdCase {
 			bufs: bdBufs(bdWords(112*80, f), bdWords(112*80, r)), args: bdArgs(bdU(112), bdU(80), bdPtr(0), bdPtr(1)), eligible: true},
 		{name: "img2d/8x4_exact", kernel: "img2d", grid: bdXY(13, 18), block: bdXY(8, 4),
 			bufs: bdBufs(bdWords(104*72, f), bdWords(104*72, r)), args: bdArgs(bdU(104), bdU(72), bdPtr(0), bdPtr(1)), eligible: true},
+		// lanes choosing between two buffers (window's second entry)
+		{name: "select2", kernel: "select2", grid: bdX(40), block: bdX(256),
+			bufs: bdBufs(bdWords(10000, r), bdWords(10000, r), bdWords(10000, r), bdWords(10000, r)),
+			args: bdArgs(bdU(10000), bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3)), eligible: true},
+		{name: "select2/fault_oob", kernel: "select2", grid: bdX(40), block: bdX(256),
+			bufs: bdBufs(bdWords(10000, r), bdWords(9000, r), bdWords(10000, r), bdWords(10000, r)),
+			args: bdArgs(bdU(10000), bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3)), fault: true},
 		{name: "img2d64/16x16_exact", kernel: "img2d64", grid: bdXY(7, 5), block: bdXY(16, 16),
 			bufs: bdBufs(bdDwords(112*80, d), bdDwords(112*80, r)), args: bdArgs(bdU(112), bdU(80), bdPtr(0), bdPtr(1)), eligible: true},
 		{name: "img2d64/8x4", kernel: "img2d64", grid: bdXY(13, 18), block: bdXY(8, 4),

@@ -19,13 +19,22 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 	if r.inWindow(addr, n) {
 		return r.gData, addr - r.gBase, true
 	}
-	base, data, ok := r.l.prog.global.Find(addr)
+	// the window before the last, else a lookup (lanes choosing between
+	// two buffers, `p = i & 1 ? a : b`, looked one up at every other lane:
+	// probe24 q3_sel_thr); either way the checks below
+	base, data, ok := r.gBase2, r.gData2, false
+	if off := addr - base; data != nil && addr >= base && off <= uint64(len(data)) {
+		ok = true
+	} else {
+		base, data, ok = r.l.prog.global.Find(addr)
+	}
 	if ok && (r.held.holds(base) || r.holdsFolds(base)) {
 		r.flushHeld() // (earlier batches' sums and folds: in memory first)
 	}
 	if !ok || r.pend.holds(base) { // (batch_pending.go: the batch goes back)
 		return nil, 0, false
 	}
+	r.gBase2, r.gData2 = r.gBase, r.gData
 	r.gBase, r.gData = base, data
 	off := addr - base
 	if off >= uint64(len(data)) || n > uint64(len(data))-off {

@@ -219,7 +219,7 @@ func (r *batchRun) claimPending(addr, width uint64) bool {
 	if pd.touched == nil {
 		pd.touched = new([touchedCap]uint32)
 	}
-	r.gData = nil // (the batch's next access there looks the allocation up: window refuses it)
+	r.gData, r.gData2 = nil, nil // (the batch's next access there looks the allocation up: window refuses it)
 	return true
 }
 

@@ -114,6 +114,9 @@ type batchRun struct {
 
 	gBase uint64
 	gData []byte
+	// the window before the last (window); reset with gData
+	gBase2 uint64
+	gData2 []byte
 	// shared: the batch's CTAs' shared memories, shSize bytes each;
 	// gplans: per op, its gathers' plan (sharedOffsets, globalOffsets)
 	shared []byte
@@ -138,7 +141,7 @@ func getBatchRun(l *launch) *batchRun {
 	wpc := (b[0]*b[1]*b[2] + warpSize - 1) / warpSize
 	nb := batchCTAs(l.kernel, b, l.grid[0]*l.grid[1]*l.grid[2]) * wpc
 	if r, ok := l.kernel.batchRuns.get(); ok && r.block == b && len(r.act) >= nb {
-		r.l, r.gData, r.ctas, r.strided, r.declined, r.parted, r.probed = l, nil, nb/wpc, false, false, 0, false
+		r.l, r.gData, r.gData2, r.ctas, r.strided, r.declined, r.parted, r.probed = l, nil, nil, nb/wpc, false, false, 0, false
 		r.cta.l = l
 		r.sizeShared()
 		clear(r.gplans) // (the block shape may not be all that changed)
@@ -174,7 +177,7 @@ const batchBytes = 8 << 20
 
 // putBatchRun keeps r for a later launch.
 func putBatchRun(r *batchRun) {
-	r.l, r.gData = nil, nil
+	r.l, r.gData, r.gData2 = nil, nil, nil
 	r.fn.batchRuns.put(r)
 }
 
@@ -354,7 +357,7 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 			r.forms[c.slot], r.hasR[c.slot] = uniformRaw(c.bits), true
 		}
 	}
-	r.gData = nil
+	r.gData, r.gData2 = nil, nil
 	r.nWarp, r.nThread = 0, 0
 	ops := r.fn.Ops
 	plan := r.plan
