@@ -84,6 +84,18 @@ func sext32(w *writer, y, t string) {
 	w.f("VPBLENDD $0xAA, %s, %s, %s", t, y, y)
 }
 
+// addC32 adds the third operand's row (the lane's 32-bit c, at CX) to
+// ya's 32-bit sums and extends them to the slot: signed, or zero (yt
+// scratch).
+func addC32(w *writer, ya, yt string, j int, signed bool) {
+	w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
+	if signed {
+		sext32(w, ya, yt)
+	} else {
+		zext32(w, ya)
+	}
+}
+
 // zext32 clears the upper halves (Y15 holds 0x00000000ffffffff per lane).
 func zext32(w *writer, y string) { w.f("VPAND Y15, %s, %s", y, y) }
 
@@ -2899,7 +2911,6 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	for _, v := range []struct{ key, name, a, b string }{
 		{"dp4a.s32.s32", "simdDp4aSS", "VPMOVSXBW", "VPMOVSXBW"}, {"dp4a.s32.u32", "simdDp4aSU", "VPMOVSXBW", "VPMOVZXBW"},
 		{"dp4a.u32.s32", "simdDp4aUS", "VPMOVZXBW", "VPMOVSXBW"}, {"dp4a.u32.u32", "simdDp4aUU", "VPMOVZXBW", "VPMOVZXBW"}} {
-		v := v
 		g.keyedTernary(v.key, v.name, "", func(w *writer, ya, yb, yt string, j int) {
 			w.f("VMOVDQU evens<>(SB), Y12")
 			w.f("VPERMD %s, Y12, %s", ya, ya)
@@ -2909,28 +2920,17 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPMADDWD %s, %s, %s", yb, ya, ya)
 			w.f("VPSRLQ $32, %s, %s", ya, yt)
 			w.f("VPADDD %s, %s, %s", yt, ya, ya)
-			w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
-			if v.key == "dp4a.u32.u32" {
-				zext32(w, ya)
-			} else {
-				sext32(w, ya, yt)
-			}
+			addC32(w, ya, yt, j, v.key != "dp4a.u32.u32")
 		})
 	}
 	// sad.u32/s32: c + |a - b| (the greater minus the lesser), modulo 2^32
 	for _, v := range []struct{ key, name, max, min string }{
 		{"sad.u32", "simdSadU32", "VPMAXUD", "VPMINUD"}, {"sad.s32", "simdSadS32", "VPMAXSD", "VPMINSD"}} {
-		v := v
 		g.keyedTernary(v.key, v.name, "", func(w *writer, ya, yb, yt string, j int) {
 			w.f("%s %s, %s, %s", v.max, yb, ya, yt)
 			w.f("%s %s, %s, %s", v.min, yb, ya, ya)
 			w.f("VPSUBD %s, %s, %s", ya, yt, ya)
-			w.f("VPADDD %d(CX), %s, %s", 32*j, ya, ya)
-			if v.key == "sad.u32" {
-				zext32(w, ya)
-			} else {
-				sext32(w, ya, yt)
-			}
+			addC32(w, ya, yt, j, v.key != "sad.u32")
 		})
 	}
 	// mad.wide.u32/s32: the 64-bit product of the low halves plus c
