@@ -100,16 +100,18 @@ loop: \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y4, (2*OFF+32)(DI)
 
-// CONSEC8PF(OFF) is CONSEC8 prefetching the line R8 bytes after the
-// values (CX scratch).
-#define CONSEC8PF(OFF) \
+// PFCHUNK(OFF) prefetches the line R8 bytes after the chunk at SI plus
+// the offset at DX+OFF (AX, CX scratch).
+#define PFCHUNK(OFF) \
 	MOVLQZX (OFF)(DX), AX; \
 	LEAQ (SI)(AX*1), CX; \
-	PREFETCHT0 (CX)(R8*1); \
-	VPMOVZXDQ (CX), Y3; \
-	VPMOVZXDQ 16(CX), Y4; \
-	VMOVDQU Y3, (2*OFF)(DI); \
-	VMOVDQU Y4, (2*OFF+32)(DI)
+	PREFETCHT0 (CX)(R8*1)
+
+// CONSEC8PF(OFF) is CONSEC8 prefetching the line R8 bytes after the
+// values.
+#define CONSEC8PF(OFF) \
+	PFCHUNK(OFF); \
+	CONSEC8(OFF)
 
 // BCAST8(OFF) sets eight slots of the row at DI+2*OFF to the uint32 at SI
 // plus the offset at DX+OFF (zero-extended; AX, X0, Y3 scratch).
@@ -132,15 +134,10 @@ loop: \
 	VMOVDQU Y4, (2*OFF+32)(DI)
 
 // CONSEC64PF(OFF) is CONSEC64 prefetching the line R8 bytes after the
-// values (CX scratch).
+// values.
 #define CONSEC64PF(OFF) \
-	MOVLQZX (OFF)(DX), AX; \
-	LEAQ (SI)(AX*1), CX; \
-	PREFETCHT0 (CX)(R8*1); \
-	VMOVDQU (CX), Y3; \
-	VMOVDQU 32(CX), Y4; \
-	VMOVDQU Y3, (2*OFF)(DI); \
-	VMOVDQU Y4, (2*OFF+32)(DI)
+	PFCHUNK(OFF); \
+	CONSEC64(OFF)
 
 // BCAST64(OFF) sets eight slots of the row at DI+2*OFF to the uint64 at
 // SI plus the offset at DX+OFF (AX, Y3 scratch).
