@@ -281,15 +281,26 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			return 0, true
 		}
 	}
-	if isForm && global && n == 8 && !store && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
-		if g := r.globalOffsets(pc, &af, 8); g != nil && g.one != 0 {
-			// 8-byte elements likewise (an f64 matrix in 2-D blocks),
-			// every chunk of one kind
-			if data, off, in := r.batchRange(&af, o.addrConst, 8); in {
+	if isForm && global && !store && (n == 4 && !signed || n == 8) && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
+		if g := r.globalOffsets(pc, &af, n); g != nil && (n == 4 || g.one != 0) {
+			// every lane, at the same offsets from each CTA's lowest
+			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
+			// shorter than a warp): one check, gathers (of 8-byte
+			// elements when every chunk is of one kind: an f64 matrix),
+			// prefetching the next batch's
+			if data, off, in := r.batchRange(&af, o.addrConst, n); in {
 				r.countAll()
-				batchChunks64NKPF(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc,
-					r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off])))))
+				row, stride := r.row(0, v), uintptr(r.slots*warpSize*8)
+				pf := r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off]))))
+				if n == 8 {
+					batchChunks64NKPF(row, stride, &data[off], uintptr(af.c[3]), &g.offs[0], g.one == 2, r.wpc, r.nb/r.wpc, pf)
+				} else {
+					chunks32N(row, stride, &data[off], uintptr(af.c[3]), g, r.wpc, r.nb/r.wpc, pf)
+				}
 				r.wroteRows(v)
+				if af.c[0] >= 64 {
+					r.strided = true // (a cache line per lane)
+				}
 				return 0, true
 			}
 		}
@@ -353,23 +364,6 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			}
 		}
 	}
-	if isForm && global && n == 4 && !signed && !store && o.guard == 0 && (r.full() || r.allLanes()) && int64(af.c[3]) >= 0 {
-		if g := r.globalOffsets(pc, &af, 4); g != nil {
-			// every lane, at the same offsets from each CTA's lowest
-			// address, the CTAs c[3] apart (2-D blocks: runs of tid.x
-			// shorter than a warp): one check, gathers
-			if data, off, in := r.batchRange(&af, o.addrConst, 4); in {
-				r.countAll()
-				chunks32N(r.row(0, v), uintptr(r.slots*warpSize*8), &data[off], uintptr(af.c[3]), g, r.wpc, r.nb/r.wpc,
-					r.pfStep(pc, uint64(uintptr(unsafe.Pointer(&data[off])))))
-				r.wroteRows(v)
-				if af.c[0] >= 64 {
-					r.strided = true // (a cache line per lane)
-				}
-				return 0, true
-			}
-		}
-	}
 	if isForm && !store && o.guard == 0 && len(r.frames) == 0 {
 		if g := r.sharedOffsets(pc, o, &af); g != nil {
 			// the same offsets in every CTA's shared memory: gathers
@@ -422,29 +416,33 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 			uniOK, uni = true, extend(mem.Load(data[off:off+n]), t, int(n)*8)
 		}
 	}
+	// runs of whole warps at consecutive addresses (wholeRun)
+	runs := isForm && global && !vForm && !uniOK && wg == nil && r.run && af.c[0] == n && (n == 4 || n == 8)
 	for blk := 0; blk < r.nb; blk++ {
 		a, g := r.issue(o, blk)
 		eff := a & g
 		if eff == 0 {
 			continue
 		}
-		if end := r.wholeRun(o, &af, blk, eff, n, isForm && global && !vForm && !uniOK && wg == nil); end > blk+1 {
-			// blocks running whole warps at addresses that follow
-			// each other (a batch that is not full, a 2-D grid's rows
-			// of 1-D blocks with a partial last one, has mostly such
-			// runs): one check and one pass for them all
-			start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
-			span := n * warpSize * uint64(end-blk)
-			if data, off, ok := r.window(start, span); ok && start&(n-1) == 0 {
-				if store && !r.keep(data[off:off+span]) {
-					return 0, false
+		if runs && eff == ^uint32(0) {
+			if end := r.wholeRun(o, &af, blk, n); end > blk+1 {
+				// blocks running whole warps at addresses that follow
+				// each other (a batch that is not full, a 2-D grid's
+				// rows of 1-D blocks with a partial last one, has mostly
+				// such runs): one check and one pass for them all
+				start := r.segFirst(&af, blk, batchSeg{0, warpSize}) + o.addrConst
+				span := n * warpSize * uint64(end-blk)
+				if data, off, ok := r.window(start, span); ok && start&(n-1) == 0 {
+					if store && !r.keep(data[off:off+span]) {
+						return 0, false
+					}
+					for b := blk + 1; b < end; b++ {
+						r.issue(o, b)
+					}
+					r.rowsAt(v, blk, end-blk, data[off:off+span], n, signed, store, 0)
+					blk = end - 1
+					continue
 				}
-				for b := blk + 1; b < end; b++ {
-					r.issue(o, b)
-				}
-				r.rowsAt(v, blk, end-blk, data[off:off+span], n, signed, store, 0)
-				blk = end - 1
-				continue
 			}
 		}
 		row := r.row(blk, v)
@@ -579,14 +577,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 	return 0, true
 }
 
-// wholeRun returns the end of the run of blocks from blk on (blk's lanes
-// eff) in which every block runs op o in all its lanes, at addresses of
-// form af (n bytes each, a 4- or 8-byte access) that follow each other
-// from block to block; blk+1 when there is none, or when ok is false.
-func (r *batchRun) wholeRun(o *Op, af *form, blk int, eff uint32, n uint64, ok bool) int {
-	if !ok || !r.run || af.c[0] != n || eff != ^uint32(0) || n != 4 && n != 8 {
-		return blk + 1
-	}
+// wholeRun returns the end of the run of blocks from blk on (blk itself
+// running op o in all its lanes) in which every block does, at addresses
+// of form af (n bytes each, consecutive tid.x at consecutive addresses)
+// that follow each other from block to block.
+func (r *batchRun) wholeRun(o *Op, af *form, blk int, n uint64) int {
 	next := r.segFirst(af, blk, batchSeg{0, warpSize}) + n*warpSize
 	end := blk + 1
 	for ; end < r.nb; end++ {
