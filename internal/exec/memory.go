@@ -745,6 +745,16 @@ func (w *Warp) spaceOf(o *Op, lane int) mem.Space {
 	return space
 }
 
+// spanOf returns [addr, addr+n) of the memory data whose first byte is at
+// base, or nil when data does not hold all of it.
+func spanOf(data []byte, base, addr, n uint64) []byte {
+	off := addr - base // (below base: a huge offset, refused below)
+	if n > uint64(len(data)) || off > uint64(len(data))-n {
+		return nil
+	}
+	return data[off : off+n : off+n]
+}
+
 func (w *Warp) access(o *Op, lane int, n uint64) []byte {
 	return w.accessAligned(o, lane, n, n)
 }
@@ -780,18 +790,16 @@ func (w *Warp) accessAligned(o *Op, lane int, n, align uint64) []byte {
 		// (unless an allocation was freed since: device free)
 		g := w.cta.l.prog.global
 		gen := g.Gen()
-		if off := addr - w.gBase; w.gData != nil && addr >= w.gBase && n <= uint64(len(w.gData)) &&
-			off <= uint64(len(w.gData))-n && w.gGen == gen {
-			return w.gData[off : off+n : off+n]
+		if b := spanOf(w.gData, w.gBase, addr, n); b != nil && w.gGen == gen {
+			return b
 		}
 		// then the one before it: lanes choosing between two buffers
 		// (`p = i & 1 ? a : b`) looked one of them up at every other
 		// lane (probe24 q3_sel_thr, q3_loc_ptrs: a third of their time)
-		if off := addr - w.gBase2; w.gData2 != nil && addr >= w.gBase2 && n <= uint64(len(w.gData2)) &&
-			off <= uint64(len(w.gData2))-n && w.gGen2 == gen {
+		if b := spanOf(w.gData2, w.gBase2, addr, n); b != nil && w.gGen2 == gen {
 			w.plainGlobal(w.gBase2)
 			w.gBase, w.gData, w.gGen, w.gBase2, w.gData2, w.gGen2 = w.gBase2, w.gData2, w.gGen2, w.gBase, w.gData, w.gGen
-			return w.gData[off : off+n : off+n]
+			return b
 		}
 		base, data, ok := g.Find(addr)
 		if off := addr - base; !ok || n > uint64(len(data))-off {
