@@ -22,10 +22,9 @@ func (r *batchRun) window(addr, n uint64) ([]byte, uint64, bool) {
 	// the window before the last, else a lookup (lanes choosing between
 	// two buffers, `p = i & 1 ? a : b`, looked one up at every other lane:
 	// probe24 q3_sel_thr); either way the checks below
-	base, data, ok := r.gBase2, r.gData2, false
-	if off := addr - base; data != nil && addr >= base && off <= uint64(len(data)) {
-		ok = true
-	} else {
+	base, data := r.gBase2, r.gData2
+	ok := data != nil && addr-base <= uint64(len(data)) // (Find's test: below base wraps past it)
+	if !ok {
 		base, data, ok = r.l.prog.global.Find(addr)
 	}
 	if ok && (r.held.holds(base) || r.holdsFolds(base)) {
