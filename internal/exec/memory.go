@@ -187,9 +187,20 @@ func evenlySpaced(regs *lanes, step uint64) bool {
 	return diff == 0
 }
 
+// loadElem: the element types the loops over lanes load into slots, the
+// signed ones sign-extended and the others zero-extended; storeElem: the
+// ones they store (a slot's low bytes).
+type loadElem interface {
+	uint8 | int8 | uint16 | int16 | uint32 | int32 | uint64
+}
+
+type storeElem interface {
+	uint8 | uint16 | uint32 | uint64
+}
+
 // storeStrided stores every lane's src as a T (its low bytes, little
 // endian: the host's, warpStrided checks) at p plus the lane times step.
-func storeStrided[T uint8 | uint16 | uint32 | uint64](p unsafe.Pointer, step int, src *lanes) {
+func storeStrided[T storeElem](p unsafe.Pointer, step int, src *lanes) {
 	for i, v := range src {
 		*(*T)(unsafe.Add(p, i*step)) = T(v)
 	}
@@ -198,7 +209,7 @@ func storeStrided[T uint8 | uint16 | uint32 | uint64](p unsafe.Pointer, step int
 // loadStrided loads for every lane a T at p plus the lane times step into
 // dst, sign-extended for the signed types and zero-extended otherwise.
 // dst may be the address row: the addresses are p and step by now.
-func loadStrided[T uint8 | int8 | uint16 | int16 | uint32 | int32 | uint64](p unsafe.Pointer, step int, dst *lanes) {
+func loadStrided[T loadElem](p unsafe.Pointer, step int, dst *lanes) {
 	for i := range dst {
 		dst[i] = uint64(*(*T)(unsafe.Add(p, i*step)))
 	}

@@ -130,15 +130,9 @@ func (w *Warp) loadLocalAll(o *Op, dst *lanes, signed bool) bool {
 	return loadLocalAllOf[uint8](w, o, dst)
 }
 
-// localElem: the element types of .local accesses, the signed ones
-// sign-extended to a slot and the others zero-extended.
-type localElem interface {
-	uint64 | int32 | uint32 | int16 | uint16 | int8 | uint8
-}
-
 // loadLocalAllOf is loadLocalAll for elements of type T (a loop per
 // width and extension: a switch per lane cost 15%).
-func loadLocalAllOf[T localElem](w *Warp, o *Op, dst *lanes) bool {
+func loadLocalAllOf[T loadElem](w *Warp, o *Op, dst *lanes) bool {
 	n := uint64(unsafe.Sizeof(T(0)))
 	base, regs := w.localBase(o)
 	p := unsafe.Pointer(unsafe.SliceData(w.localBack))
@@ -187,7 +181,7 @@ func (w *Warp) localOffset(base uint64, regs *lanes, n uint64) (int, bool) {
 // address register's value (regs; nil: none) in its part of localBack (p,
 // stride bytes per lane), or false at the first lane whose element is
 // misaligned or outside its part.
-func loadLocalChecked[T localElem](p unsafe.Pointer, base, stride uint64, regs, dst *lanes) bool {
+func loadLocalChecked[T loadElem](p unsafe.Pointer, base, stride uint64, regs, dst *lanes) bool {
 	n := uint64(unsafe.Sizeof(T(0)))
 	for l := range dst {
 		a := base
@@ -204,7 +198,7 @@ func loadLocalChecked[T localElem](p unsafe.Pointer, base, stride uint64, regs, 
 
 // loadLocalAt loads a T for every lane at offs in localBack (p), extended
 // as loadLocalChecked does.
-func loadLocalAt[T localElem](p unsafe.Pointer, offs *[warpSize]uint64, dst *lanes) {
+func loadLocalAt[T loadElem](p unsafe.Pointer, offs *[warpSize]uint64, dst *lanes) {
 	for l, off := range offs {
 		dst[l] = uint64(*(*T)(unsafe.Add(p, off)))
 	}
@@ -224,7 +218,7 @@ func (w *Warp) storeLocalAll(o *Op, src *lanes) bool {
 }
 
 // storeLocalAllOf is storeLocalAll of elements of type T (src's low bytes).
-func storeLocalAllOf[T uint64 | uint32 | uint16 | uint8](w *Warp, o *Op, src *lanes) bool {
+func storeLocalAllOf[T storeElem](w *Warp, o *Op, src *lanes) bool {
 	n := uint64(unsafe.Sizeof(T(0)))
 	// the same address in every lane (a local array's %SPL+k): one check,
 	// then the same offset in every lane's part
@@ -246,7 +240,7 @@ func storeLocalAllOf[T uint64 | uint32 | uint16 | uint8](w *Warp, o *Op, src *la
 
 // storeLocalAt stores every lane's src, as a T (its low bytes), at offs in
 // localBack (p).
-func storeLocalAt[T uint64 | uint32 | uint16 | uint8](p unsafe.Pointer, offs *[warpSize]uint64, src *lanes) {
+func storeLocalAt[T storeElem](p unsafe.Pointer, offs *[warpSize]uint64, src *lanes) {
 	for l, off := range offs {
 		*(*T)(unsafe.Add(p, off)) = T(src[l])
 	}
