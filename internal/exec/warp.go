@@ -41,7 +41,7 @@ func lockLoops(f *Func) {
 		if !o.bra || o.target > int32(pc) {
 			continue
 		}
-		strongLoad, stores := false, false
+		strongLoad, acts := false, false // (acts: the loop writes, calls or waits at a barrier)
 		for i := o.target; i < int32(pc); i++ {
 			in := f.Ops[i].inst
 			if in == nil {
@@ -55,13 +55,13 @@ func lockLoops(f *Func) {
 			case "ld", "ldu":
 				strongLoad = strongLoad || hasMod(in, ".volatile") || hasMod(in, ".acquire") || hasMod(in, ".relaxed")
 			case "st", "atom", "red", "call", "bar", "barrier":
-				stores = true
+				acts = true
 			}
 		}
 		// a loop that only reads memory another thread writes (a ticket
 		// lock's wait for its turn, a flag): its spinners wait for
 		// another lane just as a lock's do
-		if strongLoad && !stores && pc-int(o.target) <= maxSpinWait {
+		if strongLoad && !acts && pc-int(o.target) <= maxSpinWait {
 			o.lockLoop = true
 		}
 	}
