@@ -118,7 +118,7 @@ loop: \
 #define BCAST8(OFF) \
 	MOVLQZX (OFF)(DX), AX; \
 	MOVLQZX (SI)(AX*1), AX; \
-	MOVQ AX, X0; \
+	VMOVQ AX, X0; \
 	VPBROADCASTQ X0, Y3; \
 	VMOVDQU Y3, (2*OFF)(DI); \
 	VMOVDQU Y3, (2*OFF+32)(DI)
@@ -395,17 +395,17 @@ TEXT ·batchIota(SB), NOSPLIT, $0-24
 	MOVQ step+16(FP), DX
 	// Y0 = v, v+s, v+2s, v+3s (built in registers: reading back four
 	// 8-byte stores as one 32-byte load would stall); Y1 = 4s in every lane
-	MOVQ AX, X0
+	VMOVQ AX, X0
 	ADDQ DX, AX
 	VPINSRQ $1, AX, X0, X0
 	ADDQ DX, AX
-	MOVQ AX, X2
+	VMOVQ AX, X2
 	ADDQ DX, AX
 	VPINSRQ $1, AX, X2, X2
 	VINSERTI128 $1, X2, Y0, Y0
 	VMOVDQU Y0, 0(DI)
 	SHLQ $2, DX
-	MOVQ DX, X1
+	VMOVQ DX, X1
 	VPBROADCASTQ X1, Y1
 	VPADDQ Y1, Y0, Y2
 	VMOVDQU Y2, 32(DI)

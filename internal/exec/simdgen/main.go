@@ -65,10 +65,10 @@ type bodyFunc func(w *writer, ya, yt, yu, mb string, j int)
 
 // kprep forms.
 const (
-	kQ = "MOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
-	kD = "MOVQ AX, X13\n\tVPBROADCASTD X13, Y13"
+	kQ = "VMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kD = "VMOVQ AX, X13\n\tVPBROADCASTD X13, Y13"
 	// a shift count is the immediate's low 32 bits, zero-extended
-	kCount = "MOVL AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kCount = "MOVL AX, AX\n\tVMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
 )
 
 type writer struct{ b bytes.Buffer }
@@ -130,8 +130,8 @@ func count(w *writer, yt, mb string) string {
 
 // kZ16 and kS16: the immediate's low 16 bits, zero- or sign-extended.
 const (
-	kZ16 = "MOVWQZX AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
-	kS16 = "MOVWQSX AX, AX\n\tMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kZ16 = "MOVWQZX AX, AX\n\tVMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
+	kS16 = "MOVWQSX AX, AX\n\tVMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
 )
 
 // mul16 is mul.wide (hi false) or mul.hi of .u16 or .s16 (signed) lanes.
@@ -547,10 +547,10 @@ func canonF32(w *writer, ya, yt string) {
 
 func f32Ops() []intOp {
 	return []intOp{
-		{"add.f32", "addF32", f32Body("VADDPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"sub.f32", "subF32", f32Body("VSUBPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"mul.f32", "mulF32", f32Body("VMULPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"div.f32", "divF32", f32Body("VDIVPS"), "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"add.f32", "addF32", f32Body("VADDPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"div.f32", "divF32", f32Body("VDIVPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
 	}
 }
 
@@ -587,10 +587,10 @@ func (g *gen) prmtUniform() {
 			w.f("ORQ BX, R10")
 		}
 		w.f("XORL BX, BX")
-		w.f("MOVQ R9, X13")
+		w.f("VMOVQ R9, X13")
 		w.f("VPBROADCASTQ X13, Y13")
 		w.f("VPADDB oddqword8<>(SB), Y13, Y13")
-		w.f("MOVQ R10, X12")
+		w.f("VMOVQ R10, X12")
 		w.f("VPBROADCASTQ X12, Y12")
 		w.f("VPXOR Y14, Y14, Y14")
 	}, func(w *writer, ya, yb, yt string, j int) {
@@ -641,7 +641,7 @@ func flushF32(w *writer, y, t string) {
 // f32FtzOps: add/sub/mul/div.rn.ftz.f32, inputs and result flushed.
 func f32FtzOps() []intOp {
 	var kp writer
-	kp.f("MOVQ AX, X13")
+	kp.f("VMOVQ AX, X13")
 	kp.f("VBROADCASTSS X13, Y13")
 	flushF32(&kp, "Y13", "Y8")
 	kprep := strings.TrimSpace(kp.b.String())
@@ -676,7 +676,7 @@ func prologue(w *writer) {
 // maskPrep: Y12 = the lane mask in every lane, for masked stores.
 func maskPrep(w *writer, off int) {
 	w.f("MOVL mask+%d(FP), AX", off)
-	w.f("MOVQ AX, X12")
+	w.f("VMOVQ AX, X12")
 	w.f("VPBROADCASTQ X12, Y12")
 }
 
@@ -820,7 +820,7 @@ func (g *gen) traceMemory() {
 			}
 			w.f("MOVQ 0(CX), R9")
 			w.f("%s (R9)(AX*1), R10", m.move)
-			w.f("MOVQ R10, X0")
+			w.f("VMOVQ R10, X0")
 			w.f("VPBROADCASTQ X0, Y0")
 			for j := 0; j < 8; j++ {
 				w.f("VMOVDQU Y0, %d(DI)", 32*j)
@@ -921,7 +921,7 @@ func (g *gen) traceMemory() {
 	// the windows: unchanged, a copy); any other lane is refused
 	g.traceBody("cvtaToGlobal", func(w *writer) {
 		w.f("MOVQ $%#x, AX", sharedBase-1)
-		w.f("MOVQ AX, X12")
+		w.f("VMOVQ AX, X12")
 		w.f("VPBROADCASTQ X12, Y12")
 		w.f("VPBROADCASTQ bias64<>(SB), Y13")
 		w.f("VPXOR Y13, Y12, Y12")
@@ -987,7 +987,7 @@ func (g *gen) traceSelp() {
 	w.f("MOVQ %d(R8), R10", ctxPreds)
 	loadPred(w, 32, "R9")
 	w.f("XORQ AX, R9") // AX: the entry's k
-	w.f("MOVQ R9, X13")
+	w.f("VMOVQ R9, X13")
 	w.f("VPBROADCASTQ X13, Y13")
 	for j := 0; j < 8; j++ {
 		ya, yt := chunkRegs(j)
@@ -1176,10 +1176,10 @@ func traceOffsetBounds(w *writer, size int) {
 	w.f("SUBQ $%d, R10", size) // the highest offset of an element
 	w.f("SUBQ 16(CX), AX")     // adj: address + adj = offset
 	w.f("MOVQ 0(CX), R9")      // the data
-	w.f("MOVQ AX, X15")
+	w.f("VMOVQ AX, X15")
 	w.f("VPBROADCASTQ X15, Y15")
 	w.f("VPBROADCASTQ bias64<>(SB), Y13")
-	w.f("MOVQ R10, X14")
+	w.f("VMOVQ R10, X14")
 	w.f("VPBROADCASTQ X14, Y14")
 	w.f("VPXOR Y13, Y14, Y14")
 }
@@ -1568,7 +1568,7 @@ func checkLanes(w *writer, align int) {
 // (bias64) in Y13 and the limit, biased, in Y14; it uses AX.
 func checkOffsets(w *writer, align int) {
 	w.f("MOVQ $%d, AX", align-1)
-	w.f("MOVQ AX, X12")
+	w.f("VMOVQ AX, X12")
 	w.f("VPBROADCASTQ X12, Y12")
 	w.f("VPXOR Y11, Y11, Y11")
 	// Y11: any lane out of bounds or misaligned
@@ -1884,7 +1884,7 @@ func (g *gen) scheduler() {
 	g.text("simdLowestPC", 24)
 	w.f("MOVQ pc+0(FP), SI")
 	w.f("MOVL lanes+8(FP), AX")
-	w.f("MOVQ AX, X12")
+	w.f("VMOVQ AX, X12")
 	w.f("VPBROADCASTD X12, Y12")
 	w.f("VPBROADCASTD maxint32<>(SB), Y13")
 	for k := 0; k < 4; k++ {
@@ -1919,16 +1919,16 @@ func (g *gen) scheduler() {
 	w.f("MOVQ pc+0(FP), SI")
 	w.f("MOVQ rtop+8(FP), DX")
 	w.f("MOVL others+16(FP), AX")
-	w.f("MOVQ AX, X12")
+	w.f("VMOVQ AX, X12")
 	w.f("VPBROADCASTD X12, Y12")
 	w.f("MOVL mask+20(FP), AX")
-	w.f("MOVQ AX, X11")
+	w.f("VMOVQ AX, X11")
 	w.f("VPBROADCASTD X11, Y11")
 	w.f("MOVL at+24(FP), AX")
-	w.f("MOVQ AX, X10")
+	w.f("VMOVQ AX, X10")
 	w.f("VPBROADCASTD X10, Y10")
 	w.f("MOVL limit+28(FP), AX")
-	w.f("MOVQ AX, X9")
+	w.f("VMOVQ AX, X9")
 	w.f("VPBROADCASTD X9, Y9") // the running minimum
 	w.f("VPBROADCASTD maxint32<>(SB), Y13")
 	w.f("VPBROADCASTD one32i<>(SB), Y14")
@@ -1966,7 +1966,7 @@ func (g *gen) selp() {
 	w.f("MOVQ a+8(FP), SI")
 	w.f("MOVQ b+16(FP), DX")
 	w.f("MOVL sel+24(FP), AX")
-	w.f("MOVQ AX, X13")
+	w.f("VMOVQ AX, X13")
 	w.f("VPBROADCASTQ X13, Y13")
 	maskPrep(w, 28)
 	for j := 0; j < 8; j++ {
@@ -2205,7 +2205,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 		}
 	}
-	fk := "MOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
+	fk := "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
 	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: floatMinMax(false, false)})
 	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: floatMinMax(true, false)})
 	// div.approx.f32 and div.full.f32 (.ftz too): a/b in f64, rounded to
