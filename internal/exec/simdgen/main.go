@@ -261,7 +261,14 @@ func intOps() []intOp {
 		intOp{"mul.64", "mul64", func(w *writer, ya, yt, y3, mb string, _ int) {
 			w.f("VPSRLQ $32, %s, %s", ya, yt)
 			w.f("VPMULUDQ %s, %s, %s", mb, yt, yt)
-			w.f("VPSRLQ $32, %s, %s", mb, y3)
+			if strings.HasPrefix(mb, "Y") {
+				w.f("VPSRLQ $32, %s, %s", mb, y3)
+			} else {
+				// a shift by an immediate reads a register only: its
+				// memory form is AVX-512's (EVEX), which AVX2 hosts lack
+				w.f("VMOVDQU %s, %s", mb, y3)
+				w.f("VPSRLQ $32, %s, %s", y3, y3)
+			}
 			w.f("VPMULUDQ %s, %s, %s", ya, y3, y3)
 			w.f("VPADDQ %s, %s, %s", y3, yt, yt)
 			w.f("VPSLLQ $32, %s, %s", yt, yt)
