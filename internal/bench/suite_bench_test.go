@@ -2,8 +2,11 @@ package bench
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // BenchmarkSuite times every benchmark of the suite at its full size on
@@ -63,4 +66,24 @@ func BenchmarkSuite(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLoadLarge times parse + check + exec.Load of the large module
+// the compile goal is judged on (go test -bench LoadLarge
+// ./internal/bench); it reports ms per 10 KB of PTX beside ns/op.
+func BenchmarkLoadLarge(b *testing.B) {
+	const path = "../../testdata/clang/ptx/large.sm_90a.ptx83.O3.ptx"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loadModule(path, src, mem.NewGlobal(0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perOp := float64(b.Elapsed()) / float64(b.N)
+	b.ReportMetric(perOp/1e6*10*1024/float64(len(src)), "ms/10KB")
 }
