@@ -58,8 +58,6 @@ type checker struct {
 	// matchBuf: checkInstruction's candidates, a buffer reused from one
 	// instruction to the next
 	matchBuf []match
-	// choices caches choicesFor per form and operand count
-	choices map[choiceKey][]choice
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

@@ -129,27 +129,37 @@ type specMemos struct {
 // formsFor returns the forms of blocks that in's modifiers fill. A module
 // repeats a few opcode and modifier combinations many times, so the
 // answer is kept per combination (key: the opcode and modifiers, as
-// checkInstruction writes them).
+// checkInstruction writes them): the forms in a process-wide cache
+// (sharedForms; they depend on the key alone), the memos per checker
+// (their answers depend on the module's version and target).
 func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) []formMatch {
 	if fms, ok := c.forms[key]; ok {
 		return fms
 	}
-	var fms []formMatch
-	for _, b := range blocks {
-		for i := range b.Forms {
-			f := &b.Forms[i]
-			chosen, ok := matchMods(f.Mods, in.Modifiers)
-			if !ok {
-				continue
-			}
-			groups := map[string]string{}
-			for i, s := range f.Mods {
-				if s.Group != "" && chosen[i] != "" {
-					groups[s.Group] = chosen[i]
+	shapes := sharedForms.get(key, func() []formShape {
+		var shapes []formShape
+		for _, b := range blocks {
+			for i := range b.Forms {
+				f := &b.Forms[i]
+				chosen, ok := matchMods(f.Mods, in.Modifiers)
+				if !ok {
+					continue
 				}
+				groups := map[string]string{}
+				for i, s := range f.Mods {
+					if s.Group != "" && chosen[i] != "" {
+						groups[s.Group] = chosen[i]
+					}
+				}
+				shapes = append(shapes, formShape{b, f, groups})
 			}
-			fms = append(fms, formMatch{b, f, groups, &formMemos{}})
 		}
+		return shapes
+	})
+	fms := make([]formMatch, len(shapes))
+	memos := make([]formMemos, len(shapes))
+	for i, sh := range shapes {
+		fms[i] = formMatch{sh.instr, sh.form, sh.groups, &memos[i]}
 	}
 	if c.forms == nil {
 		c.forms = map[string][]formMatch{}
@@ -157,6 +167,23 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string)
 	c.forms[key] = fms
 	return fms
 }
+
+// A formShape is a form an opcode and modifier combination fills, with
+// the value chosen for each group; shared, read-only.
+type formShape struct {
+	instr  *isa.Instr
+	form   *isa.Form
+	groups map[string]string
+}
+
+// sharedForms and sharedChoices keep formsFor's forms and choicesFor's
+// choices for every module the process checks: a module of a few dozen
+// instructions asks for as many combinations as it has instructions, and
+// finding their forms again was most of its check.
+var (
+	sharedForms   = newSharedCache[string, []formShape]()
+	sharedChoices = newSharedCache[choiceKey, []choice]()
+)
 
 // A choice is one way n operands fill a form (operandChoices), with the
 // placeholders they fill when that does not depend on how the operands are
@@ -172,29 +199,23 @@ type choiceKey struct {
 }
 
 // choicesFor returns operandChoices(f, n) with their placeholders, kept
-// per form and operand count.
+// per form and operand count (sharedChoices).
 func (c *checker) choicesFor(f *isa.Form, n int) []choice {
-	k := choiceKey{f, n}
-	if chs, ok := c.choices[k]; ok {
+	return sharedChoices.get(choiceKey{f, n}, func() []choice {
+		var chs []choice
+		for _, ops := range operandChoices(f, n) {
+			ch := choice{ops: ops}
+			pair := false
+			for _, op := range ops {
+				pair = pair || op.PairOptional
+			}
+			if !pair {
+				ch.present = presentNames(ops, nil)
+			}
+			chs = append(chs, ch)
+		}
 		return chs
-	}
-	var chs []choice
-	for _, ops := range operandChoices(f, n) {
-		ch := choice{ops: ops}
-		pair := false
-		for _, op := range ops {
-			pair = pair || op.PairOptional
-		}
-		if !pair {
-			ch.present = presentNames(ops, nil)
-		}
-		chs = append(chs, ch)
-	}
-	if c.choices == nil {
-		c.choices = map[choiceKey][]choice{}
-	}
-	c.choices[k] = chs
-	return chs
+	})
 }
 
 // failureScore weighs a candidate's errors: gating errors ("Feature ...

@@ -1,0 +1,38 @@
+package check
+
+import "sync"
+
+// sharedCache is a process-wide map from keys to values computed once and
+// never changed (shared by the checkers of every module, on any
+// goroutine). It stops taking new keys at sharedCacheLimit entries, so
+// modules full of made-up modifiers cannot grow it without bound; their
+// answers are then computed each time.
+type sharedCache[K comparable, V any] struct {
+	mu sync.RWMutex
+	m  map[K]V
+}
+
+// sharedCacheLimit bounds a sharedCache (the ISA's opcode and modifier
+// combinations in real use number a few thousand).
+const sharedCacheLimit = 1 << 14
+
+func newSharedCache[K comparable, V any]() *sharedCache[K, V] {
+	return &sharedCache[K, V]{m: map[K]V{}}
+}
+
+// get returns k's value, computing it on a miss.
+func (c *sharedCache[K, V]) get(k K, compute func() V) V {
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	c.mu.Lock()
+	if len(c.m) < sharedCacheLimit {
+		c.m[k] = v
+	}
+	c.mu.Unlock()
+	return v
+}
