@@ -53,6 +53,7 @@ type checker struct {
 	matched map[*ptx.Instruction]*match
 	// matchSlab: matched's values still to hand out, allocated 256 at once
 	matchSlab []match
+	slabSize  int // the last matchSlab's size
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
 	// matchBuf: checkInstruction's candidates, a buffer reused from one

@@ -85,7 +85,10 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		if !found.HasErrors() {
 			if c.matched != nil {
 				if len(c.matchSlab) == 0 {
-					c.matchSlab = make([]match, 256)
+					// slabs grow from 16 to 256 matches: a small module's
+					// check allocated 20 KB for its dozen instructions
+					c.slabSize = min(max(2*c.slabSize, 16), 256)
+					c.matchSlab = make([]match, c.slabSize)
 				}
 				mi := &c.matchSlab[0] // (matches is a scratch buffer)
 				*mi, c.matchSlab = matches[i], c.matchSlab[1:]

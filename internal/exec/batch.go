@@ -627,6 +627,13 @@ func probeSext(f *Func, p *batchPlan) (ok bool) {
 			ok = false
 		}
 	}()
+	probed := false
+	for pc := range f.Ops {
+		probed = probed || p.kind[pc] == bkForm && p.form[pc].bits == 32
+	}
+	if !probed {
+		return true // (a Warp and a register file are 10 KB and more to allocate)
+	}
 	w := &Warp{}
 	fr := &frame{fn: f, regs: make([]uint64, f.numSlots*warpSize), preds: make([]uint32, f.numPreds)}
 	w.frames = []*frame{fr}
