@@ -146,7 +146,7 @@ func eachRegSlot(f *Func, a *ir.Operand, fn func(int32)) {
 // their results in its rows) with no lane blocked at a barrier or waiting
 // in a collective, whose PCs do not say what they read next.
 func (f *frame) outsideLive(mask uint32) bool {
-	if f.callOp != nil || f.blocked|f.syncWait != 0 {
+	if f.callOp != nil || f.blocked|f.syncWait|f.inCall != 0 {
 		return false
 	}
 	ls := f.fn.liveness()

@@ -180,6 +180,12 @@ type frame struct {
 	conv   bool
 	upc    int32
 	rdepth int
+	// suspended: calls this frame made whose lanes were set aside
+	// (suspendCall, calls.go) so that lanes outside them could go on;
+	// inCall: the lanes inside them (not run here until they return)
+	suspended []*frame
+	inCall    uint32
+	topSlices int // time slices this frame began on top (rotateCalls)
 	// carry is the condition code CC.CF of 9.7.2, one bit per lane: an
 	// implicit per-thread register that add.cc/addc/sub.cc/subc/mad.cc/madc
 	// read and write (int_carry.go). It is not preserved across calls (the
@@ -231,6 +237,7 @@ func (w *Warp) pushFrame(fn *Func, mask uint32) *frame {
 func (w *Warp) restartFrame(s *frame, mask uint32) *frame {
 	fn := s.fn
 	s.active, s.returned, s.blocked, s.syncWait = mask, 0, 0, 0
+	s.suspended, s.inCall, s.topSlices = s.suspended[:0], 0, 0
 	s.base, s.backs, s.spinners, s.spun, s.passed, s.relAt, s.favor, s.callOp = w.stack, 0, 0, 0, 0, 0, 0, nil
 	if s.rdepth != 0 { // (else every lane's reconvergence stack is empty)
 		s.rtop = [warpSize]int32{}
@@ -326,6 +333,9 @@ func (w *Warp) popFrame() {
 // time slice; it returns whether the warp can run again.
 func (w *Warp) run() warpStatus {
 	w.steps = 0
+	if len(w.frames) > 1 || len(w.frames) == 1 && len(w.frames[0].suspended) > 0 {
+		w.rotateCalls()
+	}
 	slice := sliceSteps
 	rng := w.cta.rng
 	if rng != nil { // a perturbed schedule: short, random slices
@@ -364,6 +374,11 @@ func (w *Warp) run() warpStatus {
 			default:
 				f.leaveConv()
 			}
+		}
+		if mask == 0 && len(f.suspended) > 0 && f.runnable() == 0 {
+			// nothing runs here until a suspended call's lanes return
+			w.resumeCall(f)
+			continue
 		}
 		if mask == 0 {
 			mask, pc = f.pick(rng)
@@ -918,6 +933,9 @@ func (f *frame) guarded(o *Op, lanes uint32) uint32 {
 
 // enterConv switches to the fast path if every lane of mask is at one PC.
 func (f *frame) enterConv(mask uint32) {
+	if f.inCall != 0 {
+		return // (lanes inside a suspended call sit at the op after it)
+	}
 	pc := f.pc[bits.TrailingZeros32(mask)]
 	if simdEnabled && bits.OnesCount32(mask) >= 8 {
 		// one AVX2 scan (it runs after every op of the general path)
@@ -960,7 +978,7 @@ func isControl(o *Op) bool {
 // branches) while others could run, the others are favoured until they
 // block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
-	cand := f.active &^ f.blocked &^ f.syncWait
+	cand := f.active &^ f.blocked &^ f.syncWait &^ f.inCall
 	waiting := f.waitingLanes() & cand
 	runnable := cand &^ waiting
 	if f.favor != 0 {
@@ -1264,6 +1282,7 @@ func (w *Warp) returnFrame() bool {
 	if cr, ok := call.aux.(*callInfo); ok {
 		cr.copyResults(w, caller, f)
 	}
+	caller.inCall &^= f.returned | w.exited
 	if len(w.called) == maxCalledFrames { // (the oldest goes: a recursion's frames do not crowd out the others)
 		w.called[0].recycle()
 		w.called = slices.Delete(w.called, 0, 1)
