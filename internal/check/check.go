@@ -51,7 +51,7 @@ type checker struct {
 	// matched records the accepted form of each instruction, for Build;
 	// nil when only checking.
 	matched map[*ptx.Instruction]*match
-	// matchSlab: matched's values still to hand out, allocated 256 at once
+	// matchSlab: matched's values still to hand out, allocated in slabs
 	matchSlab []match
 	slabSize  int // the last matchSlab's size
 	// forms caches formsFor per opcode and modifier list
