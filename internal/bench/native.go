@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,7 +87,10 @@ func BuildHarness(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
+	// (FNV, not crypto/sha256: a cache key needs no cryptography, and
+	// linking crypto put a 32 MiB entropy buffer in ptxvm's bss, whose
+	// pointer bitmap every garbage collection's root scan walks)
+	h := fnv.New64a()
 	fmt.Fprintln(h, cxx, strings.Join(HostFlags, " "))
 	var cus []string
 	for _, e := range entries {
@@ -105,7 +108,7 @@ func BuildHarness(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	out := filepath.Join(cache, "ptxvm-bench", hex.EncodeToString(h.Sum(nil))[:16], "harness")
+	out := filepath.Join(cache, "ptxvm-bench", hex.EncodeToString(h.Sum(nil)), "harness")
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
