@@ -130,6 +130,17 @@ type batchPlan struct {
 // as rows: 0 to 31 in every warp).
 var batchSregs = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true, "%laneid": true}
 
+// plan returns the kernel's batch plan, made on the first call (nil: the
+// kernel is not of the shape, or is not a kernel).
+func (f *Func) plan() *batchPlan {
+	f.batchOnce.Do(func() {
+		if f.IR.Entry {
+			f.batch = planBatch(f)
+		}
+	})
+	return f.batch
+}
+
 // planBatch returns f's batch plan, or nil when f is not of the shape.
 func planBatch(f *Func) *batchPlan {
 	if !f.IR.Entry || len(f.frameConsts) > 0 {

@@ -598,7 +598,7 @@ func TestBatchDiffKernels(t *testing.T) {
 				srcs[c.kernel] = src
 			}
 			if c.refused {
-				if p, _ := load(t, src); p.Kernels[c.kernel].batch != nil {
+				if p, _ := load(t, src); p.Kernels[c.kernel].plan() != nil {
 					t.Fatalf("%s: planned for batches", c.kernel)
 				}
 			}

@@ -185,7 +185,7 @@ func newBatchRun(l *launch, nb int) *batchRun {
 	fn := l.kernel
 	b := l.block
 	threads := b[0] * b[1] * b[2]
-	r := &batchRun{l: l, fn: fn, plan: fn.batch, slots: batchSlots(fn), npred: fn.numPreds,
+	r := &batchRun{l: l, fn: fn, plan: fn.plan(), slots: batchSlots(fn), npred: fn.numPreds,
 		wpc: (threads + warpSize - 1) / warpSize, block: b}
 	r.ctas = nb / r.wpc
 	r.tid = make([][3]uint32, r.wpc*warpSize)

@@ -927,35 +927,35 @@ func TestBatchPlanRefusals(t *testing.T) {
 		"two exits":                 "setp.eq.u32 %p1, %r1, 0; @%p1 bra L; st.global.u32 [%rd1], %r1; ret; L:",
 	} {
 		p, _ := load(t, body(s))
-		if p.Kernels["k"].batch != nil {
+		if p.Kernels["k"].plan() != nil {
 			t.Errorf("%s: planned for batches", name)
 		}
 	}
 	p, _ := load(t, body("st.global.u32 [%rd1], %r1;"))
-	if p.Kernels["k"].batch == nil {
+	if p.Kernels["k"].plan() == nil {
 		t.Error("a plain store: no batch plan")
 	}
 	// a grid-stride loop: planned with plain loads, not with volatile
 	// ones (a spin on a flag would never end in a batch's lockstep)
 	gridStride := "mul.wide.u32 %rd2, %r1, 4; L: add.s64 %rd3, %rd1, %rd2; ld.LD.global.u32 %r2, [%rd3]; st.global.u32 [%rd3+4], %r2; add.s64 %rd2, %rd2, 4096; setp.lt.u64 %p1, %rd2, 65536; @%p1 bra L;"
-	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD.", ""))); p.Kernels["k"].batch == nil {
+	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD.", ""))); p.Kernels["k"].plan() == nil {
 		t.Error("a grid-stride loop: no batch plan")
 	}
-	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD", "volatile"))); p.Kernels["k"].batch != nil {
+	if p, _ := load(t, body(strings.ReplaceAll(gridStride, "LD", "volatile"))); p.Kernels["k"].plan() != nil {
 		t.Error("a grid-stride loop of volatile loads: planned for batches")
 	}
 	// an else-if chain after an atomic: nested splits that meet at one
 	// point split lanes, never whole warps only (they cannot send a batch
 	// back after the atomic)
 	p, _ = load(t, body("atom.global.add.u32 %r2, [%rd1], 1; setp.lt.u32 %p1, %r1, 7; @%p1 bra J; setp.lt.u32 %p1, %r1, 9; @%p1 bra J; add.u32 %r2, %r2, 1; J: add.u32 %r2, %r2, 3;"))
-	if b := p.Kernels["k"].batch; b == nil || slices.Contains(b.dynUni, true) {
+	if b := p.Kernels["k"].plan(); b == nil || slices.Contains(b.dynUni, true) {
 		t.Error("an else-if chain after an atomic: no batch plan, or splits of whole warps")
 	}
 	p, _ = load(t, batchSplits)
-	if p.Kernels["joinloop"].batch != nil {
+	if p.Kernels["joinloop"].plan() != nil {
 		t.Error("a loop that splits towards a point other than the exit: planned for batches")
 	}
-	if p.Kernels["splits"].batch == nil || p.Kernels["gsif"].batch == nil || p.Kernels["usplit"].batch == nil {
+	if p.Kernels["splits"].plan() == nil || p.Kernels["gsif"].plan() == nil || p.Kernels["usplit"].plan() == nil {
 		t.Error("forward splits: no batch plan")
 	}
 }
@@ -1291,7 +1291,7 @@ DONE:
 		if ref.err != nil {
 			t.Fatalf("kernel %d: %v\n%s", k, ref.err, src)
 		}
-		if p, _ := load(t, src); p.Kernels["k"].batch != nil {
+		if p, _ := load(t, src); p.Kernels["k"].plan() != nil {
 			planned++
 		}
 	}
@@ -1330,7 +1330,7 @@ DONE:
 	ret;
 }`)
 	k := p.Kernels["spin"]
-	if k.batch == nil {
+	if k.plan() == nil {
 		t.Fatal("no batch plan")
 	}
 	out, _ := g.Alloc(4*64, 256)
@@ -1375,7 +1375,7 @@ func TestBatchParamVector(t *testing.T) {
 		setFlag(t, &batchEnabled, on)
 		p, g := load(t, src)
 		k := p.Kernels["pv"]
-		if k.batch == nil {
+		if k.plan() == nil {
 			t.Fatal("no batch plan")
 		}
 		out, _ := g.Alloc(4*64, 256)
@@ -1531,7 +1531,7 @@ SKIP:
 	ret;
 }`)
 	k := p.Kernels["absaddr"]
-	if k.batch == nil {
+	if k.plan() == nil {
 		t.Fatal("not planned for batches")
 	}
 	const ctas, block = 100, 96

@@ -111,7 +111,7 @@ func TestBatchUndoStores(t *testing.T) {
 			}
 		}
 		p, _ := load(t, src)
-		if pl := p.Kernels["k"].batch; pl == nil || !pl.undo {
+		if pl := p.Kernels["k"].plan(); pl == nil || !pl.undo {
 			t.Errorf("%s: not planned for batches that keep their stores", c.name)
 		}
 	}
@@ -286,11 +286,11 @@ func TestBatchFaultAfterStore(t *testing.T) {
 	undoFault(t, src, 2, 128, 256)
 	p, _ := load(t, src)
 	k := p.Kernels["k"]
-	if k.batch == nil || !k.batch.undo {
+	if k.plan() == nil || !k.plan().undo {
 		t.Fatal("not planned for batches that keep their stores")
 	}
 	for pc := range k.Ops { // (loads follow the store)
-		if k.batch.kind[pc] == bkStore && !k.batch.failAfter[pc] {
+		if k.plan().kind[pc] == bkStore && !k.plan().failAfter[pc] {
 			t.Errorf("the store at %d: nothing that fails after it", pc)
 		}
 	}
@@ -304,7 +304,7 @@ func TestBatchFaultAfterStore(t *testing.T) {
 }`)
 	k = p.Kernels["k"]
 	for pc := range k.Ops {
-		if k.batch.kind[pc] == bkStore && k.batch.failAfter[pc] {
+		if k.plan().kind[pc] == bkStore && k.plan().failAfter[pc] {
 			t.Errorf("copy: the store at %d keeps its bytes", pc)
 		}
 	}
@@ -465,8 +465,8 @@ func TestBatchStoreTails(t *testing.T) {
 	k := p.Kernels["k"]
 	var tails [][]int32
 	for pc := range k.Ops {
-		if k.batch.tails[pc] != nil {
-			tails = append(tails, k.batch.tails[pc])
+		if k.plan().tails[pc] != nil {
+			tails = append(tails, k.plan().tails[pc])
 		}
 	}
 	if len(tails) != 2 || len(tails[0]) != 2 || len(tails[1]) != 1 || tails[0][1] != tails[1][0] {

@@ -1059,7 +1059,7 @@ func TestInternalErrorDropsBatch(t *testing.T) {
 	ret;
 }
 `)
-	if pl := p.Kernels["k"].batch; pl == nil || !pl.pendingAtoms {
+	if pl := p.Kernels["k"].plan(); pl == nil || !pl.pendingAtoms {
 		t.Fatal("not planned with pending sums")
 	}
 	c, _ := g.Alloc(4, 0)

@@ -206,7 +206,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	// CTAs of 1, 2, 4, 8 and 16 threads: packed 4.8, 5.1, 5.0, 5.0 and
 	// 5.0 ms; batched 21.3, 12.0, 7.6, 5.6 and 4.5 ms)
 	pack := packFactor(k, threads, cfg.DynamicShared, cfg.ScheduleSeed, explicit)
-	batched := batchEnabled && k.batch != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
+	batched := batchEnabled && k.plan() != nil && cfg.ScheduleSeed == 0 && !explicit && ctasPer == 1 &&
 		(!k.batch.pendingAtoms || bufferAddsEnabled) && !(pack > 1 && threads <= 8)
 	if batched {
 		pack = 1

@@ -150,7 +150,6 @@ func (p *Program) lower(f *Func) error {
 	if fn.Entry {
 		f.redSafe = redSafe(fn) // (before planBatch, which asks)
 		f.packable = packable(fn)
-		f.batch = planBatch(f)
 	}
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {

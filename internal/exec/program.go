@@ -64,8 +64,12 @@ type Func struct {
 	clearAll  bool
 	// prefix: the leading ops a reused kernel frame skips (prefix.go)
 	prefix int
-	// batch: how batches run the kernel (batch.go); nil: not of the shape
-	batch *batchPlan
+	// batch: how batches run the kernel (batch.go); nil: not of the shape.
+	// Made at the kernel's first launch (plan), as a CUDA driver loads a
+	// module's kernels lazily: a module's load does not pay for kernels
+	// it never launches (a third of the large module's exec.Load).
+	batch     *batchPlan
+	batchOnce sync.Once
 	// redSafe: the kernel may buffer adds (atomic_buffer.go)
 	redSafe bool
 	// packable: a launch's CTAs may share a warp (pack.go)
