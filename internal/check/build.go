@@ -21,7 +21,7 @@ func Build(m *ptx.Module, opts Options) (*ir.Module, ptx.DiagnosticList) {
 			n += countInsts(fn.Body)
 		}
 	}
-	c := &checker{mod: m, opts: opts, matched: make(map[*ptx.Instruction]*match, n)}
+	c := &checker{mod: m, opts: opts, record: true, matched: make([]matchedInst, 0, n)}
 	c.run()
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -39,6 +39,36 @@ type builder struct {
 	// hand out, allocated at once (a module has thousands of each)
 	insts    []ir.Inst
 	operands []ir.Operand
+	// next: the index in c.matched of the instruction the builder
+	// should meet next; byInst: c.matched's indexes by instruction, made
+	// if it meets them in another order
+	next   int
+	byInst map[*ptx.Instruction]int
+}
+
+// matchOf returns the form the checker accepted in for (nil if none).
+// The builder walks each function's instructions in the order the
+// checker did, so each is normally the next one in c.matched, found
+// without a map (hashing a pointer per instruction was 5% of a large
+// module's check); where the two orders differ (functions taken in
+// another order) an index finds it, and the walk goes on from there.
+func (b *builder) matchOf(in *ptx.Instruction) *match {
+	l := b.c.matched
+	if b.next >= len(l) || l[b.next].in != in {
+		if b.byInst == nil {
+			b.byInst = make(map[*ptx.Instruction]int, len(l))
+			for i := range l {
+				b.byInst[l[i].in] = i
+			}
+		}
+		i, ok := b.byInst[in]
+		if !ok {
+			return nil
+		}
+		b.next = i
+	}
+	b.next++
+	return &l[b.next-1].m
 }
 
 // newInst returns a zero instruction with n zero operands.
@@ -266,7 +296,7 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 	out := b.newInst(len(in.Operands))
 	out.Pos, out.Opcode, out.Mods = in.Pos, in.Opcode, in.Modifiers
-	if m := b.c.matched[in]; m != nil {
+	if m := b.matchOf(in); m != nil {
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
 		out.Types = b.c.operandTypes(in, *m)
 	}

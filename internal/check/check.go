@@ -32,6 +32,12 @@ func Check(m *ptx.Module, opts Options) ptx.DiagnosticList {
 	return c.diags
 }
 
+// A matchedInst is an instruction and the form it was accepted in.
+type matchedInst struct {
+	in *ptx.Instruction
+	m  match
+}
+
 // run performs every check, in order, and sorts the diagnostics.
 func (c *checker) run() {
 	c.header()
@@ -48,12 +54,10 @@ type checker struct {
 	version isa.Version // the module's .version
 	target  isa.Target  // the architecture features are checked against
 	hasTgt  bool
-	// matched records the accepted form of each instruction, for Build;
-	// nil when only checking.
-	matched map[*ptx.Instruction]*match
-	// matchSlab: matched's values still to hand out, allocated in slabs
-	matchSlab []match
-	slabSize  int // the last matchSlab's size
+	// matched records the accepted form of each instruction, in the
+	// order checked, for Build (record set; builder.matchOf)
+	record  bool
+	matched []matchedInst
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch
 	// matchBuf: checkInstruction's candidates, a buffer reused from one

@@ -83,16 +83,8 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
-			if c.matched != nil {
-				if len(c.matchSlab) == 0 {
-					// slabs grow from 16 to 256 matches: a small module's
-					// check allocated 20 KB for its dozen instructions
-					c.slabSize = min(max(2*c.slabSize, 16), 256)
-					c.matchSlab = make([]match, c.slabSize)
-				}
-				mi := &c.matchSlab[0] // (matches is a scratch buffer)
-				*mi, c.matchSlab = matches[i], c.matchSlab[1:]
-				c.matched[orig] = mi
+			if c.record {
+				c.matched = append(c.matched, matchedInst{orig, matches[i]})
 			}
 			return
 		}
