@@ -14,7 +14,9 @@ import (
 // returned (calls.go): a spin lock taken in a function and released by
 // its caller (call_lock), a lane spinning in a call for a flag a lane
 // outside it sets (call_wait), and the same with the waiting call's local
-// array and a call the other lane makes meanwhile (call_locals). Each runs
+// array and a call the other lane makes meanwhile (call_locals); and two
+// that must not change: a barrier in a call (call_bar), and a long call
+// beside long work outside it (call_div). Each runs
 // on the default schedule, three seeded ones and two workers, under a
 // deadline, and its outputs are checked.
 func TestCallsTakeTurns(t *testing.T) {
@@ -26,9 +28,16 @@ func TestCallsTakeTurns(t *testing.T) {
 		words [2]uint64 // buffer sizes, in 32-bit words
 		check check
 	}{
-		{"call_lock", 2, [2]uint64{1, 1}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
+		{"call_lock", 2, [2]uint64{1, 1 + threads}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
 			if l, n := word(b[0], 0), word(b[1], 0); l != 0 || n != 2*threads {
 				t.Errorf("lock %d and counter %d, want 0 and %d", l, n, 2*threads)
+			}
+			// each lock holder returned from acquire (with 2 tid + 1)
+			// while the others still spun in it
+			for i := range uint64(threads) {
+				if got, want := word(b[1], 1+i), 2*uint32(i)+1; got != want {
+					t.Errorf("acquire returned %d to thread %d, want %d", got, i, want)
+				}
 			}
 		}},
 		{"call_wait", 1, [2]uint64{2, threads}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
@@ -56,6 +65,38 @@ func TestCallsTakeTurns(t *testing.T) {
 				}
 			}
 		}},
+		// a barrier inside the call, before and after a long loop (the
+		// call stays on top with no lane outside it: never set aside)
+		{"call_bar", 3, [2]uint64{threads, 1}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
+			var loop uint32
+			for i := range uint32(20000) {
+				loop += i
+			}
+			for i := range uint64(threads) {
+				if got, want := word(b[0], i), uint32(i^1)*3+loop; got != want {
+					t.Errorf("out[%d] = %d, want %d", i, got, want)
+				}
+			}
+		}},
+		// half of each warp in a long call, the other half in a long loop
+		// outside it: the call is set aside and comes back, its results
+		// reaching the caller's registers either way
+		{"call_div", 1, [2]uint64{threads, 1}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
+			in, out := uint32(1), uint32(7)
+			for range 300000 {
+				in = in*1664525 + 1013904223
+				out = out*22695477 + 1
+			}
+			for i := range uint64(threads) {
+				want := out
+				if i%32 < 16 {
+					want = in
+				}
+				if got := word(b[0], i); got != want {
+					t.Errorf("out[%d] = %#x, want %#x", i, got, want)
+				}
+			}
+		}},
 	}
 	for _, kc := range kernels {
 		src, err := os.ReadFile("testdata/" + kc.name + ".ptx")
@@ -76,8 +117,9 @@ func TestCallsTakeTurns(t *testing.T) {
 				return binary.LittleEndian.Uint32(b)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			args := []uint64{bufs[0], bufs[1]}[:len(p.Kernels[kc.name].IR.Params)]
 			err := p.Launch(ctx, kc.name, LaunchConfig{Grid: [3]int{kc.grid, 1, 1}, Block: [3]int{threads, 1, 1},
-				Params: params(p.Kernels[kc.name], bufs[0], bufs[1]), Workers: run.workers, ScheduleSeed: run.seed})
+				Params: params(p.Kernels[kc.name], args...), Workers: run.workers, ScheduleSeed: run.seed})
 			cancel()
 			if err != nil {
 				t.Fatalf("%s, seed %d, %d workers: %v", kc.name, run.seed, run.workers, err)
