@@ -21,7 +21,7 @@ func Build(m *ptx.Module, opts Options) (*ir.Module, ptx.DiagnosticList) {
 			n += countInsts(fn.Body)
 		}
 	}
-	c := &checker{mod: m, opts: opts, record: true, matched: make([]matchedInst, 0, n)}
+	c := &checker{mod: m, opts: opts, matched: make([]matchedInst, 0, n)}
 	c.run()
 	if c.diags.HasErrors() {
 		return nil, c.diags

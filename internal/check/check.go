@@ -55,8 +55,7 @@ type checker struct {
 	target  isa.Target  // the architecture features are checked against
 	hasTgt  bool
 	// matched records the accepted form of each instruction, in the
-	// order checked, for Build (record set; builder.matchOf)
-	record  bool
+	// order checked, for Build (builder.matchOf); nil when only checking
 	matched []matchedInst
 	// forms caches formsFor per opcode and modifier list
 	forms map[string][]formMatch

@@ -83,7 +83,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
-			if c.record {
+			if c.matched != nil {
 				c.matched = append(c.matched, matchedInst{orig, matches[i]})
 			}
 			return
