@@ -67,6 +67,8 @@ type bodyFunc func(w *writer, ya, yt, yu, mb string, j int)
 const (
 	kQ = "VMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
 	kD = "VMOVQ AX, X13\n\tVPBROADCASTD X13, Y13"
+	// an f32 immediate in every lane
+	kF = "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
 	// a shift count is the immediate's low 32 bits, zero-extended
 	kCount = "MOVL AX, AX\n\tVMOVQ AX, X13\n\tVPBROADCASTQ X13, Y13"
 )
@@ -554,10 +556,10 @@ func canonF32(w *writer, ya, yt string) {
 
 func f32Ops() []intOp {
 	return []intOp{
-		{"add.f32", "addF32", f32Body("VADDPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"sub.f32", "subF32", f32Body("VSUBPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"mul.f32", "mulF32", f32Body("VMULPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
-		{"div.f32", "divF32", f32Body("VDIVPS"), "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"},
+		{"add.f32", "addF32", f32Body("VADDPS"), kF},
+		{"sub.f32", "subF32", f32Body("VSUBPS"), kF},
+		{"mul.f32", "mulF32", f32Body("VMULPS"), kF},
+		{"div.f32", "divF32", f32Body("VDIVPS"), kF},
 	}
 }
 
@@ -648,8 +650,7 @@ func flushF32(w *writer, y, t string) {
 // f32FtzOps: add/sub/mul/div.rn.ftz.f32, inputs and result flushed.
 func f32FtzOps() []intOp {
 	var kp writer
-	kp.f("VMOVQ AX, X13")
-	kp.f("VBROADCASTSS X13, Y13")
+	kp.f("%s", kF)
 	flushF32(&kp, "Y13", "Y8")
 	kprep := strings.TrimSpace(kp.b.String())
 	var ops []intOp
@@ -2212,9 +2213,8 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			}
 		}
 	}
-	fk := "VMOVQ AX, X13\n\tVBROADCASTSS X13, Y13"
-	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: fk, body: floatMinMax(false, false)})
-	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: fk, body: floatMinMax(true, false)})
+	g.binary(intOp{name: "min.f32", fn: "minF32", kprep: kF, body: floatMinMax(false, false)})
+	g.binary(intOp{name: "max.f32", fn: "maxF32", kprep: kF, body: floatMinMax(true, false)})
 	// div.approx.f32 and div.full.f32 (.ftz too): a/b in f64, rounded to
 	// f32 (approxFn), NaN results the canonical NaN; div.approx's quirk for
 	// 2^126 < |b| < 2^128: a zero of the quotient's sign, NaN for an
@@ -2224,12 +2224,12 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		quirk, ftz bool
 	}{{"divapprox.f32", "divApproxF32", true, false}, {"divapprox.ftz.f32", "divApproxFtzF32", true, true},
 		{"divfull.f32", "divFullF32", false, false}, {"divfull.ftz.f32", "divFullFtzF32", false, true}} {
-		g.binary(intOp{name: v.name, fn: v.fn, kprep: fk, body: divApprox32(v.quirk, v.ftz)})
+		g.binary(intOp{name: v.name, fn: v.fn, kprep: kF, body: divApprox32(v.quirk, v.ftz)})
 	}
 	// min and max .ftz.f32: floatMinMax on flushed operands (its result,
 	// one of them or the canonical NaN, needs no flush)
 	var kf writer
-	kf.f("%s", fk)
+	kf.f("%s", kF)
 	flushF32(&kf, "Y13", "Y8")
 	for _, isMax := range []bool{false, true} {
 		op := map[bool]string{false: "min", true: "max"}[isMax]
