@@ -31,7 +31,7 @@ func (w *Warp) rotateCalls() {
 		w.resumeCall(f)
 		return
 	}
-	if f.callOp == nil || len(w.frames) < 2 {
+	if f.callOp == nil { // (the kernel's frame)
 		return
 	}
 	caller := w.frames[len(w.frames)-2]
@@ -80,6 +80,6 @@ func (w *Warp) resumeCall(f *frame) {
 // runnable returns the lanes pick could run without releasing any that
 // wait at a reconvergence point.
 func (f *frame) runnable() uint32 {
-	cand := f.active &^ f.blocked &^ f.syncWait &^ f.inCall
+	cand := f.candidates()
 	return cand &^ f.waitingLanes()
 }

@@ -978,7 +978,7 @@ func isControl(o *Op) bool {
 // branches) while others could run, the others are favoured until they
 // block, finish or spin themselves: an intra-warp lock holder gets out.
 func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
-	cand := f.active &^ f.blocked &^ f.syncWait &^ f.inCall
+	cand := f.candidates()
 	waiting := f.waitingLanes() & cand
 	runnable := cand &^ waiting
 	if f.favor != 0 {
@@ -1057,6 +1057,12 @@ func (f *frame) pick(rng *rand.Rand) (uint32, int32) {
 		rng.IntN(bits.OnesCount32(out)) // (the draw picking again makes)
 	}
 	return out, r
+}
+
+// candidates are the lanes pick and runnable may choose from: active, not
+// blocked at a barrier or a collective, not inside a suspended call.
+func (f *frame) candidates() uint32 {
+	return f.active &^ f.blocked &^ f.syncWait &^ f.inCall
 }
 
 // nextPoint returns the lanes of waiting (each waiting at its
