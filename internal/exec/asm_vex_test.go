@@ -47,14 +47,16 @@ func init() {
 // macroHead matches a macro definition's parameter list.
 var macroHead = regexp.MustCompile(`#define\s+\w+\(([^)]*)\)`)
 
-// TestAssemblyIsAllVEX fails on an AVX-512 instruction (simdMul64's
-// VPSRLQ $32, 0(DX), Y8 was one, and faulted on AVX2 hosts) and on a legacy-SSE instruction (one without the
-// V prefix, such as MOVQ AX, X0) touching a vector register in the
-// package's assembly. Our routines leave the upper halves of the Y
-// registers set until their VZEROUPPER, and on some x86 hosts a legacy
-// SSE instruction in that state costs a state transition or a merge with
-// the upper half: one MOVQ AX, X0 in the chunk loads' broadcast made
-// matmul 10x slower (274 against 28 ms a launch) on a 2-core AMD EPYC VM.
+// TestAssemblyIsAllVEX fails on an instruction of the package's
+// assembly that touches a vector register and is:
+//   - AVX-512 (EVEX): simdMul64's VPSRLQ $32, 0(DX), Y8 was one, and
+//     faulted with SIGILL on AVX2 hosts;
+//   - legacy SSE (no V prefix, such as MOVQ AX, X0): our routines leave
+//     the Y registers' upper halves set until their VZEROUPPER, and on
+//     some x86 hosts a legacy SSE instruction in that state costs a state
+//     transition or a merge with the upper half. One MOVQ AX, X0 in the
+//     chunk loads' broadcast made matmul 10x slower (274 against 28 ms a
+//     launch) on a 2-core AMD EPYC VM.
 func TestAssemblyIsAllVEX(t *testing.T) {
 	files, err := filepath.Glob("*_amd64.s")
 	if err != nil || len(files) == 0 {
