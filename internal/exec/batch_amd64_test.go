@@ -194,130 +194,98 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
-	// the same with every chunk of one kind (batchChunks32NK): eight
-	// consecutive values from each chunk's own offset, or one value
-	for _, bcast := range []bool{false, true} {
-		for w := range wpc {
-			for c := range 4 {
-				first := uint32(r.IntN(56) * 4)
-				for j := range 8 {
-					woffs[w*warpSize+8*c+j] = first
-					if !bcast {
-						woffs[w*warpSize+8*c+j] = first + uint32(4*j)
-					}
-				}
-			}
-		}
-		clear(many)
-		batchChunks32NK((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 0)
-		plain := slices.Clone(many)
-		clear(many)
-		batchChunks32NKPF((*lanes)(many), gap*warpSize*8, &vec[0], cta, &woffs[0], bcast, wpc, ctas, 4096)
-		if !slices.Equal(plain, many) {
-			t.Fatalf("chunksNKPF (broadcast %v) differs from chunksNK", bcast)
-		}
-		for c := range ctas {
-			for w := range wpc {
-				row := many[(c*wpc+w)*gap*warpSize:]
-				for i := range warpSize {
-					want := uint64(binary.LittleEndian.Uint32(vec[c*cta+int(woffs[w*warpSize+i]):]))
-					if row[i] != want {
-						t.Fatalf("chunksNK (broadcast %v): CTA %d warp %d lane %d: %#x, want %#x", bcast, c, w, i, row[i], want)
-					}
-				}
-			}
-		}
-	}
-	// stores by chunks of eight consecutive words (batchStoreChunks32NK),
-	// the rows' upper halves ignored: each CTA's memory gets, in lane
-	// order, what a loop over the lanes stores (chunks of different warps
-	// overlap, so the later one's words win)
-	for w := range wpc {
-		for c := range 4 {
-			first := uint32(r.IntN(16) * 4)
-			for j := range 8 {
-				woffs[w*warpSize+8*c+j] = first + uint32(4*j)
-			}
-		}
-	}
-	for i := range many {
-		many[i] = r.Uint64()
-	}
-	got32 := make([]byte, ctas*cta)
-	want32 := make([]byte, ctas*cta)
-	batchStoreChunks32NK(&got32[0], cta, (*lanes)(many), gap*warpSize*8, &woffs[0], wpc, ctas)
-	for c := range ctas {
-		for w := range wpc {
-			row := many[(c*wpc+w)*gap*warpSize:]
-			for i := range warpSize {
-				binary.LittleEndian.PutUint32(want32[c*cta+int(woffs[w*warpSize+i]):], uint32(row[i]))
-			}
-		}
-	}
-	if !bytes.Equal(got32, want32) {
-		t.Fatal("storeChunksNK: the memory differs from lane-by-lane stores")
-	}
-	// and 8-byte values (batchStoreChunks64NK), each CTA's memory 512
-	// bytes on
-	for w := range wpc {
-		for c := range 4 {
-			first := uint32(r.IntN(32) * 8)
-			for j := range 8 {
-				woffs[w*warpSize+8*c+j] = first + uint32(8*j)
-			}
-		}
-	}
-	got64 := make([]byte, ctas*512)
-	want64 := make([]byte, ctas*512)
-	batchStoreChunks64NK(&got64[0], 512, (*lanes)(many), gap*warpSize*8, &woffs[0], wpc, ctas)
-	for c := range ctas {
-		for w := range wpc {
-			row := many[(c*wpc+w)*gap*warpSize:]
-			for i := range warpSize {
-				binary.LittleEndian.PutUint64(want64[c*512+int(woffs[w*warpSize+i]):], row[i])
-			}
-		}
-	}
-	if !bytes.Equal(got64, want64) {
-		t.Fatal("storeChunks64NK: the memory differs from lane-by-lane stores")
-	}
-	// and with 8-byte values (batchChunks64NK: a tile of f64), each
-	// CTA's memory 512 bytes on
+	// the same with every chunk of one kind, of 4-byte values
+	// (batchChunks32NK) and of 8-byte ones (batchChunks64NK: a tile of
+	// f64, each CTA's memory 512 bytes on): eight consecutive values from
+	// each chunk's own offset, or one value; the prefetching loops give
+	// what the plain ones give
 	const cta64 = 512
 	vec64 := make([]byte, ctas*cta64)
 	for i := range vec64 {
 		vec64[i] = byte(r.Uint32())
 	}
-	for _, bcast := range []bool{false, true} {
+	type chunkLoad func(row *lanes, rowStride uintptr, base *byte, baseStride uintptr, offs *uint32, bcast bool, wpc, ctas int, pf uintptr)
+	type chunkStore func(dst *byte, dstStride uintptr, row *lanes, rowStride uintptr, offs *uint32, wpc, ctas int)
+	// value reads the element of size bytes at b
+	value := func(b []byte, size int) uint64 {
+		if size == 4 {
+			return uint64(binary.LittleEndian.Uint32(b))
+		}
+		return binary.LittleEndian.Uint64(b)
+	}
+	// chunkOffsets gives each warp's four chunks a first offset below
+	// slots elements and its eight lanes that offset (bcast) or the
+	// eight elements from it
+	chunkOffsets := func(size, slots int, bcast bool) {
 		for w := range wpc {
 			for c := range 4 {
-				first := uint32(r.IntN(56) * 8)
+				first := uint32(r.IntN(slots) * size)
 				for j := range 8 {
 					woffs[w*warpSize+8*c+j] = first
 					if !bcast {
-						woffs[w*warpSize+8*c+j] = first + uint32(8*j)
+						woffs[w*warpSize+8*c+j] = first + uint32(size*j)
 					}
 				}
 			}
 		}
-		clear(many)
-		batchChunks64NK((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 0)
-		plain := slices.Clone(many)
-		clear(many)
-		batchChunks64NKPF((*lanes)(many), gap*warpSize*8, &vec64[0], cta64, &woffs[0], bcast, wpc, ctas, 4096)
-		if !slices.Equal(plain, many) {
-			t.Fatalf("chunks64NKPF (broadcast %v) differs from chunks64NK", bcast)
+	}
+	for _, e := range []struct {
+		name         string // of the loops: batchChunks<name>, ...
+		size, stride int    // element and CTA-to-CTA bytes
+		storeSlots   int    // stores' first offsets are below this many elements
+		mem          []byte // what the loads read
+		load, loadPF chunkLoad
+		store        chunkStore
+	}{
+		{"32NK", 4, cta, 16, vec, batchChunks32NK, batchChunks32NKPF, batchStoreChunks32NK},
+		{"64NK", 8, cta64, 32, vec64, batchChunks64NK, batchChunks64NKPF, batchStoreChunks64NK},
+	} {
+		for _, bcast := range []bool{false, true} {
+			chunkOffsets(e.size, 56, bcast)
+			clear(many)
+			e.load((*lanes)(many), gap*warpSize*8, &e.mem[0], uintptr(e.stride), &woffs[0], bcast, wpc, ctas, 0)
+			plain := slices.Clone(many)
+			clear(many)
+			e.loadPF((*lanes)(many), gap*warpSize*8, &e.mem[0], uintptr(e.stride), &woffs[0], bcast, wpc, ctas, 4096)
+			if !slices.Equal(plain, many) {
+				t.Fatalf("batchChunks%sPF (broadcast %v) differs from batchChunks%[1]s", e.name, bcast)
+			}
+			for c := range ctas {
+				for w := range wpc {
+					row := many[(c*wpc+w)*gap*warpSize:]
+					for i := range warpSize {
+						want := value(e.mem[c*e.stride+int(woffs[w*warpSize+i]):], e.size)
+						if row[i] != want {
+							t.Fatalf("batchChunks%s (broadcast %v): CTA %d warp %d lane %d: %#x, want %#x", e.name, bcast, c, w, i, row[i], want)
+						}
+					}
+				}
+			}
 		}
+		// stores by chunks of eight consecutive elements
+		// (batchStoreChunks32NK, 64NK), a 4-byte element the low half of
+		// its slot: each CTA's memory gets, in lane order, what a loop
+		// over the lanes stores (chunks of different warps overlap, so
+		// the later one's elements win)
+		chunkOffsets(e.size, e.storeSlots, false)
+		for i := range many {
+			many[i] = r.Uint64()
+		}
+		got := make([]byte, ctas*e.stride)
+		want := make([]byte, ctas*e.stride)
+		e.store(&got[0], uintptr(e.stride), (*lanes)(many), gap*warpSize*8, &woffs[0], wpc, ctas)
 		for c := range ctas {
 			for w := range wpc {
 				row := many[(c*wpc+w)*gap*warpSize:]
 				for i := range warpSize {
-					want := binary.LittleEndian.Uint64(vec64[c*cta64+int(woffs[w*warpSize+i]):])
-					if row[i] != want {
-						t.Fatalf("chunks64NK (broadcast %v): CTA %d warp %d lane %d: %#x, want %#x", bcast, c, w, i, row[i], want)
-					}
+					var b [8]byte
+					binary.LittleEndian.PutUint64(b[:], row[i])
+					copy(want[c*e.stride+int(woffs[w*warpSize+i]):][:e.size], b[:])
 				}
 			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("batchStoreChunks%s: the memory differs from lane-by-lane stores", e.name)
 		}
 	}
 }
