@@ -14,7 +14,7 @@ import (
 // its whole-warp loops for all lanes (liveness.go) take.
 func groupRandomKernel(rng *rand.Rand) string {
 	var b strings.Builder
-	b.WriteString(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u64 log) {\n.reg .u32 %r<8>;\n.reg .u32 %t, %c<4>;\n.reg .u64 %o, %a;\n.reg .pred %p<4>;\n")
+	b.WriteString(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u64 log) {\n.reg .u32 %r<8>;\n.reg .u32 %t, %c<4>;\n.reg .u64 %o, %a;\n.reg .pred %p<4>, %q<2>;\n")
 	b.WriteString("\tmov.u32 %t, %tid.x;\n")
 	for i := 0; i < 8; i++ {
 		if rng.IntN(2) == 0 {
@@ -26,7 +26,14 @@ func groupRandomKernel(rng *rand.Rand) string {
 	var body func(depth, n int)
 	alu := func() {
 		ops := []string{"add.u32", "xor.b32", "mul.lo.u32", "and.b32", "or.b32", "sub.u32"}
-		switch rng.IntN(4) {
+		q := func() string { return fmt.Sprintf("%%q%d", rng.IntN(2)) }
+		switch rng.IntN(7) {
+		case 4: // predicates that lanes outside a group read later (group traces)
+			fmt.Fprintf(&b, "\tsetp.lt.u32 %s, %s, %s;\n", q(), reg(), reg())
+		case 5:
+			fmt.Fprintf(&b, "\tselp.b32 %s, %s, %s, %s;\n", reg(), reg(), reg(), q())
+		case 6:
+			fmt.Fprintf(&b, "\txor.pred %s, %s, %s;\n", q(), q(), q())
 		case 0:
 			fmt.Fprintf(&b, "\t%s %s, %s, %d;\n", ops[rng.IntN(len(ops))], reg(), reg(), rng.IntN(100))
 		case 1:

@@ -191,10 +191,13 @@ type Op struct {
 	// memTrace names the trace body of a warp-wide ld/st that traces may
 	// include (trace.go; "" for none), traceWin the byte offset of its
 	// window in Warp.tw; traceMem: this op's trace has memory bodies
-	memTrace   string
-	traceWin   uint64
-	traceMem   bool
-	traceRegs  bool        // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
+	memTrace  string
+	traceWin  uint64
+	traceMem  bool
+	traceRegs bool // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
+	// groupTrace: what its register-only trace writes, for divergent
+	// groups that run it for all lanes (group_trace.go); nil: they may not
+	groupTrace *traceWrites
 	bra        bool        // a direct branch: uniform outcomes stay on the converged fast path
 	lockLoop   bool        // a backward branch whose loop tries to take a lock (lockLoops)
 	dia        *diamond    // a guarded direct branch's if/else of register-only ops (diamond.go)

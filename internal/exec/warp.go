@@ -127,8 +127,9 @@ type Warp struct {
 	// the memory traces access (trace.go), allocated with the first
 	// trace that needs it
 	ts      *traceState
-	sink    lanes // where a vector load's sink elements go
-	scratch lanes // a whole-warp loop's results before some lanes take them (unaryVec)
+	keep    [groupTraceMaxKeep]lanes // rows' values of lanes outside a group trace's group (group_trace.go)
+	sink    lanes                    // where a vector load's sink elements go
+	scratch lanes                    // a whole-warp loop's results before some lanes take them (unaryVec)
 	// clusterTarget is, per lane, the barrier.cluster phase its last arrive
 	// completes (0: never arrived)
 	clusterTarget [warpSize]uint32
@@ -694,6 +695,21 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	stop := false
 	for upc < limit {
 		o := &ops[upc]
+		if allLanes && o.groupTrace != nil && groupTracesEnabled && upc+int32(len(o.groupTrace.ops)) <= limit &&
+			steps+len(o.groupTrace.ops) <= slice {
+			// a register-only trace for all lanes (group_trace.go)
+			if k := w.runGroupTrace(f, o, mask); k > 0 {
+				upc += int32(k)
+				nWarp += uint64(k)
+				nThread += n * uint64(k)
+				steps += k
+				if steps >= slice {
+					stop = true
+					break
+				}
+				continue
+			}
+		}
 		if !o.plain {
 			if !o.bra || !groupBranches {
 				break

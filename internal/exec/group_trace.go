@@ -1,0 +1,161 @@
+package exec
+
+import (
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/ir"
+)
+
+// Traces for divergent groups. A group of lanes (runGroup) that reaches
+// the head of a register-only trace (trace.go: whole-warp loops, setp,
+// selp, predicate logic, pack and unpack, none of which fault or touch
+// memory) may run the trace for all 32 lanes in one call, as runGroup
+// already runs one whole-warp loop for all lanes (liveness.go), when:
+//
+//   - the rows it writes keep the outside lanes' values where those lanes
+//     may read them: a row dead for them where they resume
+//     (frame.outsideLive) needs nothing, the others (a few at most:
+//     groupTraceMaxKeep) are saved for the outside lanes before and put
+//     back after;
+//   - so are the outside lanes' bits of the predicates it writes
+//     (predicates are not in the liveness sets; a lane waiting at
+//     `@%p bra` reads %p);
+//   - the trace ends below the group's limit (no other lane's PC, nor a
+//     reconvergence point of the group's, lies inside it) and within the
+//     warp's time slice.
+//
+// The outside lanes' rows and predicates, as they read them, are then what
+// running the ops for the group alone leaves, and the group's lanes compute
+// what they would op by op. A divergent loop (mandelbrot's escape test,
+// a per-lane trip count) runs its straight-line stretches this way.
+
+// groupTraceMaxPreds bounds the predicates a group trace writes (runGroup
+// saves them in an array on its stack).
+const groupTraceMaxPreds = 8
+
+// traceWrites is a register-only trace for groups (ops: the op's trace,
+// or a setp, selp or predicate op alone) and what it writes: row slots and
+// predicate indices.
+type traceWrites struct {
+	ops   []traceOp
+	rows  []int32
+	preds []int32
+}
+
+// groupTracesEnabled lets tests compare runs with and without group traces.
+var groupTracesEnabled = true
+
+// traceWritesOf lists the rows and predicates written by trace ops, the
+// entries of f's ops from i on, or returns nil when a group may not run
+// them as a trace: too many predicates, or a destination the lists cannot
+// name.
+func traceWritesOf(f *Func, i int, ops []traceOp) *traceWrites {
+	tw := &traceWrites{ops: ops}
+	addRow := func(s int32) {
+		for _, r := range tw.rows {
+			if r == s {
+				return
+			}
+		}
+		tw.rows = append(tw.rows, s)
+	}
+	addPred := func(p int32) {
+		for _, q := range tw.preds {
+			if q == p {
+				return
+			}
+		}
+		tw.preds = append(tw.preds, p)
+	}
+	var dest func(a *ir.Operand) bool
+	dest = func(a *ir.Operand) bool {
+		switch a.Kind {
+		case ir.OpReg:
+			if a.Reg == nil {
+				return false
+			}
+			if a.Reg.Type == ".pred" {
+				addPred(f.slot[a.Reg.ID])
+				return true
+			}
+			s, k := f.operandSlots(a)
+			for j := range int32(k) {
+				addRow(s + j)
+			}
+			return true
+		case ir.OpPair, ir.OpVector:
+			for k := range a.Elems {
+				if !dest(&a.Elems[k]) {
+					return false
+				}
+			}
+			return true
+		case ir.OpSink:
+			return true
+		}
+		return false
+	}
+	for k := i; k < i+len(ops); k++ {
+		o := &f.Ops[k]
+		if o.inst == nil || len(o.inst.Operands) == 0 || !dest(&o.inst.Operands[0]) {
+			return nil
+		}
+		if o.vkind != vecNone {
+			addRow(o.d) // (the loop's own row, named by the operand too)
+		}
+	}
+	if len(tw.preds) > groupTraceMaxPreds {
+		return nil
+	}
+	return tw
+}
+
+// groupTraceMaxKeep bounds the rows live outside the group that a group
+// trace may write: runGroup keeps the outside lanes' values of each
+// (Warp.keep) and puts them back after it.
+const groupTraceMaxKeep = 4
+
+// runGroupTrace runs op o's group trace for all lanes on behalf of the
+// group mask and returns how many of its ops ran (all: register-only
+// bodies never refuse), or 0 when it wrote more rows live outside the
+// group than it keeps. The outside lanes' values of those rows and their
+// bits of the predicates it writes are what they were before.
+func (w *Warp) runGroupTrace(f *frame, o *Op, mask uint32) int {
+	tw := o.groupTrace
+	var keep [groupTraceMaxKeep]int32
+	nk := 0
+	for _, s := range tw.rows {
+		if !f.deadOutside(s) {
+			if nk == len(keep) {
+				return 0
+			}
+			keep[nk] = s
+			nk++
+		}
+	}
+	for k, s := range keep[:nk] {
+		w.keep[k] = *(*lanes)(f.regs[int(s)*warpSize:])
+	}
+	var preds [groupTraceMaxPreds]uint32
+	for k, p := range tw.preds {
+		preds[k] = f.preds[p]
+	}
+	// register-only bodies use the context's predicates alone
+	ts := w.traceState()
+	if ts.frame != f {
+		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
+		ts.frame = nil // (prepareWindows sets the rest for the next frame)
+	}
+	n := simdTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), unsafe.SliceData(tw.ops), len(tw.ops), &ts.ctx)
+	for k, p := range tw.preds {
+		f.preds[p] = preds[k]&^mask | f.preds[p]&mask
+	}
+	if nk > 0 {
+		outside := f.active &^ mask
+		for k, s := range keep[:nk] {
+			row := (*lanes)(f.regs[int(s)*warpSize:])
+			simdSelp(row, &w.keep[k], row, outside, outside)
+		}
+	}
+	return n
+}
