@@ -376,6 +376,30 @@ func approxOut(w *writer, ya, yt string, ftz bool) {
 	}
 }
 
+// approxOutAgain is approxOut for unaryInterleaved's bodies, which keep
+// no mask: the lanes whose result is the canonical NaN are found in chunk
+// j's operand again (its f32 values in the rows' low halves; flushing
+// keeps NaNs and infinities): NaNs (VCMPPS unordered), or NaNs and
+// infinities (exponent all ones) with inf. t and s are free by then.
+func approxOutAgain(w *writer, r chunkRegs5, j int, inf, ftz bool) {
+	xa := "X" + r.a[1:]
+	w.f("VCVTPD2PSY %s, %s", r.a, xa)
+	w.f("VMOVDQU %d(SI), %s", 32*j, r.t)
+	if inf {
+		w.f("VPAND expmask32<>(SB), %s, %s", r.t, r.t)
+		w.f("VPCMPEQD expmask32<>(SB), %s, %s", r.t, r.t)
+	} else {
+		w.f("VCMPPS $3, %s, %s, %s", r.t, r.t, r.t)
+	}
+	w.f("VMOVDQU evens<>(SB), %s", r.s)
+	w.f("VPERMD %s, %s, %s", r.t, r.s, r.t)
+	w.f("VBLENDVPS X%s, X14, %s, %s", r.t[1:], xa, xa)
+	w.f("VPMOVZXDQ %s, %s", xa, r.a)
+	if ftz {
+		flushF32(w, r.a, r.t)
+	}
+}
+
 // divApprox32 is div.approx.f32 (quirk) or div.full.f32, with .ftz or
 // not (see its registration).
 func divApprox32(quirk, ftz bool) bodyFunc {
@@ -1435,6 +1459,63 @@ func (g *gen) ternary(name string, body func(w *writer, ya, yb, yt string, j int
 func (g *gen) keyedTernary(key, name, rc string, body func(w *writer, ya, yb, yt string, j int)) {
 	g.keyedTer[key] = name
 	g.ternaryRC(name, rc, body)
+}
+
+// chunkRegs5 are the registers one chunk's body takes in
+// unaryInterleaved: its value a, temporary t and scratch s, z and c (a
+// body that needs fewer leaves z and c unused).
+type chunkRegs5 struct{ a, t, s, z, c string }
+
+// interleave4 runs four chunks at a time on three registers each (a, t,
+// s); interleave3 three on five (Y14 holds the canonical NaN, Y15 is
+// free: these bodies have no use for lowmask).
+var (
+	interleave4 = []chunkRegs5{{"Y0", "Y4", "Y8", "", ""}, {"Y1", "Y5", "Y9", "", ""},
+		{"Y2", "Y6", "Y10", "", ""}, {"Y3", "Y7", "Y11", "", ""}}
+	interleave3 = []chunkRegs5{{"Y0", "Y3", "Y6", "Y9", "Y12"}, {"Y1", "Y4", "Y7", "Y10", "Y13"},
+		{"Y2", "Y5", "Y8", "Y11", "Y15"}}
+)
+
+// unaryInterleaved writes a unary loop that runs len(regs) chunks at a
+// time, their bodies' instructions interleaved one for one: independent
+// chains in the out-of-order window where one long chain of f64
+// multiply-adds (the approx functions' polynomials) would leave it
+// waiting on latencies. body writes chunk j's code on its registers (and
+// Y14, the canonical NaN) and may read the chunk's operand again at
+// j*32(SI): each chunk stores its result, at its own offset, after its
+// last read, so a destination that is also the operand is right.
+func (g *gen) unaryInterleaved(name string, regs []chunkRegs5, body func(w *writer, r chunkRegs5, j int)) {
+	g.decls = append(g.decls, decl{name, "(d, a *lanes)"})
+	g.text(name, 16)
+	w := &g.s
+	w.f("MOVQ d+0(FP), DI")
+	w.f("MOVQ a+8(FP), SI")
+	g.body(name)
+	w.f("VPBROADCASTD canonf32<>(SB), Y14")
+	for j := 0; j < 8; j += len(regs) {
+		var parts [][]string
+		for k, r := range regs[:min(len(regs), 8-j)] {
+			var s writer
+			s.f("VMOVDQU %d(SI), %s", 32*(j+k), r.a)
+			body(&s, r, j+k)
+			s.f("VMOVDQU %s, %d(DI)", r.a, 32*(j+k))
+			parts = append(parts, strings.SplitAfter(strings.TrimSuffix(s.b.String(), "\n"), "\n"))
+		}
+		for i := 0; ; i++ {
+			wrote := false
+			for _, p := range parts {
+				if i < len(p) {
+					w.b.WriteString(strings.TrimSuffix(p[i], "\n") + "\n")
+					wrote = true
+				}
+			}
+			if !wrote {
+				break
+			}
+		}
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
 }
 
 // keyedUnary writes a unary loop that simdUnary finds by key (the
@@ -2559,86 +2640,88 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 	// ex2.approx.f32 (with .ftz: inputs and results flushed): exp2Approx
 	// in approx_math.go, operation for operation, in f64, rounded to f32;
-	// NaN inputs give the canonical NaN
+	// NaN inputs give the canonical NaN. Four chunks at a time
+	// (unaryInterleaved): the degree-13 polynomial is one long chain.
 	for _, ftz := range []bool{false, true} {
 		name := "simdEx2ApproxF32"
 		if ftz {
 			name = "simdEx2ApproxFtzF32"
 		}
-		g.unary(name, func(w *writer, ya, yt string) {
-			xt := "X" + yt[1:]
-			approxIn(w, ya, yt, ftz)
-			w.f("VCMPPD $3, %s, %s, Y8", ya, ya) // NaN lanes
-			w.f("VMAXPD m200v<>(SB), %s, %s", ya, ya)
-			w.f("VMINPD p200v<>(SB), %s, %s", ya, ya)
-			w.f("VROUNDPD $0, %s, %s", ya, yt)   // n
-			w.f("VSUBPD %s, %s, %s", yt, ya, ya) // f
-			w.f("VMOVDQU exp2c13<>(SB), Y9")
+		g.unaryInterleaved(name, interleave4, func(w *writer, r chunkRegs5, j int) {
+			xt := "X" + r.t[1:]
+			approxIn(w, r.a, r.t, ftz)
+			w.f("VMAXPD m200v<>(SB), %s, %s", r.a, r.a) // (NaN lanes: approxOutAgain)
+			w.f("VMINPD p200v<>(SB), %s, %s", r.a, r.a)
+			w.f("VROUNDPD $0, %s, %s", r.a, r.t)   // n
+			w.f("VSUBPD %s, %s, %s", r.t, r.a, r.a) // f
+			w.f("VMOVDQU exp2c13<>(SB), %s", r.s)
 			for k := 12; k >= 0; k-- {
-				w.f("VMULPD %s, Y9, Y9", ya)
-				w.f("VADDPD exp2c%d<>(SB), Y9, Y9", k)
+				w.f("VMULPD %s, %s, %s", r.a, r.s, r.s)
+				w.f("VADDPD exp2c%d<>(SB), %s, %s", k, r.s, r.s)
 			}
-			w.f("VCVTPD2DQY %s, %s", yt, xt)
-			w.f("VPMOVSXDQ %s, %s", xt, yt)
-			w.f("VPADDQ bias1023v<>(SB), %s, %s", yt, yt)
-			w.f("VPSLLQ $52, %s, %s", yt, yt) // 2^n
-			w.f("VMULPD %s, Y9, %s", yt, ya)
-			approxOut(w, ya, yt, ftz)
+			w.f("VCVTPD2DQY %s, %s", r.t, xt)
+			w.f("VPMOVSXDQ %s, %s", xt, r.t)
+			w.f("VPADDQ bias1023v<>(SB), %s, %s", r.t, r.t)
+			w.f("VPSLLQ $52, %s, %s", r.t, r.t) // 2^n
+			w.f("VMULPD %s, %s, %s", r.t, r.s, r.a)
+			approxOutAgain(w, r, j, false, ftz)
 		})
 	}
 	// sin/cos.approx.f32 (with .ftz: inputs and results flushed):
 	// sinCosApprox in approx_math.go, operation for operation, in f64,
-	// rounded to f32; NaN and infinite inputs give the canonical NaN
+	// rounded to f32; NaN and infinite inputs give the canonical NaN. Three
+	// chunks at a time (unaryInterleaved), as ex2.
 	for _, v := range []struct {
 		name     string
 		cos, ftz bool
 	}{{"simdSinApproxF32", false, false}, {"simdSinApproxFtzF32", false, true},
 		{"simdCosApproxF32", true, false}, {"simdCosApproxFtzF32", true, true}} {
-		g.unary(v.name, func(w *writer, ya, yt string) {
-			approxIn(w, ya, yt, v.ftz) // x
-			w.f("VANDPD abs64v<>(SB), %s, Y8", ya)
-			w.f("VCMPPD $5, inf64v<>(SB), Y8, Y8") // not |x| < Inf: NaN or infinite
-			w.f("VMULPD twooverpiv<>(SB), %s, %s", ya, yt)
-			w.f("VROUNDPD $0, %s, %s", yt, yt) // k
+		g.unaryInterleaved(v.name, interleave3, func(w *writer, r chunkRegs5, j int) {
+			approxIn(w, r.a, r.t, v.ftz) // x
+			// (NaN and infinite lanes: approxOutAgain)
+			w.f("VMULPD twooverpiv<>(SB), %s, %s", r.a, r.t)
+			w.f("VROUNDPD $0, %s, %s", r.t, r.t) // k
 			for _, p := range []string{"pio2av", "pio2bv", "pio2cv"} {
-				w.f("VMULPD %s<>(SB), %s, Y9", p, yt)
-				w.f("VSUBPD Y9, %s, %s", ya, ya)
+				w.f("VMULPD %s<>(SB), %s, %s", p, r.t, r.s)
+				w.f("VSUBPD %s, %s, %s", r.s, r.a, r.a)
 			}
-			w.f("VMAXPD m1v<>(SB), %s, %s", ya, ya)
-			w.f("VMINPD p1v<>(SB), %s, %s", ya, ya) // r
-			w.f("VMULPD quarterv<>(SB), %s, Y9", yt)
-			w.f("VROUNDPD $1, Y9, Y9")
-			w.f("VMULPD fourv<>(SB), Y9, Y9")
-			w.f("VSUBPD Y9, %s, %s", yt, yt)  // q = k mod 4
-			w.f("VMULPD %s, %s, Y10", ya, ya) // r2
-			w.f("VMOVDQU sinc7<>(SB), Y9")
+			w.f("VMAXPD m1v<>(SB), %s, %s", r.a, r.a)
+			w.f("VMINPD p1v<>(SB), %s, %s", r.a, r.a) // r
+			w.f("VMULPD quarterv<>(SB), %s, %s", r.t, r.s)
+			w.f("VROUNDPD $1, %s, %s", r.s, r.s)
+			w.f("VMULPD fourv<>(SB), %s, %s", r.s, r.s)
+			w.f("VSUBPD %s, %s, %s", r.s, r.t, r.t)   // q = k mod 4
+			w.f("VMULPD %s, %s, %s", r.a, r.a, r.z) // r2
+			w.f("VMOVDQU sinc7<>(SB), %s", r.s)
 			for k := 6; k >= 0; k-- {
-				w.f("VMULPD Y10, Y9, Y9")
-				w.f("VADDPD sinc%d<>(SB), Y9, Y9", k)
+				w.f("VMULPD %s, %s, %s", r.z, r.s, r.s)
+				w.f("VADDPD sinc%d<>(SB), %s, %s", k, r.s, r.s)
 			}
-			w.f("VMULPD %s, Y9, Y9", ya) // sin r
-			w.f("VMOVDQU cosc8<>(SB), Y11")
+			w.f("VMULPD %s, %s, %s", r.a, r.s, r.s) // sin r
+			w.f("VMOVDQU cosc8<>(SB), %s", r.c)
 			for k := 7; k >= 0; k-- {
-				w.f("VMULPD Y10, Y11, Y11")
-				w.f("VADDPD cosc%d<>(SB), Y11, Y11", k)
+				w.f("VMULPD %s, %s, %s", r.z, r.c, r.c)
+				w.f("VADDPD cosc%d<>(SB), %s, %s", k, r.c, r.c)
 			}
 			// q odd: the other function; the sign flips for q >= 2 (sin)
-			// or q of 1 and 2 (cos)
-			w.f("VCMPPD $0, onev64<>(SB), %s, Y12", yt)
-			w.f("VCMPPD $0, threev64<>(SB), %s, Y13", yt)
-			w.f("VORPD Y13, Y12, Y12")
+			// or q of 1 and 2 (cos). r and r2 are dead: z and a hold the
+			// masks, then s or c the sign's
+			w.f("VCMPPD $0, onev64<>(SB), %s, %s", r.t, r.z)
+			w.f("VCMPPD $0, threev64<>(SB), %s, %s", r.t, r.a)
+			w.f("VORPD %s, %s, %s", r.a, r.z, r.z)
+			sign := r.s
 			if v.cos {
-				w.f("VBLENDVPD Y12, Y9, Y11, %s", ya)
-				w.f("VCMPPD $0, onev64<>(SB), %s, Y13", yt)
-				w.f("VCMPPD $0, twov64<>(SB), %s, Y12", yt)
-				w.f("VORPD Y12, Y13, Y13")
+				w.f("VBLENDVPD %s, %s, %s, %s", r.z, r.s, r.c, r.a)
+				w.f("VCMPPD $0, onev64<>(SB), %s, %s", r.t, r.s)
+				w.f("VCMPPD $0, twov64<>(SB), %s, %s", r.t, r.c)
+				w.f("VORPD %s, %s, %s", r.c, r.s, r.s)
 			} else {
-				w.f("VBLENDVPD Y12, Y11, Y9, %s", ya)
-				w.f("VCMPPD $13, twov64<>(SB), %s, Y13", yt)
+				w.f("VBLENDVPD %s, %s, %s, %s", r.z, r.c, r.s, r.a)
+				w.f("VCMPPD $13, twov64<>(SB), %s, %s", r.t, r.s)
 			}
-			w.f("VANDPD sign64v<>(SB), Y13, Y13")
-			w.f("VXORPD Y13, %s, %s", ya, ya)
-			approxOut(w, ya, yt, v.ftz)
+			w.f("VANDPD sign64v<>(SB), %s, %s", sign, sign)
+			w.f("VXORPD %s, %s, %s", sign, r.a, r.a)
+			approxOutAgain(w, r, j, true, v.ftz)
 		})
 	}
 	// lg2.approx.f32 (with .ftz: inputs and results flushed):
