@@ -2652,7 +2652,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			approxIn(w, r.a, r.t, ftz)
 			w.f("VMAXPD m200v<>(SB), %s, %s", r.a, r.a) // (NaN lanes: approxOutAgain)
 			w.f("VMINPD p200v<>(SB), %s, %s", r.a, r.a)
-			w.f("VROUNDPD $0, %s, %s", r.a, r.t)   // n
+			w.f("VROUNDPD $0, %s, %s", r.a, r.t)    // n
 			w.f("VSUBPD %s, %s, %s", r.t, r.a, r.a) // f
 			w.f("VMOVDQU exp2c13<>(SB), %s", r.s)
 			for k := 12; k >= 0; k-- {
@@ -2690,7 +2690,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VMULPD quarterv<>(SB), %s, %s", r.t, r.s)
 			w.f("VROUNDPD $1, %s, %s", r.s, r.s)
 			w.f("VMULPD fourv<>(SB), %s, %s", r.s, r.s)
-			w.f("VSUBPD %s, %s, %s", r.s, r.t, r.t)   // q = k mod 4
+			w.f("VSUBPD %s, %s, %s", r.s, r.t, r.t) // q = k mod 4
 			w.f("VMULPD %s, %s, %s", r.a, r.a, r.z) // r2
 			w.f("VMOVDQU sinc7<>(SB), %s", r.s)
 			for k := 6; k >= 0; k-- {
