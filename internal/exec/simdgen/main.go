@@ -2727,47 +2727,59 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	// lg2.approx.f32 (with .ftz: inputs and results flushed):
 	// log2Approx in approx_math.go, operation for operation, in f64,
 	// rounded to f32; zeros give -Inf, +Inf +Inf, NaN and negative inputs
-	// the canonical NaN
+	// the canonical NaN. Three chunks at a time (unaryInterleaved), as ex2.
 	for _, ftz := range []bool{false, true} {
 		name := "simdLg2ApproxF32"
 		if ftz {
 			name = "simdLg2ApproxFtzF32"
 		}
-		g.unary(name, func(w *writer, ya, yt string) {
-			approxIn(w, ya, yt, ftz) // x
-			w.f("VXORPD Y12, Y12, Y12")
-			w.f("VCMPPD $3, %s, %s, Y8", ya, ya)
-			w.f("VCMPPD $1, Y12, %s, Y13", ya) // x < 0
-			w.f("VORPD Y13, Y8, Y8")           // NaN results
-			w.f("VCMPPD $0, Y12, %s, Y13", ya) // zeros
-			w.f("VCMPPD $0, inf64v<>(SB), %s, Y12", ya)
-			w.f("VPSRLQ $52, %s, %s", ya, yt)
-			w.f("VPAND expfield64v<>(SB), %s, %s", yt, yt)
-			w.f("VPOR two52v<>(SB), %s, %s", yt, yt)
-			w.f("VSUBPD two52v<>(SB), %s, %s", yt, yt)
-			w.f("VSUBPD bias1023fv<>(SB), %s, %s", yt, yt) // e
-			w.f("VPAND mant64v<>(SB), %s, Y9", ya)
-			w.f("VPOR onev64<>(SB), Y9, Y9") // m in [1, 2)
-			w.f("VCMPPD $14, sqrt2v<>(SB), Y9, Y10")
-			w.f("VMULPD halfv64<>(SB), Y9, Y11")
-			w.f("VBLENDVPD Y10, Y11, Y9, Y9")
-			w.f("VANDPD onev64<>(SB), Y10, Y11")
-			w.f("VADDPD Y11, %s, %s", yt, yt)
-			w.f("VSUBPD onev64<>(SB), Y9, Y10")
-			w.f("VADDPD onev64<>(SB), Y9, Y11")
-			w.f("VDIVPD Y11, Y10, Y10") // s
-			w.f("VMULPD Y10, Y10, Y11") // s2
-			w.f("VMOVDQU lg2c11<>(SB), Y9")
+		g.unaryInterleaved(name, interleave3, func(w *writer, r chunkRegs5, j int) {
+			approxIn(w, r.a, r.t, ftz) // x
+			w.f("VPSRLQ $52, %s, %s", r.a, r.t)
+			w.f("VPAND expfield64v<>(SB), %s, %s", r.t, r.t)
+			w.f("VPOR two52v<>(SB), %s, %s", r.t, r.t)
+			w.f("VSUBPD two52v<>(SB), %s, %s", r.t, r.t)
+			w.f("VSUBPD bias1023fv<>(SB), %s, %s", r.t, r.t) // e
+			w.f("VPAND mant64v<>(SB), %s, %s", r.a, r.s)
+			w.f("VPOR onev64<>(SB), %s, %s", r.s, r.s) // m in [1, 2)
+			w.f("VCMPPD $14, sqrt2v<>(SB), %s, %s", r.s, r.z)
+			w.f("VMULPD halfv64<>(SB), %s, %s", r.s, r.c)
+			w.f("VBLENDVPD %s, %s, %s, %s", r.z, r.c, r.s, r.s)
+			w.f("VANDPD onev64<>(SB), %s, %s", r.z, r.c)
+			w.f("VADDPD %s, %s, %s", r.c, r.t, r.t)
+			w.f("VSUBPD onev64<>(SB), %s, %s", r.s, r.z)
+			w.f("VADDPD onev64<>(SB), %s, %s", r.s, r.c)
+			w.f("VDIVPD %s, %s, %s", r.c, r.z, r.z) // s
+			w.f("VMULPD %s, %s, %s", r.z, r.z, r.c) // s2
+			w.f("VMOVDQU lg2c11<>(SB), %s", r.s)
 			for k := 10; k >= 0; k-- {
-				w.f("VMULPD Y11, Y9, Y9")
-				w.f("VADDPD lg2c%d<>(SB), Y9, Y9", k)
+				w.f("VMULPD %s, %s, %s", r.c, r.s, r.s)
+				w.f("VADDPD lg2c%d<>(SB), %s, %s", k, r.s, r.s)
 			}
-			w.f("VMULPD Y10, Y9, Y9")
-			w.f("VMULPD twooverln2v<>(SB), Y9, Y9")
-			w.f("VADDPD Y9, %s, %s", yt, ya)
-			w.f("VBLENDVPD Y13, neginf64v<>(SB), %s, %s", ya, ya)
-			w.f("VBLENDVPD Y12, inf64v<>(SB), %s, %s", ya, ya)
-			approxOut(w, ya, yt, ftz)
+			w.f("VMULPD %s, %s, %s", r.z, r.s, r.s)
+			w.f("VMULPD twooverln2v<>(SB), %s, %s", r.s, r.s)
+			w.f("VADDPD %s, %s, %s", r.s, r.t, r.a)
+			// the special lanes, from x again (in t): zeros -Inf, +Inf
+			// +Inf, NaN and negative x the canonical NaN (z's mask)
+			w.f("VMOVDQU %d(SI), %s", 32*j, r.t)
+			approxIn(w, r.t, r.s, ftz)
+			w.f("VXORPD %s, %s, %s", r.s, r.s, r.s)
+			w.f("VCMPPD $0, %s, %s, %s", r.s, r.t, r.z)
+			w.f("VBLENDVPD %s, neginf64v<>(SB), %s, %s", r.z, r.a, r.a)
+			w.f("VCMPPD $0, inf64v<>(SB), %s, %s", r.t, r.z)
+			w.f("VBLENDVPD %s, inf64v<>(SB), %s, %s", r.z, r.a, r.a)
+			w.f("VCMPPD $3, %s, %s, %s", r.t, r.t, r.z)
+			w.f("VCMPPD $1, %s, %s, %s", r.s, r.t, r.c) // x < 0
+			w.f("VORPD %s, %s, %s", r.c, r.z, r.z)
+			xa := "X" + r.a[1:]
+			w.f("VCVTPD2PSY %s, %s", r.a, xa)
+			w.f("VMOVDQU evens<>(SB), %s", r.s)
+			w.f("VPERMD %s, %s, %s", r.z, r.s, r.z)
+			w.f("VBLENDVPS X%s, X14, %s, %s", r.z[1:], xa, xa)
+			w.f("VPMOVZXDQ %s, %s", xa, r.a)
+			if ftz {
+				flushF32(w, r.a, r.t)
+			}
 		})
 	}
 	// neg and abs: the sign bit flipped or cleared (f32: of the low half,
