@@ -45,6 +45,32 @@ type traceWrites struct {
 // groupTracesEnabled lets tests compare runs with and without group traces.
 var groupTracesEnabled = true
 
+// groupSingle is a setp, selp or predicate op at pc that divergent groups
+// take as a trace of one (its entry).
+type groupSingle struct {
+	pc    int32
+	entry traceOp
+}
+
+// groupTraces returns, per op, the group trace that starts there (nil:
+// none), made on the first call: most functions never run a divergent
+// group, and a module's load need not pay for them.
+func (f *Func) groupTraces() []*traceWrites {
+	f.groupOnce.Do(func() {
+		gt := make([]*traceWrites, len(f.Ops))
+		for i := range f.Ops {
+			if o := &f.Ops[i]; o.trace != nil && o.traceRegs {
+				gt[i] = traceWritesOf(f, i, o.trace)
+			}
+		}
+		for _, s := range f.groupSingles {
+			gt[s.pc] = traceWritesOf(f, int(s.pc), []traceOp{s.entry})
+		}
+		f.groupTr = gt
+	})
+	return f.groupTr
+}
+
 // traceWritesOf lists the rows and predicates written by trace ops, the
 // entries of f's ops from i on, or returns nil when a group may not run
 // them as a trace: too many predicates, or a destination the lists cannot
@@ -115,13 +141,12 @@ func traceWritesOf(f *Func, i int, ops []traceOp) *traceWrites {
 // (Warp.keep) and puts them back after it.
 const groupTraceMaxKeep = 4
 
-// runGroupTrace runs op o's group trace for all lanes on behalf of the
+// runGroupTrace runs group trace tw for all lanes on behalf of the
 // group mask and returns how many of its ops ran (all: register-only
 // bodies never refuse), or 0 when it wrote more rows live outside the
 // group than it keeps. The outside lanes' values of those rows and their
 // bits of the predicates it writes are what they were before.
-func (w *Warp) runGroupTrace(f *frame, o *Op, mask uint32) int {
-	tw := o.groupTrace
+func (w *Warp) runGroupTrace(f *frame, tw *traceWrites, mask uint32) int {
 	var keep [groupTraceMaxKeep]int32
 	nk := 0
 	for _, s := range tw.rows {

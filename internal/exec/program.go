@@ -87,6 +87,12 @@ type Func struct {
 	// when a divergent group first needs them
 	liveOnce sync.Once
 	live     *liveSets
+	// groupSingles: the setp, selp and predicate ops that are traces of
+	// one for divergent groups; groupTr: per op, the group trace that
+	// starts there, made at the first group's need (group_trace.go)
+	groupSingles []groupSingle
+	groupOnce    sync.Once
+	groupTr      []*traceWrites
 }
 
 // constSlot is a slot holding an immediate in every lane.
@@ -191,13 +197,10 @@ type Op struct {
 	// memTrace names the trace body of a warp-wide ld/st that traces may
 	// include (trace.go; "" for none), traceWin the byte offset of its
 	// window in Warp.tw; traceMem: this op's trace has memory bodies
-	memTrace  string
-	traceWin  uint64
-	traceMem  bool
-	traceRegs bool // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
-	// groupTrace: what its register-only trace writes, for divergent
-	// groups that run it for all lanes (group_trace.go); nil: they may not
-	groupTrace *traceWrites
+	memTrace   string
+	traceWin   uint64
+	traceMem   bool
+	traceRegs  bool        // its trace reads and writes only the lanes' own registers and predicates (ownRowsOnly)
 	bra        bool        // a direct branch: uniform outcomes stay on the converged fast path
 	lockLoop   bool        // a backward branch whose loop tries to take a lock (lockLoops)
 	dia        *diamond    // a guarded direct branch's if/else of register-only ops (diamond.go)

@@ -149,14 +149,11 @@ func buildTraces(f *Func) {
 				f.Ops[i].traceMem = f.Ops[i].traceMem || f.Ops[k].memTrace != ""
 				f.Ops[i].traceRegs = f.Ops[i].traceRegs && ownRowsOnly(f.Ops[k].memTrace)
 			}
-			if f.Ops[i].traceRegs {
-				f.Ops[i].groupTrace = traceWritesOf(f, i, f.Ops[i].trace)
-			}
 		} else if len(run) == 1 && f.Ops[i].memTrace != "" && ownRowsOnly(f.Ops[i].memTrace) {
 			// a setp, selp or predicate op alone: divergent groups take
 			// it as a trace of one (a whole-warp loop alone they call
 			// directly)
-			f.Ops[i].groupTrace = traceWritesOf(f, i, slices.Clone(run))
+			f.groupSingles = append(f.groupSingles, groupSingle{int32(i), run[0]})
 		}
 		i = max(j, i+1)
 	}

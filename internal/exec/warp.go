@@ -689,16 +689,19 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	// whole-warp loops may run for every lane where the rows they write
 	// are dead for the rest (liveness.go)
 	allLanes := groupAllLanes && f.outsideLive(mask)
+	var gts []*traceWrites // group traces (group_trace.go)
+	if allLanes && groupTracesEnabled {
+		gts = f.fn.groupTraces()
+	}
 	upc := pc
 	steps := w.steps
 	var nWarp, nThread uint64
 	stop := false
 	for upc < limit {
 		o := &ops[upc]
-		if allLanes && o.groupTrace != nil && groupTracesEnabled && upc+int32(len(o.groupTrace.ops)) <= limit &&
-			steps+len(o.groupTrace.ops) <= slice {
+		if gts != nil && gts[upc] != nil && upc+int32(len(gts[upc].ops)) <= limit && steps+len(gts[upc].ops) <= slice {
 			// a register-only trace for all lanes (group_trace.go)
-			if k := w.runGroupTrace(f, o, mask); k > 0 {
+			if k := w.runGroupTrace(f, gts[upc], mask); k > 0 {
 				upc += int32(k)
 				nWarp += uint64(k)
 				nThread += n * uint64(k)
