@@ -91,7 +91,13 @@ type fscope struct {
 type rangeDecl struct {
 	count int
 	decl  *ptx.VarDecl
+	regs  []*ir.Reg // by index, made on first use (counts up to rangeRegsMax)
 }
+
+// rangeRegsMax bounds the ranges whose registers find keeps by index; a
+// larger one (a made-up %r<100000000>) keeps the names it meets with the
+// scope's names instead.
+const rangeRegsMax = 1 << 16
 
 func (b *builder) module() *ir.Module {
 	b.mod = &ir.Module{Version: b.c.version, Target: b.c.target, AddressSize: 64}
@@ -271,7 +277,7 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 				if s.ranges == nil {
 					s.ranges = map[string][]rangeDecl{}
 				}
-				s.ranges[dl.Name] = append(s.ranges[dl.Name], rangeDecl{int(n), d})
+				s.ranges[dl.Name] = append(s.ranges[dl.Name], rangeDecl{count: int(n), decl: d})
 			case d.Space == ".reg":
 				r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: d.Type, Vector: d.Vector}
 				f.Regs = append(f.Regs, r)
@@ -312,15 +318,17 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 }
 
 // find resolves a name in the function's scopes: a register or variable.
-// A register of a range (%r<100>) is made on its first use and kept with
-// the scope's names (block declares a scope's names before its
-// instructions, so none is declared after), so later uses find it by one
-// lookup.
+// A register of a range (%r<100>) is made on its first use and kept by
+// its index in the range (block declares a scope's names before its
+// instructions, so none is declared after), so later uses find it from
+// the name's prefix and index without hashing the whole name.
 func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for sc := s; sc != nil; sc = sc.parent {
-		if x, ok := sc.names[name]; ok {
-			return x
+		if len(sc.names) > 0 {
+			if x, ok := sc.names[name]; ok {
+				return x
+			}
 		}
 		if len(sc.ranges) == 0 {
 			continue
@@ -331,13 +339,27 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 		if prefix == "" {
 			continue
 		}
-		for _, r := range sc.ranges[prefix] {
+		rs := sc.ranges[prefix]
+		for k := range rs {
+			r := &rs[k]
 			if index >= r.count {
 				continue
 			}
+			if r.count <= rangeRegsMax {
+				if r.regs == nil {
+					r.regs = make([]*ir.Reg, r.count)
+				}
+				if reg := r.regs[index]; reg != nil {
+					return reg
+				}
+			}
 			reg := &ir.Reg{ID: len(f.Regs), Name: name, Type: r.decl.Type, Vector: r.decl.Vector}
 			f.Regs = append(f.Regs, reg)
-			sc.names[name] = reg
+			if r.regs != nil {
+				r.regs[index] = reg
+			} else {
+				sc.names[name] = reg
+			}
 			return reg
 		}
 	}

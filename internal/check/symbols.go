@@ -70,14 +70,17 @@ func (s *scope) declareRange(prefix string, n int, sym *symbol) {
 func (s *scope) lookup(name string) bool { return s.find(name) != nil }
 
 // find returns the symbol name denotes in s or an enclosing scope, or nil.
-// A name of a range (%r5 of %r<100>) is kept with the scope's names once
-// found (a block's declarations all come before its instructions, so
-// none is declared after), so later uses find it by one lookup.
+// A name of a range (%r5 of %r<100>) is found from its prefix and index
+// (splitIndex), not kept with the scope's names: a module's thousands of
+// register names would grow the maps, and hashing the short prefix costs
+// less than hashing the name.
 func (s *scope) find(name string) *symbol {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for ; s != nil; s = s.parent {
-		if sym, ok := s.names[name]; ok {
-			return sym
+		if len(s.names) > 0 {
+			if sym, ok := s.names[name]; ok {
+				return sym
+			}
 		}
 		if len(s.ranges) == 0 {
 			continue
@@ -90,7 +93,6 @@ func (s *scope) find(name string) *symbol {
 		}
 		for _, r := range s.ranges[prefix] {
 			if index < r.count {
-				s.names[name] = r.sym
 				return r.sym
 			}
 		}
