@@ -110,9 +110,16 @@ func splitIndex(name string) (string, int) {
 	if i == len(name) || i == 0 || len(name)-i > 1 && name[i] == '0' {
 		return "", -1
 	}
-	n, err := strconv.Atoi(name[i:])
-	if err != nil {
-		return "", -1
+	if len(name)-i > 9 { // (Atoi's overflow check)
+		n, err := strconv.Atoi(name[i:])
+		if err != nil {
+			return "", -1
+		}
+		return name[:i], n
+	}
+	n := 0 // (every register operand comes here, twice: no Atoi)
+	for _, c := range []byte(name[i:]) {
+		n = n*10 + int(c-'0')
 	}
 	return name[:i], n
 }
