@@ -23,6 +23,9 @@ type match struct {
 	groups map[string]string
 	// operands are the form operands the instruction's operands fill, in order.
 	operands []*isa.Operand
+	// fixed: present is the choice's own, the same for every instruction
+	// that fills the form so (operandTypes keeps its answer)
+	fixed bool
 }
 
 // checkInstruction finds the instruction's form and checks its requirements.
@@ -57,11 +60,11 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		for _, ch := range c.choicesFor(fm.form, len(in.Operands)) {
 			// call operands are checked by calls.go, against the callee
 			if in.Opcode == "call" || shapesFit(ch.ops, in.Operands) {
-				present := ch.present
+				present, fixed := ch.present, ch.present != nil
 				if present == nil {
 					present = presentNames(ch.ops, in.Operands)
 				}
-				matches = append(matches, match{fm.memos, fm.instr, fm.form, present, fm.groups, ch.ops})
+				matches = append(matches, match{fm.memos, fm.instr, fm.form, present, fm.groups, ch.ops, fixed})
 			}
 		}
 	}
@@ -113,6 +116,14 @@ type formMatch struct {
 type formMemos struct {
 	gates []memo[[]gateDiag]
 	specs []specMemos
+	types []typesMemo
+}
+
+// typesMemo is operandTypes' answer for the choice whose operands start at
+// ops (a fixed match's: shared choices, their presence their own).
+type typesMemo struct {
+	ops   **isa.Operand
+	types []string
 }
 
 // specMemos are spec's answers for one operand placeholder.

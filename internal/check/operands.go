@@ -68,6 +68,25 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 // operandTypes gives each operand of an instruction matched to m the type
 // its form assigns it ("" where none), for immediates' encoding (ir.Inst.Types).
 func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
+	if !m.fixed || len(m.operands) == 0 {
+		return c.specTypes(in, m)
+	}
+	key := &m.operands[0]
+	for _, t := range m.memos.types {
+		if t.ops == key {
+			return t.types
+		}
+	}
+	types := c.specTypes(in, m)
+	if len(m.memos.types) < maxMemos {
+		m.memos.types = append(m.memos.types, typesMemo{key, types})
+	}
+	return types
+}
+
+// specTypes is operandTypes without its memo (the instructions of a form
+// and choice share the slice it returns: no one changes it).
+func (c *checker) specTypes(in *ptx.Instruction, m match) []string {
 	types := make([]string, len(in.Operands))
 	for i, fo := range m.operands {
 		if len(fo.Names) > 0 {
