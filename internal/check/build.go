@@ -85,7 +85,7 @@ func (b *builder) newInst(n int) *ir.Inst {
 type fscope struct {
 	parent *fscope
 	names  map[string]any         // *ir.Reg or *ir.Var; also the registers made from ranges
-	ranges map[string][]rangeDecl // parameterized register names
+	ranges prefixTable[rangeDecl] // parameterized register names
 }
 
 type rangeDecl struct {
@@ -274,10 +274,7 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 			switch {
 			case d.Space == ".reg" && dl.Count != nil:
 				n, _ := constInt(dl.Count)
-				if s.ranges == nil {
-					s.ranges = map[string][]rangeDecl{}
-				}
-				s.ranges[dl.Name] = append(s.ranges[dl.Name], rangeDecl{count: int(n), decl: d})
+				s.ranges.add(dl.Name, rangeDecl{count: int(n), decl: d})
 			case d.Space == ".reg":
 				r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: d.Type, Vector: d.Vector}
 				f.Regs = append(f.Regs, r)
@@ -330,7 +327,7 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 				return x
 			}
 		}
-		if len(sc.ranges) == 0 {
+		if sc.ranges.empty() {
 			continue
 		}
 		if index == -2 {
@@ -339,7 +336,7 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 		if prefix == "" {
 			continue
 		}
-		rs := sc.ranges[prefix]
+		rs := sc.ranges.get(prefix)
 		for k := range rs {
 			r := &rs[k]
 			if index >= r.count {

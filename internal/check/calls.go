@@ -54,7 +54,7 @@ type callVar struct {
 type callScope struct {
 	parent *callScope
 	vars   map[string]callVar
-	ranges map[string][]callRange
+	ranges prefixTable[callRange]
 }
 
 type callRange struct {
@@ -70,10 +70,7 @@ func (s *callScope) add(d *ptx.VarDecl) {
 	for _, dl := range d.Names {
 		if dl.Count != nil {
 			if n, ok := constInt(dl.Count); ok {
-				if s.ranges == nil {
-					s.ranges = map[string][]callRange{}
-				}
-				s.ranges[dl.Name] = append(s.ranges[dl.Name], callRange{n, d})
+				s.ranges.add(dl.Name, callRange{n, d})
 			}
 			continue
 		}
@@ -90,7 +87,7 @@ func (s *callScope) find(name string) (callVar, bool) {
 			return v, true
 		}
 		if prefix != "" {
-			for _, r := range s.ranges[prefix] {
+			for _, r := range s.ranges.get(prefix) {
 				if int64(index) < r.count {
 					return callVar{decl: r.decl}, true
 				}

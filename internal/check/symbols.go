@@ -38,7 +38,7 @@ func (s *symbol) isReg() bool { return s.kind == symVar && s.decl.Space == ".reg
 type scope struct {
 	parent *scope
 	names  map[string]*symbol
-	ranges map[string][]rangeSym // parameterized names: prefix -> declarations (%r<100>)
+	ranges prefixTable[rangeSym] // parameterized names: prefix -> declarations (%r<100>)
 }
 
 type rangeSym struct {
@@ -60,10 +60,7 @@ func (c *checker) declare(s *scope, name string, sym *symbol) {
 }
 
 func (s *scope) declareRange(prefix string, n int, sym *symbol) {
-	if s.ranges == nil {
-		s.ranges = map[string][]rangeSym{}
-	}
-	s.ranges[prefix] = append(s.ranges[prefix], rangeSym{n, sym})
+	s.ranges.add(prefix, rangeSym{n, sym})
 }
 
 // lookup reports whether name is declared in s or an enclosing scope.
@@ -82,7 +79,7 @@ func (s *scope) find(name string) *symbol {
 				return sym
 			}
 		}
-		if len(s.ranges) == 0 {
+		if s.ranges.empty() {
 			continue
 		}
 		if index == -2 {
@@ -91,7 +88,7 @@ func (s *scope) find(name string) *symbol {
 		if prefix == "" {
 			continue
 		}
-		for _, r := range s.ranges[prefix] {
+		for _, r := range s.ranges.get(prefix) {
 			if index < r.count {
 				return r.sym
 			}
