@@ -18,6 +18,9 @@ func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
 
 //go:noescape
+func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
+
+//go:noescape
 func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape

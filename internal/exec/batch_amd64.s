@@ -590,3 +590,41 @@ TEXT ·batchStoreChunks32NK(SB), NOSPLIT, $0-56
 // batchStoreChunks32NK for 8-byte values.
 TEXT ·batchStoreChunks64NK(SB), NOSPLIT, $0-56
 	STORECHUNKSNK(STCHUNK64)
+
+// func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
+// batchStore32N with non-temporal stores (dst 32-byte aligned): lines
+// written whole go to memory without being read first; SFENCE orders
+// them before the caller's later stores and atomics.
+TEXT ·batchStoreNT32N(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), CX
+ntloop:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VMOVNTDQ Y2, 32(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VSHUFPS $0x88, Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVNTDQ Y4, 64(DI)
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VSHUFPS $0x88, Y7, Y6, Y6
+	VPERMQ $0xD8, Y6, Y6
+	VMOVNTDQ Y6, 96(DI)
+	ADDQ $128, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ ntloop
+	SFENCE
+	VZEROUPPER
+	RET

@@ -8,6 +8,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
 )
 
 // TestBatchRowLoops checks the batch's AVX2 row loops against the rule
@@ -56,13 +59,21 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
-	fill()
-	out := make([]byte, len(mem32))
-	batchStore32N(&out[0], row(0), stride, rows, 0)
-	for b := range rows {
-		for i := range warpSize {
-			if got, want := binary.LittleEndian.Uint32(out[(b*warpSize+i)*4:]), uint32(row(b)[i]); got != want {
-				t.Fatalf("store32: row %d lane %d: %#x, want %#x", b, i, got, want)
+	for _, stream := range []bool{false, true} {
+		fill()
+		out := mem.HostBytes(uint64(len(mem32))) // (8-byte aligned; 32 for the streaming stores)
+		if stream {
+			out = mem.HostBytes(uint64(len(mem32) + 32))
+			out = out[(32-uintptr(unsafe.Pointer(&out[0]))&31)&31:][:len(mem32)]
+			batchStoreNT32N(&out[0], row(0), stride, rows)
+		} else {
+			batchStore32N(&out[0], row(0), stride, rows, 0)
+		}
+		for b := range rows {
+			for i := range warpSize {
+				if got, want := binary.LittleEndian.Uint32(out[(b*warpSize+i)*4:]), uint32(row(b)[i]); got != want {
+					t.Fatalf("store32 (streaming %v): row %d lane %d: %#x, want %#x", stream, b, i, got, want)
+				}
 			}
 		}
 	}
@@ -286,6 +297,106 @@ func TestBatchRowLoops(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("batchStoreChunks%s: the memory differs from lane-by-lane stores", e.name)
+		}
+	}
+}
+
+// TestStreamStoreChoice: a batch's store streams (streamStore) to an
+// aligned range of an allocation of streamMin bytes or more that no load
+// of the batch read and no undo log keeps, and to nothing else.
+func TestStreamStoreChoice(t *testing.T) {
+	if !simdSupported() {
+		t.Skip("no AVX2")
+	}
+	setFlag(t, &simdEnabled, true)
+	big, small := mem.HostBytes(streamMin), mem.HostBytes(streamMin/2)
+	r := &batchRun{plan: &batchPlan{}}
+	const start, total = 0x1000, 0x1000
+	for _, c := range []struct {
+		name  string
+		data  []byte
+		off   uint64
+		reads [][2]uint64
+		undo  bool
+		want  bool
+	}{
+		{"fresh", big, 0, nil, false, true},
+		{"a load read below and above it", big, 0, [][2]uint64{{0, start}, {start + total, 0x3000}}, false, true},
+		{"a load read into it", big, 0, [][2]uint64{{0, start + 1}}, false, false},
+		{"a load read from its end", big, 0, [][2]uint64{{start + total - 4, 0x3000}}, false, false},
+		{"a small allocation", small, 0, nil, false, false},
+		{"misaligned", big, 4, nil, false, false},
+		{"an undo log", big, 0, nil, true, false},
+	} {
+		r.readRanges, r.plan.undo = c.reads, c.undo
+		if got := r.streamStore(c.data, c.off, start, total); got != c.want {
+			t.Errorf("%s: streamStore %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestStreamedStoresReadBack: a batched kernel over 8 MiB arrays whose
+// stores stream (streamStore) reads back what it stored, in the same
+// thread right after the store, and its results are the arithmetic's:
+// out[i] = in[i], out2[i] = out[i] + 1, on one worker and on two.
+func TestStreamedStoresReadBack(t *testing.T) {
+	if !simdSupported() {
+		t.Skip("no AVX2")
+	}
+	setFlag(t, &batchEnabled, true)
+	setFlag(t, &streamEnabled, true)
+	const src = `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u64 out2) {
+	.reg .u32 %r<6>;
+	.reg .u64 %a<8>;
+	ld.param.u64 %a0, [in];
+	ld.param.u64 %a1, [out];
+	ld.param.u64 %a2, [out2];
+	mov.u32 %r0, %ctaid.x;
+	mov.u32 %r1, %ntid.x;
+	mov.u32 %r2, %tid.x;
+	mad.lo.u32 %r3, %r0, %r1, %r2;
+	mul.wide.u32 %a3, %r3, 4;
+	add.u64 %a4, %a0, %a3;
+	add.u64 %a5, %a1, %a3;
+	add.u64 %a6, %a2, %a3;
+	ld.global.u32 %r4, [%a4];
+	st.global.u32 [%a5], %r4;
+	ld.global.u32 %r5, [%a5];
+	add.u32 %r5, %r5, 1;
+	st.global.u32 [%a6], %r5;
+	ret;
+}`
+	const n = streamMin / 4
+	for _, workers := range []int{1, 2} {
+		p, g := load(t, src)
+		in, _ := g.Alloc(n*4, 0)
+		out, _ := g.Alloc(n*4, 0)
+		out2, _ := g.Alloc(n*4, 0)
+		b, _ := g.Bytes(in, n*4)
+		for i := range uint32(n) {
+			binary.LittleEndian.PutUint32(b[4*i:], i*2654435761)
+		}
+		var st LaunchStats
+		if err := p.Launch(t.Context(), "k", LaunchConfig{Grid: [3]int{n / 256, 1, 1}, Block: [3]int{256, 1, 1},
+			Params: params(p.Kernels["k"], in, out, out2), Workers: workers, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		if st.Batched == 0 {
+			t.Fatalf("workers %d: no batch ran", workers)
+		}
+		o, _ := g.Bytes(out, n*4)
+		o2, _ := g.Bytes(out2, n*4)
+		for i := range uint32(n) {
+			v := i * 2654435761
+			if got := binary.LittleEndian.Uint32(o[4*i:]); got != v {
+				t.Fatalf("workers %d: out[%d] = %#x, want %#x", workers, i, got, v)
+			}
+			if got := binary.LittleEndian.Uint32(o2[4*i:]); got != v+1 {
+				t.Fatalf("workers %d: out2[%d] = %#x, want %#x", workers, i, got, v+1)
+			}
 		}
 	}
 }

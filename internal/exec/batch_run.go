@@ -23,6 +23,9 @@ const batchBlocks = 256
 // row of slot s is regs[(b*slots+s)*32:][:32].
 type batchRun struct {
 	pend batchPending // the batch's pending sums (batch_pending.go)
+	// readRanges: the consecutive ranges the batch's loads read so far
+	// (streamStore)
+	readRanges [][2]uint64
 	held batchPending // earlier batches' sums, not in memory yet (keep)
 	// the bytes the batch's global stores overwrote (batch_undo.go)
 	undoLog   []undoEntry
@@ -358,6 +361,7 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 		}
 	}
 	r.gData, r.gData2 = nil, nil
+	r.readRanges = r.readRanges[:0]
 	r.nWarp, r.nThread = 0, 0
 	ops := r.fn.Ops
 	plan := r.plan
