@@ -26,7 +26,7 @@ type batchRun struct {
 	// readRanges: the consecutive ranges the batch's loads read so far
 	// (streamStore)
 	readRanges [][2]uint64
-	held batchPending // earlier batches' sums, not in memory yet (keep)
+	held       batchPending // earlier batches' sums, not in memory yet (keep)
 	// the bytes the batch's global stores overwrote (batch_undo.go)
 	undoLog   []undoEntry
 	undoBytes []byte
