@@ -21,6 +21,9 @@ func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr)
 func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
 
 //go:noescape
+func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)
+
+//go:noescape
 func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 
 //go:noescape

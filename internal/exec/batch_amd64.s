@@ -628,3 +628,36 @@ ntloop:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)
+// batchStore64N with non-temporal stores (dst 32-byte aligned), as
+// batchStoreNT32N.
+TEXT ·batchStoreNT64N(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ n+24(FP), CX
+ntloop64:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVNTDQ Y4, 128(DI)
+	VMOVNTDQ Y5, 160(DI)
+	VMOVNTDQ Y6, 192(DI)
+	VMOVNTDQ Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ ntloop64
+	SFENCE
+	VZEROUPPER
+	RET

@@ -81,6 +81,12 @@ func TestBatchRowLoops(t *testing.T) {
 	batchCopy64N(row(0), stride, &mem64[0], rows, 0)
 	out64 := make([]byte, len(mem64))
 	batchStore64N(&out64[0], row(0), stride, rows, 0)
+	nt64 := mem.HostBytes(uint64(len(mem64) + 32))
+	nt64 = nt64[(32-uintptr(unsafe.Pointer(&nt64[0]))&31)&31:][:len(mem64)]
+	batchStoreNT64N(&nt64[0], row(0), stride, rows)
+	if !bytes.Equal(nt64, out64) {
+		t.Fatal("store64: the streaming loop stored other bytes")
+	}
 	for b := range rows {
 		for i := range warpSize {
 			want := binary.LittleEndian.Uint64(mem64[(b*warpSize+i)*8:])
