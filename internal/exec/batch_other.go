@@ -10,6 +10,7 @@ func batchLoadS32N(row *lanes, stride uintptr, src *byte, n int, pf uintptr) { p
 func batchStore32N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
 func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)  { panic("unreachable") }
 func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)           { panic("unreachable") }
+func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)           { panic("unreachable") }
 func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
 func batchLoadZ32s(dst *uint64, src *byte, n int)                            { panic("unreachable") }
 func batchStore32s(dst *byte, src *uint64, n int)                            { panic("unreachable") }
