@@ -62,6 +62,8 @@ type checker struct {
 	// matchBuf: checkInstruction's candidates, a buffer reused from one
 	// instruction to the next
 	matchBuf []match
+	// keyBuf: checkInstruction's combination key (formsFor)
+	keyBuf []byte
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

@@ -46,10 +46,13 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			break
 		}
 	}
-	key := in.Opcode
-	if len(in.Modifiers) > 0 {
-		key += "\x00" + strings.Join(in.Modifiers, "\x00")
+	// the combination's key, the opcode and modifiers, in a buffer: a hit
+	// (most instructions) looks it up without making the string
+	key := append(c.keyBuf[:0], in.Opcode...)
+	for _, m := range in.Modifiers {
+		key = append(append(key, 0), m...)
 	}
+	c.keyBuf = key
 	matches := c.matchBuf[:0]
 	defer func() { c.matchBuf = matches[:0] }()
 	fms := c.formsFor(blocks, in, key)
@@ -114,16 +117,19 @@ type formMatch struct {
 // modifiers and form (memo.go). Held by the combination's formMatch, they
 // are found without hashing a key per operand.
 type formMemos struct {
-	gates []memo[[]gateDiag]
-	specs []specMemos
-	types []typesMemo
+	gates   []memo[[]gateDiag]
+	specs   []specMemos
+	choices []*choiceSpecs
 }
 
-// typesMemo is operandTypes' answer for the choice whose operands start at
-// ops (a fixed match's: shared choices, their presence their own).
-type typesMemo struct {
-	ops   **isa.Operand
-	types []string
+// choiceSpecs are the specs of the operands of instructions matched to a
+// form by one choice (choiceSpecsOf): per operand, its first
+// placeholder's (first) and a pair's second's (second), and the types
+// that gives (first's).
+type choiceSpecs struct {
+	ops           **isa.Operand // the choice's operands (the key)
+	first, second []operandSpec
+	types         []string
 }
 
 // specMemos are spec's answers for one operand placeholder.
@@ -138,10 +144,11 @@ type specMemos struct {
 // checkInstruction writes them): the forms in a process-wide cache
 // (sharedForms; they depend on the key alone), the memos per checker
 // (their answers depend on the module's version and target).
-func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, key string) []formMatch {
-	if fms, ok := c.forms[key]; ok {
+func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []byte) []formMatch {
+	if fms, ok := c.forms[string(keyBytes)]; ok {
 		return fms
 	}
+	key := string(keyBytes)
 	shapes := sharedForms.get(key, func() []formShape {
 		var shapes []formShape
 		for _, b := range blocks {

@@ -68,32 +68,38 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 // operandTypes gives each operand of an instruction matched to m the type
 // its form assigns it ("" where none), for immediates' encoding (ir.Inst.Types).
 func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
-	if !m.fixed || len(m.operands) == 0 {
-		return c.specTypes(in, m)
-	}
-	key := &m.operands[0]
-	for _, t := range m.memos.types {
-		if t.ops == key {
-			return t.types
-		}
-	}
-	types := c.specTypes(in, m)
-	if len(m.memos.types) < maxMemos {
-		m.memos.types = append(m.memos.types, typesMemo{key, types})
-	}
-	return types
+	return c.choiceSpecsOf(in, m).types
 }
 
-// specTypes is operandTypes without its memo (the instructions of a form
-// and choice share the slice it returns: no one changes it).
-func (c *checker) specTypes(in *ptx.Instruction, m match) []string {
-	types := make([]string, len(in.Operands))
-	for i, fo := range m.operands {
-		if len(fo.Names) > 0 {
-			types[i] = c.spec(in, m, fo.Names[0]).typ
+// choiceSpecsOf returns the specs of the operands of in, matched to m:
+// kept per form and choice for matches whose operand presence is the
+// choice's own (m.fixed), as every instruction so matched has the same
+// (the builder asked spec again for every operand of every instruction).
+// Shared: no one changes them.
+func (c *checker) choiceSpecsOf(in *ptx.Instruction, m match) *choiceSpecs {
+	if m.fixed && len(m.operands) > 0 {
+		for _, cs := range m.memos.choices {
+			if cs.ops == &m.operands[0] {
+				return cs
+			}
 		}
 	}
-	return types
+	n := len(in.Operands)
+	cs := &choiceSpecs{first: make([]operandSpec, n), second: make([]operandSpec, n), types: make([]string, n)}
+	for i, fo := range m.operands {
+		if len(fo.Names) > 0 {
+			cs.first[i] = c.spec(in, m, fo.Names[0])
+			cs.types[i] = cs.first[i].typ
+		}
+		if len(fo.Names) > 1 {
+			cs.second[i] = c.spec(in, m, fo.Names[1])
+		}
+	}
+	if m.fixed && len(m.operands) > 0 && len(m.memos.choices) < maxMemos {
+		cs.ops = &m.operands[0]
+		m.memos.choices = append(m.memos.choices, cs)
+	}
+	return cs
 }
 
 // onlyPredicate reports whether kinds allow nothing but a predicate (or the sink).
@@ -241,27 +247,28 @@ var relaxedOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "cvt":
 // checkOperands checks the operands of an instruction matched to a form.
 func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 	relaxed := relaxedOpcodes[in.Opcode]
+	cs := c.choiceSpecsOf(in, m)
 	for i, e := range in.Operands {
 		fo := m.operands[i]
 		switch fo.Shape {
 		case isa.ShapeScalar:
-			sp := c.spec(in, m, fo.Names[0])
+			sp := cs.first[i]
 			c.checkRegister(s, in, e, sp, relaxed)
 			c.checkImmediate(in, e, fo, i, sp)
 			c.checkVariable(s, in, e, fo, sp)
 		case isa.ShapePair:
 			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
-				c.checkRegister(s, in, p.X, c.spec(in, m, fo.Names[0]), relaxed)
-				c.checkRegister(s, in, p.Y, c.spec(in, m, fo.Names[1]), relaxed)
+				c.checkRegister(s, in, p.X, cs.first[i], relaxed)
+				c.checkRegister(s, in, p.Y, cs.second[i], relaxed)
 			} else {
-				c.checkRegister(s, in, e, c.spec(in, m, fo.Names[0]), relaxed)
+				c.checkRegister(s, in, e, cs.first[i], relaxed)
 			}
 		case isa.ShapeVector:
 			// Only loads and stores give vector elements the instruction
 			// type; elsewhere (mov packing, mma fragments) elements are
 			// narrower or packed.
 			if b, ok := e.(*ptx.BraceExpr); ok && relaxed && in.Opcode != "cvt" && len(fo.Names) > 0 {
-				sp := c.spec(in, m, fo.Names[0])
+				sp := cs.first[i]
 				for _, x := range b.Elems {
 					c.checkRegister(s, in, x, sp, relaxed)
 				}
