@@ -60,7 +60,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
 		// mean either.
-		for _, ch := range c.choicesFor(fm.form, len(in.Operands)) {
+		for _, ch := range fm.choices(c, len(in.Operands)) {
 			// call operands are checked by calls.go, against the callee
 			if in.Opcode == "call" || shapesFit(ch.ops, in.Operands) {
 				present, fixed := ch.present, ch.present != nil
@@ -120,6 +120,28 @@ type formMemos struct {
 	gates   []memo[[]gateDiag]
 	specs   []specMemos
 	choices []*choiceSpecs
+	// byCount: the form's operand choices for n operands (choicesFor),
+	// found here without the shared cache's lock
+	byCount []choicesOfN
+}
+
+type choicesOfN struct {
+	n   int
+	chs []choice
+}
+
+// choices returns choicesFor(fm.form, n), kept in the memos.
+func (fm formMatch) choices(c *checker, n int) []choice {
+	for _, k := range fm.memos.byCount {
+		if k.n == n {
+			return k.chs
+		}
+	}
+	chs := c.choicesFor(fm.form, n)
+	if len(fm.memos.byCount) < maxMemos {
+		fm.memos.byCount = append(fm.memos.byCount, choicesOfN{n, chs})
+	}
+	return chs
 }
 
 // choiceSpecs are the specs of the operands of instructions matched to a

@@ -194,9 +194,12 @@ func parseType(t string) (simpleType, bool) {
 	if k != 'b' && k != 's' && k != 'u' && k != 'f' {
 		return simpleType{}, false
 	}
-	n, err := strconv.Atoi(t[2:])
-	if err != nil {
-		return simpleType{}, false
+	n := 0 // (the digits: every register operand's two types come here)
+	for _, d := range []byte(t[2:]) {
+		if d < '0' || d > '9' || n > 1000 {
+			return simpleType{}, false
+		}
+		n = n*10 + int(d-'0')
 	}
 	switch n {
 	case 8, 16, 32, 64, 128:
