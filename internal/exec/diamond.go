@@ -145,8 +145,8 @@ func memoryAccess(o *Op) bool {
 
 // readsSreg reports whether an op names a special register.
 func readsSreg(o *Op) bool {
-	for _, a := range o.inst.Operands {
-		if a.Kind == ir.OpSreg {
+	for i := range o.inst.Operands {
+		if o.inst.Operands[i].Kind == ir.OpSreg {
 			return true
 		}
 	}

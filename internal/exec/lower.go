@@ -322,7 +322,8 @@ func (l *lowering) constSlot(bits uint64) int32 {
 // special registers are fixed for a frame and filled when it starts).
 func (l *lowering) clockReads(in *ir.Inst, o *Op) {
 	var slots []int32
-	for _, op := range in.Operands {
+	for i := range in.Operands {
+		op := &in.Operands[i] // (an Operand is large: no copy per operand)
 		if op.Kind != ir.OpSreg || !isClock(op.Sreg) {
 			continue
 		}

@@ -73,19 +73,26 @@ var packSregs = map[string]bool{
 // packableOperands refuses operands that name shared variables or special
 // registers outside packSregs.
 func packableOperands(ops []ir.Operand) bool {
-	for _, a := range ops {
-		switch {
-		case a.Kind == ir.OpSreg && !packSregs[a.Sreg]:
-			return false
-		case a.Var != nil && strings.HasPrefix(a.Var.Space, ".shared"):
-			return false
-		case a.Base != nil && !packableOperands([]ir.Operand{*a.Base}):
-			return false
-		case !packableOperands(a.Elems):
+	for i := range ops {
+		if !packableOperand(&ops[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// packableOperand is packableOperands for one operand (by pointer: an
+// Operand is large).
+func packableOperand(a *ir.Operand) bool {
+	switch {
+	case a.Kind == ir.OpSreg && !packSregs[a.Sreg]:
+		return false
+	case a.Var != nil && strings.HasPrefix(a.Var.Space, ".shared"):
+		return false
+	case a.Base != nil && !packableOperand(a.Base):
+		return false
+	}
+	return packableOperands(a.Elems)
 }
 
 // everyInst reports whether ok holds for every instruction of fn and of
@@ -107,12 +114,11 @@ func everyInst(fn *ir.Func, ok func(in *ir.Inst) bool) bool {
 				continue
 			}
 			var callee *ir.Func
-			for _, op := range in.Operands {
-				if op.Kind == ir.OpFunc {
+			for i := range in.Operands {
+				if op := &in.Operands[i]; op.Kind == ir.OpFunc {
 					callee = op.Func
 					break
-				}
-				if op.Kind == ir.OpReg {
+				} else if op.Kind == ir.OpReg {
 					return false // through a register
 				}
 			}
