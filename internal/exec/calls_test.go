@@ -28,14 +28,17 @@ func TestCallsTakeTurns(t *testing.T) {
 		words [2]uint64 // buffer sizes, in 32-bit words
 		check check
 	}{
-		{"call_lock", 2, [2]uint64{1, 1 + threads}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
+		// (each CTA its own outputs after the counter: CTAs on two
+		// workers storing to the same words race, which go test -race
+		// reports)
+		{"call_lock", 2, [2]uint64{1, 1 + 2*threads}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
 			if l, n := word(b[0], 0), word(b[1], 0); l != 0 || n != 2*threads {
 				t.Errorf("lock %d and counter %d, want 0 and %d", l, n, 2*threads)
 			}
 			// each lock holder returned from acquire (with 2 tid + 1)
 			// while the others still spun in it
-			for i := range uint64(threads) {
-				if got, want := word(b[1], 1+i), 2*uint32(i)+1; got != want {
+			for i := range uint64(2 * threads) {
+				if got, want := word(b[1], 1+i), 2*uint32(i%threads)+1; got != want {
 					t.Errorf("acquire returned %d to thread %d, want %d", got, i, want)
 				}
 			}
@@ -67,13 +70,15 @@ func TestCallsTakeTurns(t *testing.T) {
 		}},
 		// a barrier inside the call, before and after a long loop (the
 		// call stays on top with no lane outside it: never set aside)
-		{"call_bar", 3, [2]uint64{threads, 1}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
+		// (each CTA its own outputs: CTAs on two workers storing to the
+		// same words race, which go test -race reports)
+		{"call_bar", 3, [2]uint64{3 * threads, 1}, func(t *testing.T, word func(buf, i uint64) uint32, b [2]uint64) {
 			var loop uint32
 			for i := range uint32(20000) {
 				loop += i
 			}
-			for i := range uint64(threads) {
-				if got, want := word(b[0], i), uint32(i^1)*3+loop; got != want {
+			for i := range uint64(3 * threads) {
+				if got, want := word(b[0], i), uint32(i%threads^1)*3+loop; got != want {
 					t.Errorf("out[%d] = %d, want %d", i, got, want)
 				}
 			}
