@@ -382,8 +382,6 @@ func approxOut(w *writer, ya, yt string, ftz bool) {
 // keeps NaNs and infinities): NaNs (VCMPPS unordered), or NaNs and
 // infinities (exponent all ones) with inf. t and s are free by then.
 func approxOutAgain(w *writer, r chunkRegs5, j int, inf, ftz bool) {
-	xa := "X" + r.a[1:]
-	w.f("VCVTPD2PSY %s, %s", r.a, xa)
 	w.f("VMOVDQU %d(SI), %s", 32*j, r.t)
 	if inf {
 		w.f("VPAND expmask32<>(SB), %s, %s", r.t, r.t)
@@ -391,9 +389,18 @@ func approxOutAgain(w *writer, r chunkRegs5, j int, inf, ftz bool) {
 	} else {
 		w.f("VCMPPS $3, %s, %s, %s", r.t, r.t, r.t)
 	}
+	approxOutMask(w, r, r.t, ftz)
+}
+
+// approxOutMask ends an interleaved approx body: the f64 results in a
+// rounded to f32, the canonical NaN in the lanes whose low half of mask m
+// is set, zero-extended (and flushed with ftz); s and t are free.
+func approxOutMask(w *writer, r chunkRegs5, m string, ftz bool) {
+	xa := "X" + r.a[1:]
+	w.f("VCVTPD2PSY %s, %s", r.a, xa)
 	w.f("VMOVDQU evens<>(SB), %s", r.s)
-	w.f("VPERMD %s, %s, %s", r.t, r.s, r.t)
-	w.f("VBLENDVPS X%s, X14, %s, %s", r.t[1:], xa, xa)
+	w.f("VPERMD %s, %s, %s", m, r.s, m)
+	w.f("VBLENDVPS X%s, X14, %s, %s", m[1:], xa, xa)
 	w.f("VPMOVZXDQ %s, %s", xa, r.a)
 	if ftz {
 		flushF32(w, r.a, r.t)
@@ -2771,15 +2778,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VCMPPD $3, %s, %s, %s", r.t, r.t, r.z)
 			w.f("VCMPPD $1, %s, %s, %s", r.s, r.t, r.c) // x < 0
 			w.f("VORPD %s, %s, %s", r.c, r.z, r.z)
-			xa := "X" + r.a[1:]
-			w.f("VCVTPD2PSY %s, %s", r.a, xa)
-			w.f("VMOVDQU evens<>(SB), %s", r.s)
-			w.f("VPERMD %s, %s, %s", r.z, r.s, r.z)
-			w.f("VBLENDVPS X%s, X14, %s, %s", r.z[1:], xa, xa)
-			w.f("VPMOVZXDQ %s, %s", xa, r.a)
-			if ftz {
-				flushF32(w, r.a, r.t)
-			}
+			approxOutMask(w, r, r.z, ftz)
 		})
 	}
 	// neg and abs: the sign bit flipped or cleared (f32: of the low half,
