@@ -98,13 +98,15 @@ func groupRandomKernel(rng *rand.Rand) string {
 // TestGroupFastPathsRandom: 400 random divergent kernels, on 64 and 48
 // threads (a partial warp), give the same registers and counts with the
 // whole-warp loops run for all lanes where the rows are dead for the
-// others (groupAllLanes) and without, and as the default schedule (no
-// diamonds, no group branches), op by op.
+// others (groupAllLanes) and without, with group traces (group_trace.go)
+// and without, and as the default schedule (no diamonds, no group
+// branches), op by op.
 func TestGroupFastPathsRandom(t *testing.T) {
 	setFlag(t, &batchEnabled, false)
 	setFlag(t, &groupAllLanes, true)
 	setFlag(t, &diamondsEnabled, true)
 	setFlag(t, &groupBranches, true)
+	setFlag(t, &groupTracesEnabled, true)
 	for seed := uint64(0); seed < 400; seed++ {
 		src := groupRandomKernel(rand.New(rand.NewPCG(seed, 7)))
 		block := 64 - 16*int(seed%2)
@@ -122,6 +124,9 @@ func TestGroupFastPathsRandom(t *testing.T) {
 		}
 		groupAllLanes, diamondsEnabled, groupBranches = true, true, true
 		a, as := run()
+		groupTracesEnabled = false // (whole-warp loops one by one)
+		d, ds := run()
+		groupTracesEnabled = true
 		groupAllLanes = false
 		b, bs := run()
 		groupAllLanes, diamondsEnabled, groupBranches = false, false, false
@@ -130,11 +135,14 @@ func TestGroupFastPathsRandom(t *testing.T) {
 		if i := firstDiff(a, b); i >= 0 {
 			t.Fatalf("seed %d: all lanes differ at byte %d\n%s", seed, i, src)
 		}
+		if i := firstDiff(a, d); i >= 0 {
+			t.Fatalf("seed %d: without group traces differs at byte %d\n%s", seed, i, src)
+		}
 		if i := firstDiff(a, c); i >= 0 {
 			t.Fatalf("seed %d: the default schedule differs at byte %d\n%s", seed, i, src)
 		}
-		if as != bs || as != cs {
-			t.Fatalf("seed %d: stats %+v, masked %+v, default schedule %+v", seed, as, bs, cs)
+		if as != bs || as != cs || as != ds {
+			t.Fatalf("seed %d: stats %+v, masked %+v, default schedule %+v, without group traces %+v", seed, as, bs, cs, ds)
 		}
 	}
 }
