@@ -70,7 +70,6 @@ func init() {
 }
 
 func main() {
-	tuneGC(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/ptxvm/ptxvm/internal/loadgc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,7 @@ func Prepare(s *Suite, b *Benchmark, small bool) (*Instance, error) {
 
 // loadModule parses, checks and loads PTX source, as ptxvm.LoadModule does.
 func loadModule(name string, src []byte, g *mem.Global) (*exec.Program, error) {
+	defer loadgc.Begin()() // (as the command's loads run: caserun)
 	m, err := ptx.Parse(name, src, &ptx.ParseOptions{DiscardComments: true})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ptxvm/ptxvm/internal/loadgc"
 	"io"
 	"os"
 	"strings"
@@ -57,24 +58,31 @@ func Run(ctx context.Context, c *casefile.Case, opts Options) []Result {
 	return out
 }
 
+// load parses, checks and loads a module, the collector running less
+// often meanwhile (loadgc).
+func load(name string, src []byte, arch string, g *mem.Global) (*exec.Program, error) {
+	defer loadgc.Begin()()
+	m, err := ptx.Parse(name, src, &ptx.ParseOptions{DiscardComments: true})
+	if err != nil {
+		return nil, err
+	}
+	mod, diags := check.Build(m, check.Options{Arch: arch})
+	if mod == nil {
+		return nil, diags
+	}
+	return exec.Load(mod, g)
+}
+
 func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, opts Options) Result {
 	r := Result{Case: c.Name, Module: name}
 	fail := func(format string, args ...any) Result {
 		r.Detail = fmt.Sprintf(format, args...)
 		return r
 	}
-	m, err := ptx.Parse(name, src, &ptx.ParseOptions{DiscardComments: true})
+	g := mem.NewGlobal(0)
+	p, err := load(name, src, c.Arch, g)
 	if err != nil {
 		return fail("%v", firstLine(err))
-	}
-	mod, diags := check.Build(m, check.Options{Arch: c.Arch})
-	if mod == nil {
-		return fail("%v", firstLine(diags))
-	}
-	g := mem.NewGlobal(0)
-	p, err := exec.Load(mod, g)
-	if err != nil {
-		return fail("%v", err)
 	}
 	k := p.Kernels[c.Kernel]
 	if k == nil {
