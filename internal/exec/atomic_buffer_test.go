@@ -132,7 +132,7 @@ func TestBufferedAddsHistogram(t *testing.T) {
 // atomBuffered says whether k's adds are buffered: the kernel allows it
 // (redSafe) and it has an atom or red whose adds may be.
 func atomBuffered(k *Func) bool {
-	if !k.redSafe {
+	if !k.canBufferAdds() {
 		return false
 	}
 	for i := range k.Ops {

@@ -135,10 +135,26 @@ var batchSregs = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%
 func (f *Func) plan() *batchPlan {
 	f.batchOnce.Do(func() {
 		if f.IR.Entry {
+			// (what a launch asks of a kernel is made at its first, as
+			// the batch plan: redSafe before planBatch, which asks)
+			f.redSafe = redSafe(f.IR)
+			f.packable = packable(f.IR)
 			f.batch = planBatch(f)
 		}
 	})
 	return f.batch
+}
+
+// canBufferAdds reports redSafe for kernel f (made at its first launch).
+func (f *Func) canBufferAdds() bool {
+	f.plan()
+	return f.redSafe
+}
+
+// canPack reports packable for kernel f (made at its first launch).
+func (f *Func) canPack() bool {
+	f.plan()
+	return f.packable
 }
 
 // planBatch returns f's batch plan, or nil when f is not of the shape.

@@ -168,7 +168,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	}
 	l := &launch{prog: p, kernel: k, grid: g, block: b, params: cfg.Params, dynShared: cfg.DynamicShared, printf: cfg.Printf, seed: cfg.ScheduleSeed,
 		cluster: cdim, explicit: explicit, start: time.Now()}
-	l.red.ok = k.redSafe
+	l.red.ok = k.canBufferAdds()
 	ng := [3]int{g[0] / cdim[0], g[1] / cdim[1], g[2] / cdim[2]} // clusters per dimension
 	n := ng[0] * ng[1] * ng[2]
 	ctasPer := cdim[0] * cdim[1] * cdim[2]

@@ -147,10 +147,6 @@ func (p *Program) lower(f *Func) error {
 	buildDiamonds(f)
 	buildCASLoops(f)
 	buildLockRegions(f)
-	if fn.Entry {
-		f.redSafe = redSafe(fn) // (before planBatch, which asks)
-		f.packable = packable(fn)
-	}
 	for _, c := range f.consts {
 		if c.slot < 0 || c.bits == sregMarker && c.sreg.perCTA {
 			f.reuseConsts = append(f.reuseConsts, c)

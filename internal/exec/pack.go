@@ -29,7 +29,7 @@ var packEnabled = true
 // packFactor is how many CTAs of a launch one warp runs: warpSize/threads
 // when the launch may pack (1 otherwise).
 func packFactor(k *Func, threads int, dynShared uint64, seed uint64, explicit bool) int {
-	if !packEnabled || !k.packable || seed != 0 || explicit || dynShared != 0 || threads > warpSize/2 {
+	if !packEnabled || !k.canPack() || seed != 0 || explicit || dynShared != 0 || threads > warpSize/2 {
 		return 1
 	}
 	return warpSize / threads

@@ -55,7 +55,7 @@ func TestPackable(t *testing.T) {
 	}
 	for _, c := range cases {
 		p, _ := load(t, packKernel(c.decls, c.body))
-		if got := p.Kernels["k"].packable; got != c.want {
+		if got := p.Kernels["k"].canPack(); got != c.want {
 			t.Errorf("%s: packable %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -70,9 +70,11 @@ type Func struct {
 	// it never launches (a third of the large module's exec.Load).
 	batch     *batchPlan
 	batchOnce sync.Once
-	// redSafe: the kernel may buffer adds (atomic_buffer.go)
+	// redSafe: the kernel may buffer adds (atomic_buffer.go); made with
+	// the batch plan at the first launch (canBufferAdds)
 	redSafe bool
-	// packable: a launch's CTAs may share a warp (pack.go)
+	// packable: a launch's CTAs may share a warp (pack.go); made with
+	// the batch plan (canPack)
 	packable bool
 	// batchRuns: register files of finished launches' batches, one per
 	// worker that ran them (a sync.Pool lost them to collections: a
