@@ -381,7 +381,7 @@ func approxOut(w *writer, ya, yt string, ftz bool) {
 // j's operand again (its f32 values in the rows' low halves; flushing
 // keeps NaNs and infinities): NaNs (VCMPPS unordered), or NaNs and
 // infinities (exponent all ones) with inf. t and s are free by then.
-func approxOutAgain(w *writer, r chunkRegs5, j int, inf, ftz bool) {
+func approxOutAgain(w *writer, r chunkSet, j int, inf, ftz bool) {
 	w.f("VMOVDQU %d(SI), %s", 32*j, r.t)
 	if inf {
 		w.f("VPAND expmask32<>(SB), %s, %s", r.t, r.t)
@@ -395,7 +395,7 @@ func approxOutAgain(w *writer, r chunkRegs5, j int, inf, ftz bool) {
 // approxOutMask ends an interleaved approx body: the f64 results in a
 // rounded to f32, the canonical NaN in the lanes whose low half of mask m
 // is set, zero-extended (and flushed with ftz); s and t are free.
-func approxOutMask(w *writer, r chunkRegs5, m string, ftz bool) {
+func approxOutMask(w *writer, r chunkSet, m string, ftz bool) {
 	xa := "X" + r.a[1:]
 	w.f("VCVTPD2PSY %s, %s", r.a, xa)
 	w.f("VMOVDQU evens<>(SB), %s", r.s)
@@ -1425,12 +1425,7 @@ func (g *gen) binaryRC(o intOp, rc string) {
 
 // unary writes a d = op(a) loop.
 func (g *gen) unary(name string, body func(w *writer, ya, yt string)) {
-	g.decls = append(g.decls, decl{name, "(d, a *lanes)"})
-	g.text(name, 16)
-	w := &g.s
-	w.f("MOVQ d+0(FP), DI")
-	w.f("MOVQ a+8(FP), SI")
-	g.body(name)
+	w := g.unaryHead(name)
 	prologue(w)
 	for j := 0; j < 8; j++ {
 		ya, yt := chunkRegs(j)
@@ -1468,18 +1463,18 @@ func (g *gen) keyedTernary(key, name, rc string, body func(w *writer, ya, yb, yt
 	g.ternaryRC(name, rc, body)
 }
 
-// chunkRegs5 are the registers one chunk's body takes in
+// chunkSet is the registers one chunk's body takes in
 // unaryInterleaved: its value a, temporary t and scratch s, z and c (a
 // body that needs fewer leaves z and c unused).
-type chunkRegs5 struct{ a, t, s, z, c string }
+type chunkSet struct{ a, t, s, z, c string }
 
 // interleave4 runs four chunks at a time on three registers each (a, t,
 // s); interleave3 three on five (Y14 holds the canonical NaN, Y15 is
 // free: these bodies have no use for lowmask).
 var (
-	interleave4 = []chunkRegs5{{"Y0", "Y4", "Y8", "", ""}, {"Y1", "Y5", "Y9", "", ""},
+	interleave4 = []chunkSet{{"Y0", "Y4", "Y8", "", ""}, {"Y1", "Y5", "Y9", "", ""},
 		{"Y2", "Y6", "Y10", "", ""}, {"Y3", "Y7", "Y11", "", ""}}
-	interleave3 = []chunkRegs5{{"Y0", "Y3", "Y6", "Y9", "Y12"}, {"Y1", "Y4", "Y7", "Y10", "Y13"},
+	interleave3 = []chunkSet{{"Y0", "Y3", "Y6", "Y9", "Y12"}, {"Y1", "Y4", "Y7", "Y10", "Y13"},
 		{"Y2", "Y5", "Y8", "Y11", "Y15"}}
 )
 
@@ -1491,38 +1486,43 @@ var (
 // Y14, the canonical NaN) and may read the chunk's operand again at
 // j*32(SI): each chunk stores its result, at its own offset, after its
 // last read, so a destination that is also the operand is right.
-func (g *gen) unaryInterleaved(name string, regs []chunkRegs5, body func(w *writer, r chunkRegs5, j int)) {
+func (g *gen) unaryInterleaved(name string, regs []chunkSet, body func(w *writer, r chunkSet, j int)) {
+	w := g.unaryHead(name)
+	w.f("VPBROADCASTD canonf32<>(SB), Y14")
+	for j := 0; j < 8; j += len(regs) {
+		var parts [][]string
+		longest := 0
+		for k, r := range regs[:min(len(regs), 8-j)] {
+			var s writer
+			s.f("VMOVDQU %d(SI), %s", 32*(j+k), r.a)
+			body(&s, r, j+k)
+			s.f("VMOVDQU %s, %d(DI)", r.a, 32*(j+k))
+			lines := strings.SplitAfter(s.b.String(), "\n")
+			parts, longest = append(parts, lines), max(longest, len(lines))
+		}
+		for i := range longest {
+			for _, p := range parts {
+				if i < len(p) {
+					w.b.WriteString(p[i])
+				}
+			}
+		}
+	}
+	w.f("VZEROUPPER")
+	w.f("RET")
+}
+
+// unaryHead declares unary loop name, (d, a *lanes), and starts its body
+// (the loops' code is the body, which traces call too), d in DI and a in
+// SI.
+func (g *gen) unaryHead(name string) *writer {
 	g.decls = append(g.decls, decl{name, "(d, a *lanes)"})
 	g.text(name, 16)
 	w := &g.s
 	w.f("MOVQ d+0(FP), DI")
 	w.f("MOVQ a+8(FP), SI")
 	g.body(name)
-	w.f("VPBROADCASTD canonf32<>(SB), Y14")
-	for j := 0; j < 8; j += len(regs) {
-		var parts [][]string
-		for k, r := range regs[:min(len(regs), 8-j)] {
-			var s writer
-			s.f("VMOVDQU %d(SI), %s", 32*(j+k), r.a)
-			body(&s, r, j+k)
-			s.f("VMOVDQU %s, %d(DI)", r.a, 32*(j+k))
-			parts = append(parts, strings.SplitAfter(strings.TrimSuffix(s.b.String(), "\n"), "\n"))
-		}
-		for i := 0; ; i++ {
-			wrote := false
-			for _, p := range parts {
-				if i < len(p) {
-					w.b.WriteString(strings.TrimSuffix(p[i], "\n") + "\n")
-					wrote = true
-				}
-			}
-			if !wrote {
-				break
-			}
-		}
-	}
-	w.f("VZEROUPPER")
-	w.f("RET")
+	return w
 }
 
 // keyedUnary writes a unary loop that simdUnary finds by key (the
@@ -2654,7 +2654,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		if ftz {
 			name = "simdEx2ApproxFtzF32"
 		}
-		g.unaryInterleaved(name, interleave4, func(w *writer, r chunkRegs5, j int) {
+		g.unaryInterleaved(name, interleave4, func(w *writer, r chunkSet, j int) {
 			xt := "X" + r.t[1:]
 			approxIn(w, r.a, r.t, ftz)
 			w.f("VMAXPD m200v<>(SB), %s, %s", r.a, r.a) // (NaN lanes: approxOutAgain)
@@ -2683,7 +2683,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		cos, ftz bool
 	}{{"simdSinApproxF32", false, false}, {"simdSinApproxFtzF32", false, true},
 		{"simdCosApproxF32", true, false}, {"simdCosApproxFtzF32", true, true}} {
-		g.unaryInterleaved(v.name, interleave3, func(w *writer, r chunkRegs5, j int) {
+		g.unaryInterleaved(v.name, interleave3, func(w *writer, r chunkSet, j int) {
 			approxIn(w, r.a, r.t, v.ftz) // x
 			// (NaN and infinite lanes: approxOutAgain)
 			w.f("VMULPD twooverpiv<>(SB), %s, %s", r.a, r.t)
@@ -2740,7 +2740,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 		if ftz {
 			name = "simdLg2ApproxFtzF32"
 		}
-		g.unaryInterleaved(name, interleave3, func(w *writer, r chunkRegs5, j int) {
+		g.unaryInterleaved(name, interleave3, func(w *writer, r chunkSet, j int) {
 			approxIn(w, r.a, r.t, ftz) // x
 			w.f("VPSRLQ $52, %s, %s", r.a, r.t)
 			w.f("VPAND expfield64v<>(SB), %s, %s", r.t, r.t)
