@@ -32,9 +32,7 @@ var (
 )
 
 // getenv is os.Getenv (tests replace it).
-var getenv = osGetenv
-
-var osGetenv = os.Getenv
+var getenv = os.Getenv
 
 // Begin raises the collector's GOGC to Percent, unless the environment
 // sets GOGC (the user's choice stands), and returns the function that

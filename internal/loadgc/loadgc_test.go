@@ -17,8 +17,8 @@ func gcPercent() int {
 // counts once; with GOGC in the environment nothing changes.
 func TestBeginEnd(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer func(g func(string) string) { getenv = g }(getenv)
 	getenv = func(string) string { return "" }
-	defer func() { getenv = osGetenv }()
 	end := Begin()
 	if p := gcPercent(); p != Percent {
 		t.Fatalf("during a load GOGC %d, want %d", p, Percent)
