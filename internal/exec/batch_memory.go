@@ -25,9 +25,9 @@ const streamMin = 8 << 20
 
 // streamStore reports whether a store of the batch's range [start,
 // start+total), at off in the allocation data, goes to memory without
-// reading the lines first (batchStoreNT32N and 64N: copy's output, 3.2-3.6 ms a
-// launch against 3.3-4.5): an allocation of streamMin or more, an
-// aligned range, no undo log reading it first, and no load of this
+// reading the lines first (batchStoreNT32N and 64N; copy's output:
+// medians 4.35 -> 3.85 ms a launch): an allocation of streamMin or more,
+// an aligned range, no undo log reading it first, and no load of this
 // batch's read it (saxpy's y, in the caches already: there streaming
 // stores cost 5-10% more).
 func (r *batchRun) streamStore(data []byte, off, start, total uint64) bool {
@@ -195,11 +195,11 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 					return 0, false
 				}
 				if store && r.streamStore(data, off, start, total) {
-					if n == 4 {
-						batchStoreNT32N(&data[off], r.row(0, v), uintptr(r.slots*warpSize*8), r.nb)
-					} else {
-						batchStoreNT64N(&data[off], r.row(0, v), uintptr(r.slots*warpSize*8), r.nb)
+					stream := batchStoreNT32N
+					if n == 8 {
+						stream = batchStoreNT64N
 					}
+					stream(&data[off], r.row(0, v), uintptr(r.slots*warpSize*8), r.nb)
 					return 0, true
 				}
 				r.rowsAt(v, 0, r.nb, data[off:off+total], n, signed, store, pf)
