@@ -5,6 +5,7 @@ package exec
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -342,66 +343,82 @@ func TestStreamStoreChoice(t *testing.T) {
 }
 
 // TestStreamedStoresReadBack: a batched kernel over 8 MiB arrays whose
-// stores stream (streamStore) reads back what it stored, in the same
+// stores may stream (streamStore) reads back what it stored, in the same
 // thread right after the store, and its results are the arithmetic's:
-// out[i] = in[i], out2[i] = out[i] + 1, on one worker and on two.
+// out[i] = in[i], out2[i] = out[i] + 1 (modulo the element's width), for
+// elements of 1, 2, 4 and 8 bytes (the first two must not take the 4- and
+// 8-byte streaming loops), on one worker and on two.
 func TestStreamedStoresReadBack(t *testing.T) {
 	if !simdSupported() {
 		t.Skip("no AVX2")
 	}
 	setFlag(t, &batchEnabled, true)
 	setFlag(t, &streamEnabled, true)
-	const src = `.version 7.8
+	for _, c := range []struct {
+		typ, reg string
+		size     uint64
+	}{{"u8", "u32", 1}, {"u16", "u32", 2}, {"u32", "u32", 4}, {"u64", "u64", 8}} {
+		src := fmt.Sprintf(`.version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 in, .param .u64 out, .param .u64 out2) {
-	.reg .u32 %r<6>;
-	.reg .u64 %a<8>;
-	ld.param.u64 %a0, [in];
-	ld.param.u64 %a1, [out];
-	ld.param.u64 %a2, [out2];
-	mov.u32 %r0, %ctaid.x;
-	mov.u32 %r1, %ntid.x;
-	mov.u32 %r2, %tid.x;
-	mad.lo.u32 %r3, %r0, %r1, %r2;
-	mul.wide.u32 %a3, %r3, 4;
-	add.u64 %a4, %a0, %a3;
-	add.u64 %a5, %a1, %a3;
-	add.u64 %a6, %a2, %a3;
-	ld.global.u32 %r4, [%a4];
-	st.global.u32 [%a5], %r4;
-	ld.global.u32 %r5, [%a5];
-	add.u32 %r5, %r5, 1;
-	st.global.u32 [%a6], %r5;
+	.reg .u32 %%r<4>;
+	.reg .%[2]s %%d<2>;
+	.reg .u64 %%a<8>;
+	ld.param.u64 %%a0, [in];
+	ld.param.u64 %%a1, [out];
+	ld.param.u64 %%a2, [out2];
+	mov.u32 %%r0, %%ctaid.x;
+	mov.u32 %%r1, %%ntid.x;
+	mov.u32 %%r2, %%tid.x;
+	mad.lo.u32 %%r3, %%r0, %%r1, %%r2;
+	mul.wide.u32 %%a3, %%r3, %[3]d;
+	add.u64 %%a4, %%a0, %%a3;
+	add.u64 %%a5, %%a1, %%a3;
+	add.u64 %%a6, %%a2, %%a3;
+	ld.global.%[1]s %%d0, [%%a4];
+	st.global.%[1]s [%%a5], %%d0;
+	ld.global.%[1]s %%d1, [%%a5];
+	add.%[2]s %%d1, %%d1, 1;
+	st.global.%[1]s [%%a6], %%d1;
 	ret;
-}`
-	const n = streamMin / 4
-	for _, workers := range []int{1, 2} {
-		p, g := load(t, src)
-		in, _ := g.Alloc(n*4, 0)
-		out, _ := g.Alloc(n*4, 0)
-		out2, _ := g.Alloc(n*4, 0)
-		b, _ := g.Bytes(in, n*4)
-		for i := range uint32(n) {
-			binary.LittleEndian.PutUint32(b[4*i:], i*2654435761)
+}`, c.typ, c.reg, c.size)
+		n := streamMin / c.size
+		mask := ^uint64(0) >> (64 - 8*c.size)
+		elem := func(b []byte, i uint64) uint64 {
+			var w [8]byte
+			copy(w[:], b[i*c.size:(i+1)*c.size])
+			return binary.LittleEndian.Uint64(w[:])
 		}
-		var st LaunchStats
-		if err := p.Launch(t.Context(), "k", LaunchConfig{Grid: [3]int{n / 256, 1, 1}, Block: [3]int{256, 1, 1},
-			Params: params(p.Kernels["k"], in, out, out2), Workers: workers, Stats: &st}); err != nil {
-			t.Fatal(err)
-		}
-		if st.Batched == 0 {
-			t.Fatalf("workers %d: no batch ran", workers)
-		}
-		o, _ := g.Bytes(out, n*4)
-		o2, _ := g.Bytes(out2, n*4)
-		for i := range uint32(n) {
-			v := i * 2654435761
-			if got := binary.LittleEndian.Uint32(o[4*i:]); got != v {
-				t.Fatalf("workers %d: out[%d] = %#x, want %#x", workers, i, got, v)
+		for _, workers := range []int{1, 2} {
+			p, g := load(t, src)
+			in, _ := g.Alloc(n*c.size, 0)
+			out, _ := g.Alloc(n*c.size, 0)
+			out2, _ := g.Alloc(n*c.size, 0)
+			b, _ := g.Bytes(in, n*c.size)
+			for i := range n {
+				var w [8]byte
+				binary.LittleEndian.PutUint64(w[:], i*0x9e3779b97f4a7c15)
+				copy(b[i*c.size:], w[:c.size])
 			}
-			if got := binary.LittleEndian.Uint32(o2[4*i:]); got != v+1 {
-				t.Fatalf("workers %d: out2[%d] = %#x, want %#x", workers, i, got, v+1)
+			var st LaunchStats
+			if err := p.Launch(t.Context(), "k", LaunchConfig{Grid: [3]int{int(n / 256), 1, 1}, Block: [3]int{256, 1, 1},
+				Params: params(p.Kernels["k"], in, out, out2), Workers: workers, Stats: &st}); err != nil {
+				t.Fatal(err)
+			}
+			if st.Batched == 0 {
+				t.Fatalf("%s, workers %d: no batch ran", c.typ, workers)
+			}
+			o, _ := g.Bytes(out, n*c.size)
+			o2, _ := g.Bytes(out2, n*c.size)
+			for i := range n {
+				v := i * 0x9e3779b97f4a7c15 & mask
+				if got := elem(o, i); got != v {
+					t.Fatalf("%s, workers %d: out[%d] = %#x, want %#x", c.typ, workers, i, got, v)
+				}
+				if got := elem(o2, i); got != (v+1)&mask {
+					t.Fatalf("%s, workers %d: out2[%d] = %#x, want %#x", c.typ, workers, i, got, (v+1)&mask)
+				}
 			}
 		}
 	}

@@ -194,7 +194,7 @@ func (r *batchRun) access(pc int32, o *Op, store bool) (int32, bool) {
 				if store && !r.keep(data[off:off+total]) {
 					return 0, false
 				}
-				if store && r.streamStore(data, off, start, total) {
+				if store && (n == 4 || n == 8) && r.streamStore(data, off, start, total) {
 					stream := batchStoreNT32N
 					if n == 8 {
 						stream = batchStoreNT64N
