@@ -24,7 +24,7 @@ type match struct {
 	// operands are the form operands the instruction's operands fill, in order.
 	operands []*isa.Operand
 	// fixed: present is the choice's own, the same for every instruction
-	// that fills the form so (operandTypes keeps its answer)
+	// that fills the form so (choiceSpecsOf keeps its answer)
 	fixed bool
 }
 
@@ -114,12 +114,13 @@ type formMatch struct {
 }
 
 // formMemos are gate's and spec's answers for one combination of opcode,
-// modifiers and form (memo.go). Held by the combination's formMatch, they
-// are found without hashing a key per operand.
+// modifiers and form (memo.go), and its operand choices and their specs.
+// Held by the combination's formMatch, they are found without hashing a
+// key per operand.
 type formMemos struct {
-	gates   []memo[[]gateDiag]
-	specs   []specMemos
-	choices []*choiceSpecs
+	gates       []memo[[]gateDiag]
+	specs       []specMemos
+	choiceSpecs []*choiceSpecs // by choice (choiceSpecsOf)
 	// byCount: the form's operand choices for n operands (choicesFor),
 	// found here without the shared cache's lock
 	byCount []choicesOfN
