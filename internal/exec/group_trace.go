@@ -165,12 +165,7 @@ func (w *Warp) runGroupTrace(f *frame, tw *traceWrites, mask uint32) int {
 	for k, p := range tw.preds {
 		preds[k] = f.preds[p]
 	}
-	// register-only bodies use the context's predicates alone
-	ts := w.traceState()
-	if ts.frame != f {
-		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
-		ts.frame = nil // (prepareWindows sets the rest for the next frame)
-	}
+	ts := w.frameContext(f) // (register-only bodies use its predicates alone)
 	n := simdTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), unsafe.SliceData(tw.ops), len(tw.ops), &ts.ctx)
 	for k, p := range tw.preds {
 		f.preds[p] = preds[k]&^mask | f.preds[p]&mask

@@ -351,14 +351,7 @@ func packEntry(f *Func, o *Op, kind string) (traceOp, bool) {
 //
 //go:noinline
 func (w *Warp) prepareWindows(f *frame) *traceCtx {
-	ts := w.traceState()
-	if ts.frame != f || ts.cta != w.cta { // (else they are set)
-		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
-		ts.setWindow(sharedWindow, w.cta.shared.Data, 0)
-		ts.setWindow(paramWindow, w.cta.l.params, 0)
-		ts.setWindow(constWindow, w.cta.l.prog.constant.Data, 0)
-		ts.frame, ts.cta = f, w.cta
-	}
+	ts := w.frameContext(f)
 	if gen := w.cta.l.prog.global.Gen(); gen != ts.gen {
 		ts.clearGlobalWindows(gen)
 	}
@@ -372,6 +365,22 @@ func (w *Warp) prepareWindows(f *frame) *traceCtx {
 		lw.n = w.localStride
 	}
 	return &ts.ctx
+}
+
+// frameContext returns the warp's trace state with frame f's predicates
+// and its CTA's shared memory, parameters and constants in its context:
+// what register-only bodies use (setp's predicates), and the windows
+// that do not change within a frame.
+func (w *Warp) frameContext(f *frame) *traceState {
+	ts := w.traceState()
+	if ts.frame != f || ts.cta != w.cta { // (else they are set)
+		ts.ctx.preds = uintptr(unsafe.Pointer(unsafe.SliceData(f.preds)))
+		ts.setWindow(sharedWindow, w.cta.shared.Data, 0)
+		ts.setWindow(paramWindow, w.cta.l.params, 0)
+		ts.setWindow(constWindow, w.cta.l.prog.constant.Data, 0)
+		ts.frame, ts.cta = f, w.cta
+	}
+	return ts
 }
 
 // traceState returns the warp's trace state, allocated on first use.
