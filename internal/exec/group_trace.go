@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -78,20 +79,14 @@ func (f *Func) groupTraces() []*traceWrites {
 func traceWritesOf(f *Func, i int, ops []traceOp) *traceWrites {
 	tw := &traceWrites{ops: ops}
 	addRow := func(s int32) {
-		for _, r := range tw.rows {
-			if r == s {
-				return
-			}
+		if !slices.Contains(tw.rows, s) {
+			tw.rows = append(tw.rows, s)
 		}
-		tw.rows = append(tw.rows, s)
 	}
 	addPred := func(p int32) {
-		for _, q := range tw.preds {
-			if q == p {
-				return
-			}
+		if !slices.Contains(tw.preds, p) {
+			tw.preds = append(tw.preds, p)
 		}
-		tw.preds = append(tw.preds, p)
 	}
 	var dest func(a *ir.Operand) bool
 	dest = func(a *ir.Operand) bool {
