@@ -99,14 +99,16 @@ func groupRandomKernel(rng *rand.Rand) string {
 // threads (a partial warp), give the same registers and counts with the
 // whole-warp loops run for all lanes where the rows are dead for the
 // others (groupAllLanes) and without, with group traces (group_trace.go)
-// and without, and as the default schedule (no diamonds, no group
-// branches), op by op.
+// and without, with loop traces (loop_trace.go) and without, and as the
+// default schedule (no diamonds, no group branches, no loop traces), op
+// by op.
 func TestGroupFastPathsRandom(t *testing.T) {
 	setFlag(t, &batchEnabled, false)
 	setFlag(t, &groupAllLanes, true)
 	setFlag(t, &diamondsEnabled, true)
 	setFlag(t, &groupBranches, true)
 	setFlag(t, &groupTracesEnabled, true)
+	setFlag(t, &loopTracesEnabled, true)
 	for seed := uint64(0); seed < 400; seed++ {
 		src := groupRandomKernel(rand.New(rand.NewPCG(seed, 7)))
 		block := 64 - 16*int(seed%2)
@@ -124,14 +126,23 @@ func TestGroupFastPathsRandom(t *testing.T) {
 		}
 		groupAllLanes, diamondsEnabled, groupBranches = true, true, true
 		a, as := run()
+		loopTracesEnabled = false // (the loops' traces and branches one by one)
+		e, es := run()
+		loopTracesEnabled = true
 		groupTracesEnabled = false // (whole-warp loops one by one)
 		d, ds := run()
 		groupTracesEnabled = true
 		groupAllLanes = false
 		b, bs := run()
-		groupAllLanes, diamondsEnabled, groupBranches = false, false, false
+		groupAllLanes, diamondsEnabled, groupBranches, loopTracesEnabled = false, false, false, false
 		c, cs := run()
-		groupAllLanes, diamondsEnabled, groupBranches = true, true, true
+		groupAllLanes, diamondsEnabled, groupBranches, loopTracesEnabled = true, true, true, true
+		if i := firstDiff(a, e); i >= 0 {
+			t.Fatalf("seed %d: without loop traces differs at byte %d\n%s", seed, i, src)
+		}
+		if as != es {
+			t.Fatalf("seed %d: stats %+v, without loop traces %+v", seed, as, es)
+		}
 		if i := firstDiff(a, b); i >= 0 {
 			t.Fatalf("seed %d: all lanes differ at byte %d\n%s", seed, i, src)
 		}

@@ -77,6 +77,12 @@ func (f *Func) groupTraces() []*traceWrites {
 // them as a trace: too many predicates, or a destination the lists cannot
 // name.
 func traceWritesOf(f *Func, i int, ops []traceOp) *traceWrites {
+	return writesIn(f, i, i+len(ops), ops)
+}
+
+// writesIn is traceWritesOf for f's ops from up to to, whose entries are
+// ops; branches (a loop trace's) write nothing.
+func writesIn(f *Func, from, to int, ops []traceOp) *traceWrites {
 	tw := &traceWrites{ops: ops}
 	addRow := func(s int32) {
 		if !slices.Contains(tw.rows, s) {
@@ -116,8 +122,11 @@ func traceWritesOf(f *Func, i int, ops []traceOp) *traceWrites {
 		}
 		return false
 	}
-	for k := i; k < i+len(ops); k++ {
+	for k := from; k < to; k++ {
 		o := &f.Ops[k]
+		if o.bra {
+			continue
+		}
 		if o.inst == nil || len(o.inst.Operands) == 0 || !dest(&o.inst.Operands[0]) {
 			return nil
 		}

@@ -196,6 +196,8 @@ type Op struct {
 	// converged loop (trace.go)
 	trace []traceOp
 	k     uint64
+	// loop: the loop trace of the region this op lies in (loop_trace.go)
+	loop *loopTrace
 	// memTrace names the trace body of a warp-wide ld/st that traces may
 	// include (trace.go; "" for none), traceWin the byte offset of its
 	// window in Warp.tw; traceMem: this op's trace has memory bodies

@@ -86997,6 +86997,102 @@ fail:
 	MOVQ $1, R11
 	VZEROUPPER
 	RET
+
+TEXT ·simdLoopTrace(SB), NOSPLIT, $0-56
+	MOVQ rows+0(FP), R12
+	MOVQ base+8(FP), R13
+	MOVQ start+16(FP), AX
+	IMULQ $48, AX
+	ADDQ AX, R13
+	MOVQ budget+24(FP), R11
+	MOVQ ctx+32(FP), R8
+	XORL BX, BX
+next:
+	MOVQ 0(R13), R10
+	MOVQ 8(R13), DI
+	ADDQ R12, DI
+	MOVQ 16(R13), SI
+	ADDQ R12, SI
+	MOVQ 24(R13), DX
+	ADDQ R12, DX
+	MOVQ 32(R13), CX
+	ADDQ R12, CX
+	MOVQ 40(R13), AX
+	CALL R10
+	ADDQ $48, R13
+	DECQ R11
+	JNZ next
+	MOVQ R13, AX
+	SUBQ base+8(FP), AX
+	XORL DX, DX
+	MOVQ $48, CX
+	DIVQ CX
+	MOVQ AX, at+40(FP)
+	MOVQ BX, left+48(FP)
+	RET
+
+TEXT ·simdTraceLoopBra_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 2560(R8), R10
+	MOVQ 8(R13), R9
+	MOVL (R10)(R9*1), R9
+	XORL 40(R13), R9
+	MOVL 2576(R8), R10
+	ANDL R10, R9
+	JZ nottaken
+	CMPL R9, R10
+	JNE stop
+	MOVQ 16(R13), AX
+	CMPQ AX, $-1
+	JEQ stop
+	CMPQ 24(R13), $0
+	JEQ jump
+	CMPQ 2600(R8), $0
+	JEQ stop
+	INCQ 2592(R8)
+	DECQ 2600(R8)
+	JNZ jump
+	MOVQ $1, 2608(R8)
+	LEAQ -1(R11), BX
+	MOVQ $1, R11
+jump:
+	ADDQ 2568(R8), AX
+	LEAQ -48(AX), R13
+	RET
+stop:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	RET
+nottaken:
+	INCQ 2584(R8)
+	RET
+
+TEXT ·simdTraceLoopJmp_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ 16(R13), AX
+	CMPQ AX, $-1
+	JEQ stop
+	CMPQ 24(R13), $0
+	JEQ jump
+	CMPQ 2600(R8), $0
+	JEQ stop
+	INCQ 2592(R8)
+	DECQ 2600(R8)
+	JNZ jump
+	MOVQ $1, 2608(R8)
+	LEAQ -1(R11), BX
+	MOVQ $1, R11
+jump:
+	ADDQ 2568(R8), AX
+	LEAQ -48(AX), R13
+	RET
+stop:
+	MOVQ R11, BX
+	MOVQ $1, R11
+	RET
+
+TEXT ·simdTraceLoopStop_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ R11, BX
+	MOVQ $1, R11
+	RET
 DATA simdbodies<>+0(SB)/8, $·simdAddZ32_b(SB)
 DATA simdbodies<>+8(SB)/8, $·simdAddZ32K_b(SB)
 DATA simdbodies<>+16(SB)/8, $·simdSubZ32_b(SB)
@@ -87477,7 +87573,10 @@ DATA simdbodies<>+3808(SB)/8, $·simdTracePredAnd_b(SB)
 DATA simdbodies<>+3816(SB)/8, $·simdTracePredOr_b(SB)
 DATA simdbodies<>+3824(SB)/8, $·simdTracePredXor_b(SB)
 DATA simdbodies<>+3832(SB)/8, $·simdTraceShfl_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3840
+DATA simdbodies<>+3840(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3864
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -47,6 +47,11 @@ func simdGroupLimit(pc, rtop *[warpSize]int32, others, mask uint32, at, limit in
 
 func simdBodyOf(any) (uint64, bool) { return 0, false }
 
+// simdLoopTrace is only called for loop traces, which need simdMemBody.
+func simdLoopTrace(rows unsafe.Pointer, base *traceOp, start, budget int, ctx *traceCtx) (at, left int) {
+	panic("exec: simdLoopTrace without AVX2")
+}
+
 // simdTrace is only called for traces, which need simdBodyOf.
 func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int {
 	panic("exec: simdTrace without AVX2")

@@ -3409,6 +3409,18 @@ func simdTracePredXor_b()
 func simdTraceShfl_b()
 
 //go:noescape
+func simdLoopTrace(rows unsafe.Pointer, base *traceOp, start, budget int, ctx *traceCtx) (at, left int)
+
+//go:noescape
+func simdTraceLoopBra_b()
+
+//go:noescape
+func simdTraceLoopJmp_b()
+
+//go:noescape
+func simdTraceLoopStop_b()
+
+//go:noescape
 func simdBodyAddr(i int) uint64
 
 //go:noescape
@@ -4088,6 +4100,9 @@ var simdBodies = []any{
 	simdTracePredOr_b,
 	simdTracePredXor_b,
 	simdTraceShfl_b,
+	simdTraceLoopBra_b,
+	simdTraceLoopJmp_b,
+	simdTraceLoopStop_b,
 }
 
 // simdMemBodies: the trace's memory-access bodies by kind.
@@ -4121,6 +4136,9 @@ var simdMemBodies = map[string]uint64{
 	"ldZ32P":                379,
 	"ldZ8":                  370,
 	"ldZ8P":                 371,
+	"loopBra":               480,
+	"loopJmp":               481,
+	"loopStop":              482,
 	"mulhiU64":              404,
 	"mulhiU64K":             405,
 	"pack:16":               472,

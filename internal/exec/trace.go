@@ -59,6 +59,8 @@ type traceCtx struct {
 	win [traceWindows]traceWindow
 	// the predicates of the frame running the trace (setp's bodies)
 	preds uintptr
+	// a loop trace's state (loop_trace.go)
+	loop loopState
 }
 
 // traceState is a warp's context for traces with memory bodies: the
@@ -132,6 +134,10 @@ func buildTraces(f *Func) {
 		return vecEntry(o)
 	}
 	var run []traceOp // (a scratch buffer: the runs kept are copies)
+	// every op's entry, for loop traces (entry is called once per op that
+	// has one: a memory op's takes a window)
+	entries := make([]traceOp, len(f.Ops))
+	has := make([]bool, len(f.Ops))
 	for i := 0; i < len(f.Ops); {
 		run = run[:0]
 		j := i
@@ -141,6 +147,7 @@ func buildTraces(f *Func) {
 				break
 			}
 			run = append(run, t)
+			entries[j], has[j] = t, true
 		}
 		if len(run) >= minTrace {
 			f.Ops[i].trace = slices.Clone(run)
@@ -157,6 +164,7 @@ func buildTraces(f *Func) {
 		}
 		i = max(j, i+1)
 	}
+	buildLoopTraces(f, entries, has)
 }
 
 // ownRowsOnly reports whether a trace entry of memTrace kind reads and

@@ -464,6 +464,28 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
+		if lt := o.loop; lt != nil && !refused && tail == nil && (active == ^uint32(0) || wide && lt.regs) {
+			// the loop as one trace (loop_trace.go)
+			var ctx *traceCtx
+			if lt.regs {
+				ctx = &w.frameContext(f).ctx
+			} else {
+				ctx = w.prepareWindows(f)
+			}
+			ran, notTaken, _, at, before := runLoopTrace(rows, lt, upc, active, slice-steps, 1<<62, ctx)
+			upc = at
+			nWarp += uint64(ran)
+			nThread += full * uint64(ran-notTaken)
+			steps += ran
+			// stopped before an op of the region: it runs on the paths
+			// below (a branch the lanes part at, a refused access)
+			refused = before && at <= lt.end
+			if steps >= slice {
+				stop = true
+				break
+			}
+			continue
+		}
 		if (o.trace != nil || tail != nil) && (active == ^uint32(0) || wide && o.traceRegs && tail == nil) && !refused {
 			tr, mem := o.trace, o.traceMem
 			if tail != nil { // right after the refused op (see below)
@@ -697,8 +719,49 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	steps := w.steps
 	var nWarp, nThread uint64
 	stop := false
+	// loop traces (loop_trace.go): the last one looked at and whether no
+	// other lane's PC nor a reconvergence point of the group's lies in its
+	// region; the op a loop trace stopped before (it runs below)
+	var ltSeen *loopTrace
+	ltFree := false
+	loopSkip := int32(-1)
 	for upc < limit {
 		o := &ops[upc]
+		if lt := o.loop; lt != nil && gts != nil && lt.writes != nil && upc != loopSkip && lt.end < limit {
+			if lt != ltSeen {
+				ltSeen, ltFree = lt, f.groupLimit(mask, lt.start-1) > lt.end
+			}
+			backsLeft := 1 << 62
+			others := f.active&^mask != 0
+			if others {
+				backsLeft = starvationLimit - f.backs
+			}
+			if ltFree && backsLeft > 0 {
+				if ran, notTaken, backs, at, before, ok := w.runGroupLoop(f, lt, mask, upc, slice-steps, backsLeft); ok {
+					upc = at
+					nWarp += uint64(ran)
+					nThread += n * uint64(ran-notTaken)
+					steps += ran
+					if backs > 0 && others {
+						f.backs += backs
+						f.spinners = mask
+						f.spun |= mask
+					}
+					if before && at <= lt.end {
+						loopSkip = at
+					}
+					if steps >= slice {
+						stop = true
+						break
+					}
+					if f.backs >= starvationLimit {
+						break // pick's business
+					}
+					continue
+				}
+			}
+		}
+		loopSkip = -1
 		if gts != nil && gts[upc] != nil && upc+int32(len(gts[upc].ops)) <= limit && steps+len(gts[upc].ops) <= slice {
 			// a register-only trace for all lanes (group_trace.go)
 			if k := w.runGroupTrace(f, gts[upc], mask); k > 0 {

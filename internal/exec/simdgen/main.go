@@ -1157,6 +1157,110 @@ func (g *gen) traceShfl() {
 	})
 }
 
+// loopTrace writes simdLoopTrace, which runs a loop's trace (internal/
+// exec's loop_trace.go): entry i is op start+i's, so a branch moves R13 to
+// its target's entry, and a stop entry follows the region's last op. It
+// starts at entry start and runs budget entries at most, as simdTrace's
+// loop does (a body that stops moves the entries left, itself included,
+// to BX and sets R11 to 1); it returns the index of the entry R13 points
+// at after the last one ran and BX. It also writes the branch bodies:
+//
+//   - loopBra (a guarded branch): the lanes of the context's mask whose
+//     predicate (byte offset d, XORed with k) is set take it; none: the
+//     next entry (counted in the context's notTaken); all, to a target in
+//     the region (a: its entry's byte offset from the first): R13 moves
+//     there; otherwise (the lanes part, or leave the region: a = -1) the
+//     body stops before the branch;
+//   - loopJmp: an unguarded branch to a target in the region;
+//   - loopStop: stops before its entry (an op the trace leaves to the
+//     caller, or the end of the region).
+//
+// A branch to an earlier entry (b = 1) counts in the context's backs and
+// takes one of its backsLeft: at the last one it jumps and stops after
+// (stopAfter set), none left, it stops before.
+func (g *gen) loopTrace() {
+	w := &g.s
+	g.decls = append(g.decls, decl{"simdLoopTrace", "(rows unsafe.Pointer, base *traceOp, start, budget int, ctx *traceCtx) (at, left int)"})
+	g.text("simdLoopTrace", 56)
+	w.f("MOVQ rows+0(FP), R12")
+	w.f("MOVQ base+8(FP), R13")
+	w.f("MOVQ start+16(FP), AX")
+	w.f("IMULQ $48, AX")
+	w.f("ADDQ AX, R13")
+	w.f("MOVQ budget+24(FP), R11")
+	w.f("MOVQ ctx+32(FP), R8")
+	w.f("XORL BX, BX")
+	g.s.b.WriteString("next:\n")
+	w.f("MOVQ 0(R13), R10")
+	w.f("MOVQ 8(R13), DI")
+	w.f("ADDQ R12, DI")
+	w.f("MOVQ 16(R13), SI")
+	w.f("ADDQ R12, SI")
+	w.f("MOVQ 24(R13), DX")
+	w.f("ADDQ R12, DX")
+	w.f("MOVQ 32(R13), CX")
+	w.f("ADDQ R12, CX")
+	w.f("MOVQ 40(R13), AX")
+	w.f("CALL R10")
+	w.f("ADDQ $48, R13")
+	w.f("DECQ R11")
+	w.f("JNZ next")
+	w.f("MOVQ R13, AX")
+	w.f("SUBQ base+8(FP), AX")
+	w.f("XORL DX, DX")
+	w.f("MOVQ $48, CX")
+	w.f("DIVQ CX")
+	w.f("MOVQ AX, at+40(FP)")
+	w.f("MOVQ BX, left+48(FP)")
+	w.f("RET")
+
+	jump := func(w *writer) {
+		w.f("MOVQ 16(R13), AX")
+		w.f("CMPQ AX, $-1")
+		w.f("JEQ stop")
+		w.f("CMPQ 24(R13), $0")
+		w.f("JEQ jump")
+		w.f("CMPQ %d(R8), $0", ctxLoop+32)
+		w.f("JEQ stop")
+		w.f("INCQ %d(R8)", ctxLoop+24)
+		w.f("DECQ %d(R8)", ctxLoop+32)
+		w.f("JNZ jump")
+		// the last backward branch allowed: jump, then end the loop
+		w.f("MOVQ $1, %d(R8)", ctxLoop+40)
+		w.f("LEAQ -1(R11), BX")
+		w.f("MOVQ $1, R11")
+		g.s.b.WriteString("jump:\n")
+		w.f("ADDQ %d(R8), AX", ctxLoop)
+		w.f("LEAQ -48(AX), R13")
+		w.f("RET")
+		g.s.b.WriteString("stop:\n")
+		w.f("MOVQ R11, BX")
+		w.f("MOVQ $1, R11")
+		w.f("RET")
+	}
+	g.beginTraceBody("loopBra", "simdTraceLoopBra")
+	w.f("MOVQ %d(R8), R10", ctxPreds)
+	loadPred(w, 8, "R9")
+	w.f("XORL 40(R13), R9")
+	w.f("MOVL %d(R8), R10", ctxLoop+8)
+	w.f("ANDL R10, R9")
+	w.f("JZ nottaken")
+	w.f("CMPL R9, R10")
+	w.f("JNE stop")
+	jump(w)
+	g.s.b.WriteString("nottaken:\n")
+	w.f("INCQ %d(R8)", ctxLoop+16)
+	w.f("RET")
+
+	g.beginTraceBody("loopJmp", "simdTraceLoopJmp")
+	jump(w)
+
+	g.beginTraceBody("loopStop", "simdTraceLoopStop")
+	w.f("MOVQ R11, BX")
+	w.f("MOVQ $1, R11")
+	w.f("RET")
+}
+
 // loadPred loads into reg the predicate at the byte offset the entry's
 // field at off holds, from the frame's predicates (R10).
 func loadPred(w *writer, off int, reg string) {
@@ -1166,6 +1270,10 @@ func loadPred(w *writer, off int, reg string) {
 
 // ctxPreds is traceCtx.preds' offset: after 64 windows of 40 bytes.
 const ctxPreds = 64 * 40
+
+// ctxLoop is traceCtx.loop's offset (a loopState: base, mask, notTaken,
+// backs, backsLeft, stopAfter; 8 bytes each), after the predicates.
+const ctxLoop = ctxPreds + 8
 
 // sharedBase is internal/mem's SharedBase: generic addresses below it are
 // global ones.
@@ -3144,6 +3252,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.tracePack()
 	g.tracePredLogic()
 	g.traceShfl()
+	g.loopTrace() // (before trace, which lists the bodies)
 	g.trace()
 	g.memory()
 	g.vectorLoads()

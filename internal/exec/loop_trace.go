@@ -1,0 +1,191 @@
+package exec
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// Loop traces. A loop whose ops all have trace entries (trace.go) but for
+// its branches runs as one trace, simdLoopTrace, for as many rounds as
+// the warp's time slice allows: its entries are the region's ops in order
+// (entry i is op start+i's), and a branch entry moves to its target's
+// entry when every lane of the running mask takes it, goes on when none
+// does, and stops the trace before itself when the lanes part or leave
+// the region; a stop entry follows the region's last op. Without them a
+// loop of straight-line traces returns to the Go loop at every branch:
+// mandelbrot's escape loop is four traces and four branches a round.
+//
+// The converged loop (runConverged) runs one where a trace may run (every
+// lane active, or register-only and wide), and a divergent group
+// (runGroup) where a group trace may (register-only, the liveness sets
+// known, nothing of another lane's nor a reconvergence point of the
+// group's inside the region), keeping the outside lanes' live rows and
+// predicates as runGroupTrace does. Counts are what the op-by-op paths
+// give: every entry that ran is a warp-instruction, and a thread-
+// instruction for each running lane but for branches not taken; a group's
+// backward branches count towards starvationLimit, and the trace stops
+// right after the one that reaches it, as runGroup does.
+
+// loopTracesEnabled lets tests compare runs with and without loop traces.
+var loopTracesEnabled = true
+
+// loopTrace is the trace of a loop region, ops start..end (the ops of
+// backward branches' loops that overlap, merged).
+type loopTrace struct {
+	start, end int32
+	ops        []traceOp // per op of the region, then the stop entry
+	regs       bool      // register-only bodies (ownRowsOnly), none that reads memory
+	// writes: the rows and predicates the region's ops write (groups keep
+	// the outside lanes' values); nil when a group may not run it
+	writes *traceWrites
+}
+
+// loopState is a loop trace's part of the trace context (the assembly
+// reads this layout): the first entry's address, the running lanes, and
+// the counts the branch bodies keep.
+type loopState struct {
+	base      uintptr
+	mask      uint64 // (the low 32 bits)
+	notTaken  uint64 // branch entries that ran and were not taken
+	backs     uint64 // backward branches taken
+	backsLeft uint64 // backward branches allowed
+	stopAfter uint64 // set when the last one allowed ended the trace
+}
+
+// buildLoopTraces gives the ops of every loop region of f whose ops all
+// have trace entries (entries, has: per op, from buildTraces) or are
+// direct branches its loop trace.
+func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
+	if !loopTracesEnabled {
+		return
+	}
+	bra, okBra := simdMemBody("loopBra")
+	jmp, okJmp := simdMemBody("loopJmp")
+	stop, okStop := simdMemBody("loopStop")
+	if !okBra || !okJmp || !okStop {
+		return
+	}
+	// the loops: [target, pc] of each backward branch, overlapping ones
+	// merged (sorted by start)
+	var regions [][2]int32
+	for pc := range f.Ops {
+		if o := &f.Ops[pc]; o.bra && o.target >= 0 && o.target <= int32(pc) {
+			regions = append(regions, [2]int32{o.target, int32(pc)})
+		}
+	}
+	slices.SortFunc(regions, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+	var merged [][2]int32
+	for _, r := range regions {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	for _, r := range merged {
+		lt := &loopTrace{start: r[0], end: r[1], regs: true}
+		ok := true
+		for pc := r[0]; pc <= r[1] && ok; pc++ {
+			o := &f.Ops[pc]
+			switch {
+			case o.bra && o.target >= 0:
+				// a spin loop's or lock's branch keeps its own paths
+				// (yields, rounds), and so does a CAS loop's
+				if o.lockLoop || o.cas != nil || o.lock != nil {
+					ok = false
+					break
+				}
+				t := traceOp{body: bra, a: ^uint64(0)}
+				if o.guard == 0 {
+					t.body = jmp
+				} else {
+					t.d = uint64(o.guard-1) * 4
+					if o.neg {
+						t.k = 0xffffffff
+					}
+				}
+				if o.target >= r[0] && o.target <= r[1] {
+					t.a = uint64(o.target-r[0]) * uint64(unsafe.Sizeof(traceOp{}))
+					if o.target <= pc {
+						t.b = 1
+					}
+				} else if o.guard == 0 {
+					t.body = stop // (it always leaves)
+				}
+				lt.ops = append(lt.ops, t)
+			case has[pc]:
+				lt.ops = append(lt.ops, entries[pc])
+				lt.regs = lt.regs && ownRowsOnly(o.memTrace)
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		lt.ops = append(lt.ops, traceOp{body: stop})
+		if lt.regs {
+			lt.writes = writesIn(f, int(r[0]), int(r[1])+1, lt.ops)
+		}
+		for pc := r[0]; pc <= r[1]; pc++ {
+			f.Ops[pc].loop = lt
+		}
+	}
+}
+
+// runLoopTrace runs loop trace lt from op pc for the lanes of mask, at most
+// budget entries (and backsLeft backward branches, at least 1) on the
+// registers at rows with context ctx; it returns the entries that ran, the
+// branches among them not taken, the backward branches taken, the op it
+// stopped at, and whether it stopped before that op (a branch the lanes
+// part at or leave the region by, a memory body that refused, the end of
+// the region) rather than at the budget's end.
+func runLoopTrace(rows unsafe.Pointer, lt *loopTrace, pc int32, mask uint32, budget, backsLeft int, ctx *traceCtx) (ran, notTaken, backs int, at int32, before bool) {
+	ctx.loop = loopState{base: uintptr(unsafe.Pointer(&lt.ops[0])), mask: uint64(mask), backsLeft: uint64(backsLeft)}
+	i, left := simdLoopTrace(rows, &lt.ops[0], int(pc-lt.start), budget, ctx)
+	before = left > 0 && ctx.loop.stopAfter == 0
+	if before {
+		i--
+	}
+	return budget - left, int(ctx.loop.notTaken), int(ctx.loop.backs), lt.start + int32(i), before
+}
+
+// runGroupLoop runs loop trace lt for the group mask from op pc for at most
+// budget entries (runLoopTrace), keeping what the lanes outside the group
+// read: the rows live for them and their bits of the predicates (as
+// runGroupTrace). It returns ok false, having run nothing, when more rows
+// written are live outside than it keeps.
+func (w *Warp) runGroupLoop(f *frame, lt *loopTrace, mask uint32, pc int32, budget, backsLeft int) (ran, notTaken, backs int, at int32, before, ok bool) {
+	tw := lt.writes
+	var keep [groupTraceMaxKeep]int32
+	nk := 0
+	for _, s := range tw.rows {
+		if !f.deadOutside(s) {
+			if nk == len(keep) {
+				return 0, 0, 0, pc, false, false
+			}
+			keep[nk] = s
+			nk++
+		}
+	}
+	for k, s := range keep[:nk] {
+		w.keep[k] = *(*lanes)(f.regs[int(s)*warpSize:])
+	}
+	var preds [groupTraceMaxPreds]uint32
+	for k, p := range tw.preds {
+		preds[k] = f.preds[p]
+	}
+	ts := w.frameContext(f)
+	ran, notTaken, backs, at, before = runLoopTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), lt, pc, mask, budget, backsLeft, &ts.ctx)
+	for k, p := range tw.preds {
+		f.preds[p] = preds[k]&^mask | f.preds[p]&mask
+	}
+	if nk > 0 {
+		outside := f.active &^ mask
+		for k, s := range keep[:nk] {
+			row := (*lanes)(f.regs[int(s)*warpSize:])
+			simdSelp(row, &w.keep[k], row, outside, outside)
+		}
+	}
+	return ran, notTaken, backs, at, before, true
+}
