@@ -65,11 +65,27 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
 	if !okBra || !okJmp || !okStop {
 		return
 	}
-	// the loops: [target, pc] of each backward branch, overlapping ones
-	// merged (sorted by start)
+	// branch: whether o is a branch a loop trace takes (a spin loop's
+	// or a lock's keeps its own paths, yields and rounds, and so does a
+	// CAS loop's)
+	branch := func(o *Op) bool {
+		return o.bra && o.target >= 0 && !o.lockLoop && o.cas == nil && o.lock == nil
+	}
+	// the loops: [target, pc] of each backward branch whose ops all have
+	// entries or are such branches (an inner loop keeps its trace when
+	// the loop around it has a barrier), overlapping ones merged (sorted
+	// by start)
 	var regions [][2]int32
 	for pc := range f.Ops {
-		if o := &f.Ops[pc]; o.bra && o.target >= 0 && o.target <= int32(pc) {
+		o := &f.Ops[pc]
+		if !branch(o) || o.target > int32(pc) {
+			continue
+		}
+		ok := true
+		for i := o.target; i <= int32(pc) && ok; i++ {
+			ok = has[i] || branch(&f.Ops[i])
+		}
+		if ok {
 			regions = append(regions, [2]int32{o.target, int32(pc)})
 		}
 	}
@@ -84,44 +100,31 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
 	}
 	for _, r := range merged {
 		lt := &loopTrace{start: r[0], end: r[1], regs: true}
-		ok := true
-		for pc := r[0]; pc <= r[1] && ok; pc++ {
+		for pc := r[0]; pc <= r[1]; pc++ {
 			o := &f.Ops[pc]
-			switch {
-			case o.bra && o.target >= 0:
-				// a spin loop's or lock's branch keeps its own paths
-				// (yields, rounds), and so does a CAS loop's
-				if o.lockLoop || o.cas != nil || o.lock != nil {
-					ok = false
-					break
-				}
-				t := traceOp{body: bra, a: ^uint64(0)}
-				if o.guard == 0 {
-					t.body = jmp
-				} else {
-					t.d = uint64(o.guard-1) * 4
-					if o.neg {
-						t.k = 0xffffffff
-					}
-				}
-				if o.target >= r[0] && o.target <= r[1] {
-					t.a = uint64(o.target-r[0]) * uint64(unsafe.Sizeof(traceOp{}))
-					if o.target <= pc {
-						t.b = 1
-					}
-				} else if o.guard == 0 {
-					t.body = stop // (it always leaves)
-				}
-				lt.ops = append(lt.ops, t)
-			case has[pc]:
+			if !branch(o) {
 				lt.ops = append(lt.ops, entries[pc])
 				lt.regs = lt.regs && ownRowsOnly(o.memTrace)
-			default:
-				ok = false
+				continue
 			}
-		}
-		if !ok {
-			continue
+			t := traceOp{body: bra, a: ^uint64(0)}
+			if o.guard == 0 {
+				t.body = jmp
+			} else {
+				t.d = uint64(o.guard-1) * 4
+				if o.neg {
+					t.k = 0xffffffff
+				}
+			}
+			if o.target >= r[0] && o.target <= r[1] {
+				t.a = uint64(o.target-r[0]) * uint64(unsafe.Sizeof(traceOp{}))
+				if o.target <= pc {
+					t.b = 1
+				}
+			} else if o.guard == 0 {
+				t.body = stop // (it always leaves)
+			}
+			lt.ops = append(lt.ops, t)
 		}
 		lt.ops = append(lt.ops, traceOp{body: stop})
 		if lt.regs {

@@ -99,6 +99,46 @@ JOIN:
 	st.global.u32 [%o+4], %x;
 	ret;
 }`},
+	// an inner loop of per-lane trip counts inside an outer loop with a
+	// barrier (which no trace takes): the inner loop has its own trace
+	{"barrier", `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in) {
+	.reg .u32 %t, %i, %k, %s, %c;
+	.reg .u64 %o, %a;
+	.reg .pred %p<3>;
+	.shared .u32 sh[64];
+	mov.u32 %t, %tid.x;
+	mov.u32 %s, 0;
+	mov.u32 %i, 0;
+OUTER:
+	and.b32 %k, %t, 7;
+	add.u32 %k, %k, %i;
+	add.u32 %k, %k, 1;
+INNER:
+	mul.lo.u32 %s, %s, 5;
+	add.u32 %s, %s, %k;
+	sub.u32 %k, %k, 1;
+	setp.ne.u32 %p1, %k, 0;
+	@%p1 bra INNER;
+	mov.u32 %c, sh;
+	mad.lo.u32 %c, %t, 4, %c;
+	st.shared.u32 [%c], %s;
+	bar.sync 0;
+	add.u32 %i, %i, 1;
+	setp.lt.u32 %p0, %i, 40;
+	@%p0 bra OUTER;
+	ld.param.u64 %o, [out];
+	mov.u32 %c, %ctaid.x;
+	mad.lo.u32 %c, %c, 64, %t;
+	mul.wide.u32 %a, %c, 8;
+	add.u64 %o, %o, %a;
+	st.global.u32 [%o], %s;
+	st.global.u32 [%o+4], %i;
+	ret;
+}`},
 	// a converged loop that loads global memory: its first load refuses
 	// (no window yet) and runs on the Go path, which installs the window
 	{"loads", `
