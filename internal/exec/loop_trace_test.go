@@ -236,7 +236,7 @@ func testLoopTraces(t *testing.T) {
 			for _, workers := range []int{1, 2} {
 				run := func() ([]byte, LaunchStats) {
 					p, g := load(t, k.src)
-					if loopTracesEnabled && !hasLoopTrace(p.Kernels["k"]) {
+					if loopTracesEnabled && simdEnabled && !hasLoopTrace(p.Kernels["k"]) {
 						t.Fatalf("%s: no loop trace", k.name)
 					}
 					out, _ := g.Alloc(4*64*8, 0)
