@@ -31,24 +31,12 @@ import (
 // and without loop traces.
 var loopTracesEnabled = os.Getenv("PTXVM_LOOPTRACE") != "off"
 
-// convLoopOps bounds the ops per branch of a loop trace that converged
-// warps take. Where a loop's blocks are long (an unrolled body), the
-// converged loop's own path, a straight-line trace per block and the
-// branch in Go, costs little more per op, and measured faster: the hash
-// kernels of 38 ops with 2 branches ran 10-20% slower in one loop trace
-// (go test -bench, alternating with PTXVM_LOOPTRACE=off; the cause is not
-// known). mandelbrot's 18 ops with 5 branches ran 1.5-2x faster.
-var convLoopOps = 8 // (a variable: tests let every loop trace run converged)
-
 // loopTrace is the trace of a loop region, ops start..end (the ops of
 // backward branches' loops that overlap, merged).
 type loopTrace struct {
 	start, end int32
 	ops        []traceOp // per op of the region, then the stop entry
 	regs       bool      // register-only bodies (ownRowsOnly), none that reads memory
-	// conv: converged warps take it (its blocks are short: see
-	// convLoopOps)
-	conv bool
 	// writes: the rows and predicates the region's ops write (groups keep
 	// the outside lanes' values); nil when a group may not run it
 	writes *traceWrites
@@ -140,13 +128,6 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
 			}
 			lt.ops = append(lt.ops, t)
 		}
-		branches := 0
-		for pc := r[0]; pc <= r[1]; pc++ {
-			if f.Ops[pc].bra {
-				branches++
-			}
-		}
-		lt.conv = int(r[1]-r[0]+1) <= convLoopOps*branches
 		lt.ops = append(lt.ops, traceOp{body: stop})
 		if lt.regs {
 			lt.writes = writesIn(f, int(r[0]), int(r[1])+1, lt.ops)

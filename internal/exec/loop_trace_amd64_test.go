@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -98,4 +99,56 @@ func TestSIMDLoopTrace(t *testing.T) {
 	if ran != 1 || notTaken != 0 || backs != 0 || at != 2 || !before || rows[warpSize] != 0 {
 		t.Errorf("jump: ran %d notTaken %d backs %d at %d before %v row %d; want 1 0 0 2 true 0", ran, notTaken, backs, at, before, rows[warpSize])
 	}
+}
+
+// BenchmarkLoopTraceDispatch times a loop of 36 register ops (splitmix64,
+// unrolled twice) and its branch, 1000 rounds a b.N iteration: straight,
+// its body as one straight-line trace per round (simdTrace, called from
+// Go), and loop, the rounds in one simdLoopTrace call. The two should take
+// about as long: the dispatch's indirect calls are what differ (see "Loop
+// traces" in docs/engine.md).
+func BenchmarkLoopTraceDispatch(b *testing.B) {
+	var src strings.Builder
+	src.WriteString(".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out) {\n" +
+		".reg .u64 %s, %z, %a;\n.reg .u32 %i;\n.reg .pred %p;\n\tmov.u32 %i, 0;\n\tcvt.u64.u32 %s, %i;\n\tmov.u64 %a, 0;\nLOOP:\n")
+	for range 2 {
+		src.WriteString("\tadd.u64 %s, %s, -7046029254386353131;\n\tshr.u64 %z, %s, 30;\n\txor.b64 %z, %z, %s;\n" +
+			"\tmul.lo.u64 %z, %z, -4658895280553007687;\n\tshr.u64 %a, %z, 27;\n\txor.b64 %z, %z, %a;\n" +
+			"\tmul.lo.u64 %z, %z, -7723592293110705685;\n\tshr.u64 %a, %z, 31;\n\txor.b64 %a, %a, %z;\n")
+		src.WriteString("\txor.b64 %s, %s, %a;\n\tadd.u64 %s, %s, 1;\n\tmul.lo.u64 %a, %a, 3;\n\tadd.u64 %a, %a, %s;\n" +
+			"\txor.b64 %a, %a, %z;\n\tshr.u64 %z, %a, 7;\n\tadd.u64 %s, %s, %z;\n")
+	}
+	src.WriteString("\tadd.u32 %i, %i, 1;\n\tsetp.ne.u32 %p, %i, 0;\n\t@%p bra LOOP;\n\tret;\n}\n")
+	p, _ := load(&testing.T{}, src.String())
+	f := p.Kernels["k"]
+	var lt *loopTrace
+	for i := range f.Ops {
+		if lt = f.Ops[i].loop; lt != nil {
+			break
+		}
+	}
+	if lt == nil || f.Ops[lt.start].trace == nil {
+		b.Skip("no loop trace (no AVX2 here)")
+	}
+	body := f.Ops[lt.start].trace // the ops up to the branch
+	rows := make([]uint64, (f.numSlots+1)*warpSize)
+	preds := make([]uint32, f.numPreds+1)
+	var ctx traceCtx
+	ctx.preds = uintptr(unsafe.Pointer(&preds[0]))
+	const rounds = 1000
+	b.Run("straight", func(b *testing.B) {
+		for range b.N {
+			for range rounds {
+				simdTrace(unsafe.Pointer(&rows[0]), &body[0], len(body), &ctx)
+			}
+		}
+	})
+	b.Run("loop", func(b *testing.B) {
+		for range b.N {
+			clear(rows) // (the counter starts again, and the constant row of 0: the branch is taken)
+			if ran, _, _, _, _ := runLoopTrace(unsafe.Pointer(&rows[0]), lt, lt.start, ^uint32(0), rounds*(len(lt.ops)-1), 1<<40, &ctx); ran != rounds*(len(lt.ops)-1) {
+				b.Fatalf("ran %d entries, want %d", ran, rounds*(len(lt.ops)-1))
+			}
+		}
+	})
 }

@@ -219,18 +219,10 @@ NEXT:
 
 // TestLoopTraces: the loops above give the same memory and counts with
 // loop traces and without (the traces and branches one by one), on one
-// worker and on two, for full warps and a partial one, with converged
-// warps taking the loop traces convLoopOps lets them and taking all.
+// worker and on two, for full warps and a partial one.
 func TestLoopTraces(t *testing.T) {
 	setFlag(t, &batchEnabled, false)
 	setFlag(t, &loopTracesEnabled, true)
-	for _, convOps := range []int{convLoopOps, 1000} {
-		setFlag(t, &convLoopOps, convOps)
-		testLoopTraces(t)
-	}
-}
-
-func testLoopTraces(t *testing.T) {
 	for _, k := range loopTraceKernels {
 		for _, block := range []int{64, 40} {
 			for _, workers := range []int{1, 2} {

@@ -464,7 +464,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
-		if lt := o.loop; lt != nil && lt.conv && !refused && tail == nil && (active == ^uint32(0) || wide && lt.regs) {
+		if lt := o.loop; lt != nil && !refused && tail == nil && (active == ^uint32(0) || wide && lt.regs) {
 			// the loop as one trace (loop_trace.go)
 			var ctx *traceCtx
 			if lt.regs {
