@@ -54,11 +54,26 @@ type loopState struct {
 	stopAfter uint64 // set when the last one allowed ended the trace
 }
 
+// loopSpan returns the first and last ops of f that a loop spans (the
+// lowest target and the highest PC of its backward branches), or 0, -1.
+func loopSpan(f *Func) (lo, hi int) {
+	lo, hi = len(f.Ops), -1
+	for pc := range f.Ops {
+		if o := &f.Ops[pc]; o.bra && o.target >= 0 && int(o.target) <= pc {
+			lo, hi = min(lo, int(o.target)), pc
+		}
+	}
+	if hi < 0 {
+		return 0, -1
+	}
+	return lo, hi
+}
+
 // buildLoopTraces gives the ops of every loop region of f whose ops all
-// have trace entries (entries, has: per op, from buildTraces) or are
-// direct branches its loop trace.
-func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
-	if !loopTracesEnabled {
+// have trace entries (entries, has: per op from lo, from buildTraces) or
+// are direct branches its loop trace.
+func buildLoopTraces(f *Func, entries []traceOp, has []bool, lo int) {
+	if !loopTracesEnabled || len(entries) == 0 {
 		return
 	}
 	bra, okBra := simdMemBody("loopBra")
@@ -85,7 +100,7 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
 		}
 		ok := true
 		for i := o.target; i <= int32(pc) && ok; i++ {
-			ok = has[i] || branch(&f.Ops[i])
+			ok = has[int(i)-lo] || branch(&f.Ops[i])
 		}
 		if ok {
 			regions = append(regions, [2]int32{o.target, int32(pc)})
@@ -105,7 +120,7 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool) {
 		for pc := r[0]; pc <= r[1]; pc++ {
 			o := &f.Ops[pc]
 			if !branch(o) {
-				lt.ops = append(lt.ops, entries[pc])
+				lt.ops = append(lt.ops, entries[int(pc)-lo])
 				lt.regs = lt.regs && ownRowsOnly(o.memTrace)
 				continue
 			}

@@ -134,10 +134,12 @@ func buildTraces(f *Func) {
 		return vecEntry(o)
 	}
 	var run []traceOp // (a scratch buffer: the runs kept are copies)
-	// every op's entry, for loop traces (entry is called once per op that
-	// has one: a memory op's takes a window)
-	entries := make([]traceOp, len(f.Ops))
-	has := make([]bool, len(f.Ops))
+	// the entries of the ops from lo on that loops span, for loop traces
+	// (entry is called once per op that has one: a memory op's takes a
+	// window)
+	lo, hi := loopSpan(f)
+	entries := make([]traceOp, max(0, hi-lo+1))
+	has := make([]bool, len(entries))
 	for i := 0; i < len(f.Ops); {
 		run = run[:0]
 		j := i
@@ -147,7 +149,9 @@ func buildTraces(f *Func) {
 				break
 			}
 			run = append(run, t)
-			entries[j], has[j] = t, true
+			if j >= lo && j <= hi {
+				entries[j-lo], has[j-lo] = t, true
+			}
 		}
 		if len(run) >= minTrace {
 			f.Ops[i].trace = slices.Clone(run)
@@ -164,7 +168,7 @@ func buildTraces(f *Func) {
 		}
 		i = max(j, i+1)
 	}
-	buildLoopTraces(f, entries, has)
+	buildLoopTraces(f, entries, has, lo)
 }
 
 // ownRowsOnly reports whether a trace entry of memTrace kind reads and
