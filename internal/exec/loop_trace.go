@@ -154,13 +154,17 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool, lo int) {
 }
 
 // runLoopTrace runs loop trace lt from op pc for the lanes of mask, at most
-// budget entries (and backsLeft backward branches, at least 1) on the
+// budget entries (at least 1: the assembly counts down to 0) and backsLeft
+// backward branches on the
 // registers at rows with context ctx; it returns the entries that ran, the
 // branches among them not taken, the backward branches taken, the op it
 // stopped at, and whether it stopped before that op (a branch the lanes
 // part at or leave the region by, a memory body that refused, the end of
 // the region) rather than at the budget's end.
 func runLoopTrace(rows unsafe.Pointer, lt *loopTrace, pc int32, mask uint32, budget, backsLeft int, ctx *traceCtx) (ran, notTaken, backs int, at int32, before bool) {
+	if budget < 1 {
+		panic("exec: runLoopTrace without a budget")
+	}
 	ctx.loop = loopState{base: uintptr(unsafe.Pointer(&lt.ops[0])), mask: uint64(mask), backsLeft: uint64(backsLeft)}
 	i, left := simdLoopTrace(rows, &lt.ops[0], int(pc-lt.start), budget, ctx)
 	before = left > 0 && ctx.loop.stopAfter == 0

@@ -464,7 +464,7 @@ func (w *Warp) runConverged(f *frame, slice int) bool {
 	rows := unsafe.Pointer(unsafe.SliceData(f.regs))
 	for {
 		o := &ops[upc]
-		if lt := o.loop; lt != nil && !refused && tail == nil && (active == ^uint32(0) || wide && lt.regs) {
+		if lt := o.loop; lt != nil && !refused && tail == nil && steps < slice && (active == ^uint32(0) || wide && lt.regs) {
 			// the loop as one trace (loop_trace.go)
 			var ctx *traceCtx
 			if lt.regs {
@@ -727,7 +727,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 	loopSkip := int32(-1)
 	for upc < limit {
 		o := &ops[upc]
-		if lt := o.loop; lt != nil && gts != nil && lt.writes != nil && upc != loopSkip && lt.end < limit {
+		if lt := o.loop; lt != nil && gts != nil && lt.writes != nil && upc != loopSkip && lt.end < limit && steps < slice {
 			if lt != ltSeen {
 				ltSeen, ltFree = lt, f.groupLimit(mask, lt.start-1) > lt.end
 			}
