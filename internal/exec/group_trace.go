@@ -143,7 +143,7 @@ func writesIn(f *Func, from, to int, ops []traceOp) *traceWrites {
 // groupTraceMaxKeep bounds the rows live outside the group that a group
 // trace may write: runGroup keeps the outside lanes' values of each
 // (Warp.keep) and puts them back after it.
-const groupTraceMaxKeep = 4
+const groupTraceMaxKeep = 8
 
 // runGroupTrace runs group trace tw for all lanes on behalf of the
 // group mask and returns how many of its ops ran (all: register-only
