@@ -111,6 +111,9 @@ type batchPlan struct {
 	// and the split's reconvergence point (the other groups' lanes never
 	// read the value)
 	readsFirst, readsLast []int32
+	// slotFirst, slotLast: per register slot, the first and last op
+	// reading it (-1: none)
+	slotFirst, slotLast []int32
 	// pendingAtoms: every atomic adds to the batch's pending sums
 	// (batch_pending.go), free of atomicsOK's rule
 	pendingAtoms bool
@@ -342,8 +345,8 @@ func planBatch(f *Func) *batchPlan {
 	return p
 }
 
-// readRanges fills readsFirst and readsLast for the ops that write one
-// register (forms, parameters).
+// readRanges fills slotFirst and slotLast, and readsFirst and readsLast
+// for the ops that write one register (forms, parameters).
 func (p *batchPlan) readRanges(f *Func) {
 	first := make([]int32, f.numSlots)
 	last := make([]int32, f.numSlots)
@@ -368,6 +371,7 @@ func (p *batchPlan) readRanges(f *Func) {
 			}
 		}
 	}
+	p.slotFirst, p.slotLast = first, last
 	p.readsFirst = make([]int32, len(f.Ops))
 	p.readsLast = make([]int32, len(f.Ops))
 	for pc := range f.Ops {

@@ -23,6 +23,16 @@ func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
 //go:noescape
 func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)
 
+// One row with non-temporal stores and no fence; batchSFence is the fence.
+
+//go:noescape
+func batchStoreNTRow32(dst *byte, row *lanes)
+
+//go:noescape
+func batchStoreNTRow64(dst *byte, row *lanes)
+
+func batchSFence()
+
 //go:noescape
 func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)
 

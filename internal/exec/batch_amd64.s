@@ -661,3 +661,62 @@ ntloop64:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func batchStoreNTRow32(dst *byte, row *lanes)
+// One row's 32 values, narrowed to 4 bytes, with non-temporal stores and
+// no fence (dst 32-byte aligned): a segment stores warp after warp and
+// fences once at its end (batchSFence).
+TEXT ·batchStoreNTRow32(SB), NOSPLIT, $0-16
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VMOVNTDQ Y2, 32(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VSHUFPS $0x88, Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVNTDQ Y4, 64(DI)
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VSHUFPS $0x88, Y7, Y6, Y6
+	VPERMQ $0xD8, Y6, Y6
+	VMOVNTDQ Y6, 96(DI)
+	VZEROUPPER
+	RET
+
+// func batchStoreNTRow64(dst *byte, row *lanes)
+// batchStoreNTRow32 for 8-byte values.
+TEXT ·batchStoreNTRow64(SB), NOSPLIT, $0-16
+	MOVQ dst+0(FP), DI
+	MOVQ row+8(FP), SI
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVNTDQ Y4, 128(DI)
+	VMOVNTDQ Y5, 160(DI)
+	VMOVNTDQ Y6, 192(DI)
+	VMOVNTDQ Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func batchSFence()
+TEXT ·batchSFence(SB), NOSPLIT, $0-0
+	SFENCE
+	RET

@@ -23,6 +23,15 @@ const batchBlocks = 256
 // row of slot s is regs[(b*slots+s)*32:][:32].
 type batchRun struct {
 	pend batchPending // the batch's pending sums (batch_pending.go)
+	// streaming segments (batch_segment.go): the scratch file and the
+	// planner's lists
+	segRegs               []uint64
+	segSteps              []segStep
+	segWritten, segInputs []int32
+	segSaved              []segSlot
+	// segNo: the loads where a segment's registers were found read outside
+	// it, or too few ops qualified (in this launch: not planned again)
+	segNo map[int32]bool
 	// readRanges: the consecutive ranges the batch's loads read so far
 	// (streamStore)
 	readRanges [][2]uint64
@@ -148,6 +157,7 @@ func getBatchRun(l *launch) *batchRun {
 		r.cta.l = l
 		r.sizeShared()
 		clear(r.gplans) // (the block shape may not be all that changed)
+		clear(r.segNo)
 		clear(r.uniR)
 		clear(r.pfLast)
 		return r
@@ -452,6 +462,10 @@ func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 			}
 			r.regOp(pc, o)
 		case bkLoad:
+			if n := r.segment(pc); n > 0 {
+				pc += n
+				continue
+			}
 			skip, ok := r.access(pc, o, false)
 			if !ok {
 				return false

@@ -1,0 +1,328 @@
+package exec
+
+import (
+	"os"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ptxvm/ptxvm/internal/mem"
+)
+
+// Streaming segments (issue 7, memory-bound kernels). Op by op, a batch's
+// register ops stream their rows through the second-level cache: each op
+// passes over every block's file (256 warps x the function's slots x 256
+// bytes, more than that cache holds), so STREAM's triad, a = b + s*c, moved
+// its rows there and back five times per element. A segment instead runs a
+// straight stretch of consecutive loads, register ops with whole-warp
+// loops and consecutive stores warp by warp through one scratch file, which
+// stays in the first-level cache: warp 0's loads, ops and stores, then
+// warp 1's. A scratch benchmark of the triad's loops (4 Mi elements):
+// 6.9-7.4 ms op by op, 4.7-4.8 ms warp by warp in one file, 4.2-5.6 for
+// Go's own loop over the three arrays.
+//
+// The segment is planned first, op by op, as runOps would run it: its
+// ld.param and integer ops on forms run as usual (batch-wide, nothing per
+// warp), its loads' and stores' ranges are checked (one window each,
+// consecutive over the whole batch), and it ends at the first op that does
+// not qualify. Its results live in the scratch file only, so no op at or
+// after its end may read a register it writes (the plan's readsLast);
+// otherwise, or when fewer than one load and one register op qualify, the
+// ops run op by op as before (the form ops it ran compute the same forms
+// again: the segment takes none that reads its own destination). The
+// order of the accesses, warp after warp, is the warp engine's.
+
+// segmentsEnabled lets tests (and PTXVM_SEGMENT=off) compare runs with and
+// without segments.
+var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
+
+// segmentRuns counts the segments run (for tests).
+var segmentRuns atomic.Int64
+
+// segSlot is a slot's batch state as a segment's planning found it.
+type segSlot struct {
+	s                int32
+	f                form
+	hasF, hasR, uniR bool
+	uniRaw           uint64
+}
+
+// segStep is one per-warp step of a segment: a load into or a store from
+// slot's scratch row at p + warp*32*n, or a trace of register ops.
+type segStep struct {
+	load, store bool
+	nt          bool // a store's non-temporal (streamStore's rule)
+	slot        int32
+	p           unsafe.Pointer
+	n           uintptr
+	signed      bool
+	tr          []traceOp
+}
+
+// segment runs the segment starting at load pc when one qualifies and
+// returns how many ops it ran (0: none; the ops run as usual).
+func (r *batchRun) segment(pc int32) int32 {
+	if !segmentsEnabled || !simdEnabled || !tracesEnabled || len(r.frames) > 0 || !r.full() || r.segNo[pc] {
+		return 0
+	}
+	ops, plan := r.fn.Ops, r.plan
+	steps := r.segSteps[:0]
+	written := r.segWritten[:0]
+	inputs := r.segInputs[:0]
+	defer func() { r.segSteps, r.segWritten, r.segInputs = steps[:0], written[:0], inputs[:0] }()
+	read := func(s int32) {
+		if !slices.Contains(written, s) && !slices.Contains(inputs, s) {
+			inputs = append(inputs, s)
+		}
+	}
+	// (a segment that does not run leaves the counts and the read ranges
+	// as they were: its ops run again op by op)
+	// (and the slots its parameter and form ops set as they were: an op
+	// before them in the segment may read what they overwrite)
+	nWarp, nThread, nRanges := r.nWarp, r.nThread, len(r.readRanges)
+	saved := r.segSaved[:0]
+	defer func() { r.segSaved = saved[:0] }()
+	save := func(d int32) {
+		saved = append(saved, segSlot{d, r.forms[d], r.hasF[d], r.hasR[d], r.uniR[d], r.uniRaw[d]})
+	}
+	undo := func() int32 {
+		r.nWarp, r.nThread, r.readRanges = nWarp, nThread, r.readRanges[:nRanges]
+		for i := len(saved) - 1; i >= 0; i-- {
+			v := &saved[i]
+			r.forms[v.s], r.hasF[v.s], r.hasR[v.s], r.uniR[v.s], r.uniRaw[v.s] = v.f, v.hasF, v.hasR, v.uniR, v.uniRaw
+		}
+		if r.segNo == nil {
+			r.segNo = map[int32]bool{}
+		}
+		r.segNo[pc] = true
+		return 0
+	}
+	loads, regOps := 0, 0
+	lastStore := int32(-1)
+	var run []traceOp // the register ops since the last access
+	flush := func() {
+		if len(run) > 0 {
+			steps = append(steps, segStep{tr: run})
+			run = nil
+		}
+	}
+	end := pc
+scan:
+	for ; int(end) < len(ops); end++ {
+		o := &ops[end]
+		switch plan.kind[end] {
+		case bkParam:
+			if len(o.vec) != 1 || slices.Contains(inputs, o.vec[0]) || slices.Contains(written, o.vec[0]) {
+				break scan
+			}
+			save(o.vec[0])
+			if !r.param(o) {
+				break scan
+			}
+			continue
+		case bkForm:
+			// batch-wide, now (forms do not depend on the warp): unless it
+			// overwrites what an op before it in the segment reads or
+			// wrote, or reads its own destination
+			srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
+			if slices.Contains(inputs, o.d) || slices.Contains(written, o.d) || slices.Contains(srcs, o.d) {
+				break scan
+			}
+			for _, src := range srcs {
+				if slices.Contains(written, src) {
+					// (its rows are the scratch file's; its form, stale)
+					if !r.segRegOp(o, read, &written, &run) {
+						break scan
+					}
+					regOps++
+					continue scan
+				}
+			}
+			save(o.d)
+			if r.formOp(end, o) {
+				continue
+			}
+			if !r.segRegOp(o, read, &written, &run) {
+				break scan
+			}
+			regOps++
+			continue
+		case bkReg:
+			if !r.segRegOp(o, read, &written, &run) {
+				break scan
+			}
+			regOps++
+			continue
+		case bkLoad, bkStore:
+		default:
+			break scan
+		}
+		store := plan.kind[end] == bkStore
+		n := uint64(o.size)
+		if o.guard != 0 || len(o.vec) != 1 || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
+			!store && plan.volatileLd != nil && plan.volatileLd[end] {
+			break
+		}
+
+		v := o.vec[0]
+		af, isForm := r.formOf(o.addrBase)
+		if isForm && af.bits == 32 {
+			af, isForm = af.widen(af.sext, &r.dom)
+		}
+		if !isForm || slices.Contains(written, o.addrBase) {
+			break
+		}
+		v0, st, ok := r.linear(&af)
+		if !ok || st != n {
+			break
+		}
+		start := v0 + o.addrConst
+		total := n * warpSize * uint64(r.nb)
+		data, off, ok := r.window(start, total)
+		if !ok || start&(n-1) != 0 {
+			break
+		}
+		flush()
+		if store {
+			lastStore = end
+			read(v)
+		} else {
+			if slices.Contains(inputs, v) {
+				break // (it would overwrite an input the warps read first)
+			}
+			r.readRanges = append(r.readRanges, [2]uint64{start, start + total})
+			written = append(written, v)
+			loads++
+		}
+		t := o.typ
+		steps = append(steps, segStep{load: !store, store: store, slot: v, p: unsafe.Pointer(&data[off]), n: uintptr(n),
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && r.streamStore(data, off, start, total)})
+	}
+	flush()
+	if loads == 0 || regOps == 0 {
+		return undo()
+	}
+	if plan.undo && lastStore >= 0 && plan.failAfter[lastStore] {
+		// an op after the stores may send the batch back, which needs
+		// what they overwrote kept (store, batch_undo.go); inside the
+		// segment none fails: every range was checked before any store
+		return undo()
+	}
+	// no op from end on reads what the segment wrote (clang's and nvcc's
+	// registers are written once; a loop would read it again)
+	for i := pc; i < end; i++ {
+		o := &ops[i]
+		var d int32 = -1
+		switch k := plan.kind[i]; {
+		case k == bkLoad:
+			d = o.vec[0]
+		case k == bkReg || k == bkForm:
+			d = o.d
+		}
+		if d < 0 || !slices.Contains(written, d) {
+			continue // (a store, or a form or parameter, batch-wide)
+		}
+		if plan.slotLast[d] >= end || plan.slotFirst[d] >= 0 && plan.slotFirst[d] <= i {
+			return undo()
+		}
+	}
+	for _, st := range steps {
+		if st.tr == nil {
+			r.countAll()
+		} else {
+			for range st.tr {
+				r.countAll()
+			}
+		}
+	}
+	r.runSegment(steps, inputs)
+	for _, s := range written {
+		r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false // (rows nobody reads)
+	}
+	segmentRuns.Add(1)
+	return end - pc
+}
+
+// segRegOp adds register op o to the segment's current run of trace
+// entries, when it has a whole-warp loop and writes one row; read notes
+// its sources, written its destination.
+func (r *batchRun) segRegOp(o *Op, read func(int32), written *[]int32, run *[]traceOp) bool {
+	d := &o.inst.Operands[0]
+	if o.guard != 0 || o.vkind == vecNone || d.Reg == nil || d.Reg.Type == ".pred" {
+		return false
+	}
+	if s, n := r.fn.operandSlots(d); s != o.d || n != 1 {
+		return false
+	}
+	t, ok := vecEntry(o)
+	if !ok {
+		return false
+	}
+	for _, s := range o.vecRows()[1:] {
+		read(s)
+	}
+	*written = append(*written, o.d)
+	*run = append(*run, t)
+	return true
+}
+
+// runSegment runs a segment's steps warp by warp in the scratch file,
+// whose input rows come from the warp's file or its forms.
+func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
+	size := r.slots * warpSize
+	if len(r.segRegs) < size {
+		r.segRegs = make([]uint64, size)
+	}
+	regs := r.segRegs[:size]
+	row := func(s int32) *lanes { return (*lanes)(regs[int(s)*warpSize:]) }
+	// uniform inputs once; the others warp by warp
+	var perWarp []int32
+	for _, s := range inputs {
+		if f, ok := r.formOf(s); ok && f.uniform() {
+			fillRow(row(s), f.raw())
+			continue
+		}
+		perWarp = append(perWarp, s)
+	}
+	base := unsafe.Pointer(&regs[0])
+	stride := uintptr(r.slots * warpSize * 8)
+	for blk := range r.nb {
+		for _, s := range perWarp {
+			if f, ok := r.formOf(s); ok {
+				r.formRow(f, blk, row(s))
+			} else {
+				*row(s) = *r.row(blk, s)
+			}
+		}
+		for i := range steps {
+			st := &steps[i]
+			switch {
+			case st.tr != nil:
+				simdTrace(base, &st.tr[0], len(st.tr), nil)
+			case st.load:
+				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
+				switch {
+				case st.n == 8:
+					batchCopy64N(row(st.slot), stride, p, 1, 0)
+				case st.signed:
+					batchLoadS32N(row(st.slot), stride, p, 1, 0)
+				default:
+					batchLoadZ32N(row(st.slot), stride, p, 1, 0)
+				}
+			default:
+				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
+				switch {
+				case st.nt && st.n == 8:
+					batchStoreNTRow64(p, row(st.slot))
+				case st.nt:
+					batchStoreNTRow32(p, row(st.slot))
+				case st.n == 8:
+					batchStore64N(p, row(st.slot), stride, 1, 0)
+				default:
+					batchStore32N(p, row(st.slot), stride, 1, 0)
+				}
+			}
+		}
+	}
+	batchSFence() // (the non-temporal stores, before anything else reads them)
+}

@@ -1,0 +1,133 @@
+package exec
+
+import (
+	"fmt"
+	"testing"
+)
+
+// segmentKernels: kernels with stretches that run as streaming segments
+// (batch_segment.go), and some that must not; runs: whether one does.
+var segmentKernels = []struct {
+	name, body string
+	runs       bool
+}{
+	// STREAM's triad: two loads, a register op on a parameter, one on the
+	// loads, the store's address computed (a form) between, a store to a
+	// third array
+	{"triad", `
+	ld.param.f32 %f9, [s];
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	add.s64 %rd7, %rd2, %rd5;
+	ld.global.f32 %f2, [%rd7];
+	mul.rn.f32 %f3, %f9, %f2;
+	add.rn.f32 %f4, %f1, %f3;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f4;`, true},
+	// saxpy in place: the store overwrites what the batch loaded (undo)
+	{"inplace", `
+	ld.param.f32 %f9, [s];
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	mul.rn.f32 %f2, %f9, %f1;
+	add.s64 %rd7, %rd2, %rd5;
+	ld.global.f32 %f3, [%rd7];
+	add.rn.f32 %f4, %f2, %f3;
+	st.global.f32 [%rd7], %f4;`, true},
+	// 8-byte values; a signed 32-bit load added to the thread's index (an
+	// input whose rows each warp builds from its form)
+	{"wide", `
+	mul.wide.u32 %rd5, %r1, 8;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u64 %rd10, [%rd6];
+	mul.wide.u32 %rd9, %r1, 4;
+	add.s64 %rd7, %rd2, %rd9;
+	ld.global.s32 %r5, [%rd7];
+	xor.b64 %rd12, %rd10, 21845;
+	add.s64 %rd14, %rd12, %rd10;
+	add.s32 %r6, %r5, %r1;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u64 [%rd8], %rd14;
+	add.s64 %rd13, %rd4, %rd9;
+	st.global.u32 [%rd13], %r6;`, true},
+	// a parameter load overwrites the first load's address register, then
+	// an op reads its own destination: the first segment has no register
+	// op and does not run, and the address must be as it was for the load
+	// to run op by op (conformance's szext reuses %ptr so); the second
+	// segment reads the first load's rows
+	{"reuse", `
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u32 %r5, [%rd6];
+	ld.param.u64 %rd6, [b];
+	add.s64 %rd6, %rd6, %rd5;
+	ld.global.u32 %r6, [%rd6];
+	add.u32 %r7, %r5, %r6;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u32 [%rd8], %r7;`, true},
+	// a loaded value read after the segment, by a setp whose branch parts
+	// the lanes (what they run next: the counts), where nothing can fail
+	// after the store: no segment
+	{"readafter", `
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u32 %r5, [%rd6];
+	add.u32 %r6, %r5, 7;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u32 [%rd8], %r6;
+	setp.gt.u32 %p2, %r5, 2000000000;
+	@%p2 bra SKIP;
+	add.u32 %r7, %r6, 1;
+	xor.b32 %r8, %r7, 3;
+SKIP:`, false},
+}
+
+// TestSegments: each kernel gives the warp engine's memory and counts with
+// batches, with segments and without, on one worker and two, with a bounds
+// guard that leaves the last batch partial; segments run where runs says.
+func TestSegments(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	for _, k := range segmentKernels {
+		src := fmt.Sprintf(`.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d, .param .u32 n, .param .f32 s) {
+	.reg .u32 %%r<16>;
+	.reg .u64 %%rd<16>;
+	.reg .f32 %%f<16>;
+	.reg .pred %%p<4>;
+	ld.param.u64 %%rd1, [a];
+	ld.param.u64 %%rd2, [b];
+	ld.param.u64 %%rd3, [c];
+	ld.param.u64 %%rd4, [d];
+	ld.param.u32 %%r2, [n];
+	mov.u32 %%r3, %%ctaid.x;
+	mov.u32 %%r4, %%ntid.x;
+	mov.u32 %%r1, %%tid.x;
+	mad.lo.u32 %%r1, %%r3, %%r4, %%r1;
+	setp.ge.u32 %%p1, %%r1, %%r2;
+	@%%p1 bra DONE;
+%s
+DONE:
+	ret;
+}`, k.body)
+		for _, n := range []int{300 * 128, 300*128 - 40} {
+			in := bdFillBufs(bdBufs(bdDwords(300*128, bdRand), bdDwords(300*128, bdRand), bdDwords(300*128, bdRand), bdWords(300*128, bdRand)), bdSeed(k.name))
+			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
+			before := segmentRuns.Load()
+			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1, 2}); diff != "" {
+				t.Fatalf("%s n=%d: %s", k.name, n, diff)
+			}
+			if ran := segmentRuns.Load() > before; ran != k.runs {
+				t.Fatalf("%s n=%d: segments ran %v, want %v", k.name, n, ran, k.runs)
+			}
+			segmentsEnabled = false
+			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1}); diff != "" {
+				t.Fatalf("%s n=%d without segments: %s", k.name, n, diff)
+			}
+			segmentsEnabled = true
+		}
+	}
+}
