@@ -151,35 +151,58 @@ const groupTraceMaxKeep = 8
 // group than it keeps. The outside lanes' values of those rows and their
 // bits of the predicates it writes are what they were before.
 func (w *Warp) runGroupTrace(f *frame, tw *traceWrites, mask uint32) int {
-	var keep [groupTraceMaxKeep]int32
-	nk := 0
-	for _, s := range tw.rows {
-		if !f.deadOutside(s) {
-			if nk == len(keep) {
-				return 0
-			}
-			keep[nk] = s
-			nk++
-		}
-	}
-	for k, s := range keep[:nk] {
-		w.keep[k] = *(*lanes)(f.regs[int(s)*warpSize:])
-	}
-	var preds [groupTraceMaxPreds]uint32
-	for k, p := range tw.preds {
-		preds[k] = f.preds[p]
+	var k outsideKept
+	if !w.keepOutside(f, tw, &k) {
+		return 0
 	}
 	ts := w.frameContext(f) // (register-only bodies use its predicates alone)
 	n := simdTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), unsafe.SliceData(tw.ops), len(tw.ops), &ts.ctx)
-	for k, p := range tw.preds {
-		f.preds[p] = preds[k]&^mask | f.preds[p]&mask
-	}
-	if nk > 0 {
-		outside := f.active &^ mask
-		for k, s := range keep[:nk] {
-			row := (*lanes)(f.regs[int(s)*warpSize:])
-			simdSelp(row, &w.keep[k], row, outside, outside)
+	w.putBackOutside(f, tw, mask, &k)
+	return n
+}
+
+// outsideKept is what a trace run for all lanes on behalf of a group keeps
+// for the lanes outside it: which rows (their values in Warp.keep) and the
+// predicates it writes.
+type outsideKept struct {
+	rows  [groupTraceMaxKeep]int32
+	n     int
+	preds [groupTraceMaxPreds]uint32
+}
+
+// keepOutside keeps, in k, the rows tw writes that are live outside the
+// group, and the predicates it writes; false when more such rows than it
+// keeps.
+func (w *Warp) keepOutside(f *frame, tw *traceWrites, k *outsideKept) bool {
+	for _, s := range tw.rows {
+		if !f.deadOutside(s) {
+			if k.n == len(k.rows) {
+				return false
+			}
+			k.rows[k.n] = s
+			k.n++
 		}
 	}
-	return n
+	for i, s := range k.rows[:k.n] {
+		w.keep[i] = *(*lanes)(f.regs[int(s)*warpSize:])
+	}
+	for i, p := range tw.preds {
+		k.preds[i] = f.preds[p]
+	}
+	return true
+}
+
+// putBackOutside gives the lanes outside the group mask their values of
+// the rows and predicates keepOutside kept.
+func (w *Warp) putBackOutside(f *frame, tw *traceWrites, mask uint32, k *outsideKept) {
+	for i, p := range tw.preds {
+		f.preds[p] = k.preds[i]&^mask | f.preds[p]&mask
+	}
+	if k.n > 0 {
+		outside := f.active &^ mask
+		for i, s := range k.rows[:k.n] {
+			row := (*lanes)(f.regs[int(s)*warpSize:])
+			simdSelp(row, &w.keep[i], row, outside, outside)
+		}
+	}
 }

@@ -180,36 +180,12 @@ func runLoopTrace(rows unsafe.Pointer, lt *loopTrace, pc int32, mask uint32, bud
 // runGroupTrace). It returns ok false, having run nothing, when more rows
 // written are live outside than it keeps.
 func (w *Warp) runGroupLoop(f *frame, lt *loopTrace, mask uint32, pc int32, budget, backsLeft int) (ran, notTaken, backs int, at int32, before, ok bool) {
-	tw := lt.writes
-	var keep [groupTraceMaxKeep]int32
-	nk := 0
-	for _, s := range tw.rows {
-		if !f.deadOutside(s) {
-			if nk == len(keep) {
-				return 0, 0, 0, pc, false, false
-			}
-			keep[nk] = s
-			nk++
-		}
-	}
-	for k, s := range keep[:nk] {
-		w.keep[k] = *(*lanes)(f.regs[int(s)*warpSize:])
-	}
-	var preds [groupTraceMaxPreds]uint32
-	for k, p := range tw.preds {
-		preds[k] = f.preds[p]
+	var k outsideKept
+	if !w.keepOutside(f, lt.writes, &k) {
+		return 0, 0, 0, pc, false, false
 	}
 	ts := w.frameContext(f)
 	ran, notTaken, backs, at, before = runLoopTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), lt, pc, mask, budget, backsLeft, &ts.ctx)
-	for k, p := range tw.preds {
-		f.preds[p] = preds[k]&^mask | f.preds[p]&mask
-	}
-	if nk > 0 {
-		outside := f.active &^ mask
-		for k, s := range keep[:nk] {
-			row := (*lanes)(f.regs[int(s)*warpSize:])
-			simdSelp(row, &w.keep[k], row, outside, outside)
-		}
-	}
+	w.putBackOutside(f, lt.writes, mask, &k)
 	return ran, notTaken, backs, at, before, true
 }
