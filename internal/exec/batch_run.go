@@ -28,6 +28,7 @@ type batchRun struct {
 	segRegs               []uint64
 	segSteps              []segStep
 	segWritten, segInputs []int32
+	segWrittenAt          []int32
 	segSaved              []segSlot
 	// segNo: the loads where a segment's registers were found read outside
 	// it, or too few ops qualified (in this launch: not planned again)

@@ -53,6 +53,7 @@ type segStep struct {
 	load, store bool
 	nt          bool // a store's non-temporal (streamStore's rule)
 	slot        int32
+	vec         []int32 // a 4 x 4-byte vector's four slots (slot unused)
 	p           unsafe.Pointer
 	n           uintptr
 	signed      bool
@@ -67,9 +68,14 @@ func (r *batchRun) segment(pc int32) int32 {
 	}
 	ops, plan := r.fn.Ops, r.plan
 	steps := r.segSteps[:0]
-	written := r.segWritten[:0]
+	written, writtenAt := r.segWritten[:0], r.segWrittenAt[:0] // (the slots and the ops writing them)
 	inputs := r.segInputs[:0]
-	defer func() { r.segSteps, r.segWritten, r.segInputs = steps[:0], written[:0], inputs[:0] }()
+	defer func() {
+		r.segSteps, r.segWritten, r.segWrittenAt, r.segInputs = steps[:0], written[:0], writtenAt[:0], inputs[:0]
+	}()
+	write := func(s, at int32) {
+		written, writtenAt = append(written, s), append(writtenAt, at)
+	}
 	read := func(s int32) {
 		if !slices.Contains(written, s) && !slices.Contains(inputs, s) {
 			inputs = append(inputs, s)
@@ -131,7 +137,7 @@ scan:
 			for _, src := range srcs {
 				if slices.Contains(written, src) {
 					// (its rows are the scratch file's; its form, stale)
-					if !r.segRegOp(o, read, &written, &run) {
+					if !r.segRegOp(o, end, read, write, &run) {
 						break scan
 					}
 					regOps++
@@ -142,13 +148,13 @@ scan:
 			if r.formOp(end, o) {
 				continue
 			}
-			if !r.segRegOp(o, read, &written, &run) {
+			if !r.segRegOp(o, end, read, write, &run) {
 				break scan
 			}
 			regOps++
 			continue
 		case bkReg:
-			if !r.segRegOp(o, read, &written, &run) {
+			if !r.segRegOp(o, end, read, write, &run) {
 				break scan
 			}
 			regOps++
@@ -159,12 +165,12 @@ scan:
 		}
 		store := plan.kind[end] == bkStore
 		n := uint64(o.size)
-		if o.guard != 0 || len(o.vec) != 1 || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
-			!store && plan.volatileLd != nil && plan.volatileLd[end] {
+		vec := len(o.vec) == 4 && n == 4 && (store || o.typ == "" || o.typ[1] != 's') // (a v4 of 4 bytes, zero-extended)
+		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
+			!store && plan.volatileLd != nil && plan.volatileLd[end] || slices.Contains(o.vec, -1) {
 			break
 		}
-
-		v := o.vec[0]
+		size := n * uint64(len(o.vec)) // (a vector's: its step and alignment)
 		af, isForm := r.formOf(o.addrBase)
 		if isForm && af.bits == 32 {
 			af, isForm = af.widen(af.sext, &r.dom)
@@ -173,30 +179,38 @@ scan:
 			break
 		}
 		v0, st, ok := r.linear(&af)
-		if !ok || st != n {
+		if !ok || st != size {
 			break
 		}
 		start := v0 + o.addrConst
-		total := n * warpSize * uint64(r.nb)
+		total := size * warpSize * uint64(r.nb)
 		data, off, ok := r.window(start, total)
-		if !ok || start&(n-1) != 0 {
+		if !ok || start&(size-1) != 0 {
 			break
+		}
+		if !store && slices.ContainsFunc(o.vec, func(v int32) bool { return slices.Contains(inputs, v) }) {
+			break // (it would overwrite an input the warps read first)
 		}
 		flush()
 		if store {
 			lastStore = end
-			read(v)
-		} else {
-			if slices.Contains(inputs, v) {
-				break // (it would overwrite an input the warps read first)
+			for _, v := range o.vec {
+				read(v)
 			}
+		} else {
 			r.readRanges = append(r.readRanges, [2]uint64{start, start + total})
-			written = append(written, v)
+			for _, v := range o.vec {
+				write(v, end)
+			}
 			loads++
 		}
 		t := o.typ
-		steps = append(steps, segStep{load: !store, store: store, slot: v, p: unsafe.Pointer(&data[off]), n: uintptr(n),
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && r.streamStore(data, off, start, total)})
+		step := segStep{load: !store, store: store, slot: o.vec[0], p: unsafe.Pointer(&data[off]), n: uintptr(size),
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && r.streamStore(data, off, start, total)}
+		if vec {
+			step.vec = o.vec
+		}
+		steps = append(steps, step)
 	}
 	flush()
 	if loads == 0 || regOps == 0 {
@@ -210,19 +224,8 @@ scan:
 	}
 	// no op from end on reads what the segment wrote (clang's and nvcc's
 	// registers are written once; a loop would read it again)
-	for i := pc; i < end; i++ {
-		o := &ops[i]
-		var d int32 = -1
-		switch k := plan.kind[i]; {
-		case k == bkLoad:
-			d = o.vec[0]
-		case k == bkReg || k == bkForm:
-			d = o.d
-		}
-		if d < 0 || !slices.Contains(written, d) {
-			continue // (a store, or a form or parameter, batch-wide)
-		}
-		if plan.slotLast[d] >= end || plan.slotFirst[d] >= 0 && plan.slotFirst[d] <= i {
+	for i, d := range written {
+		if plan.slotLast[d] >= end || plan.slotFirst[d] >= 0 && plan.slotFirst[d] <= writtenAt[i] {
 			return undo()
 		}
 	}
@@ -243,10 +246,10 @@ scan:
 	return end - pc
 }
 
-// segRegOp adds register op o to the segment's current run of trace
-// entries, when it has a whole-warp loop and writes one row; read notes
-// its sources, written its destination.
-func (r *batchRun) segRegOp(o *Op, read func(int32), written *[]int32, run *[]traceOp) bool {
+// segRegOp adds register op o (at pc) to the segment's current run of
+// trace entries, when it has a whole-warp loop and writes one row; read
+// notes its sources, write its destination.
+func (r *batchRun) segRegOp(o *Op, pc int32, read func(int32), write func(s, at int32), run *[]traceOp) bool {
 	d := &o.inst.Operands[0]
 	if o.guard != 0 || o.vkind == vecNone || d.Reg == nil || d.Reg.Type == ".pred" {
 		return false
@@ -261,7 +264,7 @@ func (r *batchRun) segRegOp(o *Op, read func(int32), written *[]int32, run *[]tr
 	for _, s := range o.vecRows()[1:] {
 		read(s)
 	}
-	*written = append(*written, o.d)
+	write(o.d, pc)
 	*run = append(*run, t)
 	return true
 }
@@ -299,6 +302,14 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 			switch {
 			case st.tr != nil:
 				simdTrace(base, &st.tr[0], len(st.tr), nil)
+			case st.vec != nil:
+				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
+				v := st.vec
+				if st.load {
+					batchLoadV4Z32N(row(v[0]), row(v[1]), row(v[2]), row(v[3]), stride, p, 1, 0)
+				} else {
+					batchStoreV4x32N(p, row(v[0]), row(v[1]), row(v[2]), row(v[3]), stride, 1, 0)
+				}
 			case st.load:
 				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
 				switch {

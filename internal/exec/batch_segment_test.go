@@ -52,6 +52,18 @@ var segmentKernels = []struct {
 	st.global.u64 [%rd8], %rd14;
 	add.s64 %rd13, %rd4, %rd9;
 	st.global.u32 [%rd13], %r6;`, true},
+	// float4: a vector load, four register ops, a vector store
+	{"vec4", `
+	ld.param.f32 %f9, [s];
+	mul.wide.u32 %rd5, %r1, 16;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd6];
+	mul.rn.f32 %f5, %f9, %f4;
+	mul.rn.f32 %f6, %f9, %f3;
+	add.rn.f32 %f7, %f2, %f9;
+	sub.rn.f32 %f8, %f1, %f9;
+	add.s64 %rd7, %rd3, %rd5;
+	st.global.v4.f32 [%rd7], {%f8, %f7, %f6, %f5};`, true},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load
@@ -115,7 +127,7 @@ DONE:
 	ret;
 }`, k.body)
 		for _, n := range []int{300 * 128, 300*128 - 40} {
-			in := bdFillBufs(bdBufs(bdDwords(300*128, bdRand), bdDwords(300*128, bdRand), bdDwords(300*128, bdRand), bdWords(300*128, bdRand)), bdSeed(k.name))
+			in := bdFillBufs(bdBufs(bdB(16*300*128, bdRand), bdDwords(300*128, bdRand), bdB(16*300*128, bdRand), bdWords(300*128, bdRand)), bdSeed(k.name))
 			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
 			before := segmentRuns.Load()
 			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1, 2}); diff != "" {
