@@ -2772,8 +2772,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VSUBPD %s, %s, %s", r.t, r.a, r.a) // f
 			w.f("VMOVDQU exp2c13<>(SB), %s", r.s)
 			for k := 12; k >= 0; k-- {
-				w.f("VMULPD %s, %s, %s", r.a, r.s, r.s)
-				w.f("VADDPD exp2c%d<>(SB), %s, %s", k, r.s, r.s)
+				w.f("VFMADD213PD exp2c%d<>(SB), %s, %s", k, r.a, r.s) // s = s*f + c
 			}
 			w.f("VCVTPD2DQY %s, %s", r.t, xt)
 			w.f("VPMOVSXDQ %s, %s", xt, r.t)
@@ -2810,14 +2809,12 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VMULPD %s, %s, %s", r.a, r.a, r.z) // r2
 			w.f("VMOVDQU sinc7<>(SB), %s", r.s)
 			for k := 6; k >= 0; k-- {
-				w.f("VMULPD %s, %s, %s", r.z, r.s, r.s)
-				w.f("VADDPD sinc%d<>(SB), %s, %s", k, r.s, r.s)
+				w.f("VFMADD213PD sinc%d<>(SB), %s, %s", k, r.z, r.s)
 			}
 			w.f("VMULPD %s, %s, %s", r.a, r.s, r.s) // sin r
 			w.f("VMOVDQU cosc8<>(SB), %s", r.c)
 			for k := 7; k >= 0; k-- {
-				w.f("VMULPD %s, %s, %s", r.z, r.c, r.c)
-				w.f("VADDPD cosc%d<>(SB), %s, %s", k, r.c, r.c)
+				w.f("VFMADD213PD cosc%d<>(SB), %s, %s", k, r.z, r.c)
 			}
 			// q odd: the other function; the sign flips for q >= 2 (sin)
 			// or q of 1 and 2 (cos). r and r2 are dead: z and a hold the
@@ -2869,8 +2866,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VMULPD %s, %s, %s", r.z, r.z, r.c) // s2
 			w.f("VMOVDQU lg2c11<>(SB), %s", r.s)
 			for k := 10; k >= 0; k-- {
-				w.f("VMULPD %s, %s, %s", r.c, r.s, r.s)
-				w.f("VADDPD lg2c%d<>(SB), %s, %s", k, r.s, r.s)
+				w.f("VFMADD213PD lg2c%d<>(SB), %s, %s", k, r.c, r.s)
 			}
 			w.f("VMULPD %s, %s, %s", r.z, r.s, r.s)
 			w.f("VMULPD twooverln2v<>(SB), %s, %s", r.s, r.s)
