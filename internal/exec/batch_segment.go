@@ -126,34 +126,24 @@ scan:
 				break scan
 			}
 			continue
-		case bkForm:
-			// batch-wide, now (forms do not depend on the warp): unless it
-			// overwrites what an op before it in the segment reads or
-			// wrote, or reads its own destination
-			srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
-			if slices.Contains(inputs, o.d) || slices.Contains(written, o.d) || slices.Contains(srcs, o.d) {
-				break scan
-			}
-			for _, src := range srcs {
-				if slices.Contains(written, src) {
-					// (its rows are the scratch file's; its form, stale)
-					if !r.segRegOp(o, end, read, write, &run) {
-						break scan
+		case bkForm, bkReg:
+			// a form op runs batch-wide, now (forms do not depend on the
+			// warp): unless it overwrites what an op before it in the
+			// segment reads or wrote, or reads its own destination; with
+			// a source the segment wrote (its rows are the scratch
+			// file's, its form stale), or no form, it is a register op
+			if plan.kind[end] == bkForm {
+				srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
+				if slices.Contains(inputs, o.d) || slices.Contains(written, o.d) || slices.Contains(srcs, o.d) {
+					break scan
+				}
+				if !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) {
+					save(o.d)
+					if r.formOp(end, o) {
+						continue
 					}
-					regOps++
-					continue scan
 				}
 			}
-			save(o.d)
-			if r.formOp(end, o) {
-				continue
-			}
-			if !r.segRegOp(o, end, read, write, &run) {
-				break scan
-			}
-			regOps++
-			continue
-		case bkReg:
 			if !r.segRegOp(o, end, read, write, &run) {
 				break scan
 			}

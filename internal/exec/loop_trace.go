@@ -70,9 +70,9 @@ func loopSpan(f *Func) (lo, hi int) {
 }
 
 // buildLoopTraces gives the ops of every loop region of f whose ops all
-// have trace entries (entries, has: per op from lo, from buildTraces) or
-// are direct branches its loop trace.
-func buildLoopTraces(f *Func, entries []traceOp, has []bool, lo int) {
+// have trace entries (entries: per op from lo, from buildTraces; a zero
+// body where an op has none) or are direct branches its loop trace.
+func buildLoopTraces(f *Func, entries []traceOp, lo int) {
 	if !loopTracesEnabled || len(entries) == 0 {
 		return
 	}
@@ -100,7 +100,7 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool, lo int) {
 		}
 		ok := true
 		for i := o.target; i <= int32(pc) && ok; i++ {
-			ok = has[int(i)-lo] || branch(&f.Ops[i])
+			ok = entries[int(i)-lo].body != 0 || branch(&f.Ops[i])
 		}
 		if ok {
 			regions = append(regions, [2]int32{o.target, int32(pc)})
@@ -155,8 +155,8 @@ func buildLoopTraces(f *Func, entries []traceOp, has []bool, lo int) {
 
 // runLoopTrace runs loop trace lt from op pc for the lanes of mask, at most
 // budget entries (at least 1: the assembly counts down to 0) and backsLeft
-// backward branches on the
-// registers at rows with context ctx; it returns the entries that ran, the
+// backward branches, on the registers at rows with context ctx; it
+// returns the entries that ran, the
 // branches among them not taken, the backward branches taken, the op it
 // stopped at, and whether it stopped before that op (a branch the lanes
 // part at or leave the region by, a memory body that refused, the end of

@@ -139,7 +139,6 @@ func buildTraces(f *Func) {
 	// window)
 	lo, hi := loopSpan(f)
 	entries := make([]traceOp, max(0, hi-lo+1))
-	has := make([]bool, len(entries))
 	for i := 0; i < len(f.Ops); {
 		run = run[:0]
 		j := i
@@ -150,7 +149,7 @@ func buildTraces(f *Func) {
 			}
 			run = append(run, t)
 			if j >= lo && j <= hi {
-				entries[j-lo], has[j-lo] = t, true
+				entries[j-lo] = t
 			}
 		}
 		if len(run) >= minTrace {
@@ -168,7 +167,7 @@ func buildTraces(f *Func) {
 		}
 		i = max(j, i+1)
 	}
-	buildLoopTraces(f, entries, has, lo)
+	buildLoopTraces(f, entries, lo)
 }
 
 // ownRowsOnly reports whether a trace entry of memTrace kind reads and

@@ -743,9 +743,7 @@ func (w *Warp) runGroup(f *frame, mask uint32, pc int32, slice int) bool {
 					nThread += n * uint64(ran-notTaken)
 					steps += ran
 					if backs > 0 && others {
-						f.backs += backs
-						f.spinners = mask
-						f.spun |= mask
+						f.countBackwards(mask, backs)
 					}
 					if before && at <= lt.end {
 						loopSkip = at
@@ -1182,8 +1180,11 @@ func (f *frame) nextPoint(waiting uint32) uint32 {
 
 // countBackward counts a backward branch the lanes of mask took while
 // other lanes of the frame could be waiting for them (starvationLimit).
-func (f *frame) countBackward(mask uint32) {
-	f.backs++
+func (f *frame) countBackward(mask uint32) { f.countBackwards(mask, 1) }
+
+// countBackwards counts n backward branches of the lanes of mask.
+func (f *frame) countBackwards(mask uint32, n int) {
+	f.backs += n
 	f.spinners = mask
 	f.spun |= mask
 }
