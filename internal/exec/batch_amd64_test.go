@@ -60,20 +60,28 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
-	for _, stream := range []bool{false, true} {
+	for _, stream := range []string{"", "loop", "rows"} { // (plain; batchStoreNT32N; batchStoreNTRow32, a row a call)
 		fill()
 		out := mem.HostBytes(uint64(len(mem32))) // (8-byte aligned; 32 for the streaming stores)
-		if stream {
+		if stream != "" {
 			out = mem.HostBytes(uint64(len(mem32) + 32))
 			out = out[(32-uintptr(unsafe.Pointer(&out[0]))&31)&31:][:len(mem32)]
-			batchStoreNT32N(&out[0], row(0), stride, rows)
-		} else {
+		}
+		switch stream {
+		case "":
 			batchStore32N(&out[0], row(0), stride, rows, 0)
+		case "loop":
+			batchStoreNT32N(&out[0], row(0), stride, rows)
+		default:
+			for b := range rows {
+				batchStoreNTRow32(&out[b*warpSize*4], row(b))
+			}
+			batchSFence()
 		}
 		for b := range rows {
 			for i := range warpSize {
 				if got, want := binary.LittleEndian.Uint32(out[(b*warpSize+i)*4:]), uint32(row(b)[i]); got != want {
-					t.Fatalf("store32 (streaming %v): row %d lane %d: %#x, want %#x", stream, b, i, got, want)
+					t.Fatalf("store32 (streaming %q): row %d lane %d: %#x, want %#x", stream, b, i, got, want)
 				}
 			}
 		}
@@ -87,6 +95,14 @@ func TestBatchRowLoops(t *testing.T) {
 	batchStoreNT64N(&nt64[0], row(0), stride, rows)
 	if !bytes.Equal(nt64, out64) {
 		t.Fatal("store64: the streaming loop stored other bytes")
+	}
+	clear(nt64)
+	for b := range rows {
+		batchStoreNTRow64(&nt64[b*warpSize*8], row(b))
+	}
+	batchSFence()
+	if !bytes.Equal(nt64, out64) {
+		t.Fatal("store64: the streaming row stores stored other bytes")
 	}
 	for b := range rows {
 		for i := range warpSize {
