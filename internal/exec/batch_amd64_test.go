@@ -418,12 +418,18 @@ func TestStreamedStoresReadBack(t *testing.T) {
 				copy(b[i*c.size:], w[:c.size])
 			}
 			var st LaunchStats
+			segs := segmentRuns.Load()
 			if err := p.Launch(t.Context(), "k", LaunchConfig{Grid: [3]int{int(n / 256), 1, 1}, Block: [3]int{256, 1, 1},
 				Params: params(p.Kernels["k"], in, out, out2), Workers: workers, Stats: &st}); err != nil {
 				t.Fatal(err)
 			}
 			if st.Batched == 0 {
 				t.Fatalf("%s, workers %d: no batch ran", c.typ, workers)
+			}
+			// (4 and 8 bytes: as streaming segments, batch_segment.go,
+			// warp by warp, each warp reading back its own streamed rows)
+			if ran := segmentRuns.Load() > segs; ran != (c.size >= 4 && segmentsEnabled) {
+				t.Fatalf("%s, workers %d: segments ran %v", c.typ, workers, ran)
 			}
 			o, _ := g.Bytes(out, n*c.size)
 			o2, _ := g.Bytes(out2, n*c.size)

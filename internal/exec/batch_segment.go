@@ -132,16 +132,14 @@ scan:
 			// segment reads or wrote, or reads its own destination; with
 			// a source the segment wrote (its rows are the scratch
 			// file's, its form stale), or no form, it is a register op
-			if plan.kind[end] == bkForm {
-				srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
+			srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
+			if plan.kind[end] == bkForm && !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) {
 				if slices.Contains(inputs, o.d) || slices.Contains(written, o.d) || slices.Contains(srcs, o.d) {
 					break scan
 				}
-				if !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) {
-					save(o.d)
-					if r.formOp(end, o) {
-						continue
-					}
+				save(o.d)
+				if r.formOp(end, o) {
+					continue
 				}
 			}
 			if !r.segRegOp(o, end, read, write, &run) {
@@ -215,6 +213,9 @@ scan:
 	// no op from end on reads what the segment wrote (clang's and nvcc's
 	// registers are written once; a loop would read it again)
 	for i, d := range written {
+		if slices.Index(written, d) != i {
+			continue // (a slot written again: its first write counts)
+		}
 		if plan.slotLast[d] >= end || plan.slotFirst[d] >= 0 && plan.slotFirst[d] <= writtenAt[i] {
 			return undo()
 		}
