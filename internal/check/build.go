@@ -394,24 +394,9 @@ func (b *builder) name(f *ir.Func, s *fscope, name string) ir.Operand {
 	return ir.Operand{Kind: ir.OpName, Name: name}
 }
 
-// constCandidate reports whether e might be a constant expression: it is
-// not a name or a name's component (most operands are registers, and
-// EvalConst reports those as errors, a costly way to say no).
-func constCandidate(e ptx.Expr) bool {
-	switch e := e.(type) {
-	case *ptx.Ident:
-		return e.Name == "WARP_SZ"
-	case *ptx.SelectorExpr:
-		return false
-	}
-	return true
-}
-
 func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr) ir.Operand {
-	if constCandidate(e) {
-		if v, err := ptx.EvalConst(e); err == nil {
-			return ir.Operand{Kind: ir.OpImm, Imm: v}
-		}
+	if v, ok := evalConst(e); ok {
+		return ir.Operand{Kind: ir.OpImm, Imm: v}
 	}
 	switch e := e.(type) {
 	case *ptx.Ident:
@@ -432,7 +417,7 @@ func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr) ir.Operand {
 		}
 		// var+imm, var-imm: an address constant
 		base := b.operand(f, s, e.X)
-		if off, err := ptx.EvalConst(e.Y); err == nil && (e.Op == "+" || e.Op == "-") {
+		if off, ok := evalConst(e.Y); ok && (e.Op == "+" || e.Op == "-") {
 			n := off.Int64()
 			if e.Op == "-" {
 				n = -n

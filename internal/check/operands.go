@@ -429,8 +429,7 @@ func (c *checker) checkImmediate(in *ptx.Instruction, e ptx.Expr, fo *isa.Operan
 func constantValue(e ptx.Expr) (ptx.Const, bool) {
 	switch e.(type) {
 	case *ptx.IntLit, *ptx.FloatLit, *ptx.UnaryExpr, *ptx.BinaryExpr, *ptx.ParenExpr, *ptx.CastExpr, *ptx.CondExpr:
-		v, err := ptx.EvalConst(e)
-		return v, err == nil
+		return evalConst(e)
 	}
 	return ptx.Const{}, false
 }

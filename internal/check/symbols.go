@@ -138,8 +138,8 @@ func (c *checker) declareVar(s *scope, d *ptx.VarDecl) {
 }
 
 func constInt(e ptx.Expr) (int64, bool) {
-	v, err := ptx.EvalConst(e)
-	if err != nil {
+	v, ok := evalConst(e)
+	if !ok {
 		return 0, false
 	}
 	switch v.Kind {
