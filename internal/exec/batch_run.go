@@ -30,6 +30,8 @@ type batchRun struct {
 	segWritten, segInputs []int32
 	segWrittenAt          []int32
 	segSaved              []segSlot
+	segTrace              []traceOp   // a segment's steps as one trace (segFuse)
+	segAccess             []segAccess // its accesses' entries
 	// segNo: the loads where a segment's registers were found read outside
 	// it, or too few ops qualified (in this launch: not planned again)
 	segNo map[int32]bool

@@ -36,6 +36,10 @@ import (
 // without segments.
 var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
 
+// segFuseEnabled lets tests (and PTXVM_SEGFUSE=off) compare a segment's
+// warps run as one trace each with its steps run one by one.
+var segFuseEnabled = os.Getenv("PTXVM_SEGFUSE") != "off"
+
 // segmentRuns counts the segments run (for tests).
 var segmentRuns atomic.Int64
 
@@ -260,6 +264,56 @@ func (r *batchRun) segRegOp(o *Op, pc int32, read func(int32), write func(s, at 
 	return true
 }
 
+// A segAccess is a fused segment trace's load or store entry: the warp's
+// elements start at p + warp*32*n (segFuse).
+type segAccess struct {
+	entry int
+	p     unsafe.Pointer
+	n     uintptr
+}
+
+// segFuse makes a segment's steps one trace: its register ops' entries,
+// and for each load and store a segment body (simdgen's segmentBodies)
+// whose address runSegment sets before each warp, so that a warp runs in
+// one call. False when a step has no body (a vector's) or the bodies are
+// missing (no AVX2).
+func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
+	tr, acc := r.segTrace[:0], r.segAccess[:0]
+	defer func() { r.segTrace, r.segAccess = tr[:0], acc[:0] }()
+	for i := range steps {
+		st := &steps[i]
+		if st.tr != nil {
+			tr = append(tr, st.tr...)
+			continue
+		}
+		if st.vec != nil {
+			return nil, nil, false
+		}
+		key := "segSt32"
+		switch {
+		case st.load && st.n == 8:
+			key = "segLd64"
+		case st.load && st.signed:
+			key = "segLdS32"
+		case st.load:
+			key = "segLdZ32"
+		case st.nt && st.n == 8:
+			key = "segStNT64"
+		case st.nt:
+			key = "segStNT32"
+		case st.n == 8:
+			key = "segSt64"
+		}
+		body, ok := simdMemBody(key)
+		if !ok {
+			return nil, nil, false
+		}
+		acc = append(acc, segAccess{len(tr), st.p, st.n})
+		tr = append(tr, traceOp{body: body, d: uint64(st.slot) * warpSize * 8})
+	}
+	return tr, acc, len(tr) > 0
+}
+
 // runSegment runs a segment's steps warp by warp in the scratch file,
 // whose input rows come from the warp's file or its forms.
 func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
@@ -280,7 +334,7 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 	}
 	base := unsafe.Pointer(&regs[0])
 	stride := uintptr(r.slots * warpSize * 8)
-	for blk := range r.nb {
+	warpInputs := func(blk int) {
 		for _, s := range perWarp {
 			if f, ok := r.formOf(s); ok {
 				r.formRow(f, blk, row(s))
@@ -288,6 +342,20 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 				*row(s) = *r.row(blk, s)
 			}
 		}
+	}
+	if tr, acc, ok := r.segFuse(steps); ok && segFuseEnabled {
+		for blk := range r.nb {
+			warpInputs(blk)
+			for _, a := range acc {
+				tr[a.entry].k = uint64(uintptr(a.p) + uintptr(blk)*warpSize*a.n)
+			}
+			simdTrace(base, &tr[0], len(tr), nil)
+		}
+		batchSFence()
+		return
+	}
+	for blk := range r.nb {
+		warpInputs(blk)
 		for i := range steps {
 			st := &steps[i]
 			switch {

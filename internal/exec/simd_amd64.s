@@ -81053,6 +81053,158 @@ fail:
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdZ32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVZXDQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVZXDQ 16(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVZXDQ 32(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVZXDQ 48(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVZXDQ 64(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVZXDQ 80(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVZXDQ 96(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVZXDQ 112(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLdS32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVSXDQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVSXDQ 16(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVSXDQ 32(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVSXDQ 48(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVSXDQ 64(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVSXDQ 80(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVSXDQ 96(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVSXDQ 112(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLd64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU 160(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU 192(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU 224(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 0(DI), Y8, Y0
+	VMOVDQU X0, 0(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 32(DI), Y8, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 64(DI), Y8, Y2
+	VMOVDQU X2, 32(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 96(DI), Y8, Y3
+	VMOVDQU X3, 48(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 128(DI), Y8, Y4
+	VMOVDQU X4, 64(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 160(DI), Y8, Y5
+	VMOVDQU X5, 80(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 192(DI), Y8, Y6
+	VMOVDQU X6, 96(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 224(DI), Y8, Y7
+	VMOVDQU X7, 112(AX)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(DI), Y0
+	VMOVDQU Y0, 0(AX)
+	VMOVDQU 32(DI), Y1
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 64(DI), Y2
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU 96(DI), Y3
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU 128(DI), Y4
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU 160(DI), Y5
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU 192(DI), Y6
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU 224(DI), Y7
+	VMOVDQU Y7, 224(AX)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStNT32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(DI), Y0
+	VMOVDQU 32(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(AX)
+	VMOVDQU 64(DI), Y0
+	VMOVDQU 96(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 32(AX)
+	VMOVDQU 128(DI), Y0
+	VMOVDQU 160(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 64(AX)
+	VMOVDQU 192(DI), Y0
+	VMOVDQU 224(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 96(AX)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStNT64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(DI), Y0
+	VMOVNTDQ Y0, 0(AX)
+	VMOVDQU 32(DI), Y1
+	VMOVNTDQ Y1, 32(AX)
+	VMOVDQU 64(DI), Y2
+	VMOVNTDQ Y2, 64(AX)
+	VMOVDQU 96(DI), Y3
+	VMOVNTDQ Y3, 96(AX)
+	VMOVDQU 128(DI), Y4
+	VMOVNTDQ Y4, 128(AX)
+	VMOVDQU 160(DI), Y5
+	VMOVNTDQ Y5, 160(AX)
+	VMOVDQU 192(DI), Y6
+	VMOVNTDQ Y6, 192(AX)
+	VMOVDQU 224(DI), Y7
+	VMOVNTDQ Y7, 224(AX)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSetpEq32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPBROADCASTQ lowmask<>(SB), Y15
 	VPBROADCASTD canonf32<>(SB), Y14
@@ -86683,83 +86835,90 @@ DATA simdbodies<>+3224(SB)/8, $·simdTraceLdV4S32_b(SB)
 DATA simdbodies<>+3232(SB)/8, $·simdTraceMulhiU64_b(SB)
 DATA simdbodies<>+3240(SB)/8, $·simdTraceMulhiU64K_b(SB)
 DATA simdbodies<>+3248(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3864
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSegLdZ32_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSegLdS32_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSegLd64_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSegSt32_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSegSt64_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSegStNT32_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSegStNT64_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3920
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

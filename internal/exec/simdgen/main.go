@@ -1305,6 +1305,47 @@ func (g *gen) beginTraceBody(key, name string) {
 	fmt.Fprintf(&g.s.b, "\nTEXT ·%s_b(SB), NOSPLIT|NOFRAME, $0-0\n", name)
 }
 
+// segmentBodies writes the trace bodies of a streaming segment's loads and
+// stores (internal/exec's batch_segment.go): the warp's 32 consecutive
+// elements at the entry's k, an address the segment's planning checked
+// for the whole batch and sets before each warp, into or from row d
+// (segLdZ32, segLdS32: 4-byte elements widened; segLd64; segSt32 stores
+// each value's low 4 bytes; segSt64; the NT stores, to a 32-byte aligned
+// k, are non-temporal, and the segment fences once after its last warp).
+// They do not check or refuse anything.
+func (g *gen) segmentBodies() {
+	for _, m := range []struct {
+		key      string
+		size     int
+		load, nt bool
+		widen    string
+	}{{"segLdZ32", 4, true, false, "VPMOVZXDQ"}, {"segLdS32", 4, true, false, "VPMOVSXDQ"}, {"segLd64", 8, true, false, ""},
+		{"segSt32", 4, false, false, ""}, {"segSt64", 8, false, false, ""},
+		{"segStNT32", 4, false, true, ""}, {"segStNT64", 8, false, true, ""}} {
+		g.beginTraceBody(m.key, "simdTrace"+strings.ToUpper(m.key[:1])+m.key[1:])
+		w := &g.s
+		switch {
+		case m.nt && m.size == 4: // two rows' halves narrowed to one register
+			for j := 0; j < 4; j++ {
+				w.f("VMOVDQU %d(DI), Y0", 64*j)
+				w.f("VMOVDQU %d(DI), Y1", 64*j+32)
+				w.f("VSHUFPS $0x88, Y1, Y0, Y0")
+				w.f("VPERMQ $0xD8, Y0, Y0")
+				w.f("VMOVNTDQ Y0, %d(AX)", 32*j)
+			}
+		case m.nt:
+			for j := 0; j < 8; j++ {
+				w.f("VMOVDQU %d(DI), Y%d", 32*j, j)
+				w.f("VMOVNTDQ Y%d, %d(AX)", j, 32*j)
+			}
+		default:
+			moveConsecutive(w, m.size, m.load, m.widen, "DI", "DI")
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
+}
+
 // traceWindowAt starts a trace body on the window its entry names (CX,
 // from R8 and the entry's c): R10 its length, refused (fail) where it is
 // shorter than size bytes (an empty window).
@@ -3244,6 +3285,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	}
 
 	g.traceMemory()
+	g.segmentBodies()
 	g.traceSetp()
 	g.traceSelp()
 	g.tracePack()

@@ -1,0 +1,85 @@
+//go:build amd64 && !purego
+
+package exec
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestSIMDSegmentBodies runs each of a segment's access bodies (simdgen's
+// segmentBodies) as a one-entry trace: a load fills row d from the 32
+// consecutive elements at k (4-byte ones zero- or sign-extended, as ld's
+// .u32 and .s32 say), a store writes row d's values (their low 4 bytes
+// for a 4-byte store) there; no other row and no byte outside the 32
+// elements changes. The non-temporal stores write to a 32-byte aligned k.
+func TestSIMDSegmentBodies(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("no AVX2 on this host")
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, c := range []struct {
+		key         string
+		size        int
+		load, signd bool
+	}{{"segLdZ32", 4, true, false}, {"segLdS32", 4, true, true}, {"segLd64", 8, true, false},
+		{"segSt32", 4, false, false}, {"segSt64", 8, false, false}, {"segStNT32", 4, false, false}, {"segStNT64", 8, false, false}} {
+		body, ok := simdMemBody(c.key)
+		if !ok {
+			t.Fatalf("%s: no body", c.key)
+		}
+		for round := 0; round < 20; round++ {
+			const slots = 4
+			rows := make([]uint64, slots*warpSize)
+			for i := range rows {
+				rows[i] = rng.Uint64()
+			}
+			buf := make([]byte, 32*8+128)
+			for i := range buf {
+				buf[i] = byte(rng.Uint32())
+			}
+			// the elements start 64 bytes in, on a 32-byte boundary
+			start := 64 - int(uintptr(unsafe.Pointer(&buf[0]))&31)
+			if round%2 == 1 && !strings.Contains(c.key, "NT") {
+				start += c.size // (the others take any aligned element)
+			}
+			slot := 1 + round%3
+			wantRows := append([]uint64(nil), rows...)
+			wantBuf := append([]byte(nil), buf...)
+			for l := 0; l < warpSize; l++ {
+				at := start + l*c.size
+				v := &wantRows[slot*warpSize+l]
+				switch {
+				case c.load && c.size == 8:
+					*v = binary.LittleEndian.Uint64(buf[at:])
+				case c.load && c.signd:
+					*v = uint64(int64(int32(binary.LittleEndian.Uint32(buf[at:]))))
+				case c.load:
+					*v = uint64(binary.LittleEndian.Uint32(buf[at:]))
+				case c.size == 8:
+					binary.LittleEndian.PutUint64(wantBuf[at:], *v)
+				default:
+					binary.LittleEndian.PutUint32(wantBuf[at:], uint32(*v))
+				}
+			}
+			tr := []traceOp{{body: body, d: uint64(slot) * warpSize * 8, k: uint64(uintptr(unsafe.Pointer(&buf[start])))}}
+			if ran := simdTrace(unsafe.Pointer(&rows[0]), &tr[0], 1, nil); ran != 1 {
+				t.Fatalf("%s: %d entries ran", c.key, ran)
+			}
+			batchSFence()
+			for i := range rows {
+				if rows[i] != wantRows[i] {
+					t.Fatalf("%s round %d: row %d lane %d: %#x, want %#x", c.key, round, i/warpSize, i%warpSize, rows[i], wantRows[i])
+				}
+			}
+			for i := range buf {
+				if buf[i] != wantBuf[i] {
+					t.Fatalf("%s round %d: byte %d (elements from %d): %#x, want %#x", c.key, round, i, start, buf[i], wantBuf[i])
+				}
+			}
+		}
+	}
+}
