@@ -275,8 +275,7 @@ type segAccess struct {
 // segFuse makes a segment's steps one trace: its register ops' entries,
 // and for each load and store a segment body (simdgen's segmentBodies)
 // whose address runSegment sets before each warp, so that a warp runs in
-// one call. False when a step has no body (a vector's) or the bodies are
-// missing (no AVX2).
+// one call. False when the bodies are missing (no AVX2).
 func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
 	tr, acc := r.segTrace[:0], r.segAccess[:0]
 	defer func() { r.segTrace, r.segAccess = tr[:0], acc[:0] }()
@@ -287,7 +286,18 @@ func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
 			continue
 		}
 		if st.vec != nil {
-			return nil, nil, false
+			key := "segStV4x32"
+			if st.load {
+				key = "segLdV4Z32"
+			}
+			body, ok := simdMemBody(key)
+			if !ok {
+				return nil, nil, false
+			}
+			row := func(k int) uint64 { return uint64(st.vec[k]) * warpSize * 8 }
+			acc = append(acc, segAccess{len(tr), st.p, st.n})
+			tr = append(tr, traceOp{body: body, d: row(0), a: row(1), b: row(2), c: row(3)})
+			continue
 		}
 		key := "segSt32"
 		switch {

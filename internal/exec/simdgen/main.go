@@ -1344,6 +1344,52 @@ func (g *gen) segmentBodies() {
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
+	// a float4's: lane i's 16 bytes at k+16i, element e in row d, a, b or
+	// c (DI, SI, DX, CX; zero-extended), four lanes at a time through a
+	// 4x4 transpose of 64-bit slots
+	rows := []string{"DI", "SI", "DX", "CX"}
+	for _, load := range []bool{true, false} {
+		key := "segStV4x32"
+		if load {
+			key = "segLdV4Z32"
+		}
+		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
+		w := &g.s
+		for q := 0; q < 8; q++ {
+			for e, r := range rows {
+				if load {
+					w.f("VPMOVZXDQ %d(AX), Y%d", 64*q+16*e, e)
+				} else {
+					w.f("VMOVDQU %d(%s), Y%d", 32*q, r, e)
+				}
+			}
+			transpose4(w)
+			for e, r := range rows {
+				if load {
+					w.f("VMOVDQU Y%d, %d(%s)", e, 32*q, r)
+				} else { // the low halves of the four slots
+					w.f("VPERMILPS $0x88, Y%d, Y%d", e, e)
+					w.f("VPERMQ $0x08, Y%d, Y%d", e, e)
+					w.f("VMOVDQU X%d, %d(AX)", e, 64*q+16*e)
+				}
+			}
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
+}
+
+// transpose4 transposes the 4x4 64-bit slots of Y0-Y3 (Y4-Y7 scratch): Y0
+// then holds the first slots of Y0-Y3, Y1 the second, and so on.
+func transpose4(w *writer) {
+	w.f("VPUNPCKLQDQ Y1, Y0, Y4")
+	w.f("VPUNPCKHQDQ Y1, Y0, Y5")
+	w.f("VPUNPCKLQDQ Y3, Y2, Y6")
+	w.f("VPUNPCKHQDQ Y3, Y2, Y7")
+	w.f("VPERM2I128 $0x20, Y6, Y4, Y0")
+	w.f("VPERM2I128 $0x31, Y6, Y4, Y2")
+	w.f("VPERM2I128 $0x20, Y7, Y5, Y1")
+	w.f("VPERM2I128 $0x31, Y7, Y5, Y3")
 }
 
 // traceWindowAt starts a trace body on the window its entry names (CX,
