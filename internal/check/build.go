@@ -85,7 +85,14 @@ func (b *builder) newInst(n int) *ir.Inst {
 type fscope struct {
 	parent *fscope
 	names  map[string]any         // *ir.Reg or *ir.Var; also the registers made from ranges
+	lens   nameLens               // of names
 	ranges prefixTable[rangeDecl] // parameterized register names
+}
+
+// set declares name in s.
+func (s *fscope) set(name string, x any) {
+	s.names[name] = x
+	s.lens.add(name)
 }
 
 type rangeDecl struct {
@@ -201,11 +208,11 @@ func (b *builder) function(f *ir.Func) {
 		if p.Space == ".reg" {
 			r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: p.Type, Vector: p.Vector}
 			f.Regs = append(f.Regs, r)
-			fs.names[dl.Name] = r
+			fs.set(dl.Name, r)
 			return &ir.Param{Reg: r}
 		}
 		v := newVar(p, dl)
-		fs.names[dl.Name] = v
+		fs.set(dl.Name, v)
 		return &ir.Param{Var: v}
 	}
 	for _, p := range d.Results {
@@ -278,11 +285,11 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 			case d.Space == ".reg":
 				r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: d.Type, Vector: d.Vector}
 				f.Regs = append(f.Regs, r)
-				s.names[dl.Name] = r
+				s.set(dl.Name, r)
 			default:
 				v := newVar(d, dl)
 				f.Vars = append(f.Vars, v)
-				s.names[dl.Name] = v
+				s.set(dl.Name, v)
 			}
 		}
 	}
@@ -322,7 +329,7 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for sc := s; sc != nil; sc = sc.parent {
-		if len(sc.names) > 0 {
+		if sc.lens.has(name) {
 			if x, ok := sc.names[name]; ok {
 				return x
 			}
@@ -355,7 +362,7 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 			if r.regs != nil {
 				r.regs[index] = reg
 			} else {
-				sc.names[name] = reg
+				sc.set(name, reg)
 			}
 			return reg
 		}

@@ -64,6 +64,8 @@ type checker struct {
 	matchBuf []match
 	// keyBuf: checkInstruction's combination key (formsFor)
 	keyBuf []byte
+	// names: the symbols of the names the instruction at hand uses
+	names nameMemo
 }
 
 func (c *checker) errorf(pos ptx.Pos, format string, args ...any) {

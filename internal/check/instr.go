@@ -601,12 +601,12 @@ func (c *checker) operandIs(s *scope, e ptx.Expr, kind string) bool {
 	case "sink":
 		return id.Name == "_"
 	case "reg":
-		if sym := s.find(id.Name); sym != nil {
+		if sym := c.find(s, id); sym != nil {
 			return sym.isReg()
 		}
 		return isa.LookupSpecialReg(id.Name) != nil
 	case "entry":
-		sym := s.find(id.Name)
+		sym := c.find(s, id)
 		return sym != nil && sym.kind == symFunc && sym.fn != nil && sym.fn.Kind == ".entry"
 	}
 	return false

@@ -292,7 +292,7 @@ func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp op
 	if !ok || sp.typ == "" {
 		return
 	}
-	sym := s.find(id.Name)
+	sym := c.find(s, id)
 	if sym == nil || !sym.isReg() || sym.decl.Vector != 0 {
 		return
 	}
@@ -329,7 +329,7 @@ func (c *checker) checkAddressSpace(s *scope, in *ptx.Instruction, e ptx.Expr) {
 	if id == nil {
 		return
 	}
-	sym := s.find(id.Name)
+	sym := c.find(s, id)
 	if sym == nil || sym.kind != symVar || sym.isReg() {
 		return
 	}
@@ -446,7 +446,7 @@ func (c *checker) checkVariable(s *scope, in *ptx.Instruction, e ptx.Expr, fo *i
 	if id == nil || len(sp.kinds) == 0 && !isArithmetic(in.Opcode) {
 		return
 	}
-	sym := s.find(id.Name)
+	sym := c.find(s, id)
 	if sym == nil || sym.kind != symVar || sym.isReg() {
 		return
 	}

@@ -38,6 +38,7 @@ func (s *symbol) isReg() bool { return s.kind == symVar && s.decl.Space == ".reg
 type scope struct {
 	parent *scope
 	names  map[string]*symbol
+	lens   nameLens              // of names
 	ranges prefixTable[rangeSym] // parameterized names: prefix -> declarations (%r<100>)
 }
 
@@ -57,6 +58,7 @@ func (c *checker) declare(s *scope, name string, sym *symbol) {
 		return
 	}
 	s.names[name] = sym
+	s.lens.add(name)
 }
 
 func (s *scope) declareRange(prefix string, n int, sym *symbol) {
@@ -74,7 +76,7 @@ func (s *scope) lookup(name string) bool { return s.find(name) != nil }
 func (s *scope) find(name string) *symbol {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for ; s != nil; s = s.parent {
-		if len(s.names) > 0 {
+		if s.lens.has(name) {
 			if sym, ok := s.names[name]; ok {
 				return sym
 			}
@@ -276,6 +278,7 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ptx.Instruction:
+			c.names.reset()
 			if st.Guard != nil && !s.lookup(st.Guard.Pred) {
 				c.errorf(st.Guard.Pos, "undeclared predicate '%s'", st.Guard.Pred)
 			}
@@ -343,7 +346,7 @@ func cutRange(t string) (string, int, bool) {
 func (c *checker) resolve(s *scope, e ptx.Expr, what string) {
 	switch e := e.(type) {
 	case *ptx.Ident:
-		c.resolveName(s, e.Name, e.Pos, what)
+		c.resolveName(s, e, what)
 	case *ptx.SelectorExpr:
 		c.resolve(s, e.X, what)
 	case *ptx.IndexExpr:
@@ -382,8 +385,9 @@ func (c *checker) resolve(s *scope, e ptx.Expr, what string) {
 	}
 }
 
-func (c *checker) resolveName(s *scope, name string, pos ptx.Pos, what string) {
-	if name == "_" || name == "WARP_SZ" || s.lookup(name) {
+func (c *checker) resolveName(s *scope, id *ptx.Ident, what string) {
+	name, pos := id.Name, id.Pos
+	if name == "_" || name == "WARP_SZ" || c.find(s, id) != nil {
 		return
 	}
 	if r := isa.LookupSpecialReg(name); r != nil {
