@@ -33,7 +33,49 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
 // isFollowsym reports whether c may continue an identifier (4.4: [a-zA-Z0-9_$]).
-func isFollowsym(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' || c == '$' }
+func isFollowsym(c byte) bool { return followsym[c] }
+
+// Byte classes: what a token starting with the byte may be.
+const (
+	clsOther   = iota // not valid in PTX outside strings and comments
+	clsBlank          // ' ' \t \r \f \v
+	clsNewline        // \n
+	clsIdent          // a letter, '_' or '$'
+	clsDigit          // a number
+	clsDot            // a directive word, a float like .5, or '.'
+	clsPercent        // %name, or the operator
+	clsSlash          // a comment, or the operator
+	clsQuote          // a string
+	clsHash           // a preprocessor line
+	clsAt             // @@DWARF, or a guard's '@'
+	clsPunct1         // punctuation that is always one byte
+	clsPunct2         // punctuation that may be the first of two bytes (<< <= == ...)
+)
+
+var byteClass, followsym = func() (cls [256]uint8, follow [256]bool) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		follow[c] = isLetter(b) || isDigit(b) || b == '_' || b == '$'
+		switch {
+		case b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v':
+			cls[c] = clsBlank
+		case b == '\n':
+			cls[c] = clsNewline
+		case isLetter(b) || b == '_' || b == '$':
+			cls[c] = clsIdent
+		case isDigit(b):
+			cls[c] = clsDigit
+		}
+	}
+	for _, b := range []byte(",;:{}[]()+-*~^?") {
+		cls[b] = clsPunct1
+	}
+	for _, b := range []byte("<>=!&|") {
+		cls[b] = clsPunct2
+	}
+	cls['.'], cls['%'], cls['/'], cls['"'], cls['#'], cls['@'] = clsDot, clsPercent, clsSlash, clsQuote, clsHash, clsAt
+	return
+}()
 
 func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
@@ -66,84 +108,120 @@ func (lx *lexer) tok(kind tokenKind, start int) token {
 	return token{kind: kind, text: lx.src[start:lx.off], file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
 }
 
+// set stores the token src[start:lx.off] of the given kind in *t.
+func (lx *lexer) set(t *token, kind tokenKind, start int) {
+	t.kind = kind
+	t.text = lx.src[start:lx.off]
+	t.file = lx.file
+	t.line = int32(lx.line)
+	t.col = int32(start - lx.lineStart + 1)
+}
+
 // next returns the next token, skipping blanks and comments.
 func (lx *lexer) next() token {
+	var t token
+	lx.scan(&t)
+	return t
+}
+
+// scan stores the next token in *t. Writing the fields in place, rather
+// than returning a token to copy, saves the parser's hot path a 48-byte
+// copy per token (and a store-forwarding stall on each). It dispatches on a
+// byte-class table: a chain of comparisons cost more than the scan itself
+// on the common one- and two-byte tokens.
+func (lx *lexer) scan(t *token) {
 	src := lx.src
 	for lx.off < len(src) {
 		start := lx.off
 		c := src[start]
-		switch {
-		case c == '\n':
+		switch byteClass[c] {
+		case clsNewline:
 			lx.off++
 			lx.newline(start)
 			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			lx.off++
-			continue
-		case c == '/' && start+1 < len(src) && src[start+1] == '/':
-			end := start + 2
-			for end < len(src) && src[end] != '\n' {
-				end++
-			}
-			lx.off = end
-			lx.comment(start)
-			continue
-		case c == '/' && start+1 < len(src) && src[start+1] == '*':
-			lx.blockComment(start)
-			continue
-		case isLetter(c) || c == '_' || c == '$' || c == '%' && start+1 < len(src) && isFollowsym(src[start+1]):
+		case clsBlank:
 			end := start + 1
-			for end < len(src) && isFollowsym(src[end]) {
+			for end < len(src) && byteClass[src[end]] == clsBlank {
 				end++
 			}
 			lx.off = end
-			return lx.tok(tokIdent, start)
-		case c == '.':
+			continue
+		case clsIdent:
+			lx.off = lx.follows(start + 1)
+			lx.set(t, tokIdent, start)
+			return
+		case clsPercent:
+			if start+1 < len(src) && isFollowsym(src[start+1]) {
+				lx.off = lx.follows(start + 1)
+				lx.set(t, tokIdent, start)
+				return
+			}
+			lx.off++
+			lx.set(t, tokPunct, start)
+			return
+		case clsPunct1:
+			lx.off++
+			lx.set(t, tokPunct, start)
+			return
+		case clsPunct2:
+			lx.off = start + punctLen(src, start)
+			lx.set(t, tokPunct, start)
+			return
+		case clsDot:
 			if start+1 < len(src) && isDigit(src[start+1]) && !lx.digitWord(start+1) {
-				return lx.number(start)
+				lx.set(t, lx.number(start), start)
+				return
 			}
 			if start+1 < len(src) && isFollowsym(src[start+1]) {
 				lx.dotWord(start)
-				return lx.tok(tokDotWord, start)
+				lx.set(t, tokDotWord, start)
+				return
 			}
 			lx.off++
-			return lx.tok(tokPunct, start)
-		case isDigit(c):
-			return lx.number(start)
-		case c == '"':
-			return lx.str(start)
-		case c == '#':
+			lx.set(t, tokPunct, start)
+			return
+		case clsDigit:
+			lx.set(t, lx.number(start), start)
+			return
+		case clsSlash:
+			if start+1 < len(src) && src[start+1] == '/' {
+				end := start + 2
+				for end < len(src) && src[end] != '\n' {
+					end++
+				}
+				lx.off = end
+				lx.comment(start)
+				continue
+			}
+			if start+1 < len(src) && src[start+1] == '*' {
+				lx.blockComment(start)
+				continue
+			}
+			lx.off++
+			lx.set(t, tokPunct, start)
+			return
+		case clsQuote:
+			lx.str(t, start)
+			return
+		case clsHash:
 			if lx.atLineStart(start) {
-				return lx.hashLine(start)
+				*t = lx.hashLine(start)
+				return
 			}
 			lx.off++
 			lx.errorAt(start, "'#' must begin a preprocessor line")
 			continue
-		case c == '@' && start+1 < len(src) && src[start+1] == '@':
-			end := start + 2
-			for end < len(src) && isFollowsym(src[end]) {
-				end++
-			}
-			if word := src[start+2 : end]; len(word) == 5 && (word == "DWARF" || word == "dwarf" || equalFoldASCII(word, "dwarf")) {
-				tstart := end
-				for tstart < len(src) && (src[tstart] == ' ' || src[tstart] == '\t') {
-					tstart++
+		case clsAt:
+			if start+1 < len(src) && src[start+1] == '@' {
+				if d, ok := lx.dwarf(start); ok {
+					*t = d
+					return
 				}
-				tend := tstart
-				for tend < len(src) && src[tend] != '\n' {
-					tend++
-				}
-				t := token{kind: tokDwarf, text: trimRight(src[tstart:tend]), file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
-				lx.off = tend
-				return t
 			}
 			lx.off = start + 1
-			return lx.tok(tokPunct, start)
+			lx.set(t, tokPunct, start)
+			return
 		default:
-			if n := punctLen(src, start); n > 0 {
-				lx.off = start + n
-				return lx.tok(tokPunct, start)
-			}
 			lx.off++
 			if c >= 0x80 {
 				for lx.off < len(src) && src[lx.off] >= 0x80 && src[lx.off] < 0xC0 { // skip the rest of a UTF-8 sequence
@@ -154,7 +232,37 @@ func (lx *lexer) next() token {
 			continue
 		}
 	}
-	return token{kind: tokEOF, file: lx.file, line: int32(lx.line), col: int32(lx.off - lx.lineStart + 1)}
+	*t = token{kind: tokEOF, file: lx.file, line: int32(lx.line), col: int32(lx.off - lx.lineStart + 1)}
+}
+
+// follows returns the end of the run of identifier characters from off.
+func (lx *lexer) follows(off int) int {
+	src := lx.src
+	for off < len(src) && isFollowsym(src[off]) {
+		off++
+	}
+	return off
+}
+
+// dwarf scans an `@@DWARF` line at start; ok is false when the word after
+// `@@` is not DWARF (the `@` is then punctuation).
+func (lx *lexer) dwarf(start int) (t token, ok bool) {
+	src := lx.src
+	end := lx.follows(start + 2)
+	if word := src[start+2 : end]; len(word) != 5 || !equalFoldASCII(word, "dwarf") {
+		return token{}, false
+	}
+	tstart := end
+	for tstart < len(src) && (src[tstart] == ' ' || src[tstart] == '\t') {
+		tstart++
+	}
+	tend := tstart
+	for tend < len(src) && src[tend] != '\n' {
+		tend++
+	}
+	t = token{kind: tokDwarf, text: trimRight(src[tstart:tend]), file: lx.file, line: int32(lx.line), col: int32(start - lx.lineStart + 1)}
+	lx.off = tend
+	return t, true
 }
 
 func (lx *lexer) comment(start int) {
@@ -229,10 +337,10 @@ func (lx *lexer) dotWord(start int) {
 	lx.off = end
 }
 
-// number scans an integer or float constant (4.5). Malformed constants are
-// returned whole (letters and digits included) for the parser to reject with
-// a precise message.
-func (lx *lexer) number(start int) token {
+// number scans an integer or float constant (4.5) and returns its kind;
+// lx.off ends after it. Malformed constants are taken whole (letters and
+// digits included) for the parser to reject with a precise message.
+func (lx *lexer) number(start int) tokenKind {
 	src := lx.src
 	i := start
 	kind := tokInt
@@ -244,14 +352,14 @@ func (lx *lexer) number(start int) token {
 				i++
 			}
 			lx.off = i
-			return lx.tok(tokInt, start)
+			return tokInt
 		case 'f', 'F', 'd', 'D':
 			i += 2
 			for i < len(src) && isFollowsym(src[i]) {
 				i++
 			}
 			lx.off = i
-			return lx.tok(tokFloat, start)
+			return tokFloat
 		}
 	}
 	for i < len(src) && isDigit(src[i]) {
@@ -281,10 +389,10 @@ func (lx *lexer) number(start int) token {
 		i++
 	}
 	lx.off = i
-	return lx.tok(kind, start)
+	return kind
 }
 
-func (lx *lexer) str(start int) token {
+func (lx *lexer) str(t *token, start int) {
 	src := lx.src
 	i := start + 1
 	for i < len(src) && src[i] != '"' && src[i] != '\n' {
@@ -296,12 +404,12 @@ func (lx *lexer) str(start int) token {
 	if i >= len(src) || src[i] != '"' {
 		lx.off = i
 		lx.errorAt(start, "string not terminated")
-		t := lx.tok(tokString, start)
+		lx.set(t, tokString, start)
 		t.text += `"`
-		return t
+		return
 	}
 	lx.off = i + 1
-	return lx.tok(tokString, start)
+	lx.set(t, tokString, start)
 }
 
 // hashLine scans a preprocessor line, joining backslash-newline continuations.

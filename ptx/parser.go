@@ -24,9 +24,13 @@ const maxDiagnostics = 1000
 const maxNesting = 500
 
 type parser struct {
-	src      tokenSource
+	src tokenSource
+	// lx is src when src is the bare lexer: advance calls it directly
+	// instead of through the interface (the per-token hot path).
+	lx       *lexer
 	tok      token   // current token
-	ahead    []token // lookahead tokens after tok, in order
+	ahead    []token // lookahead tokens after tok, in order (in aheadBuf)
+	aheadBuf [4]token
 	diags    DiagnosticList
 	comments []Comment
 	file     string
@@ -40,6 +44,7 @@ type parser struct {
 	slabs
 	scratchWords []string
 	scratchExprs [][]Expr // per expression-nesting depth scratch lists
+	stmtLists    [][]Stmt // per block-nesting depth scratch lists
 }
 
 func newParser(filename string, src []byte, opts *ParseOptions) *parser {
@@ -50,7 +55,7 @@ func newParser(filename string, src []byte, opts *ParseOptions) *parser {
 	}
 	lx := newLexer(filename, src, p.errorf, comments)
 	if bytes.IndexByte(src, '#') < 0 && len(opts.Defines) == 0 {
-		p.src = lx // nothing to preprocess: skip the filter on the hot path
+		p.src, p.lx = lx, lx // nothing to preprocess: skip the filter on the hot path
 	} else {
 		p.src = newPreprocessor(lx, opts, p.errorf)
 	}
@@ -79,6 +84,10 @@ func (p *parser) advance() {
 		p.ahead = p.ahead[1:]
 		return
 	}
+	if p.lx != nil {
+		p.lx.scan(&p.tok)
+		return
+	}
 	p.tok = p.src.next()
 }
 
@@ -87,10 +96,10 @@ func (p *parser) peek() token { return p.peekN(1) }
 
 // peekN returns the n-th token after the current one (n >= 1).
 func (p *parser) peekN(n int) token {
+	if len(p.ahead) == 0 {
+		p.ahead = p.aheadBuf[:0] // reuse the buffer instead of allocating
+	}
 	for len(p.ahead) < n {
-		if cap(p.ahead) == len(p.ahead) && len(p.ahead) == 0 {
-			p.ahead = make([]token, 0, 4)
-		}
 		p.ahead = append(p.ahead, p.src.next())
 	}
 	return p.ahead[n-1]
@@ -753,14 +762,21 @@ func (p *parser) parseBlock() *Block {
 		p.skipStatement()
 		return b
 	}
+	// Collect in a reused list and copy once: appending to b.Stmts
+	// directly left a trail of outgrown arrays on every large function.
+	stmts := p.scratchStmts()
 	for !p.isPunct("}") && p.tok.kind != tokEOF {
 		if len(p.diags) >= maxDiagnostics {
 			break
 		}
 		if s := p.parseStmt(); s != nil {
-			b.Stmts = append(b.Stmts, s)
+			stmts = append(stmts, s)
 		}
 	}
+	if len(stmts) > 0 {
+		b.Stmts = append([]Stmt(nil), stmts...)
+	}
+	p.releaseStmts(stmts)
 	p.depth--
 	b.End = p.tok.pos()
 	if p.tok.kind == tokEOF {
@@ -773,23 +789,27 @@ func (p *parser) parseBlock() *Block {
 
 // parseStmt parses one statement of a function body; nil after an error.
 func (p *parser) parseStmt() Stmt {
-	t := p.tok
-	switch t.kind {
-	case tokIdent:
-		if p.peek().is(":") {
-			p.advance()
+	if p.tok.kind == tokIdent {
+		// Consume the name first rather than peek: most statements are
+		// instructions, and the lookahead buffer costs on every one.
+		pos, name := p.tok.pos(), p.tok.text
+		p.advance()
+		if p.isPunct(":") {
 			p.advance()
 			if p.tok.kind == tokDotWord {
 				switch p.tok.text {
 				case ".callprototype":
-					return p.parsePrototype(t)
+					return p.parsePrototype(pos, name)
 				case ".calltargets", ".branchtargets":
-					return p.parseTargetList(t)
+					return p.parseTargetList(pos, name)
 				}
 			}
-			return &Label{Pos: t.pos(), Name: t.text}
+			return &Label{Pos: pos, Name: name}
 		}
-		return p.parseInstruction(nil)
+		return p.parseInstruction(nil, pos, name)
+	}
+	t := p.tok
+	switch t.kind {
 	case tokPunct:
 		switch t.text {
 		case "@":
@@ -845,18 +865,16 @@ func (p *parser) parseGuarded() Stmt {
 		p.skipStatement()
 		return nil
 	}
-	return p.parseInstruction(g)
+	opcode := p.tok.text
+	p.advance()
+	return p.parseInstruction(g, g.Pos, opcode)
 }
 
-// parseInstruction parses `opcode{.mod} {operand {, operand}} ;`.
-func (p *parser) parseInstruction(g *Guard) Stmt {
-	t := p.tok
+// parseInstruction parses `opcode{.mod} {operand {, operand}} ;`; the
+// opcode, at pos (the guard's when there is one), is already consumed.
+func (p *parser) parseInstruction(g *Guard, pos Pos, opcode string) Stmt {
 	in := p.instruction()
-	in.Pos, in.Guard, in.Opcode = t.pos(), g, t.text
-	if g != nil {
-		in.Pos = g.Pos
-	}
-	p.advance()
+	in.Pos, in.Guard, in.Opcode = pos, g, opcode
 	mods := p.scratchWords[:0]
 	for {
 		if p.tok.kind == tokDotWord {
@@ -881,17 +899,17 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 		return in
 	}
 	if p.isPunct("}") || p.tok.kind == tokEOF {
-		p.errorExpected("';' after '" + t.text + "'")
+		p.errorExpected("';' after '" + opcode + "'")
 		return nil
 	}
-	p.inCall = t.text == "call"
+	p.inCall = opcode == "call"
 	p.inOperands = true
-	defer func() { p.inCall, p.inOperands = false, false }()
 	n := len(p.diags)
 	ops := p.scratch()
 	for {
 		ops = append(ops, p.parseOperand())
 		if len(p.diags) > n {
+			p.inCall, p.inOperands = false, false
 			p.release(ops)
 			p.skipStatement()
 			return nil
@@ -900,6 +918,7 @@ func (p *parser) parseInstruction(g *Guard) Stmt {
 			break
 		}
 	}
+	p.inCall, p.inOperands = false, false
 	in.Operands = p.exprList(ops)
 	p.release(ops)
 	if !p.got(";") {
@@ -918,13 +937,23 @@ func (p *parser) parseOperand() Expr {
 		p.advance()
 		return &TupleExpr{Pos: t.pos(), Elems: p.parseList(")", p.parseExpr)}
 	}
+	// Most operands are a lone name or register (`%r1,`): when the token
+	// after it ends the operand, skip the layers of parseExpr.
+	if p.tok.kind == tokIdent && p.depth < maxNesting {
+		x := p.ident(p.tok.pos(), p.tok.text)
+		p.advance()
+		if p.tok.kind == tokPunct && (p.tok.text == "," || p.tok.text == ";") {
+			return x
+		}
+		return p.parseExprAfter(x)
+	}
 	return p.parseExpr()
 }
 
 // parsePrototype parses `name: .callprototype ({ret}) _ (params) {directives};`.
-func (p *parser) parsePrototype(name token) Stmt {
+func (p *parser) parsePrototype(pos Pos, name string) Stmt {
 	p.advance() // .callprototype
-	pr := &Prototype{Pos: name.pos(), Name: name.text}
+	pr := &Prototype{Pos: pos, Name: name}
 	if p.isPunct("(") {
 		pr.HasResults = true
 		pr.Results = p.parseParamList()
@@ -948,8 +977,8 @@ func (p *parser) parsePrototype(name token) Stmt {
 	return pr
 }
 
-func (p *parser) parseTargetList(name token) Stmt {
-	tl := &TargetList{Pos: name.pos(), Name: name.text, Kind: p.tok.text}
+func (p *parser) parseTargetList(pos Pos, name string) Stmt {
+	tl := &TargetList{Pos: pos, Name: name, Kind: p.tok.text}
 	p.advance()
 	for {
 		if p.tok.kind != tokIdent {
@@ -1059,27 +1088,46 @@ func binaryPrec(t token) int {
 
 // parseExpr parses a full expression including `?:`.
 func (p *parser) parseExpr() Expr {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > maxNesting {
+	if p.depth >= maxNesting {
 		p.errorf(p.tok.pos(), "expression nested too deeply")
 		return &Ident{Pos: p.tok.pos(), Name: "_"}
 	}
-	x := p.parseBinary(precLogOr)
-	if p.isPunct("?") {
-		pos := p.tok.pos()
-		p.advance()
-		a := p.parseExpr()
-		p.expect(":")
-		b := p.parseExpr()
-		return &CondExpr{Pos: pos, Cond: x, X: a, Y: b}
-	}
+	// No defer for the depth: this runs once per operand.
+	p.depth++
+	x := p.parseCond(p.parseBinary(precLogOr))
+	p.depth--
 	return x
+}
+
+// parseExprAfter is parseExpr when the expression's first primary, x, is
+// already parsed (and p.depth < maxNesting).
+func (p *parser) parseExprAfter(x Expr) Expr {
+	p.depth++
+	x = p.parseCond(p.parseBinaryAfter(p.parsePostfix(x), precLogOr))
+	p.depth--
+	return x
+}
+
+// parseCond parses the `? a : b` after the condition x, if there is one.
+func (p *parser) parseCond(x Expr) Expr {
+	if !p.isPunct("?") {
+		return x
+	}
+	pos := p.tok.pos()
+	p.advance()
+	a := p.parseExpr()
+	p.expect(":")
+	b := p.parseExpr()
+	return &CondExpr{Pos: pos, Cond: x, X: a, Y: b}
 }
 
 // parseBinary parses operators of precedence >= min, left-associatively.
 func (p *parser) parseBinary(min int) Expr {
-	x := p.parseUnary()
+	return p.parseBinaryAfter(p.parseUnary(), min)
+}
+
+// parseBinaryAfter is parseBinary after its first operand x.
+func (p *parser) parseBinaryAfter(x Expr, min int) Expr {
 	for {
 		prec := binaryPrec(p.tok)
 		if prec < min || prec == precNone {
@@ -1093,18 +1141,19 @@ func (p *parser) parseBinary(min int) Expr {
 }
 
 func (p *parser) parseUnary() Expr {
-	t := p.tok
-	if t.kind == tokPunct {
-		switch t.text {
+	if p.tok.kind == tokPunct {
+		switch p.tok.text {
 		case "-", "+", "!", "~":
+			t := p.tok
 			p.advance()
-			p.depth++
-			defer func() { p.depth-- }()
-			if p.depth > maxNesting {
+			if p.depth+1 > maxNesting {
 				p.errorf(t.pos(), "expression nested too deeply")
 				return &Ident{Pos: t.pos(), Name: "_"}
 			}
-			return &UnaryExpr{Pos: t.pos(), Op: t.text, X: p.parseUnary()}
+			p.depth++
+			x := p.parseUnary()
+			p.depth--
+			return &UnaryExpr{Pos: t.pos(), Op: t.text, X: x}
 		}
 	}
 	return p.parsePostfix(p.parsePrimary())
@@ -1177,11 +1226,13 @@ func isComponent(w string) bool {
 }
 
 func (p *parser) parsePrimary() Expr {
+	if p.tok.kind == tokIdent { // the common case, without copying the token
+		x := p.ident(p.tok.pos(), p.tok.text)
+		p.advance()
+		return x
+	}
 	t := p.tok
 	switch t.kind {
-	case tokIdent:
-		p.advance()
-		return p.ident(t.pos(), t.text)
 	case tokDotWord: // section names as values: `.b32 .debug_abbrev`
 		p.advance()
 		return &Ident{Pos: t.pos(), Name: t.text}
@@ -1366,6 +1417,23 @@ func (p *parser) scratch() []Expr {
 func (p *parser) release(l []Expr) {
 	clear(l)
 	p.scratchExprs = append(p.scratchExprs, l[:0])
+}
+
+// scratchStmts and releaseStmts are scratch and release for the statements
+// of a block.
+func (p *parser) scratchStmts() []Stmt {
+	n := len(p.stmtLists)
+	if n == 0 {
+		return nil
+	}
+	l := p.stmtLists[n-1]
+	p.stmtLists = p.stmtLists[:n-1]
+	return l[:0]
+}
+
+func (p *parser) releaseStmts(l []Stmt) {
+	clear(l)
+	p.stmtLists = append(p.stmtLists, l[:0])
 }
 
 // parseConstExpr parses one constant expression from src (used by #if) and
