@@ -248,7 +248,15 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 // or is "" for other modes and types. The caller checks the other
 // modifiers.
 func directedKey(op string, f fp.Format, mode fp.Mode, ftz bool) string {
-	m := map[fp.Mode]string{fp.RZ: ".rz", fp.RM: ".rm", fp.RP: ".rp"}[mode]
+	var m string
+	switch mode {
+	case fp.RZ:
+		m = ".rz"
+	case fp.RM:
+		m = ".rm"
+	case fp.RP:
+		m = ".rp"
+	}
 	if m == "" || f != fp.F32 && f != fp.F64 {
 		return ""
 	}

@@ -5,8 +5,8 @@ package exec
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/bits"
+	"strconv"
 	"unsafe"
 
 	"github.com/ptxvm/ptxvm/internal/ir"
@@ -1123,7 +1123,7 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 				return ""
 			}
 		}
-		return loadKind(fmt.Sprintf("ldV%d", len(o.vec)), 4, t)
+		return loadKind("ldV"+strconv.Itoa(len(o.vec)), 4, t)
 	}
 	if len(o.vec) != 1 || o.vec[0] < 0 {
 		return ""
@@ -1138,7 +1138,7 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 		// a warp's access at one offset in every lane's local memory (a
 		// local array's element in a loop; another pattern is refused)
 		if !load {
-			return fmt.Sprintf("stLocal%d", 8*o.size)
+			return "stLocal" + strconv.Itoa(8*o.size)
 		}
 		return loadKind("ldLocal", o.size, t)
 	case o.addrBase < 0 || o.space != mem.SpaceGlobal && o.space != mem.SpaceShared && !(load && o.space == mem.SpaceConst):
@@ -1146,7 +1146,7 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 	case load && (o.size == 1 || o.size == 2 || o.size == 4 || o.size == 8):
 		return loadKind("ld", o.size, t)
 	case !load && (o.size == 4 || o.size == 8):
-		return fmt.Sprintf("st%d", 8*o.size)
+		return "st" + strconv.Itoa(8*o.size)
 	}
 	return ""
 }
@@ -1155,13 +1155,14 @@ func memTraceKind(in *ir.Inst, o *Op, load bool, t string) string {
 // Z or S (the element zero- or sign-extended, as type t says) and its
 // bits (ldZ8, ldParamS16, ldLocal64, ldV4Z32).
 func loadKind(prefix string, size int, t string) string {
+	widths := [...]string{1: "8", 2: "16", 4: "32"}
 	switch {
 	case size == 8:
 		return prefix + "64"
 	case t[1] == 's':
-		return fmt.Sprintf("%sS%d", prefix, 8*size)
+		return prefix + "S" + widths[size]
 	}
-	return fmt.Sprintf("%sZ%d", prefix, 8*size)
+	return prefix + "Z" + widths[size]
 }
 
 // strong reports whether an ld/st is one of the strong forms (.relaxed,

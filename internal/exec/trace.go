@@ -23,7 +23,6 @@ package exec
 // on the Go path: that path installs the op's window or raises the fault.
 
 import (
-	"slices"
 	"strings"
 	"unsafe"
 
@@ -133,27 +132,30 @@ func buildTraces(f *Func) {
 		}
 		return vecEntry(o)
 	}
-	var run []traceOp // (a scratch buffer: the runs kept are copies)
+	// the runs' entries, one after the other in one slab (an op is in one
+	// run at most): each run kept is its slice
+	slab := make([]traceOp, 0, len(f.Ops))
 	// the entries of the ops from lo on that loops span, for loop traces
 	// (entry is called once per op that has one: a memory op's takes a
 	// window)
 	lo, hi := loopSpan(f)
 	entries := make([]traceOp, max(0, hi-lo+1))
 	for i := 0; i < len(f.Ops); {
-		run = run[:0]
+		start := len(slab)
 		j := i
 		for ; j < len(f.Ops) && (j == i || !target[j]); j++ {
 			t, ok := entry(&f.Ops[j])
 			if !ok {
 				break
 			}
-			run = append(run, t)
+			slab = append(slab, t)
 			if j >= lo && j <= hi {
 				entries[j-lo] = t
 			}
 		}
+		run := slab[start:len(slab):len(slab)]
 		if len(run) >= minTrace {
-			f.Ops[i].trace = slices.Clone(run)
+			f.Ops[i].trace = run
 			f.Ops[i].traceRegs = true
 			for k := i; k < i+len(run); k++ {
 				f.Ops[i].traceMem = f.Ops[i].traceMem || f.Ops[k].memTrace != ""
@@ -164,6 +166,9 @@ func buildTraces(f *Func) {
 			// it as a trace of one (a whole-warp loop alone they call
 			// directly)
 			f.groupSingles = append(f.groupSingles, groupSingle{int32(i), run[0]})
+		}
+		if len(run) < minTrace {
+			slab = slab[:start] // (not kept: the next run's)
 		}
 		i = max(j, i+1)
 	}
