@@ -122,12 +122,34 @@ func EvalConstWith(e Expr, lookup func(name string) (Const, bool)) (Const, error
 	return c, nil
 }
 
-type evaluator struct {
-	lookup func(name string) (Const, bool)
+// ConstOf is EvalConstWith for a caller that needs no error message: ok
+// is whether EvalConstWith succeeds, and c its value then. It builds no
+// diagnostic, so saying no costs no more than saying yes (a checker asks
+// this of every operand, and most are registers).
+func ConstOf(e Expr, lookup func(name string) (Const, bool)) (c Const, ok bool) {
+	ev := evaluator{lookup: lookup, quiet: true}
+	c, d := ev.eval(e, true)
+	if d != nil {
+		return Const{}, false
+	}
+	return c, true
 }
 
-func constErr(pos Pos, format string, args ...any) *Diagnostic {
-	return &Diagnostic{Pos: pos, Severity: SeverityError, Msg: fmt.Sprintf(format, args...)}
+type evaluator struct {
+	lookup func(name string) (Const, bool)
+	quiet  bool // report failure with errQuiet, building no message
+}
+
+// errQuiet is every failure of a quiet evaluator.
+var errQuiet = &Diagnostic{Severity: SeverityError, Msg: "not a constant expression"}
+
+// fail returns the diagnostic a+b+c at pos. The message is concatenated
+// only when it will be shown (not for ConstOf), and without fmt.
+func (ev *evaluator) fail(pos Pos, a, b, c string) *Diagnostic {
+	if ev.quiet {
+		return errQuiet
+	}
+	return &Diagnostic{Pos: pos, Severity: SeverityError, Msg: a + b + c}
 }
 
 func b2s(b bool) Const {
@@ -143,7 +165,7 @@ func b2s(b bool) Const {
 func (ev *evaluator) eval(e Expr, live bool) (Const, *Diagnostic) {
 	switch e := e.(type) {
 	case nil:
-		return Const{}, constErr(Pos{}, "missing expression")
+		return Const{}, ev.fail(Pos{}, "missing expression", "", "")
 	case *IntLit:
 		// Signed unless suffixed U or too large for .s64, in any base (4.5.1).
 		if e.Unsigned || e.Value > math.MaxInt64 {
@@ -164,7 +186,7 @@ func (ev *evaluator) eval(e Expr, live bool) (Const, *Diagnostic) {
 		if e.Name == "WARP_SZ" {
 			return S64Const(WarpSize), nil
 		}
-		return Const{}, constErr(e.Pos, "%s is not a constant", e.Name)
+		return Const{}, ev.fail(e.Pos, e.Name, " is not a constant", "")
 	case *ParenExpr:
 		return ev.eval(e.X, live) // any type, f32 included (Table 5)
 	case *UnaryExpr:
@@ -175,10 +197,10 @@ func (ev *evaluator) eval(e Expr, live bool) (Const, *Diagnostic) {
 			return x, d
 		}
 		if e.Type != ".s64" && e.Type != ".u64" {
-			return Const{}, constErr(e.Pos, "invalid cast (%s) in constant expression: only (.s64) and (.u64) are allowed", e.Type)
+			return Const{}, ev.fail(e.Pos, "invalid cast (", e.Type, ") in constant expression: only (.s64) and (.u64) are allowed")
 		}
 		if !x.IsInt() {
-			return Const{}, constErr(e.Pos, "cannot cast floating-point value to %s: constant expressions have no integer/floating-point casts", e.Type)
+			return Const{}, ev.fail(e.Pos, "cannot cast floating-point value to ", e.Type, ": constant expressions have no integer/floating-point casts")
 		}
 		if e.Type == ".s64" {
 			return Const{ConstS64, x.Bits}, nil
@@ -189,14 +211,14 @@ func (ev *evaluator) eval(e Expr, live bool) (Const, *Diagnostic) {
 	case *CondExpr:
 		return ev.cond(e, live)
 	}
-	return Const{}, constErr(e.Position(), "not a constant expression")
+	return Const{}, ev.fail(e.Position(), "not a constant expression", "", "")
 }
 
 // operand evaluates an operand of op, rejecting 0f literals (4.5.2).
 func (ev *evaluator) operand(e Expr, live bool, op string) (Const, *Diagnostic) {
 	c, d := ev.eval(e, live)
 	if d == nil && c.Kind == ConstF32 {
-		d = constErr(e.Position(), "single-precision 0f constant cannot be an operand of '%s': 0f constants may not be used in constant expressions", op)
+		d = ev.fail(e.Position(), "single-precision 0f constant cannot be an operand of '", op, "': 0f constants may not be used in constant expressions")
 	}
 	return c, d
 }
@@ -216,20 +238,20 @@ func (ev *evaluator) unary(e *UnaryExpr, live bool) (Const, *Diagnostic) {
 		return Const{x.Kind, -x.Bits}, nil // type preserved: -1U is .u64
 	case "!":
 		if !x.IsInt() {
-			return Const{}, needInt(e.Pos, e.Op)
+			return Const{}, ev.needInt(e.Pos, e.Op)
 		}
 		return b2s(x.Bits == 0), nil
 	case "~":
 		if !x.IsInt() {
-			return Const{}, needInt(e.Pos, e.Op)
+			return Const{}, ev.needInt(e.Pos, e.Op)
 		}
 		return Const{ConstU64, ^x.Bits}, nil // always .u64
 	}
-	return Const{}, constErr(e.Pos, "operator '%s' is not allowed in constant expressions", e.Op)
+	return Const{}, ev.fail(e.Pos, "operator '", e.Op, "' is not allowed in constant expressions")
 }
 
-func needInt(pos Pos, op string) *Diagnostic {
-	return constErr(pos, "operator '%s' requires integer operands", op)
+func (ev *evaluator) needInt(pos Pos, op string) *Diagnostic {
+	return ev.fail(pos, "operator '", op, "' requires integer operands")
 }
 
 // usual applies the usual arithmetic conversions: both .u64 if either is.
@@ -253,7 +275,7 @@ func (ev *evaluator) binary(e *BinaryExpr, live bool) (Const, *Diagnostic) {
 			return y, d
 		}
 		if !x.IsInt() || !y.IsInt() {
-			return Const{}, needInt(e.Pos, e.Op)
+			return Const{}, ev.needInt(e.Pos, e.Op)
 		}
 		if e.Op == "&&" {
 			return b2s(x.Bits != 0 && y.Bits != 0), nil
@@ -265,7 +287,7 @@ func (ev *evaluator) binary(e *BinaryExpr, live bool) (Const, *Diagnostic) {
 		return y, d
 	}
 	if x.IsFloat() != y.IsFloat() {
-		return Const{}, constErr(e.Pos, "operator '%s' has an integer and a floating-point operand: constant expressions do not convert between them", e.Op)
+		return Const{}, ev.fail(e.Pos, "operator '", e.Op, "' has an integer and a floating-point operand: constant expressions do not convert between them")
 	}
 	if x.Kind == ConstF64 {
 		return ev.floatBinary(e, x, y)
@@ -281,7 +303,7 @@ func (ev *evaluator) binary(e *BinaryExpr, live bool) (Const, *Diagnostic) {
 		return Const{k, a * b}, nil // the low 64 bits are the same signed or not
 	case "/":
 		if b == 0 {
-			return Const{k, 0}, divZero(e, live)
+			return Const{k, 0}, ev.divZero(e, live)
 		}
 		if k == ConstU64 {
 			return Const{k, a / b}, nil
@@ -291,7 +313,7 @@ func (ev *evaluator) binary(e *BinaryExpr, live bool) (Const, *Diagnostic) {
 	case "%":
 		// Operands are .u64, the result .s64 (4.5.5, Table 5).
 		if b == 0 {
-			return Const{ConstS64, 0}, divZero(e, live)
+			return Const{ConstS64, 0}, ev.divZero(e, live)
 		}
 		return Const{ConstS64, a % b}, nil
 	case "<<":
@@ -321,17 +343,17 @@ func (ev *evaluator) binary(e *BinaryExpr, live bool) (Const, *Diagnostic) {
 		}
 		return b2s(ordered(e.Op, c)), nil
 	}
-	return Const{}, constErr(e.Pos, "operator '%s' is not allowed in constant expressions", e.Op)
+	return Const{}, ev.fail(e.Pos, "operator '", e.Op, "' is not allowed in constant expressions")
 }
 
-func divZero(e *BinaryExpr, live bool) *Diagnostic {
+func (ev *evaluator) divZero(e *BinaryExpr, live bool) *Diagnostic {
 	if !live {
 		return nil
 	}
 	if e.Op == "%" {
-		return constErr(e.Pos, "remainder by zero in constant expression")
+		return ev.fail(e.Pos, "remainder by zero in constant expression", "", "")
 	}
-	return constErr(e.Pos, "division by zero in constant expression")
+	return ev.fail(e.Pos, "division by zero in constant expression", "", "")
 }
 
 func cmpOrd[T int64 | uint64](a, b T) int {
@@ -382,9 +404,9 @@ func (ev *evaluator) floatBinary(e *BinaryExpr, x, y Const) (Const, *Diagnostic)
 	case ">=":
 		return b2s(a >= b), nil
 	case "%", "<<", ">>", "&", "|", "^":
-		return Const{}, needInt(e.Pos, e.Op)
+		return Const{}, ev.needInt(e.Pos, e.Op)
 	}
-	return Const{}, constErr(e.Pos, "operator '%s' is not allowed in constant expressions", e.Op)
+	return Const{}, ev.fail(e.Pos, "operator '", e.Op, "' is not allowed in constant expressions")
 }
 
 func (ev *evaluator) cond(e *CondExpr, live bool) (Const, *Diagnostic) {
@@ -393,7 +415,7 @@ func (ev *evaluator) cond(e *CondExpr, live bool) (Const, *Diagnostic) {
 		return c, d
 	}
 	if !c.IsInt() {
-		return Const{}, constErr(e.Cond.Position(), "the condition of '?:' must be an integer")
+		return Const{}, ev.fail(e.Cond.Position(), "the condition of '?:' must be an integer", "", "")
 	}
 	x, d := ev.operand(e.X, live && c.Bits != 0, "?:")
 	if d != nil {
@@ -404,7 +426,7 @@ func (ev *evaluator) cond(e *CondExpr, live bool) (Const, *Diagnostic) {
 		return y, d
 	}
 	if x.IsFloat() != y.IsFloat() {
-		return Const{}, constErr(e.Pos, "the arms of '?:' must be both integer or both floating-point")
+		return Const{}, ev.fail(e.Pos, "the arms of '?:' must be both integer or both floating-point", "", "")
 	}
 	r := y
 	if c.Bits != 0 {

@@ -213,6 +213,9 @@ func TestEvalConst(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got, err := EvalConst(tc.e)
+		if c, ok := ConstOf(tc.e, nil); ok != (err == nil) || c != got {
+			t.Errorf("%s: ConstOf = %v, %v; EvalConst: %v, %v", tc.name, c, ok, got, err)
+		}
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: got %v, %v; want error containing %q", tc.name, got, err, tc.err)
@@ -262,6 +265,9 @@ func TestEvalConstWith(t *testing.T) {
 	}
 	for i, tc := range tests {
 		got, err := EvalConstWith(tc.e, lookup)
+		if c, ok := ConstOf(tc.e, lookup); ok != (err == nil) || c != got {
+			t.Errorf("%d: ConstOf = %v, %v; EvalConstWith: %v, %v", i, c, ok, got, err)
+		}
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%d: got %v, %v; want error %q", i, got, err, tc.err)
@@ -270,6 +276,39 @@ func TestEvalConstWith(t *testing.T) {
 		}
 		if err != nil || got != tc.want {
 			t.Errorf("%d: got %v, %v; want %v", i, got, err, tc.want)
+		}
+	}
+}
+
+// TestEvalConstMessages pins each message whole: they are built by
+// concatenation, and must read as they did when formatted with fmt.
+func TestEvalConstMessages(t *testing.T) {
+	tests := []struct {
+		e   Expr
+		msg string
+	}{
+		{nil, "missing expression"},
+		{cid("n"), "n is not a constant"},
+		{ccast(".u32", ci(1)), "invalid cast (.u32) in constant expression: only (.s64) and (.u64) are allowed"},
+		{ccast(".s64", cf(1)), "cannot cast floating-point value to .s64: constant expressions have no integer/floating-point casts"},
+		{addr(), "not a constant expression"},
+		{cun("-", cf32(0x3F800000)), "single-precision 0f constant cannot be an operand of '-': 0f constants may not be used in constant expressions"},
+		{cun("~", cf(1)), "operator '~' requires integer operands"},
+		{cun("*", ci(1)), "operator '*' is not allowed in constant expressions"},
+		{cbin(ci(1), "+", cf(1)), "operator '+' has an integer and a floating-point operand: constant expressions do not convert between them"},
+		{divz(ci(1), "/"), "division by zero in constant expression"},
+		{divz(ci(1), "%"), "remainder by zero in constant expression"},
+		{cbin(ci(1), "=", ci(1)), "operator '=' is not allowed in constant expressions"},
+		{cbin(cf(1), "=", cf(1)), "operator '=' is not allowed in constant expressions"},
+		{cbin(cf(1), "<<", cf(1)), "operator '<<' requires integer operands"},
+		{ccond(cf(1), ci(1), ci(2)), "the condition of '?:' must be an integer"},
+		{ccond(ci(1), ci(1), cf(2)), "the arms of '?:' must be both integer or both floating-point"},
+	}
+	for _, tc := range tests {
+		_, err := EvalConst(tc.e)
+		var d *Diagnostic
+		if !errors.As(err, &d) || d.Msg != tc.msg {
+			t.Errorf("EvalConst error %v; want %q", err, tc.msg)
 		}
 	}
 }
