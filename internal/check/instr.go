@@ -116,15 +116,36 @@ type formMatch struct {
 // formMemos are gate's and spec's answers for one combination of opcode,
 // modifiers and form (memo.go), and its operand choices and their specs.
 // Held by the combination's formMatch, they are found without hashing a
-// key per operand.
+// key per operand. All but spec's are shared by the checkers of every
+// module (the choices and their specs depend on the combination alone,
+// gate's answers also on the module's version and target, sharedGates):
+// a small module meets each combination a few times, and working the
+// answers out again was most of its check.
 type formMemos struct {
-	gates       []memo[[]gateDiag]
-	specs       []specMemos
-	choiceSpecs []*choiceSpecs // by choice (choiceSpecsOf)
+	specs []specMemos
+	gates *sharedList[memo[[]gateDiag]]
+	shape *shapeMemos
+}
+
+// shapeMemos are the memos of a combination and form that depend on
+// nothing else (formShape's).
+type shapeMemos struct {
+	choiceSpecs sharedList[*choiceSpecs] // by choice (choiceSpecsOf)
 	// byCount: the form's operand choices for n operands (choicesFor),
 	// found here without the shared cache's lock
-	byCount []choicesOfN
+	byCount sharedList[choicesOfN]
 }
+
+// gateKey: gate's answers for a combination and form (its shapeMemos)
+// hold for modules of one version and target.
+type gateKey struct {
+	shape   *shapeMemos
+	version isa.Version
+	target  isa.Target
+	hasTgt  bool
+}
+
+var sharedGates = newSharedCache[gateKey, *sharedList[memo[[]gateDiag]]]()
 
 type choicesOfN struct {
 	n   int
@@ -133,15 +154,13 @@ type choicesOfN struct {
 
 // choices returns choicesFor(fm.form, n), kept in the memos.
 func (fm formMatch) choices(c *checker, n int) []choice {
-	for _, k := range fm.memos.byCount {
+	for _, k := range fm.memos.shape.byCount.get() {
 		if k.n == n {
 			return k.chs
 		}
 	}
 	chs := c.choicesFor(fm.form, n)
-	if len(fm.memos.byCount) < maxMemos {
-		fm.memos.byCount = append(fm.memos.byCount, choicesOfN{n, chs})
-	}
+	fm.memos.shape.byCount.add(choicesOfN{n, chs})
 	return chs
 }
 
@@ -165,8 +184,8 @@ type specMemos struct {
 // repeats a few opcode and modifier combinations many times, so the
 // answer is kept per combination (key: the opcode and modifiers, as
 // checkInstruction writes them): the forms in a process-wide cache
-// (sharedForms; they depend on the key alone), the memos per checker
-// (their answers depend on the module's version and target).
+// (sharedForms; they depend on the key alone), and the checker's own
+// list, which holds the memos for the module's version and target.
 func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []byte) []formMatch {
 	if fms, ok := c.forms[string(keyBytes)]; ok {
 		return fms
@@ -187,7 +206,7 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []
 						groups[s.Group] = chosen[i]
 					}
 				}
-				shapes = append(shapes, formShape{b, f, groups})
+				shapes = append(shapes, formShape{b, f, groups, &shapeMemos{}})
 			}
 		}
 		return shapes
@@ -195,6 +214,10 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []
 	fms := make([]formMatch, len(shapes))
 	memos := make([]formMemos, len(shapes))
 	for i, sh := range shapes {
+		gates := sharedGates.get(gateKey{sh.memos, c.version, c.target, c.hasTgt}, func() *sharedList[memo[[]gateDiag]] {
+			return &sharedList[memo[[]gateDiag]]{}
+		})
+		memos[i] = formMemos{gates: gates, shape: sh.memos}
 		fms[i] = formMatch{sh.instr, sh.form, sh.groups, &memos[i]}
 	}
 	if c.forms == nil {
@@ -210,6 +233,7 @@ type formShape struct {
 	instr  *isa.Instr
 	form   *isa.Form
 	groups map[string]string
+	memos  *shapeMemos
 }
 
 // sharedForms and sharedChoices keep formsFor's forms and choicesFor's
@@ -523,7 +547,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		e, ok := exprs[a.Value]
 		return ok && c.operandIs(s, e, a.Kind)
 	}
-	if ds, ok := recall(m.memos.gates, operand); ok {
+	if ds, ok := recall(m.memos.gates.get(), operand); ok {
 		return ds
 	}
 	var mm memo[[]gateDiag]
@@ -542,7 +566,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		}
 		return featureName(in, m.form, r.When)
 	})
-	remember(&m.memos.gates, mm)
+	m.memos.gates.add(mm)
 	return mm.v
 }
 

@@ -78,7 +78,7 @@ func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
 // Shared: no one changes them.
 func (c *checker) choiceSpecsOf(in *ptx.Instruction, m match) *choiceSpecs {
 	if m.fixed && len(m.operands) > 0 {
-		for _, cs := range m.memos.choiceSpecs {
+		for _, cs := range m.memos.shape.choiceSpecs.get() {
 			if cs.ops == &m.operands[0] {
 				return cs
 			}
@@ -95,9 +95,9 @@ func (c *checker) choiceSpecsOf(in *ptx.Instruction, m match) *choiceSpecs {
 			cs.second[i] = c.spec(in, m, fo.Names[1])
 		}
 	}
-	if m.fixed && len(m.operands) > 0 && len(m.memos.choiceSpecs) < maxMemos {
+	if m.fixed && len(m.operands) > 0 {
 		cs.ops = &m.operands[0]
-		m.memos.choiceSpecs = append(m.memos.choiceSpecs, cs)
+		m.memos.shape.choiceSpecs.add(cs)
 	}
 	return cs
 }

@@ -1,6 +1,9 @@
 package check
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // sharedCache is a process-wide map from keys to values computed once and
 // never changed (shared by the checkers of every module, on any
@@ -35,4 +38,32 @@ func (c *sharedCache[K, V]) get(k K, compute func() V) V {
 	}
 	c.mu.Unlock()
 	return v
+}
+
+// A sharedList is a short list shared like a sharedCache's values (the
+// memos of an opcode and modifier combination): read without a lock, added
+// to under one, its elements never changed once added.
+type sharedList[T any] struct {
+	mu sync.Mutex
+	p  atomic.Pointer[[]T]
+}
+
+// get returns the list's elements.
+func (l *sharedList[T]) get() []T {
+	if p := l.p.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// add appends v, up to maxMemos elements (later ones are not kept).
+func (l *sharedList[T]) add(v T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old := l.get()
+	if len(old) >= maxMemos {
+		return
+	}
+	n := append(old[:len(old):len(old)], v)
+	l.p.Store(&n)
 }
