@@ -62,6 +62,7 @@ type segStep struct {
 	n           uintptr
 	signed      bool
 	tr          []traceOp
+	keep        []byte // a store's bytes, kept before the segment runs (undo logs)
 }
 
 // segment runs the segment starting at load pc when one qualifies and
@@ -108,7 +109,6 @@ func (r *batchRun) segment(pc int32) int32 {
 		return 0
 	}
 	loads, regOps := 0, 0
-	lastStore := int32(-1)
 	var run []traceOp // the register ops since the last access
 	flush := func() {
 		if len(run) > 0 {
@@ -185,7 +185,6 @@ scan:
 		}
 		flush()
 		if store {
-			lastStore = end
 			for _, v := range o.vec {
 				read(v)
 			}
@@ -202,16 +201,15 @@ scan:
 		if vec {
 			step.vec = o.vec
 		}
+		if store && r.keeping() && plan.failAfter[end] {
+			// an op after it may send the batch back: what it overwrites
+			// is kept first (batch_undo.go), as the op's own store would
+			step.keep = data[off : off+total]
+		}
 		steps = append(steps, step)
 	}
 	flush()
 	if loads == 0 || regOps == 0 {
-		return undo()
-	}
-	if plan.undo && lastStore >= 0 && plan.failAfter[lastStore] {
-		// an op after the stores may send the batch back, which needs
-		// what they overwrote kept (store, batch_undo.go); inside the
-		// segment none fails: every range was checked before any store
 		return undo()
 	}
 	// no op from end on reads what the segment wrote (clang's and nvcc's
@@ -222,6 +220,11 @@ scan:
 		}
 		if plan.slotLast[d] >= end || plan.slotFirst[d] >= 0 && plan.slotFirst[d] <= writtenAt[i] {
 			return undo()
+		}
+	}
+	for _, st := range steps {
+		if st.keep != nil && !r.keep(st.keep) {
+			return undo() // (the undo log is full: the op's store sends the batch back)
 		}
 	}
 	for _, st := range steps {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 )
@@ -148,6 +149,39 @@ DONE:
 				t.Fatalf("%s n=%d without segments: %s", k.name, n, diff)
 			}
 			segmentsEnabled = true
+		}
+	}
+}
+
+// TestSegmentsKeepStores: a grid-stride loop's a[i] += 1 runs as a segment
+// in each trip, keeping what its store overwrites (a load of a later trip
+// can still send the batch back); its lanes part at the loop's end when n
+// is not a multiple of 32, and the batch goes back to the warp engine,
+// which runs the CTAs again from the memory the batch started from. Each
+// word must be incremented once per thread that reaches it (j < n: once),
+// as without batches (bdDiffOn compares memory and counts).
+func TestSegmentsKeepStores(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	const ctas, block = 40, 128
+	for _, n := range []int{3 * ctas * block, 3*ctas*block + 7} {
+		src := undoHead + partingBody
+		in := bdFillBufs(bdBufs(bdWords(4*ctas*block, bdZero), bdWords(ctas*block+16, bdZero)), 5)
+		before := segmentRuns.Load()
+		diff, ref := bdDiffOn(t, src, "k", bdX(ctas), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(n))), false, []int{1, 2})
+		if diff != "" {
+			t.Fatalf("n=%d: %s", n, diff)
+		}
+		if simdEnabled && segmentRuns.Load() == before {
+			t.Fatalf("n=%d: no segment ran", n)
+		}
+		for j := range 4 * ctas * block {
+			want := uint32(0)
+			if j < n {
+				want = 1
+			}
+			if got := binary.LittleEndian.Uint32(ref.mem[0][4*j:]); got != want {
+				t.Fatalf("n=%d: a[%d] = %d, want %d", n, j, got, want)
+			}
 		}
 	}
 }
