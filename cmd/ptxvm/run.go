@@ -204,6 +204,13 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "stats: kernel=%s ms=%.3f thread_instructions=%d warp_instructions=%d workers=%d ctas=%d batched=%d\n",
 				kernel, float64(s.Duration.Microseconds())/1000, s.ThreadInstructions, s.WarpInstructions, s.Workers, s.CTAs, s.Batched)
 		}
+		opts.Loaded = func(module string, bytes int, d time.Duration) {
+			name := moduleName(caseFile, module)
+			if strings.ContainsAny(name, " \t=\"") {
+				name = strconv.Quote(name) // (one field still)
+			}
+			fmt.Fprintf(stderr, "stats: module=%s bytes=%d load_ms=%.3f\n", name, bytes, float64(d.Microseconds())/1000)
+		}
 	}
 	if isTerminal(stderr) {
 		opts.Progress = func(done, total int) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -302,7 +303,8 @@ func TestSafeName(t *testing.T) {
 	}
 }
 
-// TestRunStats: -stats prints one stats line per launch with the counts.
+// TestRunStats: -stats prints one stats line per launch with the counts,
+// after one per module with its size and load time.
 func TestRunStats(t *testing.T) {
 	dir := caseDir(t)
 	ptxFile := filepath.Join(dir, "saxpy.ptx")
@@ -311,5 +313,13 @@ func TestRunStats(t *testing.T) {
 		"-buffer", "x:f32:5:fill=1", "-buffer", "y:f32:5", ptxFile)
 	if code != exitOK || !regexp.MustCompile(`(?m)^stats: kernel=saxpy ms=[0-9.]+ thread_instructions=[1-9][0-9]* warp_instructions=[1-9][0-9]* workers=1 ctas=2 batched=[0-9]+$`).MatchString(stderr) {
 		t.Fatalf("code %d, stderr:\n%s", code, stderr)
+	}
+	info, err := os.Stat(ptxFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := regexp.MustCompile(`(?m)^stats: module=(\S+) bytes=([0-9]+) load_ms=([0-9]+\.[0-9]{3})$`).FindStringSubmatch(stderr)
+	if load == nil || load[1] != ptxFile || load[2] != strconv.FormatInt(info.Size(), 10) || strings.Index(stderr, load[0]) > strings.Index(stderr, "stats: kernel=") {
+		t.Fatalf("no load line for %s (%d bytes) before the launch's; stderr:\n%s", ptxFile, info.Size(), stderr)
 	}
 }

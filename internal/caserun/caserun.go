@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ptxvm/ptxvm/internal/casefile"
 	"github.com/ptxvm/ptxvm/internal/check"
@@ -29,6 +30,9 @@ type Options struct {
 	ScheduleSeed uint64
 	// Stats, when set, is called after each launch with its counts.
 	Stats func(kernel, module string, s exec.LaunchStats)
+	// Loaded, when set, is called after each module loads (parse, check
+	// and exec.Load of its bytes of PTX) with how long that took.
+	Loaded func(module string, bytes int, d time.Duration)
 }
 
 // Result is the outcome of one case on one module.
@@ -80,9 +84,13 @@ func runModule(ctx context.Context, c *casefile.Case, name string, src []byte, o
 		return r
 	}
 	g := mem.NewGlobal(0)
+	start := time.Now()
 	p, err := load(name, src, c.Arch, g)
 	if err != nil {
 		return fail("%v", firstLine(err))
+	}
+	if opts.Loaded != nil {
+		opts.Loaded(name, len(src), time.Since(start))
 	}
 	k := p.Kernels[c.Kernel]
 	if k == nil {
