@@ -23,14 +23,8 @@ func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
 //go:noescape
 func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)
 
-// One row with non-temporal stores and no fence; batchSFence is the fence.
-
-//go:noescape
-func batchStoreNTRow32(dst *byte, row *lanes)
-
-//go:noescape
-func batchStoreNTRow64(dst *byte, row *lanes)
-
+// batchSFence orders the non-temporal stores before it (a segment's,
+// whose bodies do not fence) before the stores and loads after it.
 func batchSFence()
 
 //go:noescape

@@ -672,26 +672,6 @@ ntloop64:
 	VZEROUPPER
 	RET
 
-// func batchStoreNTRow32(dst *byte, row *lanes)
-// One row's 32 values, narrowed to 4 bytes, with non-temporal stores and
-// no fence (dst 32-byte aligned): a segment stores warp after warp and
-// fences once at its end (batchSFence).
-TEXT ·batchStoreNTRow32(SB), NOSPLIT, $0-16
-	MOVQ dst+0(FP), DI
-	MOVQ row+8(FP), SI
-	NTROW32
-	VZEROUPPER
-	RET
-
-// func batchStoreNTRow64(dst *byte, row *lanes)
-// batchStoreNTRow32 for 8-byte values.
-TEXT ·batchStoreNTRow64(SB), NOSPLIT, $0-16
-	MOVQ dst+0(FP), DI
-	MOVQ row+8(FP), SI
-	NTROW64
-	VZEROUPPER
-	RET
-
 // func batchSFence()
 TEXT ·batchSFence(SB), NOSPLIT, $0-0
 	SFENCE

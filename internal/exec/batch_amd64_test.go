@@ -60,7 +60,7 @@ func TestBatchRowLoops(t *testing.T) {
 			}
 		}
 	}
-	for _, stream := range []string{"", "loop", "rows"} { // (plain; batchStoreNT32N; batchStoreNTRow32, a row a call)
+	for _, stream := range []string{"", "loop"} { // (plain; batchStoreNT32N)
 		fill()
 		out := mem.HostBytes(uint64(len(mem32))) // (8-byte aligned; 32 for the streaming stores)
 		if stream != "" {
@@ -70,13 +70,8 @@ func TestBatchRowLoops(t *testing.T) {
 		switch stream {
 		case "":
 			batchStore32N(&out[0], row(0), stride, rows, 0)
-		case "loop":
-			batchStoreNT32N(&out[0], row(0), stride, rows)
 		default:
-			for b := range rows {
-				batchStoreNTRow32(&out[b*warpSize*4], row(b))
-			}
-			batchSFence()
+			batchStoreNT32N(&out[0], row(0), stride, rows)
 		}
 		for b := range rows {
 			for i := range warpSize {
@@ -95,14 +90,6 @@ func TestBatchRowLoops(t *testing.T) {
 	batchStoreNT64N(&nt64[0], row(0), stride, rows)
 	if !bytes.Equal(nt64, out64) {
 		t.Fatal("store64: the streaming loop stored other bytes")
-	}
-	clear(nt64)
-	for b := range rows {
-		batchStoreNTRow64(&nt64[b*warpSize*8], row(b))
-	}
-	batchSFence()
-	if !bytes.Equal(nt64, out64) {
-		t.Fatal("store64: the streaming row stores stored other bytes")
 	}
 	for b := range rows {
 		for i := range warpSize {

@@ -12,8 +12,6 @@ func batchCopy64N(row *lanes, stride uintptr, src *byte, n int, pf uintptr)  { p
 func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)           { panic("unreachable") }
 func batchStoreNT64N(dst *byte, row *lanes, stride uintptr, n int)           { panic("unreachable") }
 func batchStore64N(dst *byte, row *lanes, stride uintptr, n int, pf uintptr) { panic("unreachable") }
-func batchStoreNTRow32(dst *byte, row *lanes)                                { panic("unreachable") }
-func batchStoreNTRow64(dst *byte, row *lanes)                                { panic("unreachable") }
 func batchSFence()                                                           { panic("unreachable") }
 func batchLoadZ32s(dst *uint64, src *byte, n int)                            { panic("unreachable") }
 func batchStore32s(dst *byte, src *uint64, n int)                            { panic("unreachable") }

@@ -36,10 +36,6 @@ import (
 // without segments.
 var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
 
-// segFuseEnabled lets tests (and PTXVM_SEGFUSE=off) compare a segment's
-// warps run as one trace each with its steps run one by one.
-var segFuseEnabled = os.Getenv("PTXVM_SEGFUSE") != "off"
-
 // segmentRuns counts the segments run (for tests).
 var segmentRuns atomic.Int64
 
@@ -222,6 +218,9 @@ scan:
 			return undo()
 		}
 	}
+	if !r.segFuse(steps) {
+		return undo()
+	}
 	for _, st := range steps {
 		if st.keep != nil && !r.keep(st.keep) {
 			return undo() // (the undo log is full: the op's store sends the batch back)
@@ -275,13 +274,14 @@ type segAccess struct {
 	n     uintptr
 }
 
-// segFuse makes a segment's steps one trace: its register ops' entries,
-// and for each load and store a segment body (simdgen's segmentBodies)
-// whose address runSegment sets before each warp, so that a warp runs in
-// one call. False when the bodies are missing (no AVX2).
-func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
+// segFuse makes a segment's steps one trace (r.segTrace): its register
+// ops' entries, and for each load and store a segment body (simdgen's
+// segmentBodies) whose address (r.segAccess) runSegment sets before each
+// warp, so that a warp runs in one call. False when the bodies are missing
+// (no AVX2).
+func (r *batchRun) segFuse(steps []segStep) bool {
 	tr, acc := r.segTrace[:0], r.segAccess[:0]
-	defer func() { r.segTrace, r.segAccess = tr[:0], acc[:0] }()
+	defer func() { r.segTrace, r.segAccess = tr, acc }()
 	for i := range steps {
 		st := &steps[i]
 		if st.tr != nil {
@@ -295,7 +295,7 @@ func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
 			}
 			body, ok := simdMemBody(key)
 			if !ok {
-				return nil, nil, false
+				return false
 			}
 			row := func(k int) uint64 { return uint64(st.vec[k]) * warpSize * 8 }
 			acc = append(acc, segAccess{len(tr), st.p, st.n})
@@ -319,16 +319,17 @@ func (r *batchRun) segFuse(steps []segStep) ([]traceOp, []segAccess, bool) {
 		}
 		body, ok := simdMemBody(key)
 		if !ok {
-			return nil, nil, false
+			return false
 		}
 		acc = append(acc, segAccess{len(tr), st.p, st.n})
 		tr = append(tr, traceOp{body: body, d: uint64(st.slot) * warpSize * 8})
 	}
-	return tr, acc, len(tr) > 0
+	return len(tr) > 0
 }
 
-// runSegment runs a segment's steps warp by warp in the scratch file,
-// whose input rows come from the warp's file or its forms.
+// runSegment runs a segment warp by warp in the scratch file, each warp's
+// steps as one trace (segFuse's), whose input rows come from the warp's
+// file or its forms.
 func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 	size := r.slots * warpSize
 	if len(r.segRegs) < size {
@@ -346,7 +347,6 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 		perWarp = append(perWarp, s)
 	}
 	base := unsafe.Pointer(&regs[0])
-	stride := uintptr(r.slots * warpSize * 8)
 	warpInputs := func(blk int) {
 		for _, s := range perWarp {
 			if f, ok := r.formOf(s); ok {
@@ -356,56 +356,13 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 			}
 		}
 	}
-	if tr, acc, ok := r.segFuse(steps); ok && segFuseEnabled {
-		for blk := range r.nb {
-			warpInputs(blk)
-			for _, a := range acc {
-				tr[a.entry].k = uint64(uintptr(a.p) + uintptr(blk)*warpSize*a.n)
-			}
-			simdTrace(base, &tr[0], len(tr), nil)
-		}
-		batchSFence()
-		return
-	}
+	tr, acc := r.segTrace, r.segAccess
 	for blk := range r.nb {
 		warpInputs(blk)
-		for i := range steps {
-			st := &steps[i]
-			switch {
-			case st.tr != nil:
-				simdTrace(base, &st.tr[0], len(st.tr), nil)
-			case st.vec != nil:
-				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
-				v := st.vec
-				if st.load {
-					batchLoadV4Z32N(row(v[0]), row(v[1]), row(v[2]), row(v[3]), stride, p, 1, 0)
-				} else {
-					batchStoreV4x32N(p, row(v[0]), row(v[1]), row(v[2]), row(v[3]), stride, 1, 0)
-				}
-			case st.load:
-				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
-				switch {
-				case st.n == 8:
-					batchCopy64N(row(st.slot), stride, p, 1, 0)
-				case st.signed:
-					batchLoadS32N(row(st.slot), stride, p, 1, 0)
-				default:
-					batchLoadZ32N(row(st.slot), stride, p, 1, 0)
-				}
-			default:
-				p := (*byte)(unsafe.Add(st.p, uintptr(blk)*warpSize*st.n))
-				switch {
-				case st.nt && st.n == 8:
-					batchStoreNTRow64(p, row(st.slot))
-				case st.nt:
-					batchStoreNTRow32(p, row(st.slot))
-				case st.n == 8:
-					batchStore64N(p, row(st.slot), stride, 1, 0)
-				default:
-					batchStore32N(p, row(st.slot), stride, 1, 0)
-				}
-			}
+		for _, a := range acc {
+			tr[a.entry].k = uint64(uintptr(a.p) + uintptr(blk)*warpSize*a.n)
 		}
+		simdTrace(base, &tr[0], len(tr), nil)
 	}
 	batchSFence() // (the non-temporal stores, before anything else reads them)
 }

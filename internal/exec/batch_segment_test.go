@@ -100,11 +100,9 @@ SKIP:`, false},
 // TestSegments: each kernel gives the warp engine's memory and counts with
 // batches, with segments and without, on one worker and two, with a bounds
 // guard that leaves the last batch partial; segments run where runs says
-// (with AVX2: the purego build has none), each warp as one trace and with
-// its steps one by one.
+// (with AVX2: the purego build has none).
 func TestSegments(t *testing.T) {
 	setFlag(t, &segmentsEnabled, true)
-	setFlag(t, &segFuseEnabled, true)
 	for _, k := range segmentKernels {
 		src := fmt.Sprintf(`.version 7.8
 .target sm_90
@@ -139,11 +137,6 @@ DONE:
 			if ran := segmentRuns.Load() > before; ran != (k.runs && simdEnabled) {
 				t.Fatalf("%s n=%d: segments ran %v, want %v", k.name, n, ran, k.runs)
 			}
-			segFuseEnabled = false
-			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1}); diff != "" {
-				t.Fatalf("%s n=%d with the steps one by one: %s", k.name, n, diff)
-			}
-			segFuseEnabled = true
 			segmentsEnabled = false
 			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1}); diff != "" {
 				t.Fatalf("%s n=%d without segments: %s", k.name, n, diff)
