@@ -118,7 +118,7 @@ type formMatch struct {
 // Held by the combination's formMatch, they are found without hashing a
 // key per operand. All but spec's are shared by the checkers of every
 // module (the choices and their specs depend on the combination alone,
-// gate's answers also on the module's version and target, sharedGates):
+// gate's answers also on the module's version and target, gatesFor):
 // a small module meets each combination a few times, and working the
 // answers out again was most of its check.
 type formMemos struct {
@@ -134,18 +134,32 @@ type shapeMemos struct {
 	// byCount: the form's operand choices for n operands (choicesFor),
 	// found here without the shared cache's lock
 	byCount sharedList[choicesOfN]
+	// gates: gate's answers, by the module's version and target (a
+	// process checks modules of one or a few: a short list, not a map)
+	gates sharedList[gatesOf]
 }
 
-// gateKey: gate's answers for a combination and form (its shapeMemos)
-// hold for modules of one version and target.
-type gateKey struct {
-	shape   *shapeMemos
+// gatesOf are gate's answers for a combination and form in modules of one
+// version and target.
+type gatesOf struct {
 	version isa.Version
 	target  isa.Target
 	hasTgt  bool
+	memos   *sharedList[memo[[]gateDiag]]
 }
 
-var sharedGates = newSharedCache[gateKey, *sharedList[memo[[]gateDiag]]]()
+// gatesFor returns gate's memos for c's version and target: shared, or
+// the checker's own past maxMemos versions and targets.
+func (sm *shapeMemos) gatesFor(c *checker) *sharedList[memo[[]gateDiag]] {
+	for _, g := range sm.gates.get() {
+		if g.version == c.version && g.target == c.target && g.hasTgt == c.hasTgt {
+			return g.memos
+		}
+	}
+	g := gatesOf{c.version, c.target, c.hasTgt, &sharedList[memo[[]gateDiag]]{}}
+	sm.gates.add(g)
+	return g.memos
+}
 
 type choicesOfN struct {
 	n   int
@@ -192,12 +206,19 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []
 	}
 	key := string(keyBytes)
 	shapes := sharedForms.get(key, func() []formShape {
-		var shapes []formShape
+		var found [8]formShape
+		shapes := found[:0]
+		var buf [16]string // the value each slot takes (matchMods)
 		for _, b := range blocks {
 			for i := range b.Forms {
 				f := &b.Forms[i]
-				chosen, ok := matchMods(f.Mods, in.Modifiers)
-				if !ok {
+				chosen := buf[:0]
+				if len(f.Mods) <= len(buf) {
+					chosen = buf[:len(f.Mods)]
+				} else {
+					chosen = make([]string, len(f.Mods))
+				}
+				if !matchMods(f.Mods, in.Modifiers, chosen) {
 					continue
 				}
 				groups := map[string]string{}
@@ -206,18 +227,22 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []
 						groups[s.Group] = chosen[i]
 					}
 				}
-				shapes = append(shapes, formShape{b, f, groups, &shapeMemos{}})
+				shapes = append(shapes, formShape{b, f, groups, nil})
 			}
 		}
-		return shapes
+		// one allocation for the shapes, one for their memos
+		out := make([]formShape, len(shapes))
+		memos := make([]shapeMemos, len(shapes))
+		for i := range shapes {
+			out[i] = shapes[i]
+			out[i].memos = &memos[i]
+		}
+		return out
 	})
 	fms := make([]formMatch, len(shapes))
 	memos := make([]formMemos, len(shapes))
 	for i, sh := range shapes {
-		gates := sharedGates.get(gateKey{sh.memos, c.version, c.target, c.hasTgt}, func() *sharedList[memo[[]gateDiag]] {
-			return &sharedList[memo[[]gateDiag]]{}
-		})
-		memos[i] = formMemos{gates: gates, shape: sh.memos}
+		memos[i] = formMemos{gates: sh.memos.gatesFor(c), shape: sh.memos}
 		fms[i] = formMatch{sh.instr, sh.form, sh.groups, &memos[i]}
 	}
 	if c.forms == nil {
@@ -262,8 +287,9 @@ type choiceKey struct {
 // per form and operand count (sharedChoices).
 func (c *checker) choicesFor(f *isa.Form, n int) []choice {
 	return sharedChoices.get(choiceKey{f, n}, func() []choice {
-		var chs []choice
-		for _, ops := range operandChoices(f, n) {
+		opsList := operandChoices(f, n)
+		chs := make([]choice, 0, len(opsList))
+		for _, ops := range opsList {
 			ch := choice{ops: ops}
 			pair := false
 			for _, op := range ops {
@@ -294,102 +320,36 @@ func failureScore(ds ptx.DiagnosticList) int {
 	return score
 }
 
-// matchMods reports whether mods fill the slots: in order, each optional
-// slot taken at most once; compound values (`.async.global`) take several
-// modifiers. If the written order differs from the manual's, any order is
-// accepted as long as each modifier fills a distinct slot and every
-// required slot is filled. It returns the value chosen for each slot ("" for
-// an optional slot left empty).
-func matchMods(slots []isa.ModSlot, mods []string) ([]string, bool) {
-	chosen := make([]string, len(slots))
-	if matchInOrder(slots, mods, chosen) {
-		return chosen, true
-	}
-	clear(chosen)
-	return chosen, matchAnyOrder(slots, mods, chosen)
-}
-
-func matchInOrder(slots []isa.ModSlot, mods []string, chosen []string) bool {
-	if len(slots) == 0 {
-		return len(mods) == 0
-	}
-	s := slots[0]
-	if s.Optional && matchInOrder(slots[1:], mods, chosen[1:]) {
-		chosen[0] = ""
-		return true
-	}
-	for _, v := range s.Values {
-		if n := prefixLen(v, mods); n > 0 && matchInOrder(slots[1:], mods[n:], chosen[1:]) {
-			chosen[0] = v
-			return true
-		}
-	}
-	return false
-}
-
-// prefixLen returns how many modifiers at the start of mods spell v, or 0.
-func prefixLen(v string, mods []string) int {
-	n := 0
-	for rest := v; rest != ""; n++ {
-		if n >= len(mods) || !strings.HasPrefix(rest, mods[n]) {
-			return 0
-		}
-		rest = rest[len(mods[n]):]
-		if rest != "" && rest[0] != '.' {
-			return 0
-		}
-	}
-	return n
-}
-
-func matchAnyOrder(slots []isa.ModSlot, mods []string, chosen []string) bool {
-	if len(mods) > 16 { // bound the search on absurd input
-		return false
-	}
-	var assign func(i int) bool
-	assign = func(i int) bool {
-		if i == len(mods) {
-			for j, s := range slots {
-				if !s.Optional && chosen[j] == "" {
-					return false
-				}
-			}
-			return true
-		}
-		for j, s := range slots {
-			if chosen[j] != "" {
-				continue
-			}
-			for _, v := range s.Values {
-				if v == mods[i] {
-					chosen[j] = v
-					if assign(i + 1) {
-						return true
-					}
-					chosen[j] = ""
-					break
-				}
-			}
-		}
-		return false
-	}
-	return assign(0)
-}
-
 // operandChoices lists the ways n operands can fill the form: every
 // required operand, plus n-required of the optional ones, keeping their
 // order; the choice that takes the earliest optional operands comes first.
 // Nil if n does not fit.
 func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
-	var optional []int
-	for i, op := range f.Operands {
-		if op.Optional {
-			optional = append(optional, i)
+	nOptional := 0
+	for i := range f.Operands {
+		if f.Operands[i].Optional {
+			nOptional++
 		}
 	}
-	extra := n - (len(f.Operands) - len(optional))
-	if extra < 0 || extra > len(optional) {
+	extra := n - (len(f.Operands) - nOptional)
+	if extra < 0 || extra > nOptional {
 		return nil
+	}
+	if extra == 0 || extra == nOptional {
+		// one way (the usual case): none or all of the optional ones
+		ops := make([]*isa.Operand, 0, n)
+		for i := range f.Operands {
+			if extra > 0 || !f.Operands[i].Optional {
+				ops = append(ops, &f.Operands[i])
+			}
+		}
+		return [][]*isa.Operand{ops}
+	}
+	optional := make([]int, 0, nOptional)
+	for i := range f.Operands {
+		if f.Operands[i].Optional {
+			optional = append(optional, i)
+		}
 	}
 	var out [][]*isa.Operand
 	take := make([]bool, len(f.Operands))
@@ -479,7 +439,7 @@ func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 					}
 				}
 			}
-			if _, ok := matchMods(f.Mods, in.Modifiers); ok {
+			if matchMods(f.Mods, in.Modifiers, make([]string, len(f.Mods))) {
 				modsOK = true
 				if shapeForm == nil && in.Opcode != "call" && len(operandChoices(f, len(in.Operands))) > 0 {
 					shapeForm = f
@@ -551,6 +511,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 		return ds
 	}
 	var mm memo[[]gateDiag]
+	joined, hasJoined := "", false // the modifiers written in a row, made when asked
 	mm.v = c.requirements(m.instr.Requires, func(a isa.Alt) bool {
 		if a.Operand {
 			return mm.ask(a, operand(a))
@@ -559,7 +520,13 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 			return true
 		}
 		// a compound value holds when its words are written in a row
-		return strings.Count(a.Value, ".") > 1 && strings.Contains(strings.Join(in.Modifiers, ""), a.Value)
+		if !compound(a.Value) {
+			return false
+		}
+		if !hasJoined {
+			joined, hasJoined = strings.Join(in.Modifiers, ""), true
+		}
+		return strings.Contains(joined, a.Value)
 	}, func(r isa.Requirement) string {
 		if r.Feature != "" {
 			return r.Feature
@@ -568,6 +535,19 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 	})
 	m.memos.gates.add(mm)
 	return mm.v
+}
+
+// compound reports whether v has more than one '.' (".async.global").
+func compound(v string) bool {
+	dots := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] == '.' {
+			if dots++; dots > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // operandExprs maps the form's placeholders to the operands written for

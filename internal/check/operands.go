@@ -85,7 +85,8 @@ func (c *checker) choiceSpecsOf(in *ptx.Instruction, m match) *choiceSpecs {
 		}
 	}
 	n := len(in.Operands)
-	cs := &choiceSpecs{first: make([]operandSpec, n), second: make([]operandSpec, n), types: make([]string, n)}
+	specs := make([]operandSpec, 2*n)
+	cs := &choiceSpecs{first: specs[:n:n], second: specs[n:], types: make([]string, n)}
 	for i, fo := range m.operands {
 		if len(fo.Names) > 0 {
 			cs.first[i] = c.spec(in, m, fo.Names[0])

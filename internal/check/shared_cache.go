@@ -59,11 +59,20 @@ func (l *sharedList[T]) get() []T {
 // add appends v, up to maxMemos elements (later ones are not kept).
 func (l *sharedList[T]) add(v T) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	old := l.get()
-	if len(old) >= maxMemos {
-		return
+	switch old := l.get(); {
+	case len(old) >= maxMemos:
+	case len(old) == 0:
+		// most lists keep one element: it and the slice in one allocation
+		one := &struct {
+			s []T
+			v [1]T
+		}{}
+		one.v[0] = v
+		one.s = one.v[:]
+		l.p.Store(&one.s)
+	default:
+		n := append(old[:len(old):len(old)], v)
+		l.p.Store(&n)
 	}
-	n := append(old[:len(old):len(old)], v)
-	l.p.Store(&n)
+	l.mu.Unlock()
 }
