@@ -313,7 +313,8 @@ func TestBatchRowLoops(t *testing.T) {
 
 // TestStreamStoreChoice: a batch's store streams (streamStore) to an
 // aligned range of an allocation of streamMin bytes or more that no load
-// of the batch read and no undo log keeps, and to nothing else.
+// of the batch read and no undo log keeps, and to nothing else;
+// streamRange leaves out the undo log.
 func TestStreamStoreChoice(t *testing.T) {
 	if !simdSupported() {
 		t.Skip("no AVX2")
@@ -342,6 +343,11 @@ func TestStreamStoreChoice(t *testing.T) {
 		if got := r.streamStore(c.data, c.off, start, total); got != c.want {
 			t.Errorf("%s: streamStore %v, want %v", c.name, got, c.want)
 		}
+		// a store that keeps nothing (a segment's last) streams by the
+		// other rules alone, undo log or not
+		if got, want := r.streamRange(c.data, c.off, start, total), c.want || c.undo; got != want {
+			t.Errorf("%s: streamRange %v, want %v", c.name, got, want)
+		}
 	}
 }
 
@@ -350,7 +356,8 @@ func TestStreamStoreChoice(t *testing.T) {
 // thread right after the store, and its results are the arithmetic's:
 // out[i] = in[i], out2[i] = out[i] + 1 (modulo the element's width), for
 // elements of 1, 2, 4 and 8 bytes (the first two must not take the 4- and
-// 8-byte streaming loops), on one worker and on two.
+// 8-byte streaming loops), on one worker and on two; with 4- and 8-byte
+// elements the batches run segments whose last store streams.
 func TestStreamedStoresReadBack(t *testing.T) {
 	if !simdSupported() {
 		t.Skip("no AVX2")
@@ -405,7 +412,7 @@ func TestStreamedStoresReadBack(t *testing.T) {
 				copy(b[i*c.size:], w[:c.size])
 			}
 			var st LaunchStats
-			segs := segmentRuns.Load()
+			segs, streams := segmentRuns.Load(), segmentStreams.Load()
 			if err := p.Launch(t.Context(), "k", LaunchConfig{Grid: [3]int{int(n / 256), 1, 1}, Block: [3]int{256, 1, 1},
 				Params: params(p.Kernels["k"], in, out, out2), Workers: workers, Stats: &st}); err != nil {
 				t.Fatal(err)
@@ -417,6 +424,12 @@ func TestStreamedStoresReadBack(t *testing.T) {
 			// warp by warp, each warp reading back its own streamed rows)
 			if ran := segmentRuns.Load() > segs; ran != (c.size >= 4 && segmentsEnabled) {
 				t.Fatalf("%s, workers %d: segments ran %v", c.typ, workers, ran)
+			}
+			// (their last store, to out2, streams: nothing after it can
+			// send the batch back, so it keeps nothing; the store to out,
+			// read back, keeps its bytes and does not)
+			if streamed := segmentStreams.Load() > streams; streamed != (c.size >= 4 && segmentsEnabled) {
+				t.Fatalf("%s, workers %d: segments streamed %v", c.typ, workers, streamed)
 			}
 			o, _ := g.Bytes(out, n*c.size)
 			o2, _ := g.Bytes(out2, n*c.size)

@@ -31,7 +31,13 @@ const streamMin = 8 << 20
 // batch's read it (saxpy's y, in the caches already: there streaming
 // stores cost 5-10% more).
 func (r *batchRun) streamStore(data []byte, off, start, total uint64) bool {
-	if !simdEnabled || !streamEnabled || uint64(len(data)) < streamMin || uintptr(unsafe.Pointer(&data[off]))&31 != 0 || r.keeping() {
+	return !r.keeping() && r.streamRange(data, off, start, total)
+}
+
+// streamRange is streamStore for a store that keeps nothing (a segment's
+// with nothing after it that can send the batch back).
+func (r *batchRun) streamRange(data []byte, off, start, total uint64) bool {
+	if !simdEnabled || !streamEnabled || uint64(len(data)) < streamMin || uintptr(unsafe.Pointer(&data[off]))&31 != 0 {
 		return false
 	}
 	for _, rr := range r.readRanges {

@@ -36,8 +36,9 @@ import (
 // without segments.
 var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
 
-// segmentRuns counts the segments run (for tests).
-var segmentRuns atomic.Int64
+// segmentRuns counts the segments run, segmentStreams their non-temporal
+// stores (for tests).
+var segmentRuns, segmentStreams atomic.Int64
 
 // segSlot is a slot's batch state as a segment's planning found it.
 type segSlot struct {
@@ -192,14 +193,16 @@ scan:
 			loads++
 		}
 		t := o.typ
+		// an op after a store may send the batch back: what it
+		// overwrites is kept first (batch_undo.go), as the op's own store
+		// would; a store that keeps nothing may stream
+		kept := store && r.keeping() && plan.failAfter[end]
 		step := segStep{load: !store, store: store, slot: o.vec[0], p: unsafe.Pointer(&data[off]), n: uintptr(size),
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && r.streamStore(data, off, start, total)}
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && !kept && r.streamRange(data, off, start, total)}
 		if vec {
 			step.vec = o.vec
 		}
-		if store && r.keeping() && plan.failAfter[end] {
-			// an op after it may send the batch back: what it overwrites
-			// is kept first (batch_undo.go), as the op's own store would
+		if kept {
 			step.keep = data[off : off+total]
 		}
 		steps = append(steps, step)
@@ -240,6 +243,11 @@ scan:
 		r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false // (rows nobody reads)
 	}
 	segmentRuns.Add(1)
+	for _, st := range steps {
+		if st.nt {
+			segmentStreams.Add(1)
+		}
+	}
 	return end - pc
 }
 
