@@ -391,7 +391,10 @@ func TestSpecMemo(t *testing.T) {
 	pin := &ptx.Instruction{Opcode: "x"}
 	memos := &formMemos{}
 	for _, present := range []bool{false, true, false, true} {
-		m := match{memos: memos, instr: in, form: form, present: map[string]bool{"c": present}}
+		m := match{memos: memos, instr: in, form: form, present: placeholders{"a"}}
+		if present {
+			m.present = append(m.present, "c")
+		}
 		want := ".u32"
 		if present {
 			want = ".u64"

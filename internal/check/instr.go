@@ -17,7 +17,7 @@ type match struct {
 	form  *isa.Form
 	// present lists the form's operand placeholders the instruction gives
 	// (optional operands are taken in order).
-	present map[string]bool
+	present placeholders
 	// groups maps each group of the form to the value the instruction chose
 	// (".type" -> ".u32").
 	groups map[string]string
@@ -63,8 +63,8 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		for _, ch := range fm.choices(c, len(in.Operands)) {
 			// call operands are checked by calls.go, against the callee
 			if in.Opcode == "call" || shapesFit(ch.ops, in.Operands) {
-				present, fixed := ch.present, ch.present != nil
-				if present == nil {
+				present, fixed := ch.present, ch.fixed
+				if !fixed {
 					present = presentNames(ch.ops, in.Operands)
 				}
 				matches = append(matches, match{fm.memos, fm.instr, fm.form, present, fm.groups, ch.ops, fixed})
@@ -272,10 +272,12 @@ var (
 
 // A choice is one way n operands fill a form (operandChoices), with the
 // placeholders they fill when that does not depend on how the operands are
-// written (nil when an operand is an optional pair); shared, read-only.
+// written (fixed; not when an operand is an optional pair); shared,
+// read-only.
 type choice struct {
 	ops     []*isa.Operand
-	present map[string]bool
+	present placeholders
+	fixed   bool
 }
 
 type choiceKey struct {
@@ -296,7 +298,7 @@ func (c *checker) choicesFor(f *isa.Form, n int) []choice {
 				pair = pair || op.PairOptional
 			}
 			if !pair {
-				ch.present = presentNames(ops, nil)
+				ch.present, ch.fixed = presentNames(ops, nil), true
 			}
 			chs = append(chs, ch)
 		}
@@ -402,18 +404,27 @@ func isAddress(e ptx.Expr) bool {
 	return false
 }
 
+// placeholders is a set of a form's operand placeholders ("d", "a"): a
+// form has a few, so a list, which costs less to make and to ask than a
+// map.
+type placeholders []string
+
+func (p placeholders) has(name string) bool { return containsString(p, name) }
+
 // presentNames lists the placeholders the operands fill; the second part of
 // an optional pair (`d[|p]`) only when written `d|p`.
-func presentNames(form []*isa.Operand, ops []ptx.Expr) map[string]bool {
-	present := make(map[string]bool, len(form))
+func presentNames(form []*isa.Operand, ops []ptx.Expr) placeholders {
+	n := 0
+	for _, op := range form {
+		n += len(op.Names)
+	}
+	present := make(placeholders, 0, n)
 	for i, op := range form {
 		names := op.Names
 		if op.PairOptional && !isPair(ops[i]) {
 			names = names[:1]
 		}
-		for _, name := range names {
-			present[name] = true
-		}
+		present = append(present, names...)
 	}
 	return present
 }
@@ -499,7 +510,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 	var exprs map[string]ptx.Expr // placeholder -> operand, made when a condition asks
 	operand := func(a isa.Alt) bool {
 		if a.Kind == "" {
-			return m.present[a.Value]
+			return m.present.has(a.Value)
 		}
 		if exprs == nil {
 			exprs = operandExprs(m, in.Operands)
@@ -520,7 +531,7 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 			return true
 		}
 		// a compound value holds when its words are written in a row
-		if !compound(a.Value) {
+		if strings.Count(a.Value, ".") <= 1 {
 			return false
 		}
 		if !hasJoined {
@@ -535,19 +546,6 @@ func (c *checker) gate(s *scope, in *ptx.Instruction, m match) []gateDiag {
 	})
 	m.memos.gates.add(mm)
 	return mm.v
-}
-
-// compound reports whether v has more than one '.' (".async.global").
-func compound(v string) bool {
-	dots := 0
-	for i := 0; i < len(v); i++ {
-		if v[i] == '.' {
-			if dots++; dots > 1 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // operandExprs maps the form's placeholders to the operands written for

@@ -25,7 +25,7 @@ type operandSpec struct {
 // combination and name (m.memos) with the questions about presence it
 // asked (gate's approach).
 func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
-	present := func(a isa.Alt) bool { return m.present[a.Value] }
+	present := func(a isa.Alt) bool { return m.present.has(a.Value) }
 	var kept *[]memo[operandSpec]
 	for i := range m.memos.specs {
 		if m.memos.specs[i].name == name {
@@ -34,6 +34,14 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 		}
 	}
 	if kept == nil {
+		if m.memos.specs == nil {
+			// room for every placeholder of the form: one allocation
+			names := 0
+			for i := range m.form.Operands {
+				names += len(m.form.Operands[i].Names)
+			}
+			m.memos.specs = make([]specMemos, 0, names)
+		}
 		m.memos.specs = append(m.memos.specs, specMemos{name: name})
 		kept = &m.memos.specs[len(m.memos.specs)-1].memos
 	}
