@@ -148,13 +148,63 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if sm1x && f == fp.F32 && in.Opcode == "mad" && !hasRounding(in) {
 		return lowerMadSM1x(l, in, o)
 	}
+	key := floatPlanKey{op: in.Opcode, mods: strings.Join(in.Mods, "\x00"), f: f, n: n, mode: mode, approx: approx,
+		operands: len(in.Operands), simd: simdEnabled}
+	pl := floatPlans.get(key, func() *floatPlan { return planFloat(in, f, n, mode, approx) })
+	switch {
+	case pl == nil:
+		return l.unsupported(in, "")
+	case pl.arity != len(in.Operands)-1:
+		return l.unsupported(in, "operands")
+	case pl.arity == 1 && pl.vec1 != nil:
+		return l.unaryVec(in, o, pl.fn1, pl.vec1)
+	case pl.arity == 1:
+		return l.unary(in, o, pl.fn1)
+	case pl.arity == 2:
+		return l.binaryVec(in, o, pl.lane2, pl.vec)
+	}
+	return l.ternaryVec(in, o, pl.fn, pl.vec3)
+}
+
+// A floatPlan is what lowerFloat chooses for an instruction from its
+// opcode, modifiers, format, lane count, rounding and operand count alone
+// (and whether the AVX2 loops are on): the lane functions and whole-warp
+// loops of its arity. Its functions read nothing they do not own, so every
+// op of that shape, in any program, shares them (floatPlans): working them
+// out was most of a float-heavy module's lowering (sgemmreg.ptx).
+type floatPlan struct {
+	arity int
+	fn1   func(a uint64) uint64 // arity 1
+	vec1  func(d, a *lanes)
+	lane2 func(a, b uint64) uint64 // arity 2
+	vec   vecBin
+	fn    func(a, b, c uint64) uint64 // arity 3
+	vec3  func(d, a, b, c *lanes)
+}
+
+type floatPlanKey struct {
+	op, mods string
+	f        fp.Format
+	n        int
+	mode     fp.Mode
+	approx   bool
+	operands int
+	simd     bool // (tests turn the AVX2 loops off)
+}
+
+var floatPlans = newPlanCache[floatPlanKey, *floatPlan]()
+
+// planFloat works out in's floatPlan; nil when the operation has no lane
+// function (unsupported).
+func planFloat(in *ir.Inst, f fp.Format, n int, mode fp.Mode, approx bool) *floatPlan {
 	md := newFloatMods(in, f)
 	elem, arity := floatElem(in, f, mode, approx)
 	if elem == nil {
-		return l.unsupported(in, "")
+		return nil
 	}
+	pl := &floatPlan{arity: arity}
 	if arity != len(in.Operands)-1 {
-		return l.unsupported(in, "operands")
+		return pl // (lowerFloat refuses it)
 	}
 	fn := md.lanes(n, elem)
 	var vec vecBin
@@ -204,27 +254,29 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	switch arity {
 	case 1:
+		pl.fn1 = func(a uint64) uint64 { return fn(a, 0, 0) }
 		if (f == fp.F32 || f == fp.F64) && n == 1 && !approx && !md.ftz && !md.sat && !md.relu && mode == fp.RN {
 			if vec := simdUnary(in.Opcode + "." + f.String()); vec != nil {
-				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
+				pl.vec1 = vec
+				return pl
 			}
 		}
 		if (in.Opcode == "neg" || in.Opcode == "abs") && n == 1 && !md.sat && !md.relu {
 			if vec := negAbsVec(in.Opcode, f, md.ftz); vec != nil {
-				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
+				pl.vec1 = vec
+				return pl
 			}
 		}
 		if f == fp.F32 && n == 1 && approx && !md.sat && !md.relu && hasMod(in, ".approx") {
-			if vec := approxVecF32(in.Opcode, md.ftz); vec != nil {
-				return l.unaryVec(in, o, func(a uint64) uint64 { return fn(a, 0, 0) }, vec)
-			}
+			pl.vec1 = approxVecF32(in.Opcode, md.ftz)
 		}
-		return l.unary(in, o, func(a uint64) uint64 { return fn(a, 0, 0) })
+		return pl
 	case 2:
 		if lane2 == nil {
 			lane2 = func(a, b uint64) uint64 { return fn(a, b, 0) }
 		}
-		return l.binaryVec(in, o, lane2, vec)
+		pl.lane2, pl.vec = lane2, vec
+		return pl
 	}
 	var vec3 func(d, a, b, c *lanes)
 	if vec.rr != nil || n == 1 && !md.ftz && !md.sat && !md.relu && mode == fp.RN && !approx {
@@ -239,7 +291,8 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if half3 != nil {
 		vec3 = half3
 	}
-	return l.ternaryVec(in, o, fn, vec3)
+	pl.fn, pl.vec3 = fn, vec3
+	return pl
 }
 
 // directedKey names the AVX2 loop of add, sub, mul, div, fma or mad under
