@@ -625,28 +625,31 @@ func (c *checker) requirements(reqs []isa.Requirement, holds func(isa.Alt) bool,
 		}
 		return holds(a)
 	}
-	for _, r := range reqs {
-		if !condHolds(r.When, targetHolds) {
-			continue
-		}
+	// A requirement's condition is evaluated only when the module's
+	// version and target would make it report: most requirements are met
+	// by a recent module, and their conditions are most of gate's work.
+	for i := range reqs {
+		r := &reqs[i]
 		switch r.Kind {
 		case isa.ReqPTX:
-			if c.version.Less(r.Version) {
-				out = append(out, gateDiag{msg: "Feature '" + name(r) + "' requires PTX ISA .version " + versionString(r.Version) + " or later"})
+			if c.version.Less(r.Version) && condHolds(r.When, targetHolds) {
+				out = append(out, gateDiag{msg: "Feature '" + name(*r) + "' requires PTX ISA .version " + versionString(r.Version) + " or later"})
 			}
 		case isa.ReqTarget:
-			if c.hasTgt && !targetOK(c.target, r.Targets) {
-				out = append(out, gateDiag{msg: "Feature '" + name(r) + "' requires " + targetWords(r.Targets)})
+			if c.hasTgt && !targetOK(c.target, r.Targets) && condHolds(r.When, targetHolds) {
+				out = append(out, gateDiag{msg: "Feature '" + name(*r) + "' requires " + targetWords(r.Targets)})
 			}
 		case isa.ReqDeprecated:
-			if !c.version.Less(r.Version) {
-				out = append(out, gateDiag{warning: true, msg: withMessage("'"+name(r)+"' is deprecated as of PTX ISA .version "+versionString(r.Version), r.Message)})
+			if !c.version.Less(r.Version) && condHolds(r.When, targetHolds) {
+				out = append(out, gateDiag{warning: true, msg: withMessage("'"+name(*r)+"' is deprecated as of PTX ISA .version "+versionString(r.Version), r.Message)})
 			}
 		case isa.ReqInvalid:
-			out = append(out, gateDiag{msg: withMessage("invalid use of '"+name(r)+"'", r.Message)})
+			if condHolds(r.When, targetHolds) {
+				out = append(out, gateDiag{msg: withMessage("invalid use of '"+name(*r)+"'", r.Message)})
+			}
 		case isa.ReqRemoved:
-			if !c.version.Less(r.Version) && (len(r.Targets) == 0 || c.hasTgt && targetOK(c.target, r.Targets)) {
-				msg := "'" + name(r) + "' is not supported from PTX ISA .version " + versionString(r.Version)
+			if !c.version.Less(r.Version) && (len(r.Targets) == 0 || c.hasTgt && targetOK(c.target, r.Targets)) && condHolds(r.When, targetHolds) {
+				msg := "'" + name(*r) + "' is not supported from PTX ISA .version " + versionString(r.Version)
 				if len(r.Targets) > 0 {
 					msg += " for .target " + r.Targets[0].String() + " and higher"
 				}

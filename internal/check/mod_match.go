@@ -24,7 +24,7 @@ func matchMods(slots []isa.ModSlot, mods []string, chosen []string) bool {
 			required++
 		}
 	}
-	if required > len(mods) {
+	if required > len(mods) || !requiredWritten(slots, mods) {
 		return false
 	}
 	m := inOrder{slots: slots, mods: mods, chosen: chosen}
@@ -33,6 +33,35 @@ func matchMods(slots []isa.ModSlot, mods []string, chosen []string) bool {
 	}
 	clear(chosen)
 	return matchAnyOrder(slots, mods, chosen)
+}
+
+// requiredWritten is false when a required slot whose values are all one
+// word (".u32", not ".async.global") has none of them among mods: in
+// either order such a slot takes one modifier equal to a value. Most
+// forms an instruction does not fit fail here, before any search.
+func requiredWritten(slots []isa.ModSlot, mods []string) bool {
+	if containsString(mods, "") { // (an empty modifier could join words)
+		return true
+	}
+next:
+	for i := range slots {
+		s := &slots[i]
+		if s.Optional {
+			continue
+		}
+		for _, v := range s.Values {
+			if containsString(mods, v) {
+				continue next
+			}
+		}
+		for _, v := range s.Values {
+			if len(v) > 0 && strings.IndexByte(v[1:], '.') >= 0 {
+				continue next // a compound value may be written in words
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // inOrder is the in-order search: slots[i:] taking mods[j:]. A form's
