@@ -162,7 +162,7 @@ func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) e
 // mov d, a: registers, immediates, special registers, addresses of
 // variables; predicates; packing {a, b} into d and unpacking d into {a, b}.
 func lowerMov(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
+	t := o.typ
 	if t == ".pred" {
 		p, _, err := l.pred(in, 0)
 		if err != nil {
@@ -303,7 +303,7 @@ func (l *lowering) unpack(in *ir.Inst, o *Op, n int) error {
 }
 
 func lowerIntOrFloat(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
+	t := o.typ
 	if t == "" {
 		for _, m := range in.Mods {
 			if m == ".f32x2" {
@@ -319,7 +319,7 @@ func lowerIntOrFloat(l *lowering, in *ir.Inst, o *Op) error {
 
 // lowerInt lowers the integer and bit instructions.
 func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
-	if typeOf(in) == ".pred" {
+	if o.typ == ".pred" {
 		return lowerPredLogic(l, in, o)
 	}
 	if p, ok := packedOf(in); ok {
@@ -328,9 +328,9 @@ func lowerInt(l *lowering, in *ir.Inst, o *Op) error {
 	if hasMod(in, ".cc") {
 		return lowerCarryOp(l, in, o)
 	}
-	t, ok := parseInt(typeOf(in))
+	t, ok := parseInt(o.typ)
 	if !ok {
-		return l.unsupported(in, "type "+typeOf(in))
+		return l.unsupported(in, "type "+o.typ)
 	}
 	relu := hasMod(in, ".relu")
 	if relu && (in.Opcode != "min" && in.Opcode != "max" || !t.signed) {
@@ -624,7 +624,7 @@ func ftz32(x float32) float32 {
 
 // setp.CmpOp{.BoolOp}.type p{|q}, a, b{, {!}c} (9.7.6.2).
 func lowerSetp(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
+	t := o.typ
 	cmp := in.Groups[".CmpOp"]
 	if cmp == "" {
 		return l.unsupported(in, "comparison")

@@ -329,14 +329,14 @@ func lowerLop3(l *lowering, in *ir.Inst, o *Op) error {
 // shfVec returns the warp loop of shf: the funnel shift written out for each
 // direction and mode, so that no lane calls a function.
 func shfVec(left, clamp bool) func(d, a, b, c *lanes) {
-	key := "shf.r"
-	if left {
-		key = "shf.l"
-	}
-	if clamp {
-		key += ".clamp"
-	} else {
-		key += ".wrap"
+	key := "shf.r.wrap"
+	switch {
+	case left && clamp:
+		key = "shf.l.clamp"
+	case left:
+		key = "shf.l.wrap"
+	case clamp:
+		key = "shf.r.clamp"
 	}
 	if v := simdTernary(key); v != nil {
 		return v

@@ -121,7 +121,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	if at := in.Groups[".atype"] + in.Groups[".abtype"]; at != "" && hasMod(in, ".f32") {
 		return lowerMixed(l, in, o, at)
 	}
-	t := typeOf(in)
+	t := o.typ
 	if t == "" && hasMod(in, ".f32x2") { // the .f32x2 forms name no type group
 		t = ".f32x2"
 	}

@@ -39,6 +39,27 @@ type vecBin struct {
 // bit operations and unsigned results zero-extended, signed arithmetic
 // sign-extended.
 func vecBinary(op, mode string, t intType) vecBin {
+	k := intVecKey{op, mode, t, simdEnabled}
+	if v, ok := intVecPlans.lookup(k); ok {
+		return v
+	}
+	v := planVecBinary(op, mode, t)
+	intVecPlans.put(k, v)
+	return v
+}
+
+// intVecKey: vecBinary's answer is one per operation, mode and type (and
+// whether the AVX2 loops are on), kept for the process (intVecPlans).
+type intVecKey struct {
+	op, mode string
+	t        intType
+	simd     bool
+}
+
+var intVecPlans = newPlanCache[intVecKey, vecBin]()
+
+// planVecBinary works out vecBinary's answer.
+func planVecBinary(op, mode string, t intType) vecBin {
 	if t.bits == 16 {
 		return vecBinary16(op, mode, t)
 	}

@@ -894,7 +894,7 @@ func extend(v uint64, t string, bitsN int) uint64 {
 }
 
 func lowerLd(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
+	t := o.typ
 	n := typeBits(t) / 8
 	if n == 0 || n > 8 {
 		return l.unsupported(in, "type "+t)
@@ -1032,7 +1032,7 @@ func (w *Warp) oneAddress(o *Op, mask uint32, l0 int) bool {
 }
 
 func lowerSt(l *lowering, in *ir.Inst, o *Op) error {
-	t := typeOf(in)
+	t := o.typ
 	n := typeBits(t) / 8
 	if n == 0 || n > 8 {
 		return l.unsupported(in, "type "+t)

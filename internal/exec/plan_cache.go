@@ -23,17 +23,28 @@ func newPlanCache[K comparable, V any]() *planCache[K, V] {
 
 // get returns k's plan, working it out with plan on a miss.
 func (c *planCache[K, V]) get(k K, plan func() V) V {
+	if v, ok := c.lookup(k); ok {
+		return v
+	}
+	v := plan()
+	c.put(k, v)
+	return v
+}
+
+// lookup returns k's plan if it is kept (get without a function to make,
+// for callers on hot paths).
+func (c *planCache[K, V]) lookup(k K) (V, bool) {
 	c.mu.RLock()
 	v, ok := c.m[k]
 	c.mu.RUnlock()
-	if ok {
-		return v
-	}
-	v = plan()
+	return v, ok
+}
+
+// put keeps v as k's plan, while there is room.
+func (c *planCache[K, V]) put(k K, v V) {
 	c.mu.Lock()
 	if len(c.m) < planCacheLimit {
 		c.m[k] = v
 	}
 	c.mu.Unlock()
-	return v
 }

@@ -177,7 +177,7 @@ type Op struct {
 	imm        uint64
 	aux        any // op-specific data (call targets, ...)
 	inst       *ir.Inst
-	typ        string // typeOf(inst), for the batch engine's accesses at run time
+	typ        string // typeOf(inst), once: the lowerers read it, and the batch engine's accesses at run time
 	pc         int32
 	plain      bool // see isPlain
 	// pure: the op writes only slot d, from its nsrc source slots a, b, c
