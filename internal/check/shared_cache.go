@@ -19,8 +19,13 @@ type sharedCache[K comparable, V any] struct {
 // combinations in real use number a few thousand).
 const sharedCacheLimit = 1 << 14
 
+// sharedCacheSize is the room a sharedCache's map is made with, on its
+// first key: a module uses a few dozen combinations, and growing the map
+// to that size one doubling at a time cost more than this.
+const sharedCacheSize = 64
+
 func newSharedCache[K comparable, V any]() *sharedCache[K, V] {
-	return &sharedCache[K, V]{m: map[K]V{}}
+	return &sharedCache[K, V]{}
 }
 
 // get returns k's value, computing it on a miss.
@@ -33,6 +38,9 @@ func (c *sharedCache[K, V]) get(k K, compute func() V) V {
 	}
 	v = compute()
 	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[K]V, sharedCacheSize)
+	}
 	if len(c.m) < sharedCacheLimit {
 		c.m[k] = v
 	}
