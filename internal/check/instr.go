@@ -289,7 +289,8 @@ type choiceKey struct {
 // per form and operand count (sharedChoices).
 func (c *checker) choicesFor(f *isa.Form, n int) []choice {
 	return sharedChoices.get(choiceKey{f, n}, func() []choice {
-		opsList := operandChoices(f, n)
+		var buf [4][]*isa.Operand // (most forms have one choice)
+		opsList := operandChoices(f, n, buf[:0])
 		chs := make([]choice, 0, len(opsList))
 		for _, ops := range opsList {
 			ch := choice{ops: ops}
@@ -322,11 +323,11 @@ func failureScore(ds ptx.DiagnosticList) int {
 	return score
 }
 
-// operandChoices lists the ways n operands can fill the form: every
+// operandChoices appends to out the ways n operands can fill the form: every
 // required operand, plus n-required of the optional ones, keeping their
 // order; the choice that takes the earliest optional operands comes first.
-// Nil if n does not fit.
-func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
+// None if n does not fit.
+func operandChoices(f *isa.Form, n int, out [][]*isa.Operand) [][]*isa.Operand {
 	nOptional := 0
 	for i := range f.Operands {
 		if f.Operands[i].Optional {
@@ -335,7 +336,7 @@ func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
 	}
 	extra := n - (len(f.Operands) - nOptional)
 	if extra < 0 || extra > nOptional {
-		return nil
+		return out
 	}
 	if extra == 0 || extra == nOptional {
 		// one way (the usual case): none or all of the optional ones
@@ -345,7 +346,7 @@ func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
 				ops = append(ops, &f.Operands[i])
 			}
 		}
-		return [][]*isa.Operand{ops}
+		return append(out, ops)
 	}
 	optional := make([]int, 0, nOptional)
 	for i := range f.Operands {
@@ -353,7 +354,6 @@ func operandChoices(f *isa.Form, n int) [][]*isa.Operand {
 			optional = append(optional, i)
 		}
 	}
-	var out [][]*isa.Operand
 	take := make([]bool, len(f.Operands))
 	var pick func(from, left int)
 	pick = func(from, left int) {
@@ -452,7 +452,7 @@ func (c *checker) reportNoForm(in *ptx.Instruction, blocks []*isa.Instr) {
 			}
 			if matchMods(f.Mods, in.Modifiers, make([]string, len(f.Mods))) {
 				modsOK = true
-				if shapeForm == nil && in.Opcode != "call" && len(operandChoices(f, len(in.Operands))) > 0 {
+				if shapeForm == nil && in.Opcode != "call" && len(operandChoices(f, len(in.Operands), nil)) > 0 {
 					shapeForm = f
 				}
 			}
