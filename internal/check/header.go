@@ -13,16 +13,14 @@ import (
 // newestVersion is the newest PTX ISA version ptxvm accepts.
 var newestVersion = isa.Version{Major: 9, Minor: 2}
 
-// knownVersions are the PTX ISA versions that exist (13, Table 63; 9.1, 9.2).
-var knownVersions = map[isa.Version]bool{}
+// newestMinor gives, per major version, the newest minor one of the PTX
+// ISA versions that exist (13, Table 63; 9.1, 9.2): every minor version
+// from 0 up to it exists. (A table, not a map filled at process start.)
+var newestMinor = [...]uint8{1: 5, 2: 3, 3: 2, 4: 3, 5: 0, 6: 5, 7: 8, 8: 8, 9: 2}
 
-func init() {
-	for _, v := range [][2]uint8{{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {2, 0}, {2, 1}, {2, 2}, {2, 3},
-		{3, 0}, {3, 1}, {3, 2}, {4, 0}, {4, 1}, {4, 2}, {4, 3}, {5, 0}, {6, 0}, {6, 1}, {6, 2}, {6, 3}, {6, 4}, {6, 5},
-		{7, 0}, {7, 1}, {7, 2}, {7, 3}, {7, 4}, {7, 5}, {7, 6}, {7, 7}, {7, 8}, {8, 0}, {8, 1}, {8, 2}, {8, 3}, {8, 4},
-		{8, 5}, {8, 6}, {8, 7}, {8, 8}, {9, 0}, {9, 1}, {9, 2}} {
-		knownVersions[isa.Version{Major: v[0], Minor: v[1]}] = true
-	}
+// knownVersion reports whether v is a PTX ISA version that exists.
+func knownVersion(v isa.Version) bool {
+	return v.Major >= 1 && int(v.Major) < len(newestMinor) && v.Minor <= newestMinor[v.Major]
 }
 
 // header checks the module's leading directives and sets c.version and c.target.
@@ -86,7 +84,7 @@ func (c *checker) checkVersion(v *ptx.Version) {
 	switch {
 	case v.Major > 255 || v.Minor > 255 || newestVersion.Less(ver):
 		c.errorf(v.Pos, "unsupported .version %d.%d; the newest PTX ISA version supported is %s", v.Major, v.Minor, versionString(newestVersion))
-	case !knownVersions[ver]:
+	case !knownVersion(ver):
 		c.errorf(v.Pos, "unknown PTX ISA .version %d.%d", v.Major, v.Minor)
 	}
 }

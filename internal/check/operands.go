@@ -253,12 +253,19 @@ func typeAgrees(instr, operand simpleType, relaxed bool) bool {
 	return true
 }
 
-// relaxedOpcodes may take data operands wider than the instruction type (9.4.1).
-var relaxedOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "cvt": true}
+// relaxedOpcode: these opcodes may take data operands wider than the
+// instruction type (9.4.1).
+func relaxedOpcode(op string) bool {
+	switch op {
+	case "ld", "ldu", "st", "cvt":
+		return true
+	}
+	return false
+}
 
 // checkOperands checks the operands of an instruction matched to a form.
 func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
-	relaxed := relaxedOpcodes[in.Opcode]
+	relaxed := relaxedOpcode(in.Opcode)
 	cs := c.choiceSpecsOf(in, m)
 	for i, e := range in.Operands {
 		fo := m.operands[i]
@@ -321,7 +328,7 @@ func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp op
 // a .shared variable is an error). Generic addressing names any variable.
 func (c *checker) checkAddressSpace(s *scope, in *ptx.Instruction, e ptx.Expr) {
 	a, ok := e.(*ptx.AddressExpr)
-	if !ok || len(a.Elems) != 1 || !singleSpaceOpcodes[in.Opcode] {
+	if !ok || len(a.Elems) != 1 || !singleSpaceOpcode(in.Opcode) {
 		return
 	}
 	space := ""
@@ -393,9 +400,15 @@ func badAddressTerm(e ptx.Expr) ptx.Expr {
 	return e
 }
 
-// singleSpaceOpcodes access one state space, named by their modifiers
-// (copies like cp.async name two).
-var singleSpaceOpcodes = map[string]bool{"ld": true, "ldu": true, "st": true, "atom": true, "red": true}
+// singleSpaceOpcode: these opcodes access one state space, named by their
+// modifiers (copies like cp.async name two).
+func singleSpaceOpcode(op string) bool {
+	switch op {
+	case "ld", "ldu", "st", "atom", "red":
+		return true
+	}
+	return false
+}
 
 // baseIdent returns the variable of `var`, `var+imm` or `var[i]`, or nil.
 func baseIdent(e ptx.Expr) *ptx.Ident {
