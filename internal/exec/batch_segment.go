@@ -365,6 +365,22 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 		}
 	}
 	tr, acc := r.segTrace, r.segAccess
+	if r.nb == 0 {
+		return
+	}
+	if len(perWarp) == 0 {
+		// every warp alike but for its accesses' addresses: one call
+		// runs them all, moving each address on by a warp's elements
+		adv := r.segAdvance[:0]
+		for _, a := range acc {
+			tr[a.entry].k = uint64(uintptr(a.p))
+			adv = append(adv, [2]uint64{uint64(a.entry)*uint64(unsafe.Sizeof(traceOp{})) + uint64(unsafe.Offsetof(traceOp{}.k)), uint64(warpSize * a.n)})
+		}
+		r.segAdvance = adv
+		simdSegmentTrace(base, &tr[0], len(tr), &adv[0], len(adv), r.nb)
+		batchSFence()
+		return
+	}
 	for blk := range r.nb {
 		warpInputs(blk)
 		for _, a := range acc {

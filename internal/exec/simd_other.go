@@ -57,6 +57,11 @@ func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int {
 	panic("exec: simdTrace without AVX2")
 }
 
+// simdSegmentTrace is only called for segments, which need simdMemBody.
+func simdSegmentTrace(rows unsafe.Pointer, ops *traceOp, n int, adv *[2]uint64, nadv int, warps int) {
+	panic("exec: simdSegmentTrace without AVX2")
+}
+
 // simdMemBody: no memory bodies either.
 func simdMemBody(string) (uint64, bool) { return 0, false }
 

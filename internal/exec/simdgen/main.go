@@ -801,6 +801,36 @@ func (g *gen) trace() {
 	w.f("RET")
 }
 
+// segmentTrace writes simdSegmentTrace, which runs a streaming segment's
+// trace (internal/exec's batch_segment.go) for warps warps in turn: after
+// each warp's run it adds each advance's step to the k of the entry at its
+// byte offset (the segment bodies' addresses move on to the next warp's
+// elements). The trace's bodies never stop it; nadv is at least 1.
+func (g *gen) segmentTrace() {
+	w := &g.s
+	g.decls = append(g.decls, decl{"simdSegmentTrace", "(rows unsafe.Pointer, ops *traceOp, n int, adv *[2]uint64, nadv int, warps int)"})
+	g.text("simdSegmentTrace", 48)
+	w.f("MOVQ rows+0(FP), R12")
+	g.s.b.WriteString("warp:\n")
+	w.f("MOVQ ops+8(FP), R13")
+	w.f("MOVQ n+16(FP), R11")
+	w.f("XORL BX, BX")
+	traceDispatch(g)
+	w.f("MOVQ adv+24(FP), SI")
+	w.f("MOVQ nadv+32(FP), CX")
+	w.f("MOVQ ops+8(FP), DI")
+	g.s.b.WriteString("advance:\n")
+	w.f("MOVQ 0(SI), AX") // the entry's k: byte offset from ops
+	w.f("MOVQ 8(SI), DX") // the step
+	w.f("ADDQ DX, (DI)(AX*1)")
+	w.f("ADDQ $16, SI")
+	w.f("DECQ CX")
+	w.f("JNZ advance")
+	w.f("DECQ warps+40(FP)")
+	w.f("JNZ warp")
+	w.f("RET")
+}
+
 // traceMemory writes the memory-access bodies of traces: a warp-wide ld
 // (1-, 2-, 4-, 8-byte elements, zero- or sign-extended) or st (4, 8 bytes)
 // through one of the warp's windows (a traceWindow: data pointer, length,
@@ -3339,6 +3369,7 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 	g.traceShfl()
 	g.loopTrace() // (before trace, which lists the bodies)
 	g.trace()
+	g.segmentTrace()
 	g.memory()
 	g.vectorLoads()
 	g.selp()
