@@ -37,7 +37,8 @@ answer fails the command), and prints one row:
 	             -O2), timed in this run or, marked *, from native.tsv
 	x native     ms/launch over native ms
 	scale        throughput on -scale workers over -workers
-	load us/KB   parse + check + load of the module per KB of PTX
+	load us/KB   parse + check + load of the module per KB of PTX (median
+	             of 5 loads and more up to 100 ms, after a warm-up load)
 	RSS MiB      peak resident memory during the kernel (VmHWM, reset
 	             before each kernel)
 

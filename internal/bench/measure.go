@@ -170,6 +170,16 @@ func loadTime(s *Suite, b *Benchmark, n int) (time.Duration, error) {
 	return lr.Median, err
 }
 
+// loadMinTime and loadMaxRuns: a small module's load takes 0.1-0.5 ms,
+// where a few runs' median moved with every hiccup of a shared host (and
+// with the collector's cycles, which fall on one load in several), so
+// MeasureLoad loads it again until this much time is spent, up to this
+// many times.
+const (
+	loadMinTime = 100 * time.Millisecond
+	loadMaxRuns = 1000
+)
+
 // LoadResult is the compile cost of one module.
 type LoadResult struct {
 	Path   string
@@ -185,10 +195,11 @@ func (l LoadResult) PerKB() time.Duration {
 	return time.Duration(float64(l.Median) * 1024 / float64(l.Bytes))
 }
 
-// MeasureLoad times n loads (parse, check, exec.Load) of the PTX file at
-// path and returns the median. Like a kernel's runs, they follow a
-// warm-up load, and a collection first frees what came before (a
-// benchmark's buffers), whose sweeping would otherwise fall on the loads.
+// MeasureLoad times loads (parse, check, exec.Load) of the PTX file at
+// path, n of them and as many more as fit in loadMinTime, and returns the
+// median. Like a kernel's runs, they follow a warm-up load, and a
+// collection first frees what came before (a benchmark's buffers), whose
+// sweeping would otherwise fall on the loads.
 func MeasureLoad(path string, n int) (LoadResult, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -200,12 +211,14 @@ func MeasureLoad(path string, n int) (LoadResult, error) {
 		return lr, fmt.Errorf("%s: %v", path, err)
 	}
 	var ts []time.Duration
-	for range max(n, 1) {
+	var total time.Duration
+	for len(ts) < max(n, 1) || total < loadMinTime && len(ts) < loadMaxRuns {
 		start := time.Now()
 		if _, err := loadModule(path, src, mem.NewGlobal(0)); err != nil {
 			return lr, fmt.Errorf("%s: %v", path, err)
 		}
 		ts = append(ts, time.Since(start))
+		total += ts[len(ts)-1]
 	}
 	lr.Median = median(ts)
 	return lr, nil
