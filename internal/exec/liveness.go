@@ -60,7 +60,7 @@ func livenessVisits(f *Func) (*liveSets, int) {
 			return nil, 0
 		}
 		kill[i] = -1
-		if o.guard == 0 && definesFirst[o.inst.Opcode] && len(o.inst.Operands) > 0 {
+		if o.guard == 0 && o.defFirst && len(o.inst.Operands) > 0 {
 			if a := &o.inst.Operands[0]; a.Kind == ir.OpReg && a.Reg != nil && a.Reg.Type != ".pred" {
 				if s, k := f.operandSlots(a); k == 1 && int(s) < f.regSlots {
 					kill[i] = s

@@ -18,12 +18,18 @@ import (
 // the engine does not implement.
 type lowerer func(l *lowering, in *ir.Inst, o *Op) error
 
-// lowerers maps opcodes to their lowerers.
-var lowerers = map[string]lowerer{}
+// lowerers maps opcodes to their lowerers, with what the analyses after
+// lowering ask about every op of the opcode (one lookup per instruction).
+var lowerers = map[string]*opcodeInfo{}
+
+type opcodeInfo struct {
+	lower           lowerer
+	plain, defFirst bool // isPlain, definesFirst
+}
 
 func register(lw lowerer, opcodes ...string) {
 	for _, op := range opcodes {
-		lowerers[op] = lw
+		lowerers[op] = &opcodeInfo{lw, isPlain(op), definesFirst[op]}
 	}
 }
 
@@ -115,8 +121,8 @@ func (p *Program) lower(f *Func) error {
 			o.guard = f.slot[in.Guard.Reg.ID] + 1
 			o.neg = in.Guard.Negate
 		}
-		lw := lowerers[in.Opcode]
-		if lw == nil {
+		info := lowerers[in.Opcode]
+		if info == nil {
 			return l.unsupported(in, "")
 		}
 		if mapF64 && hasMod(in, ".f64") {
@@ -124,10 +130,10 @@ func (p *Program) lower(f *Func) error {
 			// in single precision; the engine does not do that yet
 			return l.unsupported(in, ".target map_f64_to_f32")
 		}
-		if err := lw(l, in, o); err != nil {
+		if err := info.lower(l, in, o); err != nil {
 			return err
 		}
-		o.plain = isPlain(in.Opcode)
+		o.plain, o.defFirst = info.plain, info.defFirst
 		l.clockReads(in, o)
 	}
 	f.ipdom = postDominators(f)

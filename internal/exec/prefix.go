@@ -105,10 +105,10 @@ func registerWriters(f *Func) []int {
 			mark(&op.Elems[k])
 		}
 	}
-	for _, in := range f.IR.Insts {
+	for i, in := range f.IR.Insts {
 		seen = seen[:0]
 		switch {
-		case definesFirst[in.Opcode] || in.Opcode == "setp":
+		case f.Ops[i].defFirst || in.Opcode == "setp":
 			if len(in.Operands) > 0 {
 				mark(&in.Operands[0])
 			}

@@ -180,6 +180,7 @@ type Op struct {
 	typ        string // typeOf(inst), once: the lowerers read it, and the batch engine's accesses at run time
 	pc         int32
 	plain      bool // see isPlain
+	defFirst   bool // definesFirst[opcode], once (the analyses of uninit.go, prefix.go, liveness.go ask per op)
 	// pure: the op writes only slot d, from its nsrc source slots a, b, c
 	// alone (the unary/binary/ternary helpers; uniform.go)
 	pure bool

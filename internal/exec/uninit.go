@@ -94,7 +94,7 @@ func uninitRows(f *Func) (rows []int32, all bool) {
 			leader[i+1] = true
 		}
 		first := 0
-		if definesFirst[in.Opcode] && in.Guard == nil && len(in.Operands) > 0 {
+		if f.Ops[i].defFirst && in.Guard == nil && len(in.Operands) > 0 {
 			d := &in.Operands[0]
 			switch d.Kind {
 			case ir.OpReg:
