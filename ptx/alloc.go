@@ -1,5 +1,7 @@
 package ptx
 
+import "bytes"
+
 // Slab allocation of the most frequent nodes. A multi-megabyte module has
 // millions of identifiers and literals; taking them from slabs instead of
 // one heap allocation each roughly halves parse time. Slices handed out are
@@ -16,6 +18,29 @@ type slabs struct {
 	instrs []Instruction
 	exprs  []Expr
 	words  []string
+}
+
+// presize makes each kind's first slab about as large as src needs, up to
+// its limit, so a small module's nodes fit in one slab of each kind rather
+// than a 16 and a 32 (the larger half empty). Compiler output ends nearly
+// every instruction in ';' and names nearly every operand with '%'; a prefix
+// is enough to reach the limits of a large module. It returns the likely
+// number of statements of a body, labels included.
+func (s *slabs) presize(src []byte) int {
+	src = src[:min(len(src), 32<<10)]
+	semis := bytes.Count(src, []byte{';'})
+	names := bytes.Count(src, []byte{'%'})
+	ints := semis/2 + 4
+	if semis > 0 {
+		s.instrs = make([]Instruction, 0, min(semis+semis/16+1, slabSize))
+	}
+	if names > 0 {
+		s.idents = make([]Ident, 0, min(names+names/16+4, slabSize))
+	}
+	s.ints = make([]IntLit, 0, min(ints, slabSize))
+	s.exprs = make([]Expr, 0, min(names+semis/2+8, slabSize*4))
+	s.words = make([]string, 0, min(semis+semis/2+8, slabSize*4))
+	return semis + semis/4 + 4
 }
 
 // grow returns the size of a kind's next slab after one of last (its

@@ -185,9 +185,9 @@ func (lx *lexer) scan(t *token) {
 			return
 		case clsSlash:
 			if start+1 < len(src) && src[start+1] == '/' {
-				end := start + 2
-				for end < len(src) && src[end] != '\n' {
-					end++
+				end := len(src) // a comment runs to the end of its line
+				if i := strings.IndexByte(src[start+2:], '\n'); i >= 0 {
+					end = start + 2 + i
 				}
 				lx.off = end
 				lx.comment(start)

@@ -43,12 +43,14 @@ type parser struct {
 	inOperands bool
 	slabs
 	scratchWords []string
+	stmtHint     int      // first capacity of a block's statement list
 	scratchExprs [][]Expr // per expression-nesting depth scratch lists
 	stmtLists    [][]Stmt // per block-nesting depth scratch lists
 }
 
 func newParser(filename string, src []byte, opts *ParseOptions) *parser {
-	p := &parser{file: filename}
+	p := &parser{file: filename, scratchWords: make([]string, 0, 8)}
+	p.stmtHint = p.presize(src)
 	var comments *[]Comment
 	if !opts.DiscardComments {
 		comments = &p.comments
@@ -129,7 +131,7 @@ func (p *parser) isWord(s string) bool  { return p.tok.kind == tokDotWord && p.t
 // parseList parses `elem {, elem}` up to and including the closing
 // punctuation (the opening one is already consumed); the list may be empty.
 func (p *parser) parseList(closer string, elem func() Expr) []Expr {
-	list := []Expr{}
+	list := p.scratch()
 	for !p.isPunct(closer) && p.tok.kind != tokEOF {
 		list = append(list, elem())
 		if !p.listNext(closer) {
@@ -137,7 +139,12 @@ func (p *parser) parseList(closer string, elem func() Expr) []Expr {
 		}
 	}
 	p.expect(closer)
-	return list
+	elems := []Expr{} // an empty list is not nil
+	if len(list) > 0 {
+		elems = p.exprList(list)
+	}
+	p.release(list)
+	return elems
 }
 
 // listNext consumes the comma between two list elements and reports a
@@ -626,12 +633,13 @@ func (p *parser) parseParamList() []*VarDecl {
 			}
 			break
 		}
-		d := p.parseDeclHead(p.tok.pos(), "")
-		if d == nil {
+		n := p.parseDeclHead(p.tok.pos(), "")
+		if n == nil {
 			break
 		}
-		if dl := p.parseDeclarator(); dl != nil {
-			d.Names = []*Declarator{dl}
+		d := &n.decl
+		if dl := p.parseDeclarator(&n.first); dl != nil {
+			d.Names = append(n.names[:0], dl)
 		}
 		params = append(params, d)
 		if !p.listNext(")") {
@@ -648,16 +656,25 @@ func (p *parser) parseVarDecl(pos Pos, linkage string, moduleScope bool) *VarDec
 	if moduleScope {
 		skip = p.skipItem
 	}
-	d := p.parseDeclHead(pos, linkage)
-	if d == nil {
+	n := p.parseDeclHead(pos, linkage)
+	if n == nil {
 		skip()
 		return nil
 	}
+	d := &n.decl
 	for {
-		dl := p.parseDeclarator()
+		var dl *Declarator
+		if d.Names == nil {
+			dl = p.parseDeclarator(&n.first)
+		} else {
+			dl = p.parseDeclarator(nil)
+		}
 		if dl == nil {
 			skip()
 			return d
+		}
+		if d.Names == nil {
+			d.Names = n.names[:0]
 		}
 		d.Names = append(d.Names, dl)
 		if !p.got(",") {
@@ -670,10 +687,19 @@ func (p *parser) parseVarDecl(pos Pos, linkage string, moduleScope bool) *VarDec
 	return d
 }
 
+// declNode is a declaration with room for its first (most often only)
+// declarator and name list: one allocation instead of three.
+type declNode struct {
+	decl  VarDecl
+	first Declarator
+	names [1]*Declarator
+}
+
 // parseDeclHead parses the state space and the specifiers of a declaration,
 // up to the first name: `.shared .align 16 .v4 .f32`, `.param .u64 .ptr .global .align 8`.
-func (p *parser) parseDeclHead(pos Pos, linkage string) *VarDecl {
-	d := &VarDecl{Pos: pos, Linkage: linkage, Space: p.tok.text}
+func (p *parser) parseDeclHead(pos Pos, linkage string) *declNode {
+	n := &declNode{decl: VarDecl{Pos: pos, Linkage: linkage, Space: p.tok.text}}
+	d := &n.decl
 	p.advance()
 	if p.isPunct("[") { // .const[bank] (ptx-isa-3.1.txt 5.1.3)
 		p.advance()
@@ -715,16 +741,20 @@ func (p *parser) parseDeclHead(pos Pos, linkage string) *VarDecl {
 		p.errorExpected("a type")
 		return nil
 	}
-	return d
+	return n
 }
 
-// parseDeclarator parses `name`, `name<N>`, `name[d1][d2]` and `= init`.
-func (p *parser) parseDeclarator() *Declarator {
+// parseDeclarator parses `name`, `name<N>`, `name[d1][d2]` and `= init`
+// into *dl, or into a new Declarator when dl is nil.
+func (p *parser) parseDeclarator(dl *Declarator) *Declarator {
 	if p.tok.kind != tokIdent {
 		p.errorExpected("a name")
 		return nil
 	}
-	dl := &Declarator{Pos: p.tok.pos(), Name: p.tok.text}
+	if dl == nil {
+		dl = new(Declarator)
+	}
+	dl.Pos, dl.Name = p.tok.pos(), p.tok.text
 	p.advance()
 	if p.got("<") {
 		dl.Count = p.parseBinary(precShift)
@@ -1407,7 +1437,7 @@ func unquote(s string) string {
 func (p *parser) scratch() []Expr {
 	n := len(p.scratchExprs)
 	if n == 0 {
-		return nil
+		return make([]Expr, 0, 8)
 	}
 	l := p.scratchExprs[n-1]
 	p.scratchExprs = p.scratchExprs[:n-1]
@@ -1424,7 +1454,7 @@ func (p *parser) release(l []Expr) {
 func (p *parser) scratchStmts() []Stmt {
 	n := len(p.stmtLists)
 	if n == 0 {
-		return nil
+		return make([]Stmt, 0, p.stmtHint)
 	}
 	l := p.stmtLists[n-1]
 	p.stmtLists = p.stmtLists[:n-1]
