@@ -64,7 +64,10 @@ func (t intType) signedVal(v uint64) int64 {
 	return int64(v<<s) >> s
 }
 
-// Per-lane loops over registers, by arity.
+// Per-lane loops over registers, by arity. The lane function lives in the
+// op (fn1, fn2, fn3) and exec and lane are functions of the package, not
+// closures over it: lowering a module made two or three closures per
+// register op, most of its allocations.
 
 func (l *lowering) unary(in *ir.Inst, o *Op, fn func(a uint64) uint64) error {
 	d, err := l.dst(in, 0)
@@ -76,19 +79,22 @@ func (l *lowering) unary(in *ir.Inst, o *Op, fn func(a uint64) uint64) error {
 		return err
 	}
 	o.d, o.a, o.pure, o.nsrc = d, a, true, 1
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
-		for m := mask; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
-			r[dd+i] = fn(r[aa+i])
-		}
-	}
-	o.lane = func(f *frame, o *Op, i int) {
-		r := f.regs
-		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i])
-	}
+	o.fn1, o.exec, o.lane = fn, unaryExec, unaryLane
 	return nil
+}
+
+func unaryExec(w *Warp, o *Op, mask uint32) {
+	r, fn := w.top().regs, o.fn1
+	dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		r[dd+i] = fn(r[aa+i])
+	}
+}
+
+func unaryLane(f *frame, o *Op, i int) {
+	r := f.regs
+	r[int(o.d)*warpSize+i] = o.fn1(r[int(o.a)*warpSize+i])
 }
 
 func (l *lowering) binary(in *ir.Inst, o *Op, fn func(a, b uint64) uint64) error {
@@ -105,25 +111,28 @@ func (l *lowering) binary(in *ir.Inst, o *Op, fn func(a, b uint64) uint64) error
 		return err
 	}
 	o.d, o.a, o.b, o.pure, o.nsrc = d, a, b, true, 2
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
-		if mask == ^uint32(0) {
-			for i := 0; i < warpSize; i++ {
-				r[dd+i] = fn(r[aa+i], r[bb+i])
-			}
-			return
-		}
-		for m := mask; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
+	o.fn2, o.exec, o.lane = fn, binaryExec, binaryLane
+	return nil
+}
+
+func binaryExec(w *Warp, o *Op, mask uint32) {
+	r, fn := w.top().regs, o.fn2
+	dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
+	if mask == ^uint32(0) {
+		for i := 0; i < warpSize; i++ {
 			r[dd+i] = fn(r[aa+i], r[bb+i])
 		}
+		return
 	}
-	o.lane = func(f *frame, o *Op, i int) {
-		r := f.regs
-		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i])
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		r[dd+i] = fn(r[aa+i], r[bb+i])
 	}
-	return nil
+}
+
+func binaryLane(f *frame, o *Op, i int) {
+	r := f.regs
+	r[int(o.d)*warpSize+i] = o.fn2(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i])
 }
 
 func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) error {
@@ -144,19 +153,22 @@ func (l *lowering) ternary(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64) e
 		return err
 	}
 	o.d, o.a, o.b, o.c, o.pure, o.nsrc = d, a, b, c, true, 3
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
-		for m := mask; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
-			r[dd+i] = fn(r[aa+i], r[bb+i], r[cc+i])
-		}
-	}
-	o.lane = func(f *frame, o *Op, i int) {
-		r := f.regs
-		r[int(o.d)*warpSize+i] = fn(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i], r[int(o.c)*warpSize+i])
-	}
+	o.fn3, o.exec, o.lane = fn, ternaryExec, ternaryLane
 	return nil
+}
+
+func ternaryExec(w *Warp, o *Op, mask uint32) {
+	r, fn := w.top().regs, o.fn3
+	dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		r[dd+i] = fn(r[aa+i], r[bb+i], r[cc+i])
+	}
+}
+
+func ternaryLane(f *frame, o *Op, i int) {
+	r := f.regs
+	r[int(o.d)*warpSize+i] = o.fn3(r[int(o.a)*warpSize+i], r[int(o.b)*warpSize+i], r[int(o.c)*warpSize+i])
 }
 
 // mov d, a: registers, immediates, special registers, addresses of

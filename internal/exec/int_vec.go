@@ -324,43 +324,48 @@ func (l *lowering) binaryVec(in *ir.Inst, o *Op, fn func(a, b uint64) uint64, ve
 	if err := l.binary(in, o, fn); err != nil || vec.rr == nil {
 		return err
 	}
-	scalar := o.exec
 	if b := in.Operands[2]; b.Kind == ir.OpImm && vec.rk != nil {
 		t := ""
 		if len(in.Types) > 2 {
 			t = in.Types[2]
 		}
-		k, rk, mrk := constBits(b.Imm, t), vec.rk, vec.mrk
-		o.vkind, o.vrk, o.k = vecK, rk, k
-		o.exec = func(w *Warp, o *Op, mask uint32) {
-			r := w.top().regs
-			dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
-			switch {
-			case mask == ^uint32(0):
-				rk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k)
-			case mrk != nil && bits.OnesCount32(mask) >= maskedMinLanes:
-				mrk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), k, mask)
-			default:
-				scalar(w, o, mask)
-			}
-		}
+		o.vkind, o.vrk, o.mrk, o.k = vecK, vec.rk, vec.mrk, constBits(b.Imm, t)
+		o.exec = binaryKExec
 		return nil
 	}
-	rr, mrr := vec.rr, vec.mrr
-	o.vkind, o.vrr = vecRR, rr
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
-		switch {
-		case mask == ^uint32(0):
-			rr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
-		case mrr != nil && bits.OnesCount32(mask) >= maskedMinLanes:
-			mrr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), mask)
-		default:
-			scalar(w, o, mask)
-		}
-	}
+	o.vkind, o.vrr, o.mrr = vecRR, vec.rr, vec.mrr
+	o.exec = binaryRRExec
 	return nil
+}
+
+// binaryKExec runs a binaryVec op with an immediate: the whole-warp loop
+// vrk, its masked form mrk for a partial mask of enough lanes, else the
+// lane function.
+func binaryKExec(w *Warp, o *Op, mask uint32) {
+	r := w.top().regs
+	dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+	switch {
+	case mask == ^uint32(0):
+		o.vrk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), o.k)
+	case o.mrk != nil && bits.OnesCount32(mask) >= maskedMinLanes:
+		o.mrk((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), o.k, mask)
+	default:
+		binaryExec(w, o, mask)
+	}
+}
+
+// binaryRRExec is binaryKExec for two registers (vrr, mrr).
+func binaryRRExec(w *Warp, o *Op, mask uint32) {
+	r := w.top().regs
+	dd, aa, bb := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize
+	switch {
+	case mask == ^uint32(0):
+		o.vrr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]))
+	case o.mrr != nil && bits.OnesCount32(mask) >= maskedMinLanes:
+		o.mrr((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), mask)
+	default:
+		binaryExec(w, o, mask)
+	}
 }
 
 // vecCompare returns a whole-warp integer comparison giving the lane mask
@@ -711,23 +716,26 @@ func (l *lowering) ternaryVec(in *ir.Inst, o *Op, fn func(a, b, c uint64) uint64
 	if err := l.ternary(in, o, fn); err != nil || vec == nil {
 		return err
 	}
-	scalar := o.exec
-	o.vkind, o.vt = vecTern, vec
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
-		a, b, c := (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), (*lanes)(r[cc:cc+warpSize])
-		switch {
-		case mask == ^uint32(0):
-			vec((*lanes)(r[dd:dd+warpSize]), a, b, c)
-		case bits.OnesCount32(mask) >= maskedMinLanes:
-			vec(&w.scratch, a, b, c)
-			copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
-		default:
-			scalar(w, o, mask)
-		}
-	}
+	o.vkind, o.vt, o.exec = vecTern, vec, ternaryVecExec
 	return nil
+}
+
+// ternaryVecExec runs a ternaryVec op: the whole-warp loop vt on a full
+// mask, into the warp's scratch row for a partial mask of enough lanes,
+// else the lane function.
+func ternaryVecExec(w *Warp, o *Op, mask uint32) {
+	r := w.top().regs
+	dd, aa, bb, cc := int(o.d)*warpSize, int(o.a)*warpSize, int(o.b)*warpSize, int(o.c)*warpSize
+	a, b, c := (*lanes)(r[aa:aa+warpSize]), (*lanes)(r[bb:bb+warpSize]), (*lanes)(r[cc:cc+warpSize])
+	switch {
+	case mask == ^uint32(0):
+		o.vt((*lanes)(r[dd:dd+warpSize]), a, b, c)
+	case bits.OnesCount32(mask) >= maskedMinLanes:
+		o.vt(&w.scratch, a, b, c)
+		copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
+	default:
+		ternaryExec(w, o, mask)
+	}
 }
 
 // vecNorm returns a warp loop applying norm after narrowing to from: the
@@ -797,22 +805,23 @@ func (l *lowering) unaryVec(in *ir.Inst, o *Op, fn func(a uint64) uint64, vec fu
 	if err := l.unary(in, o, fn); err != nil || vec == nil {
 		return err
 	}
-	scalar := o.exec
-	o.vkind, o.vu = vecUnary, vec
-	o.exec = func(w *Warp, o *Op, mask uint32) {
-		r := w.top().regs
-		dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
-		switch {
-		case mask == ^uint32(0):
-			vec((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
-		case bits.OnesCount32(mask) >= maskedMinLanes:
-			vec(&w.scratch, (*lanes)(r[aa:aa+warpSize]))
-			copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
-		default:
-			scalar(w, o, mask)
-		}
-	}
+	o.vkind, o.vu, o.exec = vecUnary, vec, unaryVecExec
 	return nil
+}
+
+// unaryVecExec runs a unaryVec op as ternaryVecExec does.
+func unaryVecExec(w *Warp, o *Op, mask uint32) {
+	r := w.top().regs
+	dd, aa := int(o.d)*warpSize, int(o.a)*warpSize
+	switch {
+	case mask == ^uint32(0):
+		o.vu((*lanes)(r[dd:dd+warpSize]), (*lanes)(r[aa:aa+warpSize]))
+	case bits.OnesCount32(mask) >= maskedMinLanes:
+		o.vu(&w.scratch, (*lanes)(r[aa:aa+warpSize]))
+		copyLanes((*lanes)(r[dd:dd+warpSize]), &w.scratch, mask)
+	default:
+		unaryExec(w, o, mask)
+	}
 }
 
 // copyLanes copies the lanes of mask from src to d: an op on some lanes

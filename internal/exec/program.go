@@ -193,6 +193,13 @@ type Op struct {
 	vrk   func(d, a *lanes, k uint64)
 	vu    func(d, a *lanes)
 	vt    func(d, a, b, c *lanes)
+	// the register ops' lane functions (unary, binary, ternary: their exec
+	// and lane read them) and the masked forms of vrr and vrk (binaryVec)
+	fn1 func(a uint64) uint64
+	fn2 func(a, b uint64) uint64
+	fn3 func(a, b, c uint64) uint64
+	mrr func(d, a, b *lanes, mask uint32)
+	mrk func(d, a *lanes, k uint64, mask uint32)
 	// trace: this op and the AVX2 loops after it, run in one call by the
 	// converged loop (trace.go)
 	trace []traceOp
