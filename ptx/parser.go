@@ -26,7 +26,8 @@ const maxNesting = 500
 type parser struct {
 	src tokenSource
 	// lx is src when src is the bare lexer: advance calls it directly
-	// instead of through the interface (the per-token hot path).
+	// instead of through the interface (the per-token hot path), and tok
+	// keeps lx.file throughout, as scan needs.
 	lx       *lexer
 	tok      token   // current token
 	ahead    []token // lookahead tokens after tok, in order (in aheadBuf)
@@ -58,6 +59,7 @@ func newParser(filename string, src []byte, opts *ParseOptions) *parser {
 	lx := newLexer(filename, src, p.errorf, comments)
 	if bytes.IndexByte(src, '#') < 0 && len(opts.Defines) == 0 {
 		p.src, p.lx = lx, lx // nothing to preprocess: skip the filter on the hot path
+		p.tok.file = lx.file // for scan; the bare lexer's file never changes
 	} else {
 		p.src = newPreprocessor(lx, opts, p.errorf)
 	}
