@@ -80,7 +80,6 @@ func postDominators(f *Func) []int32 {
 	n := len(f.Ops)
 	exit := n
 	g := newFlowGraph(f)
-	succ, preds := g.succ, g.pred
 	// Postorder of the reversed graph from the exit.
 	order := make([]int32, 0, n+1)
 	index := make([]int32, n+1)
@@ -94,7 +93,7 @@ func postDominators(f *Func) []int32 {
 	visited[exit] = true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if ps := preds(top.node); int(top.next) < len(ps) {
+		if ps := g.pred(top.node); int(top.next) < len(ps) {
 			p := ps[top.next]
 			top.next++
 			if !visited[p] {
@@ -131,7 +130,7 @@ func postDominators(f *Func) []int32 {
 				continue
 			}
 			newIdom := int32(-1)
-			for _, s := range succ(node) {
+			for _, s := range g.succ(node) {
 				if ipdom[s] == -1 {
 					continue
 				}
