@@ -15,13 +15,15 @@ import (
 // Build checks m and, if it has no errors, returns its IR. The diagnostics
 // (warnings included) are returned either way.
 func Build(m *ptx.Module, opts Options) (*ir.Module, ptx.DiagnosticList) {
-	n := 0
+	n, names := 0, 0
 	for _, it := range m.Items {
 		if fn, ok := it.(*ptx.Function); ok && fn.Body != nil {
-			n += countInsts(fn.Body)
+			i, k := countInsts(fn.Body)
+			n, names = n+i, names+k
 		}
 	}
 	c := &checker{mod: m, opts: opts, matched: make([]matchedInst, 0, n)}
+	c.names.used = make([]usedName, 0, names)
 	c.run()
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -44,15 +46,21 @@ type builder struct {
 	// if it meets them in another order
 	next   int
 	byInst map[*ptx.Instruction]int
+	// used: the names the checker found for the instruction at hand
+	used []usedName
+	// regs: registers still to hand out (newReg), allocated regBlock at once
+	regs     []ir.Reg
+	regBlock int
 }
 
-// matchOf returns the form the checker accepted in for (nil if none).
+// matchOf returns the checker's record of in: the form it accepted in
+// for and the names it found (nil if none).
 // The builder walks each function's instructions in the order the
 // checker did, so each is normally the next one in c.matched, found
 // without a map (hashing a pointer per instruction was 5% of a large
 // module's check); where the two orders differ (functions taken in
 // another order) an index finds it, and the walk goes on from there.
-func (b *builder) matchOf(in *ptx.Instruction) *match {
+func (b *builder) matchOf(in *ptx.Instruction) *matchedInst {
 	l := b.c.matched
 	if b.next >= len(l) || l[b.next].in != in {
 		if b.byInst == nil {
@@ -68,7 +76,7 @@ func (b *builder) matchOf(in *ptx.Instruction) *match {
 		b.next = i
 	}
 	b.next++
-	return &l[b.next-1].m
+	return &l[b.next-1]
 }
 
 // newInst returns a zero instruction with n zero operands.
@@ -206,8 +214,7 @@ func (b *builder) function(f *ir.Func) {
 	param := func(p *ptx.VarDecl) *ir.Param {
 		dl := p.Names[0]
 		if p.Space == ".reg" {
-			r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: p.Type, Vector: p.Vector}
-			f.Regs = append(f.Regs, r)
+			r := b.newReg(f, dl.Name, p)
 			fs.set(dl.Name, r)
 			return &ir.Param{Reg: r}
 		}
@@ -235,18 +242,23 @@ func (b *builder) function(f *ir.Func) {
 	b.block(f, fs, d.Body)
 }
 
-// countInsts returns the number of instructions in blk and its blocks.
-func countInsts(blk *ptx.Block) int {
-	n := 0
+// countInsts returns the number of instructions in blk and its blocks,
+// and of the names they use, about: one per operand and guard.
+func countInsts(blk *ptx.Block) (insts, names int) {
 	for _, s := range blk.Stmts {
 		switch s := s.(type) {
 		case *ptx.Instruction:
-			n++
+			insts++
+			names += len(s.Operands)
+			if s.Guard != nil {
+				names++
+			}
 		case *ptx.Block:
-			n += countInsts(s)
+			i, k := countInsts(s)
+			insts, names = insts+i, names+k
 		}
 	}
-	return n
+	return insts, names
 }
 
 // labels numbers the instructions and records where each label points;
@@ -283,8 +295,7 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 				n, _ := constInt(dl.Count)
 				s.ranges.add(dl.Name, rangeDecl{count: int(n), decl: d})
 			case d.Space == ".reg":
-				r := &ir.Reg{ID: len(f.Regs), Name: dl.Name, Type: d.Type, Vector: d.Vector}
-				f.Regs = append(f.Regs, r)
+				r := b.newReg(f, dl.Name, d)
 				s.set(dl.Name, r)
 			default:
 				v := newVar(d, dl)
@@ -306,32 +317,45 @@ func (b *builder) block(f *ir.Func, parent *fscope, blk *ptx.Block) {
 func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 	out := b.newInst(len(in.Operands))
 	out.Pos, out.Opcode, out.Mods = in.Pos, in.Opcode, in.Modifiers
-	if m := b.matchOf(in); m != nil {
+	b.used = nil
+	if mi := b.matchOf(in); mi != nil {
+		m := &mi.m
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
 		out.Types = b.c.operandTypes(in, *m)
+		b.used = b.c.names.used[mi.namesFrom:mi.namesTo]
 	}
 	if in.Guard != nil {
-		g := b.name(f, s, in.Guard.Pred)
+		g := new(ir.Operand)
+		if !b.usedOperand(f, s, nil, in.Guard.Pred, g) {
+			*g = b.name(f, s, in.Guard.Pred)
+		}
 		g.Negate = in.Guard.Negate
-		out.Guard = &g
+		out.Guard = g
 	}
 	for i, e := range in.Operands {
-		out.Operands[i] = b.operand(f, s, e)
+		b.operand(f, s, e, &out.Operands[i])
 	}
 	return out
 }
 
 // find resolves a name in the function's scopes: a register or variable.
-// A register of a range (%r<100>) is made on its first use and kept by
-// its index in the range (block declares a scope's names before its
-// instructions, so none is declared after), so later uses find it from
-// the name's prefix and index without hashing the whole name.
 func (b *builder) find(f *ir.Func, s *fscope, name string) any {
+	x, _ := b.findDecl(f, s, name)
+	return x
+}
+
+// findDecl is find, and the range whose register x is, if that range
+// keeps its registers by index (else nil). A register of a range
+// (%r<100>) is made on its first use and kept by its index in the range
+// (block declares a scope's names before its instructions, so none is
+// declared after), so later uses find it from the name's prefix and
+// index without hashing the whole name.
+func (b *builder) findDecl(f *ir.Func, s *fscope, name string) (any, *rangeDecl) {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for sc := s; sc != nil; sc = sc.parent {
 		if sc.lens.has(name) {
 			if x, ok := sc.names[name]; ok {
-				return x
+				return x, nil
 			}
 		}
 		if sc.ranges.empty() {
@@ -349,31 +373,44 @@ func (b *builder) find(f *ir.Func, s *fscope, name string) any {
 			if index >= r.count {
 				continue
 			}
-			if r.count <= rangeRegsMax {
-				if r.regs == nil {
-					r.regs = make([]*ir.Reg, r.count)
-				}
-				if reg := r.regs[index]; reg != nil {
-					return reg
-				}
-			}
-			reg := &ir.Reg{ID: len(f.Regs), Name: name, Type: r.decl.Type, Vector: r.decl.Vector}
-			f.Regs = append(f.Regs, reg)
-			if r.regs != nil {
-				r.regs[index] = reg
-			} else {
+			if r.count > rangeRegsMax {
+				reg := b.newReg(f, name, r.decl)
 				sc.set(name, reg)
+				return reg, nil
 			}
-			return reg
+			if r.regs == nil {
+				r.regs = make([]*ir.Reg, r.count)
+			}
+			reg := r.regs[index]
+			if reg == nil {
+				reg = b.newReg(f, name, r.decl)
+				r.regs[index] = reg
+			}
+			return reg, r
 		}
 	}
 	if v, ok := b.vars[name]; ok {
-		return v
+		return v, nil
 	}
 	if fn, ok := b.funcs[name]; ok {
-		return fn
+		return fn, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// newReg adds to f a register named name, declared by d. Registers are
+// allocated in blocks (b.regs; a large module has tens of thousands),
+// the first ones small, for small modules.
+func (b *builder) newReg(f *ir.Func, name string, d *ptx.VarDecl) *ir.Reg {
+	if len(b.regs) == 0 {
+		b.regBlock = min(2*b.regBlock+16, 1024)
+		b.regs = make([]ir.Reg, b.regBlock)
+	}
+	reg := &b.regs[0]
+	b.regs = b.regs[1:]
+	*reg = ir.Reg{ID: len(f.Regs), Name: name, Type: d.Type, Vector: d.Vector}
+	f.Regs = append(f.Regs, reg)
+	return reg
 }
 
 // name resolves a bare name operand.
@@ -401,71 +438,78 @@ func (b *builder) name(f *ir.Func, s *fscope, name string) ir.Operand {
 	return ir.Operand{Kind: ir.OpName, Name: name}
 }
 
-func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr) ir.Operand {
+// operand resolves e into *op, a zero operand (written in place: an
+// ir.Operand is large, and returning it copied it at every level).
+func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr, op *ir.Operand) {
 	if v, ok := evalConst(e); ok {
-		return ir.Operand{Kind: ir.OpImm, Imm: v}
+		op.Kind, op.Imm = ir.OpImm, v
+		return
 	}
 	switch e := e.(type) {
 	case *ptx.Ident:
-		return b.name(f, s, e.Name)
+		if !b.usedOperand(f, s, e, e.Name, op) {
+			*op = b.name(f, s, e.Name)
+		}
 	case *ptx.SelectorExpr:
-		op := b.operand(f, s, e.X)
+		b.operand(f, s, e.X, op)
 		op.Component = e.Sel
-		return op
 	case *ptx.UnaryExpr:
-		op := b.operand(f, s, e.X)
+		b.operand(f, s, e.X, op)
 		op.Negate = !op.Negate
-		return op
 	case *ptx.ParenExpr:
-		return b.operand(f, s, e.X)
+		b.operand(f, s, e.X, op)
 	case *ptx.BinaryExpr:
 		if e.Op == "|" {
-			return ir.Operand{Kind: ir.OpPair, Elems: []ir.Operand{b.operand(f, s, e.X), b.operand(f, s, e.Y)}}
+			op.Kind, op.Elems = ir.OpPair, make([]ir.Operand, 2)
+			b.operand(f, s, e.X, &op.Elems[0])
+			b.operand(f, s, e.Y, &op.Elems[1])
+			return
 		}
 		// var+imm, var-imm: an address constant
-		base := b.operand(f, s, e.X)
+		b.operand(f, s, e.X, op)
 		if off, ok := evalConst(e.Y); ok && (e.Op == "+" || e.Op == "-") {
 			n := off.Int64()
 			if e.Op == "-" {
 				n = -n
 			}
-			base.Offset += n
+			op.Offset += n
 		}
-		return base
 	case *ptx.IndexExpr:
-		op := b.operand(f, s, e.X)
+		b.operand(f, s, e.X, op)
 		if i, ok := constInt(e.Index); ok && op.Var != nil && len(op.Var.Dims) > 0 {
 			op.Offset += i * (op.Var.Size / int64(max(1, op.Var.Dims[0])))
 		}
-		return op
 	case *ptx.AddressExpr:
-		a := ir.Operand{Kind: ir.OpAddr}
+		op.Kind = ir.OpAddr
 		if len(e.Elems) != 1 {
-			for _, x := range e.Elems {
-				a.Elems = append(a.Elems, b.operand(f, s, x))
-			}
-			return a
+			op.Elems = b.operandList(f, s, e.Elems)
+			return
 		}
-		inner := b.operand(f, s, e.Elems[0])
+		inner := new(ir.Operand)
+		b.operand(f, s, e.Elems[0], inner)
 		if inner.Kind == ir.OpImm {
-			a.Offset = inner.Imm.Int64()
-			return a
+			op.Offset = inner.Imm.Int64()
+			return
 		}
-		a.Offset, inner.Offset = inner.Offset, 0
-		a.Base = &inner
-		return a
+		op.Offset, inner.Offset = inner.Offset, 0
+		op.Base = inner
 	case *ptx.BraceExpr:
-		v := ir.Operand{Kind: ir.OpVector}
-		for _, x := range e.Elems {
-			v.Elems = append(v.Elems, b.operand(f, s, x))
-		}
-		return v
+		op.Kind, op.Elems = ir.OpVector, b.operandList(f, s, e.Elems)
 	case *ptx.TupleExpr:
-		t := ir.Operand{Kind: ir.OpTuple}
-		for _, x := range e.Elems {
-			t.Elems = append(t.Elems, b.operand(f, s, x))
-		}
-		return t
+		op.Kind, op.Elems = ir.OpTuple, b.operandList(f, s, e.Elems)
+	default:
+		op.Kind = ir.OpName
 	}
-	return ir.Operand{Kind: ir.OpName}
+}
+
+// operandList resolves a list of operands (nil for none).
+func (b *builder) operandList(f *ir.Func, s *fscope, es []ptx.Expr) []ir.Operand {
+	if len(es) == 0 {
+		return nil
+	}
+	ops := make([]ir.Operand, len(es))
+	for i, x := range es {
+		b.operand(f, s, x, &ops[i])
+	}
+	return ops
 }

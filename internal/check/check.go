@@ -36,6 +36,8 @@ func Check(m *ptx.Module, opts Options) ptx.DiagnosticList {
 type matchedInst struct {
 	in *ptx.Instruction
 	m  match
+	// namesFrom, namesTo: the names it uses, names.used[namesFrom:namesTo]
+	namesFrom, namesTo int32
 }
 
 // run performs every check, in order, and sorts the diagnostics.
@@ -65,6 +67,7 @@ type checker struct {
 	// keyBuf: checkInstruction's combination key (formsFor)
 	keyBuf []byte
 	// names: the symbols of the names the instruction at hand uses
+	// (and, for Build, those of the instructions accepted before it)
 	names nameMemo
 }
 

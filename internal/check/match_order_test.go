@@ -15,7 +15,7 @@ func TestMatchOfAnyOrder(t *testing.T) {
 	var ins [6]ptx.Instruction
 	c := &checker{}
 	for i := range 5 {
-		c.matched = append(c.matched, matchedInst{&ins[i], match{instr: &isa.Instr{}}})
+		c.matched = append(c.matched, matchedInst{in: &ins[i], m: match{instr: &isa.Instr{}}})
 	}
 	b := &builder{c: c}
 	for _, i := range []int{3, 4, 0, 1, 2, 5, 2, 0} {
@@ -23,7 +23,7 @@ func TestMatchOfAnyOrder(t *testing.T) {
 		switch {
 		case i == 5 && m != nil:
 			t.Fatalf("instruction %d, never accepted, found a form", i)
-		case i != 5 && (m == nil || m.instr != c.matched[i].m.instr):
+		case i != 5 && (m == nil || m.m.instr != c.matched[i].m.instr):
 			t.Fatalf("instruction %d: wrong form", i)
 		}
 	}

@@ -16,6 +16,9 @@ import (
 type operandSpec struct {
 	kinds []string
 	typ   string // resolved type (".u32"), or "" when unknown or untyped
+	// want: typ parsed, if parseType takes it (wantOK), for checkRegister
+	want   simpleType
+	wantOK bool
 }
 
 // spec resolves the operand rules of the matched block for placeholder
@@ -69,6 +72,7 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 	if mm.v.typ == "" && onlyPredicate(mm.v.kinds) {
 		mm.v.typ = ".pred"
 	}
+	mm.v.want, mm.v.wantOK = parseType(mm.v.typ)
 	remember(kept, mm)
 	return mm.v
 }
@@ -305,19 +309,14 @@ func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp op
 		e = u.X // negated predicate or negated operand (mma, min/max -a)
 	}
 	id, ok := e.(*ptx.Ident)
-	if !ok || sp.typ == "" {
+	if !ok || !sp.wantOK {
 		return
 	}
 	sym := c.find(s, id)
-	if sym == nil || !sym.isReg() || sym.decl.Vector != 0 {
+	if sym == nil || !sym.isReg() || sym.decl.Vector != 0 || !sym.typOK {
 		return
 	}
-	want, ok1 := parseType(sp.typ)
-	have, ok2 := parseType(sym.decl.Type)
-	if !ok1 || !ok2 {
-		return
-	}
-	if !typeAgrees(want, have, relaxed) {
+	if !typeAgrees(sp.want, sym.typ, relaxed) {
 		c.errorf(id.Pos, "Arguments mismatch for instruction '%s': register '%s' is %s, operand must be %s",
 			in.Opcode, id.Name, sym.decl.Type, sp.typ)
 	}

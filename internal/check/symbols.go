@@ -29,6 +29,20 @@ type symbol struct {
 	pos  ptx.Pos
 	decl *ptx.VarDecl  // symVar
 	fn   *ptx.Function // symFunc
+	// typ: decl's type parsed, if parseType takes it (typOK); every
+	// register operand's check compares it
+	typ   simpleType
+	typOK bool
+	// built: what the builder made of a symVar, kept on first use
+	// (builder.used)
+	built any
+}
+
+// varSymbol returns the symbol of a declarator of d.
+func varSymbol(d *ptx.VarDecl, dl *ptx.Declarator) *symbol {
+	sym := &symbol{kind: symVar, pos: dl.Pos, decl: d}
+	sym.typ, sym.typOK = parseType(d.Type)
+	return sym
 }
 
 // isReg reports whether s is a register (a .reg variable or parameter).
@@ -69,16 +83,22 @@ func (s *scope) declareRange(prefix string, n int, sym *symbol) {
 func (s *scope) lookup(name string) bool { return s.find(name) != nil }
 
 // find returns the symbol name denotes in s or an enclosing scope, or nil.
-// A name of a range (%r5 of %r<100>) is found from its prefix and index
-// (splitIndex), not kept with the scope's names: a module's thousands of
-// register names would grow the maps, and hashing the short prefix costs
-// less than hashing the name.
 func (s *scope) find(name string) *symbol {
+	sym, _ := s.findAt(name)
+	return sym
+}
+
+// findAt is find, and the name's index in its range (5 for %r5 of
+// %r<100>; -1 for a name declared alone). A name of a range is found
+// from its prefix and index (splitIndex), not kept with the scope's
+// names: a module's thousands of register names would grow the maps, and
+// hashing the short prefix costs less than hashing the name.
+func (s *scope) findAt(name string) (*symbol, int) {
 	prefix, index := "", -2 // splitIndex(name), computed on the first miss
 	for ; s != nil; s = s.parent {
 		if s.lens.has(name) {
 			if sym, ok := s.names[name]; ok {
-				return sym
+				return sym, -1
 			}
 		}
 		if s.ranges.empty() {
@@ -92,11 +112,11 @@ func (s *scope) find(name string) *symbol {
 		}
 		for _, r := range s.ranges.get(prefix) {
 			if index < r.count {
-				return r.sym
+				return r.sym, index
 			}
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // splitIndex splits "%r12" into "%r" and 12; ("", -1) when there is no
@@ -132,10 +152,10 @@ func (c *checker) declareVar(s *scope, d *ptx.VarDecl) {
 				c.errorf(dl.Pos, "the count of a parameterized name must be a positive integer constant")
 				continue
 			}
-			s.declareRange(dl.Name, int(n), &symbol{kind: symVar, pos: dl.Pos, decl: d})
+			s.declareRange(dl.Name, int(n), varSymbol(d, dl))
 			continue
 		}
-		c.declare(s, dl.Name, &symbol{kind: symVar, pos: dl.Pos, decl: d})
+		c.declare(s, dl.Name, varSymbol(d, dl))
 	}
 }
 
@@ -278,9 +298,13 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 	for _, st := range b.Stmts {
 		switch st := st.(type) {
 		case *ptx.Instruction:
-			c.names.reset()
-			if st.Guard != nil && !s.lookup(st.Guard.Pred) {
-				c.errorf(st.Guard.Pos, "undeclared predicate '%s'", st.Guard.Pred)
+			c.names.start(s)
+			if st.Guard != nil {
+				if sym, index := s.findAt(st.Guard.Pred); sym != nil {
+					c.names.keep(nil, sym, index)
+				} else {
+					c.errorf(st.Guard.Pos, "undeclared predicate '%s'", st.Guard.Pred)
+				}
 			}
 			c.checkInstruction(s, st)
 			what := ""
@@ -290,6 +314,7 @@ func (c *checker) block(parent *scope, b *ptx.Block) {
 			for _, op := range st.Operands {
 				c.resolve(s, op, what)
 			}
+			c.keepNames(st)
 		case *ptx.Block:
 			c.block(s, st)
 		case *ptx.TargetList:
