@@ -321,7 +321,7 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 	if mi := b.matchOf(in); mi != nil {
 		m := &mi.m
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
-		out.Types = b.c.operandTypes(in, *m)
+		out.Types = mi.types
 		b.used = b.c.names.used[mi.namesFrom:mi.namesTo]
 	}
 	if in.Guard != nil {

@@ -31,31 +31,32 @@ type match struct {
 // checkInstruction finds the instruction's form and checks its requirements.
 func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	orig := in
-	blocks := isa.Lookup(in.Opcode)
-	if len(blocks) == 0 {
-		c.errorf(in.Pos, "unknown instruction '%s'", in.Opcode)
-		return
-	}
-	// A constant bank, `ld.const[2]` (5.1.3.1, deprecated), is not a modifier of the table.
-	for i, m := range in.Modifiers {
-		if strings.HasPrefix(m, "[") {
-			c.gateDirectiveIf(".const", in.Pos, "bank")
-			stripped := *in
-			stripped.Modifiers = append(append([]string{}, in.Modifiers[:i]...), in.Modifiers[i+1:]...)
-			in = &stripped
-			break
+	// A combination met before (most instructions) has its forms in
+	// c.forms, found by its key without asking the table again.
+	key, bank := c.combinationKey(in)
+	fms, seen := c.forms[string(key)]
+	var blocks []*isa.Instr // (the table's, asked on a miss)
+	if !seen || bank {
+		blocks = isa.Lookup(in.Opcode)
+		if len(blocks) == 0 {
+			c.errorf(in.Pos, "unknown instruction '%s'", in.Opcode)
+			return
 		}
+		// A constant bank, `ld.const[2]` (5.1.3.1, deprecated), is not a modifier of the table.
+		for i, m := range in.Modifiers {
+			if strings.HasPrefix(m, "[") {
+				c.gateDirectiveIf(".const", in.Pos, "bank")
+				stripped := *in
+				stripped.Modifiers = append(append([]string{}, in.Modifiers[:i]...), in.Modifiers[i+1:]...)
+				in = &stripped
+				key, _ = c.combinationKey(in)
+				break
+			}
+		}
+		fms = c.formsFor(blocks, in, key)
 	}
-	// the combination's key, the opcode and modifiers, in a buffer: a hit
-	// (most instructions) looks it up without making the string
-	key := append(c.keyBuf[:0], in.Opcode...)
-	for _, m := range in.Modifiers {
-		key = append(append(key, 0), m...)
-	}
-	c.keyBuf = key
 	matches := c.matchBuf[:0]
 	defer func() { c.matchBuf = matches[:0] }()
-	fms := c.formsFor(blocks, in, key)
 	for _, fm := range fms {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
@@ -72,6 +73,9 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		}
 	}
 	if len(matches) == 0 {
+		if blocks == nil {
+			blocks = isa.Lookup(in.Opcode)
+		}
 		c.reportNoForm(in, blocks)
 		return
 	}
@@ -86,11 +90,11 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 	for i, m := range matches {
 		start := len(c.diags)
 		c.emit(in.Pos, c.gate(s, in, m))
-		c.checkOperands(s, in, m)
+		cs := c.checkOperands(s, in, m)
 		found := c.diags[start:]
 		if !found.HasErrors() {
 			if c.matched != nil {
-				c.matched = append(c.matched, matchedInst{in: orig, m: matches[i]})
+				c.matched = append(c.matched, matchedInst{in: orig, m: matches[i], types: cs.types})
 			}
 			return
 		}
@@ -100,6 +104,19 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		c.diags = c.diags[:start]
 	}
 	c.diags = append(c.diags, best...)
+}
+
+// combinationKey writes the key of in's combination, its opcode and
+// modifiers, in c.keyBuf (a hit in c.forms looks it up without making a
+// string), and says whether a modifier is a constant bank.
+func (c *checker) combinationKey(in *ptx.Instruction) (key []byte, bank bool) {
+	key = append(c.keyBuf[:0], in.Opcode...)
+	for _, m := range in.Modifiers {
+		bank = bank || strings.HasPrefix(m, "[")
+		key = append(append(key, 0), m...)
+	}
+	c.keyBuf = key
+	return key, bank
 }
 
 // A formMatch is a form whose modifier slots an instruction's modifiers
@@ -382,10 +399,21 @@ func operandChoices(f *isa.Form, n int, out [][]*isa.Operand) [][]*isa.Operand {
 // else in either.
 func shapesFit(form []*isa.Operand, ops []ptx.Expr) bool {
 	for i, op := range form {
-		_, isIndex := ops[i].(*ptx.IndexExpr) // a[i]: an address, or the value of mov's source
-		isAddr := isAddress(ops[i])
-		_, isTuple := ops[i].(*ptx.TupleExpr)
-		if !isIndex && isAddr != (op.Shape == isa.ShapeAddress) || isTuple != (op.Shape == isa.ShapeTuple) {
+		isAddr, isTuple := false, false
+		switch e := ops[i].(type) {
+		case *ptx.IndexExpr: // a[i]: an address, or the value of mov's source
+			if op.Shape == isa.ShapeTuple {
+				return false
+			}
+			continue
+		case *ptx.AddressExpr:
+			isAddr = true
+		case *ptx.SelectorExpr:
+			isAddr = isAddress(e.X)
+		case *ptx.TupleExpr:
+			isTuple = true
+		}
+		if isAddr != (op.Shape == isa.ShapeAddress) || isTuple != (op.Shape == isa.ShapeTuple) {
 			return false
 		}
 	}

@@ -77,12 +77,6 @@ func (c *checker) spec(in *ptx.Instruction, m match, name string) operandSpec {
 	return mm.v
 }
 
-// operandTypes gives each operand of an instruction matched to m the type
-// its form assigns it ("" where none), for immediates' encoding (ir.Inst.Types).
-func (c *checker) operandTypes(in *ptx.Instruction, m match) []string {
-	return c.choiceSpecsOf(in, m).types
-}
-
 // choiceSpecsOf returns the specs of the operands of in, matched to m:
 // kept per form and choice for matches whose operand presence is the
 // choice's own (m.fixed), as every instruction so matched has the same
@@ -267,8 +261,9 @@ func relaxedOpcode(op string) bool {
 	return false
 }
 
-// checkOperands checks the operands of an instruction matched to a form.
-func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
+// checkOperands checks the operands of an instruction matched to a form;
+// it returns their specs (choiceSpecsOf).
+func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) *choiceSpecs {
 	relaxed := relaxedOpcode(in.Opcode)
 	cs := c.choiceSpecsOf(in, m)
 	for i, e := range in.Operands {
@@ -301,6 +296,7 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) {
 			c.checkAddressSpace(s, in, e)
 		}
 	}
+	return cs
 }
 
 // checkRegister checks a register operand's declared type against sp.

@@ -122,23 +122,25 @@ func (s *scope) findAt(name string) (*symbol, int) {
 // splitIndex splits "%r12" into "%r" and 12; ("", -1) when there is no
 // numeric suffix. "%r012" has none: parameterized names have no leading zeros.
 func splitIndex(name string) (string, int) {
-	i := len(name)
+	// (every register operand comes here: one pass from the end, which
+	// reads the value of up to nine digits; Atoi beyond, for its
+	// overflow check)
+	i, n, unit := len(name), 0, 1
 	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 		i--
+		if unit <= 1e8 {
+			n += int(name[i]-'0') * unit
+			unit *= 10
+		}
 	}
 	if i == len(name) || i == 0 || len(name)-i > 1 && name[i] == '0' {
 		return "", -1
 	}
-	if len(name)-i > 9 { // (Atoi's overflow check)
-		n, err := strconv.Atoi(name[i:])
-		if err != nil {
+	if len(name)-i > 9 {
+		var err error
+		if n, err = strconv.Atoi(name[i:]); err != nil {
 			return "", -1
 		}
-		return name[:i], n
-	}
-	n := 0 // (every register operand comes here, twice: no Atoi)
-	for _, c := range []byte(name[i:]) {
-		n = n*10 + int(c-'0')
 	}
 	return name[:i], n
 }
