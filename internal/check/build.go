@@ -321,7 +321,7 @@ func (b *builder) inst(f *ir.Func, s *fscope, in *ptx.Instruction) *ir.Inst {
 	if mi := b.matchOf(in); mi != nil {
 		m := &mi.m
 		out.Block, out.Form, out.Groups = m.instr, m.form, m.groups
-		out.Types = mi.types
+		out.Types = mi.specs.types
 		b.used = b.c.names.used[mi.namesFrom:mi.namesTo]
 	}
 	if in.Guard != nil {
@@ -441,15 +441,20 @@ func (b *builder) name(f *ir.Func, s *fscope, name string) ir.Operand {
 // operand resolves e into *op, a zero operand (written in place: an
 // ir.Operand is large, and returning it copied it at every level).
 func (b *builder) operand(f *ir.Func, s *fscope, e ptx.Expr, op *ir.Operand) {
+	// a name (most operands) is no constant but WARP_SZ (evalConst)
+	if id, ok := e.(*ptx.Ident); ok && id.Name != "WARP_SZ" {
+		if !b.usedOperand(f, s, id, id.Name, op) {
+			*op = b.name(f, s, id.Name)
+		}
+		return
+	}
 	if v, ok := evalConst(e); ok {
 		op.Kind, op.Imm = ir.OpImm, v
 		return
 	}
 	switch e := e.(type) {
 	case *ptx.Ident:
-		if !b.usedOperand(f, s, e, e.Name, op) {
-			*op = b.name(f, s, e.Name)
-		}
+		*op = b.name(f, s, e.Name)
 	case *ptx.SelectorExpr:
 		b.operand(f, s, e.X, op)
 		op.Component = e.Sel

@@ -22,37 +22,44 @@ func (b *builder) usedOperand(f *ir.Func, s *fscope, id *ptx.Ident, name string,
 		if u.sym == nil || u.sym.kind != symVar {
 			return false
 		}
-		var x any
-		switch built := u.sym.built.(type) {
-		case *rangeDecl:
-			reg := built.regs[u.index]
+		bs := &u.sym.built
+		if bs.reg == nil && bs.v == nil && bs.rd == nil {
+			// the first use: the builder's scopes say what it is, kept
+			// for a name declared alone (index < 0) or a range's register
+			// kept by index (rd)
+			x, rd := b.findDecl(f, s, name)
+			switch x := x.(type) {
+			case *ir.Reg:
+				if rd != nil && u.index >= 0 {
+					bs.rd = rd
+				} else if rd == nil && u.index < 0 {
+					bs.reg = x
+				}
+				op.Kind, op.Reg = ir.OpReg, x
+				return true
+			case *ir.Var:
+				if u.index < 0 {
+					bs.v = x
+				}
+				op.Kind, op.Var = ir.OpVar, x
+				return true
+			}
+			return false
+		}
+		switch {
+		case bs.rd != nil:
+			reg := bs.rd.regs[u.index]
 			if reg == nil {
-				reg = b.newReg(f, name, built.decl)
-				built.regs[u.index] = reg
+				reg = b.newReg(f, name, bs.rd.decl)
+				bs.rd.regs[u.index] = reg
 			}
-			x = reg
-		case nil:
-			// the first use: the builder's scopes say what it is
-			var rd *rangeDecl
-			x, rd = b.findDecl(f, s, name)
-			switch {
-			case rd != nil:
-				u.sym.built = rd
-			case u.index < 0: // one register or variable, not a range's
-				u.sym.built = x
-			}
+			op.Kind, op.Reg = ir.OpReg, reg
+		case bs.reg != nil:
+			op.Kind, op.Reg = ir.OpReg, bs.reg
 		default:
-			x = built
+			op.Kind, op.Var = ir.OpVar, bs.v
 		}
-		switch x := x.(type) {
-		case *ir.Reg:
-			op.Kind, op.Reg = ir.OpReg, x
-			return true
-		case *ir.Var:
-			op.Kind, op.Var = ir.OpVar, x
-			return true
-		}
-		return false
+		return true
 	}
 	return false
 }

@@ -39,16 +39,22 @@ func TestUsedNamesSameIR(t *testing.T) {
 		mods[file] = m
 	}
 	// a label named as a variable (the builder's scopes take the
-	// variable), shadowed names, a range past rangeRegsMax, guards
+	// variable), shadowed names, a range past rangeRegsMax, guards, a
+	// range of variables (the builder declares one variable, named as
+	// its prefix) whose first name is a module variable's
 	m, err := ptx.Parse("t.ptx", []byte(`.version 7.0
 .target sm_70
 .address_size 64
 .global .u32 L1;
+.global .u32 g0;
 .func f(.reg .b32 x)
 {
 	.reg .pred %p<3>;
 	.reg .b32 %r<70000>;
 	.reg .b32 y;
+	.local .b32 g<4>;
+	mov.u32 %r1, g0;
+	mov.u32 %r2, g1;
 	mov.u32 %r69999, L1;
 	@%p1 bra L1;
 	{

@@ -36,8 +36,8 @@ func Check(m *ptx.Module, opts Options) ptx.DiagnosticList {
 type matchedInst struct {
 	in *ptx.Instruction
 	m  match
-	// types: the type its form gives each operand (choiceSpecs.types)
-	types []string
+	// specs: its operands' specs (the builder takes their types)
+	specs *choiceSpecs
 	// namesFrom, namesTo: the names it uses, names.used[namesFrom:namesTo]
 	namesFrom, namesTo int32
 }

@@ -94,7 +94,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		found := c.diags[start:]
 		if !found.HasErrors() {
 			if c.matched != nil {
-				c.matched = append(c.matched, matchedInst{in: orig, m: matches[i], types: cs.types})
+				c.matched = append(c.matched, matchedInst{in: orig, m: matches[i], specs: cs})
 			}
 			return
 		}

@@ -264,29 +264,29 @@ func relaxedOpcode(op string) bool {
 // checkOperands checks the operands of an instruction matched to a form;
 // it returns their specs (choiceSpecsOf).
 func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) *choiceSpecs {
-	relaxed := relaxedOpcode(in.Opcode)
+	relaxed, arith := relaxedOpcode(in.Opcode), isArithmetic(in.Opcode)
 	cs := c.choiceSpecsOf(in, m)
 	for i, e := range in.Operands {
 		fo := m.operands[i]
 		switch fo.Shape {
 		case isa.ShapeScalar:
-			sp := cs.first[i]
+			sp := &cs.first[i]
 			c.checkRegister(s, in, e, sp, relaxed)
 			c.checkImmediate(in, e, fo, i, sp)
-			c.checkVariable(s, in, e, fo, sp)
+			c.checkVariable(s, in, e, fo, sp, arith)
 		case isa.ShapePair:
 			if p, ok := e.(*ptx.BinaryExpr); ok && p.Op == "|" && len(fo.Names) == 2 {
-				c.checkRegister(s, in, p.X, cs.first[i], relaxed)
-				c.checkRegister(s, in, p.Y, cs.second[i], relaxed)
+				c.checkRegister(s, in, p.X, &cs.first[i], relaxed)
+				c.checkRegister(s, in, p.Y, &cs.second[i], relaxed)
 			} else {
-				c.checkRegister(s, in, e, cs.first[i], relaxed)
+				c.checkRegister(s, in, e, &cs.first[i], relaxed)
 			}
 		case isa.ShapeVector:
 			// Only loads and stores give vector elements the instruction
 			// type; elsewhere (mov packing, mma fragments) elements are
 			// narrower or packed.
 			if b, ok := e.(*ptx.BraceExpr); ok && relaxed && in.Opcode != "cvt" && len(fo.Names) > 0 {
-				sp := cs.first[i]
+				sp := &cs.first[i]
 				for _, x := range b.Elems {
 					c.checkRegister(s, in, x, sp, relaxed)
 				}
@@ -300,7 +300,7 @@ func (c *checker) checkOperands(s *scope, in *ptx.Instruction, m match) *choiceS
 }
 
 // checkRegister checks a register operand's declared type against sp.
-func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp operandSpec, relaxed bool) {
+func (c *checker) checkRegister(s *scope, in *ptx.Instruction, e ptx.Expr, sp *operandSpec, relaxed bool) {
 	if u, ok := e.(*ptx.UnaryExpr); ok && (u.Op == "!" || u.Op == "-") {
 		e = u.X // negated predicate or negated operand (mma, min/max -a)
 	}
@@ -424,7 +424,7 @@ func baseIdent(e ptx.Expr) *ptx.Ident {
 // destination of an arithmetic instruction, say) is an error. The kinds come
 // from the block's operand rules; without a rule the first operand is a
 // register and the others may be immediates (spec/FORMAT.md).
-func (c *checker) checkImmediate(in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, index int, sp operandSpec) {
+func (c *checker) checkImmediate(in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, index int, sp *operandSpec) {
 	if _, isConst := constantValue(e); !isConst {
 		return
 	}
@@ -457,10 +457,10 @@ var symbolKinds = []string{"var", "func", "addr", "texref", "samplerref", "surfr
 
 // checkVariable: naming a variable (not a register) as a scalar operand
 // takes its address, which only some operands allow (mov, cvta, mapa, ...:
-// kinds var/func); elsewhere it is an error.
-func (c *checker) checkVariable(s *scope, in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, sp operandSpec) {
+// kinds var/func); elsewhere it is an error. arith: isArithmetic(in.Opcode).
+func (c *checker) checkVariable(s *scope, in *ptx.Instruction, e ptx.Expr, fo *isa.Operand, sp *operandSpec, arith bool) {
 	id := baseIdent(e)
-	if id == nil || len(sp.kinds) == 0 && !isArithmetic(in.Opcode) {
+	if id == nil || len(sp.kinds) == 0 && !arith {
 		return
 	}
 	sym := c.find(s, id)

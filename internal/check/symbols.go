@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxvm/ptxvm/internal/ir"
 	"github.com/ptxvm/ptxvm/internal/isa"
 	"github.com/ptxvm/ptxvm/ptx"
 )
@@ -33,9 +34,17 @@ type symbol struct {
 	// register operand's check compares it
 	typ   simpleType
 	typOK bool
-	// built: what the builder made of a symVar, kept on first use
-	// (builder.used)
-	built any
+	// built: what the builder made of a symVar, kept on its first use
+	// (builder.usedOperand)
+	built builtSym
+}
+
+// builtSym is what the builder made of a symbol: one register or
+// variable, or a range whose registers it keeps by index (rd).
+type builtSym struct {
+	reg *ir.Reg
+	v   *ir.Var
+	rd  *rangeDecl
 }
 
 // varSymbol returns the symbol of a declarator of d.
