@@ -56,7 +56,6 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 		fms = c.formsFor(blocks, in, key)
 	}
 	matches := c.matchBuf[:0]
-	defer func() { c.matchBuf = matches[:0] }()
 	for _, fm := range fms {
 		// Each way of choosing which optional operands were written is
 		// a candidate: `{, ctaMask}{, cache-policy}` with one given may
@@ -72,6 +71,7 @@ func (c *checker) checkInstruction(s *scope, in *ptx.Instruction) {
 			}
 		}
 	}
+	c.matchBuf = matches[:0] // (for the next instruction; matches is read-only below)
 	if len(matches) == 0 {
 		if blocks == nil {
 			blocks = isa.Lookup(in.Opcode)

@@ -135,7 +135,7 @@ func splitIndex(name string) (string, int) {
 	// reads the value of up to nine digits; Atoi beyond, for its
 	// overflow check)
 	i, n, unit := len(name), 0, 1
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+	for i > 0 && name[i-1]-'0' <= 9 { // (a byte below '0' wraps past 9)
 		i--
 		if unit <= 1e8 {
 			n += int(name[i]-'0') * unit
