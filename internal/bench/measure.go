@@ -92,6 +92,12 @@ func (r *Result) XNative() float64 {
 // freshly filled buffers (not timed), and the outputs are checked after the
 // first and the last run: a wrong answer is an error.
 func Measure(ctx context.Context, s *Suite, b *Benchmark, opts Options) (*Result, error) {
+	// the module's loads first: their garbage is collected and given back
+	// before the kernel's peak RSS is reset and its runs are timed
+	load, err := loadTime(s, b, 5)
+	if err != nil {
+		return nil, err
+	}
 	runtime.GC()
 	debug.FreeOSMemory()
 	since := "benchmark"
@@ -103,10 +109,7 @@ func Measure(ctx context.Context, s *Suite, b *Benchmark, opts Options) (*Result
 		return nil, err
 	}
 	r := &Result{Name: b.Name, Class: b.Class, Label: in.Size.Label, PTXBytes: in.PTXBytes, Repeat: in.Size.Repeat,
-		Workers: opts.workers(), Bytes: in.Size.Bytes, PeakRSSSince: since}
-	if r.Load, err = loadTime(s, b, 5); err != nil {
-		return nil, err
-	}
+		Workers: opts.workers(), Bytes: in.Size.Bytes, PeakRSSSince: since, Load: load}
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
