@@ -30,7 +30,11 @@ import (
 // otherwise, or when fewer than one load and one register op qualify, the
 // ops run op by op as before (the form ops it ran compute the same forms
 // again: the segment takes none that reads its own destination). The
-// order of the accesses, warp after warp, is the warp engine's.
+// order of the accesses, warp after warp, is the warp engine's. A warp
+// runs the stretch as one trace (segFuse: the register ops' entries and
+// segment bodies for the accesses); a store that an op after it could
+// undo (undo logs: a grid-stride loop) keeps its whole range first, one
+// that keeps nothing may stream.
 
 // segmentsEnabled lets tests (and PTXVM_SEGMENT=off) compare runs with and
 // without segments.
