@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptxvm/ptxvm/internal/isa"
+	"github.com/ptxvm/ptxvm/internal/sharedcache"
 	"github.com/ptxvm/ptxvm/ptx"
 )
 
@@ -222,7 +223,7 @@ func (c *checker) formsFor(blocks []*isa.Instr, in *ptx.Instruction, keyBytes []
 		return fms
 	}
 	key := string(keyBytes)
-	shapes := sharedForms.get(key, func() []formShape {
+	shapes := sharedForms.Get(key, func() []formShape {
 		var found [8]formShape
 		shapes := found[:0]
 		var buf [16]string // the value each slot takes (matchMods)
@@ -283,8 +284,8 @@ type formShape struct {
 // instructions asks for as many combinations as it has instructions, and
 // finding their forms again was most of its check.
 var (
-	sharedForms   = newSharedCache[string, []formShape]()
-	sharedChoices = newSharedCache[choiceKey, []choice]()
+	sharedForms   = sharedcache.New[string, []formShape]()
+	sharedChoices = sharedcache.New[choiceKey, []choice]()
 )
 
 // A choice is one way n operands fill a form (operandChoices), with the
@@ -305,7 +306,7 @@ type choiceKey struct {
 // choicesFor returns operandChoices(f, n) with their placeholders, kept
 // per form and operand count (sharedChoices).
 func (c *checker) choicesFor(f *isa.Form, n int) []choice {
-	return sharedChoices.get(choiceKey{f, n}, func() []choice {
+	return sharedChoices.Get(choiceKey{f, n}, func() []choice {
 		var buf [4][]*isa.Operand // (most forms have one choice)
 		opsList := operandChoices(f, n, buf[:0])
 		chs := make([]choice, 0, len(opsList))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/sharedcache"
 )
 
 func init() {
@@ -150,7 +151,7 @@ func lowerFloat(l *lowering, in *ir.Inst, o *Op) error {
 	}
 	key := floatPlanKey{op: in.Opcode, mods: strings.Join(in.Mods, "\x00"), f: f, n: n, mode: mode, approx: approx,
 		operands: len(in.Operands), simd: simdEnabled}
-	pl := floatPlans.get(key, func() *floatPlan { return planFloat(in, f, n, mode, approx) })
+	pl := floatPlans.Get(key, func() *floatPlan { return planFloat(in, f, n, mode, approx) })
 	switch {
 	case pl == nil:
 		return l.unsupported(in, "")
@@ -192,7 +193,7 @@ type floatPlanKey struct {
 	simd     bool // (tests turn the AVX2 loops off)
 }
 
-var floatPlans = newPlanCache[floatPlanKey, *floatPlan]()
+var floatPlans = sharedcache.New[floatPlanKey, *floatPlan]()
 
 // planFloat works out in's floatPlan; nil when the operation has no lane
 // function (unsupported).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptxvm/ptxvm/internal/fp"
 	"github.com/ptxvm/ptxvm/internal/ir"
+	"github.com/ptxvm/ptxvm/internal/sharedcache"
 )
 
 type lanes = [warpSize]uint64
@@ -40,11 +41,11 @@ type vecBin struct {
 // sign-extended.
 func vecBinary(op, mode string, t intType) vecBin {
 	k := intVecKey{op, mode, t, simdEnabled}
-	if v, ok := intVecPlans.lookup(k); ok {
+	if v, ok := intVecPlans.Lookup(k); ok {
 		return v
 	}
 	v := planVecBinary(op, mode, t)
-	intVecPlans.put(k, v)
+	intVecPlans.Put(k, v)
 	return v
 }
 
@@ -56,7 +57,7 @@ type intVecKey struct {
 	simd     bool
 }
 
-var intVecPlans = newPlanCache[intVecKey, vecBin]()
+var intVecPlans = sharedcache.New[intVecKey, vecBin]()
 
 // planVecBinary works out vecBinary's answer.
 func planVecBinary(op, mode string, t intType) vecBin {
