@@ -31,8 +31,7 @@ type batchRun struct {
 	segWrittenAt          []int32
 	segSaved              []segSlot
 	segTrace              []traceOp   // a segment's steps as one trace (segFuse)
-	segAccess             []segAccess // its accesses' entries
-	segAdvance            [][2]uint64 // their k's offsets and steps (simdSegmentTrace)
+	segAdvance            [][2]uint64 // its accesses' k offsets and steps (simdSegmentTrace)
 	// segNo: the loads where a segment's registers were found read outside
 	// it, or too few ops qualified (in this launch: not planned again)
 	segNo map[int32]bool

@@ -278,44 +278,33 @@ func (r *batchRun) segRegOp(o *Op, pc int32, read func(int32), write func(s, at 
 	return true
 }
 
-// A segAccess is a fused segment trace's load or store entry: the warp's
-// elements start at p + warp*32*n (segFuse).
-type segAccess struct {
-	entry int
-	p     unsafe.Pointer
-	n     uintptr
-}
-
 // segFuse makes a segment's steps one trace (r.segTrace): its register
 // ops' entries, and for each load and store a segment body (simdgen's
-// segmentBodies) whose address (r.segAccess) runSegment sets before each
-// warp, so that a warp runs in one call. False when the bodies are missing
-// (no AVX2).
+// segmentBodies) whose address k starts at warp 0's elements and moves on
+// by a warp's elements after each warp (r.segAdvance: the k's byte offset
+// in the trace and the step, simdSegmentTrace's), so that a warp runs in
+// one call. False when the bodies are missing (no AVX2).
 func (r *batchRun) segFuse(steps []segStep) bool {
-	tr, acc := r.segTrace[:0], r.segAccess[:0]
-	defer func() { r.segTrace, r.segAccess = tr, acc }()
+	tr, adv := r.segTrace[:0], r.segAdvance[:0]
+	defer func() { r.segTrace, r.segAdvance = tr, adv }()
+	access := func(body uint64, st *segStep, d, a, b, c uint64) {
+		kAt := uint64(len(tr))*uint64(unsafe.Sizeof(traceOp{})) + uint64(unsafe.Offsetof(traceOp{}.k))
+		adv = append(adv, [2]uint64{kAt, uint64(warpSize * st.n)})
+		tr = append(tr, traceOp{body: body, d: d, a: a, b: b, c: c, k: uint64(uintptr(st.p))})
+	}
+	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
 	for i := range steps {
 		st := &steps[i]
 		if st.tr != nil {
 			tr = append(tr, st.tr...)
 			continue
 		}
-		if st.vec != nil {
-			key := "segStV4x32"
-			if st.load {
-				key = "segLdV4Z32"
-			}
-			body, ok := simdMemBody(key)
-			if !ok {
-				return false
-			}
-			row := func(k int) uint64 { return uint64(st.vec[k]) * warpSize * 8 }
-			acc = append(acc, segAccess{len(tr), st.p, st.n})
-			tr = append(tr, traceOp{body: body, d: row(0), a: row(1), b: row(2), c: row(3)})
-			continue
-		}
 		key := "segSt32"
 		switch {
+		case st.vec != nil && st.load:
+			key = "segLdV4Z32"
+		case st.vec != nil:
+			key = "segStV4x32"
 		case st.load && st.n == 8:
 			key = "segLd64"
 		case st.load && st.signed:
@@ -333,8 +322,11 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		if !ok {
 			return false
 		}
-		acc = append(acc, segAccess{len(tr), st.p, st.n})
-		tr = append(tr, traceOp{body: body, d: uint64(st.slot) * warpSize * 8})
+		if st.vec != nil {
+			access(body, st, row(st.vec[0]), row(st.vec[1]), row(st.vec[2]), row(st.vec[3]))
+		} else {
+			access(body, st, row(st.slot), 0, 0, 0)
+		}
 	}
 	return len(tr) > 0
 }
@@ -359,38 +351,25 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 		perWarp = append(perWarp, s)
 	}
 	base := unsafe.Pointer(&regs[0])
-	warpInputs := func(blk int) {
-		for _, s := range perWarp {
-			if f, ok := r.formOf(s); ok {
-				r.formRow(f, blk, row(s))
-			} else {
-				*row(s) = *r.row(blk, s)
-			}
-		}
-	}
-	tr, acc := r.segTrace, r.segAccess
 	if r.nb == 0 {
 		return
 	}
+	tr, adv := r.segTrace, r.segAdvance
 	if len(perWarp) == 0 {
 		// every warp alike but for its accesses' addresses: one call
-		// runs them all, moving each address on by a warp's elements
-		adv := r.segAdvance[:0]
-		for _, a := range acc {
-			tr[a.entry].k = uint64(uintptr(a.p))
-			adv = append(adv, [2]uint64{uint64(a.entry)*uint64(unsafe.Sizeof(traceOp{})) + uint64(unsafe.Offsetof(traceOp{}.k)), uint64(warpSize * a.n)})
-		}
-		r.segAdvance = adv
+		// runs them all
 		simdSegmentTrace(base, &tr[0], len(tr), &adv[0], len(adv), r.nb)
-		batchSFence()
-		return
-	}
-	for blk := range r.nb {
-		warpInputs(blk)
-		for _, a := range acc {
-			tr[a.entry].k = uint64(uintptr(a.p) + uintptr(blk)*warpSize*a.n)
+	} else {
+		for blk := range r.nb {
+			for _, s := range perWarp {
+				if f, ok := r.formOf(s); ok {
+					r.formRow(f, blk, row(s))
+				} else {
+					*row(s) = *r.row(blk, s)
+				}
+			}
+			simdSegmentTrace(base, &tr[0], len(tr), &adv[0], len(adv), 1)
 		}
-		simdTrace(base, &tr[0], len(tr), nil)
 	}
 	batchSFence() // (the non-temporal stores, before anything else reads them)
 }
