@@ -70,16 +70,7 @@ func TestSIMDSegmentBodies(t *testing.T) {
 				t.Fatalf("%s: %d entries ran", c.key, ran)
 			}
 			batchSFence()
-			for i := range rows {
-				if rows[i] != wantRows[i] {
-					t.Fatalf("%s round %d: row %d lane %d: %#x, want %#x", c.key, round, i/warpSize, i%warpSize, rows[i], wantRows[i])
-				}
-			}
-			for i := range buf {
-				if buf[i] != wantBuf[i] {
-					t.Fatalf("%s round %d: byte %d (elements from %d): %#x, want %#x", c.key, round, i, start, buf[i], wantBuf[i])
-				}
-			}
+			sameRowsAndBytes(t, c.key, round, rows, wantRows, buf, wantBuf)
 		}
 	}
 }
@@ -132,16 +123,23 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 			if ran := simdTrace(unsafe.Pointer(&rows[0]), &tr[0], 1, nil); ran != 1 {
 				t.Fatalf("%s: %d entries ran", key, ran)
 			}
-			for i := range rows {
-				if rows[i] != wantRows[i] {
-					t.Fatalf("%s round %d: row %d lane %d: %#x, want %#x", key, round, i/warpSize, i%warpSize, rows[i], wantRows[i])
-				}
-			}
-			for i := range buf {
-				if buf[i] != wantBuf[i] {
-					t.Fatalf("%s round %d: byte %d: %#x, want %#x", key, round, i, buf[i], wantBuf[i])
-				}
-			}
+			sameRowsAndBytes(t, key, round, rows, wantRows, buf, wantBuf)
+		}
+	}
+}
+
+// sameRowsAndBytes fails the test where a body left a row's lane or a
+// byte of memory other than the expected.
+func sameRowsAndBytes(t *testing.T, key string, round int, rows, wantRows []uint64, buf, wantBuf []byte) {
+	t.Helper()
+	for i := range rows {
+		if rows[i] != wantRows[i] {
+			t.Fatalf("%s round %d: row %d lane %d: %#x, want %#x", key, round, i/warpSize, i%warpSize, rows[i], wantRows[i])
+		}
+	}
+	for i := range buf {
+		if buf[i] != wantBuf[i] {
+			t.Fatalf("%s round %d: byte %d: %#x, want %#x", key, round, i, buf[i], wantBuf[i])
 		}
 	}
 }
