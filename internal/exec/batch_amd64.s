@@ -591,50 +591,6 @@ TEXT ·batchStoreChunks32NK(SB), NOSPLIT, $0-56
 TEXT ·batchStoreChunks64NK(SB), NOSPLIT, $0-56
 	STORECHUNKSNK(STCHUNK64)
 
-// NTROW32 narrows the row at SI (32 values) to 4 bytes each and stores
-// them at DI (32-byte aligned) with non-temporal stores.
-#define NTROW32 \
-	VMOVDQU 0(SI), Y0; \
-	VMOVDQU 32(SI), Y1; \
-	VSHUFPS $0x88, Y1, Y0, Y0; \
-	VPERMQ $0xD8, Y0, Y0; \
-	VMOVNTDQ Y0, 0(DI); \
-	VMOVDQU 64(SI), Y2; \
-	VMOVDQU 96(SI), Y3; \
-	VSHUFPS $0x88, Y3, Y2, Y2; \
-	VPERMQ $0xD8, Y2, Y2; \
-	VMOVNTDQ Y2, 32(DI); \
-	VMOVDQU 128(SI), Y4; \
-	VMOVDQU 160(SI), Y5; \
-	VSHUFPS $0x88, Y5, Y4, Y4; \
-	VPERMQ $0xD8, Y4, Y4; \
-	VMOVNTDQ Y4, 64(DI); \
-	VMOVDQU 192(SI), Y6; \
-	VMOVDQU 224(SI), Y7; \
-	VSHUFPS $0x88, Y7, Y6, Y6; \
-	VPERMQ $0xD8, Y6, Y6; \
-	VMOVNTDQ Y6, 96(DI)
-
-// NTROW64 stores the row at SI (32 8-byte values) at DI (32-byte
-// aligned) with non-temporal stores.
-#define NTROW64 \
-	VMOVDQU 0(SI), Y0; \
-	VMOVDQU 32(SI), Y1; \
-	VMOVDQU 64(SI), Y2; \
-	VMOVDQU 96(SI), Y3; \
-	VMOVNTDQ Y0, 0(DI); \
-	VMOVNTDQ Y1, 32(DI); \
-	VMOVNTDQ Y2, 64(DI); \
-	VMOVNTDQ Y3, 96(DI); \
-	VMOVDQU 128(SI), Y4; \
-	VMOVDQU 160(SI), Y5; \
-	VMOVDQU 192(SI), Y6; \
-	VMOVDQU 224(SI), Y7; \
-	VMOVNTDQ Y4, 128(DI); \
-	VMOVNTDQ Y5, 160(DI); \
-	VMOVNTDQ Y6, 192(DI); \
-	VMOVNTDQ Y7, 224(DI)
-
 // func batchStoreNT32N(dst *byte, row *lanes, stride uintptr, n int)
 // batchStore32N with non-temporal stores (dst 32-byte aligned): lines
 // written whole go to memory without being read first; SFENCE orders
@@ -645,7 +601,26 @@ TEXT ·batchStoreNT32N(SB), NOSPLIT, $0-32
 	MOVQ stride+16(FP), DX
 	MOVQ n+24(FP), CX
 ntloop:
-	NTROW32
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VMOVNTDQ Y2, 32(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VSHUFPS $0x88, Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVNTDQ Y4, 64(DI)
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VSHUFPS $0x88, Y7, Y6, Y6
+	VPERMQ $0xD8, Y6, Y6
+	VMOVNTDQ Y6, 96(DI)
 	ADDQ $128, DI
 	ADDQ DX, SI
 	DECQ CX
@@ -663,7 +638,22 @@ TEXT ·batchStoreNT64N(SB), NOSPLIT, $0-32
 	MOVQ stride+16(FP), DX
 	MOVQ n+24(FP), CX
 ntloop64:
-	NTROW64
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVNTDQ Y0, 0(DI)
+	VMOVNTDQ Y1, 32(DI)
+	VMOVNTDQ Y2, 64(DI)
+	VMOVNTDQ Y3, 96(DI)
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	VMOVNTDQ Y4, 128(DI)
+	VMOVNTDQ Y5, 160(DI)
+	VMOVNTDQ Y6, 192(DI)
+	VMOVNTDQ Y7, 224(DI)
 	ADDQ $256, DI
 	ADDQ DX, SI
 	DECQ CX
