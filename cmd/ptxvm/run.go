@@ -201,8 +201,8 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := caserun.Options{Workers: cfg.workers, Printf: stdout, ScheduleSeed: cfg.seed}
 	if cfg.stats {
 		opts.Stats = func(kernel, _ string, s exec.LaunchStats) {
-			fmt.Fprintf(stderr, "stats: kernel=%s ms=%.3f thread_instructions=%d warp_instructions=%d workers=%d ctas=%d batched=%d\n",
-				kernel, float64(s.Duration.Microseconds())/1000, s.ThreadInstructions, s.WarpInstructions, s.Workers, s.CTAs, s.Batched)
+			fmt.Fprintf(stderr, "stats: kernel=%s ms=%.3f thread_instructions=%d warp_instructions=%d workers=%d ctas=%d batched=%d unbatched=%d segments=%d\n",
+				kernel, float64(s.Duration.Microseconds())/1000, s.ThreadInstructions, s.WarpInstructions, s.Workers, s.CTAs, s.Batched, s.Unbatched, s.Segments)
 		}
 		opts.Loaded = func(module string, bytes int, d time.Duration) {
 			name := moduleName(caseFile, module)

@@ -311,7 +311,7 @@ func TestRunStats(t *testing.T) {
 	code, _, stderr := ptxvm(t, "", "run", "-stats", "-workers", "1", "-kernel", "saxpy", "-grid", "2", "-block", "4",
 		"-param", "u32:5", "-param", "f32:2", "-param", "ptr:x", "-param", "ptr:y",
 		"-buffer", "x:f32:5:fill=1", "-buffer", "y:f32:5", ptxFile)
-	if code != exitOK || !regexp.MustCompile(`(?m)^stats: kernel=saxpy ms=[0-9.]+ thread_instructions=[1-9][0-9]* warp_instructions=[1-9][0-9]* workers=1 ctas=2 batched=[0-9]+$`).MatchString(stderr) {
+	if code != exitOK || !regexp.MustCompile(`(?m)^stats: kernel=saxpy ms=[0-9.]+ thread_instructions=[1-9][0-9]* warp_instructions=[1-9][0-9]* workers=1 ctas=2 batched=[0-9]+ unbatched=[0-9]+ segments=[0-9]+$`).MatchString(stderr) {
 		t.Fatalf("code %d, stderr:\n%s", code, stderr)
 	}
 	info, err := os.Stat(ptxFile)

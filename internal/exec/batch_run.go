@@ -1100,6 +1100,38 @@ func (r *batchRun) formRow(f form, blk int, row *lanes) {
 	}
 }
 
+// regDest returns the register op o writes (not a predicate): its first
+// slot and how many; -1 and 0 for none.
+func (r *batchRun) regDest(o *Op) (int32, int) {
+	if d := &o.inst.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" {
+		return r.fn.operandSlots(d)
+	}
+	return -1, 0
+}
+
+// uniformOp runs register op o, which writes ndst slots from dst, once
+// when every lane would compute the same (unguarded, one destination,
+// uniform forms in): one block's worth, the result a uniform form.
+func (r *batchRun) uniformOp(o *Op, dst int32, ndst int) bool {
+	if o.guard != 0 || ndst != 1 || !o.pure && o.vkind != vecUnary || !r.uniformIn(o, func(int32) bool { return false }) {
+		return false
+	}
+	blk := 0
+	for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
+		v := r.forms[s].raw()
+		fillRow(r.row(blk, s), v)
+		r.uniR[s] = r.uniR[s] && r.uniRaw[s] == v
+	}
+	r.uniR[dst] = false
+	r.fr.regs = r.regs[:r.slots*warpSize]
+	r.fr.preds = r.preds[:r.npred]
+	o.exec(&r.w, o, ^uint32(0))
+	v := r.row(blk, dst)[0]
+	r.forms[dst], r.hasF[dst], r.hasR[dst] = uniformRaw(v), true, false
+	r.countAll()
+	return true
+}
+
 // A batchSeg is a run of lanes of a warp whose tid.x are consecutive:
 // lanes lane to lane+n-1.
 type batchSeg struct{ lane, n int }
@@ -1119,10 +1151,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if in.Opcode == "setp" && !split && r.setpForms(o) {
 		return
 	}
-	dst, ndst := int32(-1), 0 // the register it writes: its first slot, how many
-	if d := &in.Operands[0]; d.Kind == ir.OpReg && d.Reg != nil && d.Reg.Type != ".pred" {
-		dst, ndst = r.fn.operandSlots(d)
-	}
+	dst, ndst := r.regDest(o)
 	if dst < 0 && o.guard == 0 && !split && r.predLogic(o) {
 		return
 	}
@@ -1132,21 +1161,7 @@ func (r *batchRun) regOp(pc int32, o *Op) {
 	if in.Opcode == "selp" && o.guard == 0 && !split && ndst == 1 && r.selpForm(o) {
 		return
 	}
-	if o.guard == 0 && !split && ndst == 1 && (o.pure || o.vkind == vecUnary) && r.uniformIn(o, func(int32) bool { return false }) {
-		// the same operands in every lane: compute one block's worth
-		blk := 0
-		for _, s := range []int32{o.a, o.b, o.c}[:max(1, o.nsrc)] {
-			v := r.forms[s].raw()
-			fillRow(r.row(blk, s), v)
-			r.uniR[s] = r.uniR[s] && r.uniRaw[s] == v
-		}
-		r.uniR[dst] = false
-		r.fr.regs = r.regs[:r.slots*warpSize]
-		r.fr.preds = r.preds[:r.npred]
-		o.exec(&r.w, o, ^uint32(0))
-		v := r.row(blk, dst)[0]
-		r.forms[dst], r.hasF[dst], r.hasR[dst] = uniformRaw(v), true, false
-		r.countAll()
+	if !split && r.uniformOp(o, dst, ndst) {
 		return
 	}
 	r.materializeSrcs(pc)

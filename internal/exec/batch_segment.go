@@ -41,8 +41,8 @@ import (
 var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
 
 // segmentRuns counts the segments run, segmentStreams their non-temporal
-// stores (for tests).
-var segmentRuns, segmentStreams atomic.Int64
+// stores, segmentsPerWarp those run warp by warp (for tests).
+var segmentRuns, segmentStreams, segmentsPerWarp atomic.Int64
 
 // segSlot is a slot's batch state as a segment's planning found it.
 type segSlot struct {
@@ -147,6 +147,15 @@ scan:
 					continue
 				}
 			}
+			if d, nd := r.regDest(o); nd == 1 && !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) &&
+				!slices.Contains(inputs, d) && !slices.Contains(written, d) && !slices.Contains(srcs, d) {
+				// a register op on uniform forms (nvcc's cvta after the
+				// guard): once, batch-wide, as outside segments
+				save(d)
+				if r.uniformOp(o, d, nd) {
+					continue
+				}
+			}
 			if !r.segRegOp(o, end, read, write, &run) {
 				break scan
 			}
@@ -247,6 +256,7 @@ scan:
 		r.hasF[s], r.hasR[s], r.uniR[s] = false, true, false // (rows nobody reads)
 	}
 	segmentRuns.Add(1)
+	r.l.segments.Add(1)
 	for _, st := range steps {
 		if st.nt {
 			segmentStreams.Add(1)
@@ -360,6 +370,7 @@ func (r *batchRun) runSegment(steps []segStep, inputs []int32) {
 		// runs them all
 		simdSegmentTrace(base, &tr[0], len(tr), &adv[0], len(adv), r.nb)
 	} else {
+		segmentsPerWarp.Add(1)
 		for blk := range r.nb {
 			for _, s := range perWarp {
 				if f, ok := r.formOf(s); ok {

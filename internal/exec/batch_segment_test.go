@@ -7,10 +7,11 @@ import (
 )
 
 // segmentKernels: kernels with stretches that run as streaming segments
-// (batch_segment.go), and some that must not; runs: whether one does.
+// (batch_segment.go), and some that must not; runs: whether one does,
+// perWarp: whether one runs warp by warp (an input of the warp's own).
 var segmentKernels = []struct {
-	name, body string
-	runs       bool
+	name, body    string
+	runs, perWarp bool
 }{
 	// STREAM's triad: two loads, a register op on a parameter, one on the
 	// loads, the store's address computed (a form) between, a store to a
@@ -25,7 +26,7 @@ var segmentKernels = []struct {
 	mul.rn.f32 %f3, %f9, %f2;
 	add.rn.f32 %f4, %f1, %f3;
 	add.s64 %rd8, %rd3, %rd5;
-	st.global.f32 [%rd8], %f4;`, true},
+	st.global.f32 [%rd8], %f4;`, true, false},
 	// saxpy in place: the store overwrites what the batch loaded (undo)
 	{"inplace", `
 	ld.param.f32 %f9, [s];
@@ -36,7 +37,21 @@ var segmentKernels = []struct {
 	add.s64 %rd7, %rd2, %rd5;
 	ld.global.f32 %f3, [%rd7];
 	add.rn.f32 %f4, %f2, %f3;
-	st.global.f32 [%rd7], %f4;`, true},
+	st.global.f32 [%rd7], %f4;`, true, false},
+	// nvcc's saxpy: a cvta (a register op on a uniform form) between the
+	// loads, ld.global.nc; the first load starts the segment, which runs
+	// every warp in one call
+	{"nvcc", `
+	ld.param.f32 %f9, [s];
+	cvta.to.global.u64 %rd10, %rd1;
+	mul.wide.s32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd10, %rd5;
+	ld.global.nc.f32 %f1, [%rd6];
+	cvta.to.global.u64 %rd11, %rd2;
+	add.s64 %rd7, %rd11, %rd5;
+	ld.global.f32 %f2, [%rd7];
+	fma.rn.f32 %f3, %f1, %f9, %f2;
+	st.global.f32 [%rd7], %f3;`, true, false},
 	// 8-byte values; a signed 32-bit load added to the thread's index (an
 	// input whose rows each warp builds from its form)
 	{"wide", `
@@ -52,7 +67,7 @@ var segmentKernels = []struct {
 	add.s64 %rd8, %rd3, %rd5;
 	st.global.u64 [%rd8], %rd14;
 	add.s64 %rd13, %rd4, %rd9;
-	st.global.u32 [%rd13], %r6;`, true},
+	st.global.u32 [%rd13], %r6;`, true, true},
 	// float4: a vector load, four register ops, a vector store
 	{"vec4", `
 	ld.param.f32 %f9, [s];
@@ -64,7 +79,7 @@ var segmentKernels = []struct {
 	add.rn.f32 %f7, %f2, %f9;
 	sub.rn.f32 %f8, %f1, %f9;
 	add.s64 %rd7, %rd3, %rd5;
-	st.global.v4.f32 [%rd7], {%f8, %f7, %f6, %f5};`, true},
+	st.global.v4.f32 [%rd7], {%f8, %f7, %f6, %f5};`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load
@@ -79,7 +94,7 @@ var segmentKernels = []struct {
 	ld.global.u32 %r6, [%rd6];
 	add.u32 %r7, %r5, %r6;
 	add.s64 %rd8, %rd3, %rd5;
-	st.global.u32 [%rd8], %r7;`, true},
+	st.global.u32 [%rd8], %r7;`, true, true},
 	// a loaded value read after the segment, by a setp whose branch parts
 	// the lanes (what they run next: the counts), where nothing can fail
 	// after the store: no segment
@@ -94,7 +109,7 @@ var segmentKernels = []struct {
 	@%p2 bra SKIP;
 	add.u32 %r7, %r6, 1;
 	xor.b32 %r8, %r7, 3;
-SKIP:`, false},
+SKIP:`, false, false},
 }
 
 // TestSegments: each kernel gives the warp engine's memory and counts with
@@ -130,12 +145,15 @@ DONE:
 		for _, n := range []int{300 * 128, 300*128 - 40} {
 			in := bdFillBufs(bdBufs(bdB(16*300*128, bdRand), bdDwords(300*128, bdRand), bdB(16*300*128, bdRand), bdWords(300*128, bdRand)), bdSeed(k.name))
 			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
-			before := segmentRuns.Load()
+			before, beforeWarp := segmentRuns.Load(), segmentsPerWarp.Load()
 			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1, 2}); diff != "" {
 				t.Fatalf("%s n=%d: %s", k.name, n, diff)
 			}
 			if ran := segmentRuns.Load() > before; ran != (k.runs && simdEnabled) {
 				t.Fatalf("%s n=%d: segments ran %v, want %v", k.name, n, ran, k.runs)
+			}
+			if perWarp := segmentsPerWarp.Load() > beforeWarp; perWarp != (k.perWarp && simdEnabled) {
+				t.Fatalf("%s n=%d: a segment ran warp by warp: %v, want %v", k.name, n, perWarp, k.perWarp)
 			}
 			segmentsEnabled = false
 			if diff, _ := bdDiffOn(t, src, "k", bdX(300), bdX(128), in, args, true, []int{1}); diff != "" {
@@ -175,6 +193,33 @@ func TestSegmentsKeepStores(t *testing.T) {
 			if got := binary.LittleEndian.Uint32(ref.mem[0][4*j:]); got != want {
 				t.Fatalf("n=%d: a[%d] = %d, want %d", n, j, got, want)
 			}
+		}
+	}
+}
+
+// TestLaunchStatsPaths: LaunchStats counts the segments a launch ran and
+// the CTAs its batches gave back. TestSegmentsKeepStores's kernel: with n a
+// multiple of 32 every batch finishes; with n+7 the lanes of one warp part
+// at the loop's end and its batch goes back (the other batches finish).
+func TestLaunchStatsPaths(t *testing.T) {
+	if !simdEnabled {
+		t.Skip("segments need AVX2")
+	}
+	setFlag(t, &segmentsEnabled, true)
+	const ctas, block = 40, 128
+	for _, n := range []int{3 * ctas * block, 3*ctas*block + 7} {
+		in := bdFillBufs(bdBufs(bdWords(4*ctas*block, bdZero), bdWords(ctas*block+16, bdZero)), 5)
+		res, err := bdRun(undoHead+partingBody, "k", bdX(ctas), bdX(block), in, bdArgs(bdPtr(0), bdPtr(1), bdU(uint64(n))), 1, true)
+		if err != nil || res.err != nil {
+			t.Fatalf("n=%d: %v %v", n, err, res.err)
+		}
+		st := res.stats
+		if st.Segments == 0 {
+			t.Errorf("n=%d: LaunchStats.Segments 0", n)
+		}
+		parts := n%warpSize != 0
+		if parts && (st.Unbatched == 0 || st.Batched+st.Unbatched != ctas) || !parts && (st.Unbatched != 0 || st.Batched != ctas) {
+			t.Errorf("n=%d: %d CTAs batched, %d given back, of %d", n, st.Batched, st.Unbatched, ctas)
 		}
 	}
 }

@@ -43,6 +43,8 @@ type LaunchStats struct {
 	Workers            int
 	CTAs               int
 	Batched            int // CTAs run in batches (see batch.go), not warp by warp
+	Unbatched          int // CTAs a batch gave back to the warp engine (run again warp by warp)
+	Segments           int // streaming segments run in batches (batch_segment.go)
 }
 
 type launch struct {
@@ -65,6 +67,8 @@ type launch struct {
 	// run on (for a while) so that the fault reported is the first one
 	stopAfter atomic.Int64
 	batched   atomic.Int64 // CTAs run in batches
+	unbatched atomic.Int64 // CTAs a batch gave back
+	segments  atomic.Int64 // streaming segments run
 	red       redLaunch    // buffered adds (atomic_buffer.go)
 }
 
@@ -336,6 +340,7 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 							i = j
 							continue
 						}
+						l.unbatched.Add(int64(j - i))
 						for ; i < j; i++ { // again on the warp engine, which faults where it must
 							if int64(i) > l.stopAfter.Load() {
 								break
@@ -358,7 +363,8 @@ func (p *Program) Launch(ctx context.Context, kernel string, cfg LaunchConfig) e
 	}
 	if cfg.Stats != nil {
 		*cfg.Stats = LaunchStats{Duration: time.Since(l.start), WarpInstructions: l.warpInsts.Load(),
-			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer, Batched: int(l.batched.Load())}
+			ThreadInstructions: l.threadInsts.Load(), Workers: workers, CTAs: n * ctasPer, Batched: int(l.batched.Load()),
+			Unbatched: int(l.unbatched.Load()), Segments: int(l.segments.Load())}
 	}
 	if first != nil {
 		return first
