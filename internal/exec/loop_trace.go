@@ -3,6 +3,8 @@ package exec
 import (
 	"os"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -31,6 +33,10 @@ import (
 // and without loop traces.
 var loopTracesEnabled = os.Getenv("PTXVM_LOOPTRACE") != "off"
 
+// groupLoadLoops counts divergent groups' runs of loop traces with loads,
+// groupLoadRefusals those that stopped at a load that refused (for tests).
+var groupLoadLoops, groupLoadRefusals atomic.Int64
+
 // loopTrace is the trace of a loop region, ops start..end (the ops of
 // backward branches' loops that overlap, merged).
 type loopTrace struct {
@@ -38,7 +44,8 @@ type loopTrace struct {
 	ops        []traceOp // per op of the region, then the stop entry
 	regs       bool      // register-only bodies (ownRowsOnly), none that reads memory
 	// writes: the rows and predicates the region's ops write (groups keep
-	// the outside lanes' values); nil when a group may not run it
+	// the outside lanes' values); nil when a group may not run it: its
+	// bodies must be register-only or loads (groupLoadBody)
 	writes *traceWrites
 }
 
@@ -117,11 +124,13 @@ func buildLoopTraces(f *Func, entries []traceOp, lo int) {
 	}
 	for _, r := range merged {
 		lt := &loopTrace{start: r[0], end: r[1], regs: true}
+		groups := true
 		for pc := r[0]; pc <= r[1]; pc++ {
 			o := &f.Ops[pc]
 			if !branch(o) {
 				lt.ops = append(lt.ops, entries[int(pc)-lo])
 				lt.regs = lt.regs && ownRowsOnly(o.memTrace)
+				groups = groups && (ownRowsOnly(o.memTrace) || groupLoadBody(o.memTrace))
 				continue
 			}
 			t := traceOp{body: bra, a: ^uint64(0)}
@@ -144,13 +153,26 @@ func buildLoopTraces(f *Func, entries []traceOp, lo int) {
 			lt.ops = append(lt.ops, t)
 		}
 		lt.ops = append(lt.ops, traceOp{body: stop})
-		if lt.regs {
+		if groups {
 			lt.writes = writesIn(f, int(r[0]), int(r[1])+1, lt.ops)
 		}
 		for pc := r[0]; pc <= r[1]; pc++ {
 			f.Ops[pc].loop = lt
 		}
 	}
+}
+
+// groupLoadBody reports whether a trace body of memTrace kind only reads
+// memory into the op's own destination rows (a load, a cvta's copy of
+// global addresses), so that a divergent group may run it for all 32
+// lanes: the outside lanes' loads write rows that runGroupLoop puts back
+// where those lanes read them, and touch nothing else. An outside lane's
+// address may lie anywhere: the body then refuses (outside its window,
+// misaligned) and the op runs for the group alone (runGroup), which
+// faults where the group's own lanes must. Stores, atomics and shuffles
+// (another lane's row) are not.
+func groupLoadBody(kind string) bool {
+	return kind == "cvtaToGlobal" || strings.HasPrefix(kind, "ld")
 }
 
 // runLoopTrace runs loop trace lt from op pc for the lanes of mask, at most
@@ -184,8 +206,19 @@ func (w *Warp) runGroupLoop(f *frame, lt *loopTrace, mask uint32, pc int32, budg
 	if !w.keepOutside(f, lt.writes, &k) {
 		return 0, 0, 0, pc, false, false
 	}
-	ts := w.frameContext(f)
-	ran, notTaken, backs, at, before = runLoopTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), lt, pc, mask, budget, backsLeft, &ts.ctx)
+	var ctx *traceCtx
+	if lt.regs {
+		ctx = &w.frameContext(f).ctx
+	} else {
+		ctx = w.prepareWindows(f) // (its loads' windows)
+	}
+	ran, notTaken, backs, at, before = runLoopTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), lt, pc, mask, budget, backsLeft, ctx)
+	if !lt.regs {
+		groupLoadLoops.Add(1)
+		if before && at <= lt.end && !f.fn.Ops[at].bra {
+			groupLoadRefusals.Add(1)
+		}
+	}
 	w.putBackOutside(f, lt.writes, mask, &k)
 	return ran, notTaken, backs, at, before, true
 }
