@@ -60,90 +60,11 @@ DONE:
 	// lane's pointer and a gather through the loaded value; the lanes
 	// that leave wait at DONE while a group runs the loop trace, its loads
 	// reading for them too (groupLoadBody)
-	{"gather", `
-.version 7.8
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 out, .param .u64 in) {
-	.reg .u32 %t, %c, %n, %s, %v, %w, %lim;
-	.reg .u64 %o, %a, %b, %base, %off;
-	.reg .pred %p<3>;
-	mov.u32 %t, %tid.x;
-	mov.u32 %c, %ctaid.x;
-	mad.lo.u32 %t, %c, 64, %t;
-	ld.param.u64 %base, [in];
-	cvta.to.global.u64 %base, %base;
-	mul.lo.u32 %lim, %t, 37;
-	rem.u32 %lim, %lim, 700;
-	mul.wide.u32 %off, %t, 4;
-	add.u64 %a, %base, %off;
-	mov.u32 %n, 0;
-	mov.u32 %s, 0;
-LOOP:
-	setp.ge.u32 %p0, %n, %lim;
-	@%p0 bra DONE;
-	ld.global.u32 %v, [%a];
-	and.b32 %w, %v, 1020;
-	cvt.u64.u32 %off, %w;
-	add.u64 %b, %base, %off;
-	ld.global.u32 %w, [%b];
-	add.u32 %s, %s, %w;
-	xor.b32 %s, %s, %v;
-	add.u64 %a, %a, 4;
-	add.u32 %n, %n, 1;
-	bra.uni LOOP;
-DONE:
-	ld.param.u64 %o, [out];
-	mul.wide.u32 %b, %t, 8;
-	add.u64 %o, %o, %b;
-	st.global.u32 [%o], %s;
-	st.global.u32 [%o+4], %n;
-	ret;
-}`},
+	{"gather", strings.Replace(gatherSrc, "LEAVE", "", 1)},
 	// the same, but a lane that leaves sets its pointer to 0 first: the
 	// group's loads then refuse (address 0 lies outside every window) and
 	// run for the group alone, op by op, every round
-	{"gatherrefuse", `
-.version 7.8
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 out, .param .u64 in) {
-	.reg .u32 %t, %c, %n, %s, %v, %w, %lim;
-	.reg .u64 %o, %a, %b, %base, %off;
-	.reg .pred %p<3>;
-	mov.u32 %t, %tid.x;
-	mov.u32 %c, %ctaid.x;
-	mad.lo.u32 %t, %c, 64, %t;
-	ld.param.u64 %base, [in];
-	cvta.to.global.u64 %base, %base;
-	mul.lo.u32 %lim, %t, 37;
-	rem.u32 %lim, %lim, 700;
-	mul.wide.u32 %off, %t, 4;
-	add.u64 %a, %base, %off;
-	mov.u32 %n, 0;
-	mov.u32 %s, 0;
-LOOP:
-	setp.ge.u32 %p0, %n, %lim;
-	selp.b64 %a, 0, %a, %p0;
-	@%p0 bra DONE;
-	ld.global.u32 %v, [%a];
-	and.b32 %w, %v, 1020;
-	cvt.u64.u32 %off, %w;
-	add.u64 %b, %base, %off;
-	ld.global.u32 %w, [%b];
-	add.u32 %s, %s, %w;
-	xor.b32 %s, %s, %v;
-	add.u64 %a, %a, 4;
-	add.u32 %n, %n, 1;
-	bra.uni LOOP;
-DONE:
-	ld.param.u64 %o, [out];
-	mul.wide.u32 %b, %t, 8;
-	add.u64 %o, %o, %b;
-	st.global.u32 [%o], %s;
-	st.global.u32 [%o+4], %n;
-	ret;
-}`},
+	{"gatherrefuse", strings.Replace(gatherSrc, "LEAVE", "\tselp.b64 %a, 0, %a, %p0;\n", 1)},
 	// the even lanes loop, then take a ticket; the odd ones take theirs
 	// at once, laid out after the loop: they run when the loop's group
 	// has gone round starvationLimit times (warp.go's pick), so they get
@@ -305,6 +226,49 @@ NEXT:
 	ret;
 }`},
 }
+
+// gatherSrc is the gather kernels' source; LEAVE stands for what a lane
+// does before it leaves the loop.
+const gatherSrc = `
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in) {
+	.reg .u32 %t, %c, %n, %s, %v, %w, %lim;
+	.reg .u64 %o, %a, %b, %base, %off;
+	.reg .pred %p<3>;
+	mov.u32 %t, %tid.x;
+	mov.u32 %c, %ctaid.x;
+	mad.lo.u32 %t, %c, 64, %t;
+	ld.param.u64 %base, [in];
+	cvta.to.global.u64 %base, %base;
+	mul.lo.u32 %lim, %t, 37;
+	rem.u32 %lim, %lim, 700;
+	mul.wide.u32 %off, %t, 4;
+	add.u64 %a, %base, %off;
+	mov.u32 %n, 0;
+	mov.u32 %s, 0;
+LOOP:
+	setp.ge.u32 %p0, %n, %lim;
+LEAVE	@%p0 bra DONE;
+	ld.global.u32 %v, [%a];
+	and.b32 %w, %v, 1020;
+	cvt.u64.u32 %off, %w;
+	add.u64 %b, %base, %off;
+	ld.global.u32 %w, [%b];
+	add.u32 %s, %s, %w;
+	xor.b32 %s, %s, %v;
+	add.u64 %a, %a, 4;
+	add.u32 %n, %n, 1;
+	bra.uni LOOP;
+DONE:
+	ld.param.u64 %o, [out];
+	mul.wide.u32 %b, %t, 8;
+	add.u64 %o, %o, %b;
+	st.global.u32 [%o], %s;
+	st.global.u32 [%o+4], %n;
+	ret;
+}`
 
 // TestLoopTraces: the loops above give the same memory and counts with
 // loop traces and without (the traces and branches one by one), on one
