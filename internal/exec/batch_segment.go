@@ -167,7 +167,7 @@ scan:
 		}
 		store := plan.kind[end] == bkStore
 		n := uint64(o.size)
-		vec := len(o.vec) == 4 && n == 4 && (store || o.typ == "" || o.typ[1] != 's') // (a v4 of 4 bytes, zero-extended)
+		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && (store || o.typ == "" || o.typ[1] != 's') // (a v2 or v4 of 4 bytes, zero-extended)
 		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
 			!store && plan.volatileLd != nil && plan.volatileLd[end] || slices.Contains(o.vec, -1) {
 			break
@@ -311,6 +311,10 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		}
 		key := "segSt32"
 		switch {
+		case len(st.vec) == 2 && st.load:
+			key = "segLdV2Z32"
+		case len(st.vec) == 2:
+			key = "segStV2x32"
 		case st.vec != nil && st.load:
 			key = "segLdV4Z32"
 		case st.vec != nil:
@@ -332,7 +336,9 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		if !ok {
 			return false
 		}
-		if st.vec != nil {
+		if len(st.vec) == 2 {
+			access(body, st, row(st.vec[0]), row(st.vec[1]), 0, 0)
+		} else if st.vec != nil {
 			access(body, st, row(st.vec[0]), row(st.vec[1]), row(st.vec[2]), row(st.vec[3]))
 		} else {
 			access(body, st, row(st.slot), 0, 0, 0)

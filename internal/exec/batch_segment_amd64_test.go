@@ -4,6 +4,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -77,6 +78,7 @@ func TestSIMDSegmentBodies(t *testing.T) {
 
 // TestSIMDSegmentVectorBodies: a float4 segment's bodies move lane i's
 // 16 bytes at k+16i (four 4-byte elements) into or from rows d, a, b and c,
+// a float2 segment's lane i's 8 bytes at k+8i into or from rows d and a,
 // element e's in the e-th of them, zero-extended on a load and its low 4
 // bytes on a store; nothing else changes.
 func TestSIMDSegmentVectorBodies(t *testing.T) {
@@ -84,46 +86,51 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 		t.Skip("no AVX2 on this host")
 	}
 	rng := rand.New(rand.NewPCG(3, 5))
-	for _, load := range []bool{true, false} {
-		key := "segStV4x32"
-		if load {
-			key = "segLdV4Z32"
-		}
-		body, ok := simdMemBody(key)
-		if !ok {
-			t.Fatalf("%s: no body", key)
-		}
-		for round := 0; round < 20; round++ {
-			const slots = 6
-			rows := make([]uint64, slots*warpSize)
-			for i := range rows {
-				rows[i] = rng.Uint64()
+	for _, n := range []int{2, 4} { // float2, float4
+		for _, load := range []bool{true, false} {
+			key := fmt.Sprintf("segStV%dx32", n)
+			if load {
+				key = fmt.Sprintf("segLdV%dZ32", n)
 			}
-			buf := make([]byte, 32*16+64)
-			for i := range buf {
-				buf[i] = byte(rng.Uint32())
+			body, ok := simdMemBody(key)
+			if !ok {
+				t.Fatalf("%s: no body", key)
 			}
-			start := 16 * (1 + round%2)
-			// the four rows, not in order
-			vec := [4]int{5, 1 + round%2, 3, 4 - round%2}
-			wantRows := append([]uint64(nil), rows...)
-			wantBuf := append([]byte(nil), buf...)
-			for l := 0; l < warpSize; l++ {
-				for e, s := range vec {
-					at := start + 16*l + 4*e
-					if load {
-						wantRows[s*warpSize+l] = uint64(binary.LittleEndian.Uint32(buf[at:]))
-					} else {
-						binary.LittleEndian.PutUint32(wantBuf[at:], uint32(rows[s*warpSize+l]))
+			for round := 0; round < 20; round++ {
+				const slots = 6
+				rows := make([]uint64, slots*warpSize)
+				for i := range rows {
+					rows[i] = rng.Uint64()
+				}
+				buf := make([]byte, 32*16+64)
+				for i := range buf {
+					buf[i] = byte(rng.Uint32())
+				}
+				start := 4 * n * (1 + round%2)
+				// the rows, not in order
+				vec := [4]int{5, 1 + round%2, 3, 4 - round%2}
+				wantRows := append([]uint64(nil), rows...)
+				wantBuf := append([]byte(nil), buf...)
+				for l := 0; l < warpSize; l++ {
+					for e, s := range vec[:n] {
+						at := start + 4*n*l + 4*e
+						if load {
+							wantRows[s*warpSize+l] = uint64(binary.LittleEndian.Uint32(buf[at:]))
+						} else {
+							binary.LittleEndian.PutUint32(wantBuf[at:], uint32(rows[s*warpSize+l]))
+						}
 					}
 				}
+				row := func(k int) uint64 { return uint64(vec[k]) * warpSize * 8 }
+				tr := []traceOp{{body: body, d: row(0), a: row(1), k: uint64(uintptr(unsafe.Pointer(&buf[start])))}}
+				if n == 4 {
+					tr[0].b, tr[0].c = row(2), row(3)
+				}
+				if ran := simdTrace(unsafe.Pointer(&rows[0]), &tr[0], 1, nil); ran != 1 {
+					t.Fatalf("%s: %d entries ran", key, ran)
+				}
+				sameRowsAndBytes(t, key, round, rows, wantRows, buf, wantBuf)
 			}
-			row := func(k int) uint64 { return uint64(vec[k]) * warpSize * 8 }
-			tr := []traceOp{{body: body, d: row(0), a: row(1), b: row(2), c: row(3), k: uint64(uintptr(unsafe.Pointer(&buf[start])))}}
-			if ran := simdTrace(unsafe.Pointer(&rows[0]), &tr[0], 1, nil); ran != 1 {
-				t.Fatalf("%s: %d entries ran", key, ran)
-			}
-			sameRowsAndBytes(t, key, round, rows, wantRows, buf, wantBuf)
 		}
 	}
 }

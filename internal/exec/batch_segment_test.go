@@ -80,6 +80,16 @@ var segmentKernels = []struct {
 	sub.rn.f32 %f8, %f1, %f9;
 	add.s64 %rd7, %rd3, %rd5;
 	st.global.v4.f32 [%rd7], {%f8, %f7, %f6, %f5};`, true, false},
+	// float2: a vector load of two, register ops, a vector store of two
+	{"vec2", `
+	ld.param.f32 %f9, [s];
+	mul.wide.u32 %rd5, %r1, 8;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.v2.f32 {%f1, %f2}, [%rd6];
+	mul.rn.f32 %f5, %f9, %f2;
+	sub.rn.f32 %f6, %f1, %f9;
+	add.s64 %rd7, %rd3, %rd5;
+	st.global.v2.f32 [%rd7], {%f5, %f6};`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

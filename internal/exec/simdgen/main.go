@@ -1374,6 +1374,38 @@ func (g *gen) segmentBodies() {
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
+	// a float2's: lane i's 8 bytes at k+8i, element 0 in row d (DI),
+	// element 1 in row a (SI), zero-extended: four lanes' 64-bit slots at
+	// a time, their low and high halves
+	for _, load := range []bool{true, false} {
+		key := "segStV2x32"
+		if load {
+			key = "segLdV2Z32"
+		}
+		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
+		w := &g.s
+		if load {
+			w.f("VPCMPEQD Y15, Y15, Y15")
+			w.f("VPSRLQ $32, Y15, Y15") // the low halves
+		}
+		for q := 0; q < 8; q++ {
+			if load {
+				w.f("VMOVDQU %d(AX), Y0", 32*q)
+				w.f("VPAND Y15, Y0, Y1")
+				w.f("VMOVDQU Y1, %d(DI)", 32*q)
+				w.f("VPSRLQ $32, Y0, Y2")
+				w.f("VMOVDQU Y2, %d(SI)", 32*q)
+			} else {
+				w.f("VMOVDQU %d(DI), Y0", 32*q)
+				w.f("VMOVDQU %d(SI), Y1", 32*q)
+				w.f("VPSLLQ $32, Y1, Y1")
+				w.f("VPBLENDD $0xAA, Y1, Y0, Y0") // (the odd 4-byte halves from Y1)
+				w.f("VMOVDQU Y0, %d(AX)", 32*q)
+			}
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
 	// a float4's: lane i's 16 bytes at k+16i, element e in row d, a, b or
 	// c (DI, SI, DX, CX; zero-extended), four lanes at a time through a
 	// 4x4 transpose of 64-bit slots
