@@ -167,7 +167,8 @@ scan:
 		}
 		store := plan.kind[end] == bkStore
 		n := uint64(o.size)
-		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && (store || o.typ == "" || o.typ[1] != 's') // (a v2 or v4 of 4 bytes, zero-extended)
+		// a v2 or v4 of 4 bytes, zero-extended, or a v2 of 8 bytes
+		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && (store || o.typ == "" || o.typ[1] != 's') || len(o.vec) == 2 && n == 8
 		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
 			!store && plan.volatileLd != nil && plan.volatileLd[end] || slices.Contains(o.vec, -1) {
 			break
@@ -311,6 +312,10 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		}
 		key := "segSt32"
 		switch {
+		case len(st.vec) == 2 && st.n == 16 && st.load:
+			key = "segLdV2x64"
+		case len(st.vec) == 2 && st.n == 16:
+			key = "segStV2x64"
 		case len(st.vec) == 2 && st.load:
 			key = "segLdV2Z32"
 		case len(st.vec) == 2:

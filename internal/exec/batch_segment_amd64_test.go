@@ -4,7 +4,6 @@ package exec
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,7 +77,8 @@ func TestSIMDSegmentBodies(t *testing.T) {
 
 // TestSIMDSegmentVectorBodies: a float4 segment's bodies move lane i's
 // 16 bytes at k+16i (four 4-byte elements) into or from rows d, a, b and c,
-// a float2 segment's lane i's 8 bytes at k+8i into or from rows d and a,
+// a float2 segment's lane i's 8 bytes at k+8i into or from rows d and a
+// (a double2's 16 bytes at k+16i, 8-byte elements),
 // element e's in the e-th of them, zero-extended on a load and its low 4
 // bytes on a store; nothing else changes.
 func TestSIMDSegmentVectorBodies(t *testing.T) {
@@ -86,11 +86,15 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 		t.Skip("no AVX2 on this host")
 	}
 	rng := rand.New(rand.NewPCG(3, 5))
-	for _, n := range []int{2, 4} { // float2, float4
+	for _, v := range []struct {
+		n, size int // elements, each of size bytes
+		ld, st  string
+	}{{2, 4, "segLdV2Z32", "segStV2x32"}, {2, 8, "segLdV2x64", "segStV2x64"}, {4, 4, "segLdV4Z32", "segStV4x32"}} {
+		n := v.n
 		for _, load := range []bool{true, false} {
-			key := fmt.Sprintf("segStV%dx32", n)
+			key := v.st
 			if load {
-				key = fmt.Sprintf("segLdV%dZ32", n)
+				key = v.ld
 			}
 			body, ok := simdMemBody(key)
 			if !ok {
@@ -106,17 +110,22 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 				for i := range buf {
 					buf[i] = byte(rng.Uint32())
 				}
-				start := 4 * n * (1 + round%2)
+				start := v.size * n * (1 + round%2)
 				// the rows, not in order
 				vec := [4]int{5, 1 + round%2, 3, 4 - round%2}
 				wantRows := append([]uint64(nil), rows...)
 				wantBuf := append([]byte(nil), buf...)
 				for l := 0; l < warpSize; l++ {
 					for e, s := range vec[:n] {
-						at := start + 4*n*l + 4*e
-						if load {
+						at := start + v.size*n*l + v.size*e
+						switch {
+						case load && v.size == 8:
+							wantRows[s*warpSize+l] = binary.LittleEndian.Uint64(buf[at:])
+						case load:
 							wantRows[s*warpSize+l] = uint64(binary.LittleEndian.Uint32(buf[at:]))
-						} else {
+						case v.size == 8:
+							binary.LittleEndian.PutUint64(wantBuf[at:], rows[s*warpSize+l])
+						default:
 							binary.LittleEndian.PutUint32(wantBuf[at:], uint32(rows[s*warpSize+l]))
 						}
 					}

@@ -90,6 +90,16 @@ var segmentKernels = []struct {
 	sub.rn.f32 %f6, %f1, %f9;
 	add.s64 %rd7, %rd3, %rd5;
 	st.global.v2.f32 [%rd7], {%f5, %f6};`, true, false},
+	// double2: a vector load of two 8-byte elements, register ops, a
+	// vector store of two
+	{"dvec2", `
+	mul.wide.u32 %rd5, %r1, 16;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.v2.u64 {%rd10, %rd11}, [%rd6];
+	xor.b64 %rd12, %rd11, 21845;
+	add.s64 %rd13, %rd10, %rd11;
+	add.s64 %rd7, %rd3, %rd5;
+	st.global.v2.u64 [%rd7], {%rd12, %rd13};`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

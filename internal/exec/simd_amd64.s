@@ -81295,6 +81295,142 @@ TEXT ·simdTraceSegStV2x32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdV2x64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 0(DI)
+	VMOVDQU Y3, 0(SI)
+	VMOVDQU 64(AX), Y0
+	VMOVDQU 96(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 32(DI)
+	VMOVDQU Y3, 32(SI)
+	VMOVDQU 128(AX), Y0
+	VMOVDQU 160(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 64(SI)
+	VMOVDQU 192(AX), Y0
+	VMOVDQU 224(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 96(DI)
+	VMOVDQU Y3, 96(SI)
+	VMOVDQU 256(AX), Y0
+	VMOVDQU 288(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 128(DI)
+	VMOVDQU Y3, 128(SI)
+	VMOVDQU 320(AX), Y0
+	VMOVDQU 352(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 160(DI)
+	VMOVDQU Y3, 160(SI)
+	VMOVDQU 384(AX), Y0
+	VMOVDQU 416(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU Y3, 192(SI)
+	VMOVDQU 448(AX), Y0
+	VMOVDQU 480(AX), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VMOVDQU Y2, 224(DI)
+	VMOVDQU Y3, 224(SI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStV2x64_b(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVDQU 0(DI), Y2
+	VMOVDQU 0(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 0(AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 32(DI), Y2
+	VMOVDQU 32(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU Y1, 96(AX)
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 64(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 128(AX)
+	VMOVDQU Y1, 160(AX)
+	VMOVDQU 96(DI), Y2
+	VMOVDQU 96(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 192(AX)
+	VMOVDQU Y1, 224(AX)
+	VMOVDQU 128(DI), Y2
+	VMOVDQU 128(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 256(AX)
+	VMOVDQU Y1, 288(AX)
+	VMOVDQU 160(DI), Y2
+	VMOVDQU 160(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 320(AX)
+	VMOVDQU Y1, 352(AX)
+	VMOVDQU 192(DI), Y2
+	VMOVDQU 192(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 384(AX)
+	VMOVDQU Y1, 416(AX)
+	VMOVDQU 224(DI), Y2
+	VMOVDQU 224(SI), Y3
+	VPERMQ $0xD8, Y2, Y2
+	VPERMQ $0xD8, Y3, Y3
+	VPUNPCKLQDQ Y3, Y2, Y0
+	VPUNPCKHQDQ Y3, Y2, Y1
+	VMOVDQU Y0, 448(AX)
+	VMOVDQU Y1, 480(AX)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSegLdV4Z32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPMOVZXDQ 0(AX), Y0
 	VPMOVZXDQ 16(AX), Y1
@@ -87262,85 +87398,87 @@ DATA simdbodies<>+3296(SB)/8, $·simdTraceSegStNT32_b(SB)
 DATA simdbodies<>+3304(SB)/8, $·simdTraceSegStNT64_b(SB)
 DATA simdbodies<>+3312(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
 DATA simdbodies<>+3320(SB)/8, $·simdTraceSegStV2x32_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3952
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSegLdV2x64_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSegStV2x64_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $3968
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

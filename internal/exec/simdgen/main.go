@@ -1406,6 +1406,40 @@ func (g *gen) segmentBodies() {
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
+	// a double2's (or any pair of 8-byte elements): lane i's 16 bytes at
+	// k+16i, element 0 in row d (DI), element 1 in row a (SI): four lanes'
+	// pairs (two registers) unpacked and put in lane order
+	for _, load := range []bool{true, false} {
+		key := "segStV2x64"
+		if load {
+			key = "segLdV2x64"
+		}
+		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
+		w := &g.s
+		for q := 0; q < 8; q++ {
+			if load {
+				w.f("VMOVDQU %d(AX), Y0", 64*q)    // e0 e1 of lanes 4q, 4q+1
+				w.f("VMOVDQU %d(AX), Y1", 64*q+32) // of lanes 4q+2, 4q+3
+				w.f("VPUNPCKLQDQ Y1, Y0, Y2")      // element 0: lanes 0 2 1 3
+				w.f("VPUNPCKHQDQ Y1, Y0, Y3")      // element 1
+				w.f("VPERMQ $0xD8, Y2, Y2")
+				w.f("VPERMQ $0xD8, Y3, Y3")
+				w.f("VMOVDQU Y2, %d(DI)", 32*q)
+				w.f("VMOVDQU Y3, %d(SI)", 32*q)
+			} else {
+				w.f("VMOVDQU %d(DI), Y2", 32*q)
+				w.f("VMOVDQU %d(SI), Y3", 32*q)
+				w.f("VPERMQ $0xD8, Y2, Y2") // lanes 0 2 1 3
+				w.f("VPERMQ $0xD8, Y3, Y3")
+				w.f("VPUNPCKLQDQ Y3, Y2, Y0") // lanes 0, 1: e0 e1 e0 e1
+				w.f("VPUNPCKHQDQ Y3, Y2, Y1") // lanes 2, 3
+				w.f("VMOVDQU Y0, %d(AX)", 64*q)
+				w.f("VMOVDQU Y1, %d(AX)", 64*q+32)
+			}
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
 	// a float4's: lane i's 16 bytes at k+16i, element e in row d, a, b or
 	// c (DI, SI, DX, CX; zero-extended), four lanes at a time through a
 	// 4x4 transpose of 64-bit slots
