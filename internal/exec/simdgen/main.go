@@ -1377,13 +1377,7 @@ func (g *gen) segmentBodies() {
 	// a float2's: lane i's 8 bytes at k+8i, element 0 in row d (DI),
 	// element 1 in row a (SI), zero-extended: four lanes' 64-bit slots at
 	// a time, their low and high halves
-	for _, load := range []bool{true, false} {
-		key := "segStV2x32"
-		if load {
-			key = "segLdV2Z32"
-		}
-		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
-		w := &g.s
+	g.vectorSegmentBodies("segLdV2Z32", "segStV2x32", func(w *writer, load bool) {
 		if load {
 			w.f("VPCMPEQD Y15, Y15, Y15")
 			w.f("VPSRLQ $32, Y15, Y15") // the low halves
@@ -1403,19 +1397,11 @@ func (g *gen) segmentBodies() {
 				w.f("VMOVDQU Y0, %d(AX)", 32*q)
 			}
 		}
-		w.f("VZEROUPPER")
-		w.f("RET")
-	}
+	})
 	// a double2's (or any pair of 8-byte elements): lane i's 16 bytes at
 	// k+16i, element 0 in row d (DI), element 1 in row a (SI): four lanes'
 	// pairs (two registers) unpacked and put in lane order
-	for _, load := range []bool{true, false} {
-		key := "segStV2x64"
-		if load {
-			key = "segLdV2x64"
-		}
-		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
-		w := &g.s
+	g.vectorSegmentBodies("segLdV2x64", "segStV2x64", func(w *writer, load bool) {
 		for q := 0; q < 8; q++ {
 			if load {
 				w.f("VMOVDQU %d(AX), Y0", 64*q)    // e0 e1 of lanes 4q, 4q+1
@@ -1437,20 +1423,12 @@ func (g *gen) segmentBodies() {
 				w.f("VMOVDQU Y1, %d(AX)", 64*q+32)
 			}
 		}
-		w.f("VZEROUPPER")
-		w.f("RET")
-	}
+	})
 	// a float4's: lane i's 16 bytes at k+16i, element e in row d, a, b or
 	// c (DI, SI, DX, CX; zero-extended), four lanes at a time through a
 	// 4x4 transpose of 64-bit slots
 	rows := []string{"DI", "SI", "DX", "CX"}
-	for _, load := range []bool{true, false} {
-		key := "segStV4x32"
-		if load {
-			key = "segLdV4Z32"
-		}
-		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
-		w := &g.s
+	g.vectorSegmentBodies("segLdV4Z32", "segStV4x32", func(w *writer, load bool) {
 		for q := 0; q < 8; q++ {
 			for e, r := range rows {
 				if load {
@@ -1470,8 +1448,21 @@ func (g *gen) segmentBodies() {
 				}
 			}
 		}
-		w.f("VZEROUPPER")
-		w.f("RET")
+	})
+}
+
+// vectorSegmentBodies writes a vector access's two segment bodies, the
+// load (key ld) and the store (key st), their moves written by move.
+func (g *gen) vectorSegmentBodies(ld, st string, move func(w *writer, load bool)) {
+	for _, load := range []bool{true, false} {
+		key := st
+		if load {
+			key = ld
+		}
+		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
+		move(&g.s, load)
+		g.s.f("VZEROUPPER")
+		g.s.f("RET")
 	}
 }
 
