@@ -169,7 +169,7 @@ scan:
 		n := uint64(o.size)
 		// a v2 or v4 of 4 bytes, zero-extended, or a v2 of 8 bytes
 		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && (store || o.typ == "" || o.typ[1] != 's') || len(o.vec) == 2 && n == 8
-		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 4 && n != 8 || o.addrBase < 0 ||
+		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 1 && n != 2 && n != 4 && n != 8 || vec && n < 4 || o.addrBase < 0 ||
 			!store && plan.volatileLd != nil && plan.volatileLd[end] || slices.Contains(o.vec, -1) {
 			break
 		}
@@ -212,7 +212,7 @@ scan:
 		// would; a store that keeps nothing may stream
 		kept := store && r.keeping() && plan.failAfter[end]
 		step := segStep{load: !store, store: store, slot: o.vec[0], p: unsafe.Pointer(&data[off]), n: uintptr(size),
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && !kept && r.streamRange(data, off, start, total)}
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total)}
 		if vec {
 			step.vec = o.vec
 		}
@@ -324,6 +324,10 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 			key = "segLdV4Z32"
 		case st.vec != nil:
 			key = "segStV4x32"
+		case st.n < 4 && st.load: // (bytes and halves: scalars only)
+			key = map[[2]bool]string{{false, false}: "segLdZ8", {false, true}: "segLdS8", {true, false}: "segLdZ16", {true, true}: "segLdS16"}[[2]bool{st.n == 2, st.signed}]
+		case st.n < 4:
+			key = map[bool]string{false: "segSt8", true: "segSt16"}[st.n == 2]
 		case st.load && st.n == 8:
 			key = "segLd64"
 		case st.load && st.signed:

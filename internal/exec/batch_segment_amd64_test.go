@@ -12,9 +12,9 @@ import (
 
 // TestSIMDSegmentBodies runs each of a segment's access bodies (simdgen's
 // segmentBodies) as a one-entry trace: a load fills row d from the 32
-// consecutive elements at k (4-byte ones zero- or sign-extended, as ld's
-// .u32 and .s32 say), a store writes row d's values (their low 4 bytes
-// for a 4-byte store) there; no other row and no byte outside the 32
+// consecutive elements at k (1-, 2- and 4-byte ones zero- or
+// sign-extended, as ld's .u and .s types say), a store writes row d's
+// values (their low bytes for a narrower store) there; no other row and no byte outside the 32
 // elements changes. The non-temporal stores write to a 32-byte aligned k.
 func TestSIMDSegmentBodies(t *testing.T) {
 	if !simdEnabled {
@@ -25,8 +25,9 @@ func TestSIMDSegmentBodies(t *testing.T) {
 		key         string
 		size        int
 		load, signd bool
-	}{{"segLdZ32", 4, true, false}, {"segLdS32", 4, true, true}, {"segLd64", 8, true, false},
-		{"segSt32", 4, false, false}, {"segSt64", 8, false, false}, {"segStNT32", 4, false, false}, {"segStNT64", 8, false, false}} {
+	}{{"segLdZ8", 1, true, false}, {"segLdS8", 1, true, true}, {"segLdZ16", 2, true, false}, {"segLdS16", 2, true, true},
+		{"segLdZ32", 4, true, false}, {"segLdS32", 4, true, true}, {"segLd64", 8, true, false},
+		{"segSt8", 1, false, false}, {"segSt16", 2, false, false}, {"segSt32", 4, false, false}, {"segSt64", 8, false, false}, {"segStNT32", 4, false, false}, {"segStNT64", 8, false, false}} {
 		body, ok := simdMemBody(c.key)
 		if !ok {
 			t.Fatalf("%s: no body", c.key)
@@ -52,17 +53,21 @@ func TestSIMDSegmentBodies(t *testing.T) {
 			for l := 0; l < warpSize; l++ {
 				at := start + l*c.size
 				v := &wantRows[slot*warpSize+l]
+				// the element's bytes, little-endian, and its sign bit
+				bits := uint(8 * c.size)
+				var e uint64
+				for b := c.size - 1; b >= 0; b-- {
+					e = e<<8 | uint64(buf[at+b])
+				}
 				switch {
-				case c.load && c.size == 8:
-					*v = binary.LittleEndian.Uint64(buf[at:])
-				case c.load && c.signd:
-					*v = uint64(int64(int32(binary.LittleEndian.Uint32(buf[at:]))))
+				case c.load && c.signd && c.size < 8:
+					*v = uint64(int64(e<<(64-bits)) >> (64 - bits))
 				case c.load:
-					*v = uint64(binary.LittleEndian.Uint32(buf[at:]))
-				case c.size == 8:
-					binary.LittleEndian.PutUint64(wantBuf[at:], *v)
+					*v = e
 				default:
-					binary.LittleEndian.PutUint32(wantBuf[at:], uint32(*v))
+					for b := range c.size {
+						wantBuf[at+b] = byte(*v >> (8 * b))
+					}
 				}
 			}
 			tr := []traceOp{{body: body, d: uint64(slot) * warpSize * 8, k: uint64(uintptr(unsafe.Pointer(&buf[start])))}}

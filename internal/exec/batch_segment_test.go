@@ -100,6 +100,21 @@ var segmentKernels = []struct {
 	add.s64 %rd13, %rd10, %rd11;
 	add.s64 %rd7, %rd3, %rd5;
 	st.global.v2.u64 [%rd7], {%rd12, %rd13};`, true, false},
+	// bytes and halves: a signed byte and an unsigned half loaded into
+	// 32-bit registers, register ops, a byte and a half stored from them
+	{"narrow", `
+	cvt.u64.u32 %rd5, %r1;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.s8 %r5, [%rd6];
+	mul.wide.u32 %rd9, %r1, 2;
+	add.s64 %rd7, %rd2, %rd9;
+	ld.global.u16 %r6, [%rd7];
+	xor.b32 %r7, %r5, 21845;
+	add.s32 %r8, %r6, %r5;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u8 [%rd8], %r7;
+	add.s64 %rd13, %rd4, %rd9;
+	st.global.u16 [%rd13], %r8;`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

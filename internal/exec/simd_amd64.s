@@ -81053,6 +81053,86 @@ fail:
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdZ8_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVZXBQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVZXBQ 4(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVZXBQ 8(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVZXBQ 12(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVZXBQ 16(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVZXBQ 20(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVZXBQ 24(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVZXBQ 28(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLdS8_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVSXBQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVSXBQ 4(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVSXBQ 8(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVSXBQ 12(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVSXBQ 16(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVSXBQ 20(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVSXBQ 24(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVSXBQ 28(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLdZ16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVZXWQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVZXWQ 8(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVZXWQ 16(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVZXWQ 24(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVZXWQ 32(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVZXWQ 40(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVZXWQ 48(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVZXWQ 56(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLdS16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPMOVSXWQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVSXWQ 8(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVSXWQ 16(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVSXWQ 24(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVSXWQ 32(AX), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVSXWQ 40(AX), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVSXWQ 48(AX), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVSXWQ 56(AX), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSegLdZ32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPMOVZXDQ 0(AX), Y0
 	VMOVDQU Y0, 0(DI)
@@ -81110,6 +81190,75 @@ TEXT ·simdTraceSegLd64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VMOVDQU Y6, 192(DI)
 	VMOVDQU 224(AX), Y7
 	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt8_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $16, Y15, Y15
+	VMOVDQU 0(DI), Y0
+	VMOVDQU 32(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPACKUSDW Y2, Y0, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU 128(DI), Y0
+	VMOVDQU 160(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU 192(DI), Y2
+	VMOVDQU 224(DI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPACKUSDW Y2, Y0, Y5
+	VPERMQ $0xD8, Y5, Y5
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLW $8, Y15, Y15
+	VPAND Y15, Y4, Y4
+	VPAND Y15, Y5, Y5
+	VPACKUSWB Y5, Y4, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU Y4, 0(AX)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $16, Y15, Y15
+	VMOVDQU 0(DI), Y0
+	VMOVDQU 32(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPACKUSDW Y2, Y0, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU Y4, 0(AX)
+	VMOVDQU 128(DI), Y0
+	VMOVDQU 160(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU 192(DI), Y2
+	VMOVDQU 224(DI), Y3
+	VSHUFPS $0x88, Y3, Y2, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VPAND Y15, Y2, Y2
+	VPACKUSDW Y2, Y0, Y4
+	VPERMQ $0xD8, Y4, Y4
+	VMOVDQU Y4, 32(AX)
 	VZEROUPPER
 	RET
 
@@ -87389,96 +87538,102 @@ DATA simdbodies<>+3224(SB)/8, $·simdTraceLdV4S32_b(SB)
 DATA simdbodies<>+3232(SB)/8, $·simdTraceMulhiU64_b(SB)
 DATA simdbodies<>+3240(SB)/8, $·simdTraceMulhiU64K_b(SB)
 DATA simdbodies<>+3248(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceSegLdZ32_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSegLdS32_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSegLd64_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSegSt32_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSegSt64_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSegStNT32_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSegStNT64_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSegStV2x32_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSegLdV2x64_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSegStV2x64_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+3952(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+3960(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $3968
+DATA simdbodies<>+3256(SB)/8, $·simdTraceSegLdZ8_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceSegLdS8_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceSegLdZ16_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSegLdS16_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSegLdZ32_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSegLdS32_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSegLd64_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSegSt8_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSegSt16_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSegSt32_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSegSt64_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSegStNT32_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSegStNT64_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSegStV2x32_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSegLdV2x64_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSegStV2x64_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3968(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+3976(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+3984(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+3992(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+4000(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+4008(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $4016
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -1349,7 +1349,10 @@ func (g *gen) segmentBodies() {
 		size     int
 		load, nt bool
 		widen    string
-	}{{"segLdZ32", 4, true, false, "VPMOVZXDQ"}, {"segLdS32", 4, true, false, "VPMOVSXDQ"}, {"segLd64", 8, true, false, ""},
+	}{{"segLdZ8", 1, true, false, "VPMOVZXBQ"}, {"segLdS8", 1, true, false, "VPMOVSXBQ"},
+		{"segLdZ16", 2, true, false, "VPMOVZXWQ"}, {"segLdS16", 2, true, false, "VPMOVSXWQ"},
+		{"segLdZ32", 4, true, false, "VPMOVZXDQ"}, {"segLdS32", 4, true, false, "VPMOVSXDQ"}, {"segLd64", 8, true, false, ""},
+		{"segSt8", 1, false, false, ""}, {"segSt16", 2, false, false, ""},
 		{"segSt32", 4, false, false, ""}, {"segSt64", 8, false, false, ""},
 		{"segStNT32", 4, false, true, ""}, {"segStNT64", 8, false, true, ""}} {
 		g.beginTraceBody(m.key, "simdTrace"+strings.ToUpper(m.key[:1])+m.key[1:])
@@ -1368,6 +1371,8 @@ func (g *gen) segmentBodies() {
 				w.f("VMOVDQU %d(DI), Y%d", 32*j, j)
 				w.f("VMOVNTDQ Y%d, %d(AX)", j, 32*j)
 			}
+		case !m.load && m.size < 4:
+			narrowStore(w, m.size)
 		default:
 			moveConsecutive(w, m.size, m.load, m.widen, "DI", "DI")
 		}
@@ -1464,6 +1469,44 @@ func (g *gen) vectorSegmentBodies(ld, st string, move func(w *writer, load bool)
 		g.s.f("VZEROUPPER")
 		g.s.f("RET")
 	}
+}
+
+// narrowStore writes a segment's store of row DI's 32 values' low size
+// bytes (1 or 2) to the consecutive elements at AX: the values narrowed to
+// 4 bytes (the low halves of two registers' slots), masked to size bytes
+// and packed, which cannot saturate then, twice for bytes; VPERMQ puts
+// the packs' 128-bit halves back in lane order.
+func narrowStore(w *writer, size int) {
+	w.f("VPCMPEQD Y15, Y15, Y15")
+	w.f("VPSRLD $16, Y15, Y15")        // 0xffff in each 4-byte element
+	words := func(row int, y string) { // lanes row*16 .. +15 as words in y
+		for h := 0; h < 2; h++ {
+			a, b := fmt.Sprintf("Y%d", 2*h), fmt.Sprintf("Y%d", 2*h+1)
+			w.f("VMOVDQU %d(DI), %s", 128*row+64*h, a)
+			w.f("VMOVDQU %d(DI), %s", 128*row+64*h+32, b)
+			w.f("VSHUFPS $0x88, %s, %s, %s", b, a, a)
+			w.f("VPERMQ $0xD8, %s, %s", a, a)
+			w.f("VPAND Y15, %s, %s", a, a)
+		}
+		w.f("VPACKUSDW Y2, Y0, %s", y)
+		w.f("VPERMQ $0xD8, %s, %s", y, y)
+	}
+	if size == 2 {
+		words(0, "Y4")
+		w.f("VMOVDQU Y4, 0(AX)")
+		words(1, "Y4")
+		w.f("VMOVDQU Y4, 32(AX)")
+		return
+	}
+	words(0, "Y4")
+	words(1, "Y5")
+	w.f("VPCMPEQD Y15, Y15, Y15")
+	w.f("VPSRLW $8, Y15, Y15") // 0x00ff in each 2-byte element
+	w.f("VPAND Y15, Y4, Y4")
+	w.f("VPAND Y15, Y5, Y5")
+	w.f("VPACKUSWB Y5, Y4, Y4")
+	w.f("VPERMQ $0xD8, Y4, Y4")
+	w.f("VMOVDQU Y4, 0(AX)")
 }
 
 // transpose4 transposes the 4x4 64-bit slots of Y0-Y3 (Y4-Y7 scratch): Y0
