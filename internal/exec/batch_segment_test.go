@@ -115,6 +115,16 @@ var segmentKernels = []struct {
 	st.global.u8 [%rd8], %r7;
 	add.s64 %rd13, %rd4, %rd9;
 	st.global.u16 [%rd13], %r8;`, true, false},
+	// nvcc's byte arithmetic in 16-bit registers: a byte loaded into a
+	// .b16 register, its complement (not.b16's whole-warp loop), stored
+	{"not16", `
+	.reg .b16 %h<3>;
+	cvt.u64.u32 %rd5, %r1;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u8 %h1, [%rd6];
+	not.b16 %h2, %h1;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u8 [%rd8], %h2;`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

@@ -642,10 +642,20 @@ func vecMadWide(signed bool) func(d, a, b, c *lanes) {
 }
 
 // intUnaryVec is the warp loop of neg (signed types), not and abs (signed)
-// on 32- or 64-bit integers, or nil: the lane functions' results, 32-bit
+// on 32- or 64-bit integers, or of not on 16 bits, or nil: the lane functions' results, 32-bit
 // ones normalised as they leave them (neg and abs sign-extended, not
 // zero-extended whatever the type).
 func intUnaryVec(op string, t intType) func(d, a *lanes) {
+	if op == "not" && t.bits == 16 {
+		if v := simdUnary("not.16"); v != nil {
+			return v
+		}
+		return func(d, a *lanes) {
+			for i, v := range a {
+				d[i] = ^v & 0xffff
+			}
+		}
+	}
 	if t.bits != 32 && t.bits != 64 || op != "not" && !t.signed {
 		return nil
 	}

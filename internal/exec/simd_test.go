@@ -1212,8 +1212,8 @@ func TestSIMDMoreUnaryMatchesGo(t *testing.T) {
 	}
 	var cases []unaryCase
 	for _, op := range []string{"neg", "not", "abs"} {
-		for _, ty := range []intType{{32, true}, {64, true}, {32, false}, {64, false}} {
-			if op != "not" && !ty.signed {
+		for _, ty := range []intType{{32, true}, {64, true}, {32, false}, {64, false}, {16, false}} {
+			if op != "not" && (!ty.signed || ty.bits == 16) {
 				continue
 			}
 			cases = append(cases, unaryCase{fmt.Sprintf("%s %v", op, ty), func() func(d, a *lanes) { return intUnaryVec(op, ty) }, false})

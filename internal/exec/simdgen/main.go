@@ -2776,6 +2776,11 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			w.f("VPSRAD $%d, %s, %s", 32-k, ya, ya)
 			zext32(w, ya)
 		})
+		if k == 16 { // not.b16: the complement's low 16 bits (not has no .b8)
+			g.keyedUnary("not.16", "simdNot16", func(w *writer, ya, yt string) {
+				w.f("VPANDN low16v<>(SB), %s, %s", ya, ya)
+			})
+		}
 	}
 	// sqrt.rn.f32 and rcp.rn.f32: IEEE square root and 1/x, rounded once
 	g.unary("simdSqrtF32", func(w *writer, ya, yt string) {
