@@ -125,6 +125,19 @@ var segmentKernels = []struct {
 	not.b16 %h2, %h1;
 	add.s64 %rd8, %rd3, %rd5;
 	st.global.u8 [%rd8], %h2;`, true, false},
+	// half precision: a half loaded, widened, scaled, rounded back and
+	// stored (the F16C conversions' whole-warp loops are trace entries)
+	{"half", `
+	.reg .b16 %h<3>;
+	ld.param.f32 %f9, [s];
+	mul.wide.u32 %rd5, %r1, 2;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u16 %h1, [%rd6];
+	cvt.f32.f16 %f1, %h1;
+	mul.rn.f32 %f2, %f1, %f9;
+	cvt.rn.f16.f32 %h2, %f2;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u16 [%rd8], %h2;`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

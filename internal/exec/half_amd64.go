@@ -118,26 +118,22 @@ func halfVecFma(n int) func(d, a, b, c *lanes) {
 }
 
 //go:noescape
-func halfCvtVec1(d, a *lanes)
-
-//go:noescape
 func halfCvtPairVec(d, a, b *lanes)
 
-//go:noescape
-func halfWidenVec1(d, a *lanes)
-
-// halfVecWiden returns the F16C loop of cvt.f32.f16, or nil.
+// halfVecWiden returns the F16C loop of cvt.f32.f16, or nil: simdgen's,
+// which is also a trace entry (streaming segments take it).
 func halfVecWiden() func(d, a *lanes) {
 	if !halfSIMD() {
 		return nil
 	}
-	return halfWidenVec1
+	return simdUnary("cvt.f32.f16")
 }
 
-// halfVecCvt returns the F16C loop of cvt.rn.f16.f32, or nil.
+// halfVecCvt returns the F16C loop of cvt.rn.f16.f32, or nil (simdgen's,
+// as halfVecWiden's).
 func halfVecCvt() func(d, a *lanes) {
 	if !halfSIMD() {
 		return nil
 	}
-	return halfCvtVec1
+	return simdUnary("cvt.rn.f16.f32")
 }

@@ -245,22 +245,6 @@ fma2:
 	VINSERTF128 $1, X1, Y0, Y0; \
 	ROUND
 
-// func halfCvtVec1(d, a *lanes)
-TEXT ·halfCvtVec1(SB), NOSPLIT, $0-16
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	HSETUP
-	MOVQ $4, CX
-cvt1:
-	CVT8
-	STORE1
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ cvt1
-	VZEROUPPER
-	RET
-
 // func halfCvtPairVec(d, a, b *lanes): cvt.rn.f16x2.f32 d, a, b: a's half
 // in bits 16-31, b's in bits 0-15.
 TEXT ·halfCvtPairVec(SB), NOSPLIT, $0-24
@@ -289,24 +273,3 @@ cvt2:
 	VZEROUPPER
 	RET
 
-// func halfWidenVec1(d, a *lanes): cvt.f32.f16 d, a: each lane's half
-// (bits 0-15) to float32, exact (VCVTPH2PS: a NaN quieted, its payload
-// kept, as fp.Convert gives it), zero-extended.
-TEXT ·halfWidenVec1(SB), NOSPLIT, $0-16
-	MOVQ d+0(FP), DI
-	MOVQ a+8(FP), SI
-	HSETUP
-	MOVQ $4, CX
-widen1:
-	LOAD1(SI, Y0, X0, Y2, X2)
-	VPMOVZXDQ X0, Y1
-	VEXTRACTI128 $1, Y0, X0
-	VPMOVZXDQ X0, Y0
-	VMOVDQU Y1, 0(DI)
-	VMOVDQU Y0, 32(DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ widen1
-	VZEROUPPER
-	RET

@@ -55555,6 +55555,196 @@ TEXT ·simdSext16Zext32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdCvtF32F16(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtF32F16_b(SB)
+
+TEXT ·simdCvtF32F16_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VPAND low16v<>(SB), Y0, Y0
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y0, Y8, Y0
+	VPACKUSDW X0, X0, X0
+	VCVTPH2PS X0, X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VPAND low16v<>(SB), Y1, Y1
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y1, Y8, Y1
+	VPACKUSDW X1, X1, X1
+	VCVTPH2PS X1, X1
+	VPMOVZXDQ X1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VPAND low16v<>(SB), Y2, Y2
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y2, Y8, Y2
+	VPACKUSDW X2, X2, X2
+	VCVTPH2PS X2, X2
+	VPMOVZXDQ X2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VPAND low16v<>(SB), Y3, Y3
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y3, Y8, Y3
+	VPACKUSDW X3, X3, X3
+	VCVTPH2PS X3, X3
+	VPMOVZXDQ X3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VPAND low16v<>(SB), Y0, Y0
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y0, Y8, Y0
+	VPACKUSDW X0, X0, X0
+	VCVTPH2PS X0, X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VPAND low16v<>(SB), Y1, Y1
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y1, Y8, Y1
+	VPACKUSDW X1, X1, X1
+	VCVTPH2PS X1, X1
+	VPMOVZXDQ X1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VPAND low16v<>(SB), Y2, Y2
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y2, Y8, Y2
+	VPACKUSDW X2, X2, X2
+	VCVTPH2PS X2, X2
+	VPMOVZXDQ X2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VPAND low16v<>(SB), Y3, Y3
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y3, Y8, Y3
+	VPACKUSDW X3, X3, X3
+	VCVTPH2PS X3, X3
+	VPMOVZXDQ X3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdCvtRnF16F32(SB), NOSPLIT, $0-16
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	JMP ·simdCvtRnF16F32_b(SB)
+
+TEXT ·simdCvtRnF16F32_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPBROADCASTQ lowmask<>(SB), Y15
+	VPBROADCASTD canonf32<>(SB), Y14
+	VMOVDQU 0(SI), Y0
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y0, Y8, Y0
+	VCVTPS2PH $0, X0, X0
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X0, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X0, X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(SI), Y1
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y1, Y8, Y1
+	VCVTPS2PH $0, X1, X1
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X1, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X1, X1
+	VPMOVZXWQ X1, Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(SI), Y2
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y2, Y8, Y2
+	VCVTPS2PH $0, X2, X2
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X2, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X2, X2
+	VPMOVZXWQ X2, Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(SI), Y3
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y3, Y8, Y3
+	VCVTPS2PH $0, X3, X3
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X3, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X3, X3
+	VPMOVZXWQ X3, Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 128(SI), Y0
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y0, Y8, Y0
+	VCVTPS2PH $0, X0, X0
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X0, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X0, X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU 160(SI), Y1
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y1, Y8, Y1
+	VCVTPS2PH $0, X1, X1
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X1, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X1, X1
+	VPMOVZXWQ X1, Y1
+	VMOVDQU Y1, 160(DI)
+	VMOVDQU 192(SI), Y2
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y2, Y8, Y2
+	VCVTPS2PH $0, X2, X2
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X2, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X2, X2
+	VPMOVZXWQ X2, Y2
+	VMOVDQU Y2, 192(DI)
+	VMOVDQU 224(SI), Y3
+	VMOVDQU evens<>(SB), Y8
+	VPERMD Y3, Y8, Y3
+	VCVTPS2PH $0, X3, X3
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLW $1, X9, X9
+	VPSRLW $10, X9, X10
+	VPSLLW $10, X10, X10
+	VPAND X9, X3, X11
+	VPCMPGTW X10, X11, X11
+	VPBLENDVB X11, X9, X3, X3
+	VPMOVZXWQ X3, Y3
+	VMOVDQU Y3, 224(DI)
+	VZEROUPPER
+	RET
+
 TEXT ·simdNot16(SB), NOSPLIT, $0-16
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -87434,242 +87624,244 @@ DATA simdbodies<>+2112(SB)/8, $·simdSext8Zext32_b(SB)
 DATA simdbodies<>+2120(SB)/8, $·simdZext16_b(SB)
 DATA simdbodies<>+2128(SB)/8, $·simdSext16_b(SB)
 DATA simdbodies<>+2136(SB)/8, $·simdSext16Zext32_b(SB)
-DATA simdbodies<>+2144(SB)/8, $·simdNot16_b(SB)
-DATA simdbodies<>+2152(SB)/8, $·simdSqrtF32_b(SB)
-DATA simdbodies<>+2160(SB)/8, $·simdRsqrtApproxF32_b(SB)
-DATA simdbodies<>+2168(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+2176(SB)/8, $·simdRcpApproxF32_b(SB)
-DATA simdbodies<>+2184(SB)/8, $·simdRcpApproxFtzF32_b(SB)
-DATA simdbodies<>+2192(SB)/8, $·simdSqrtApproxF32_b(SB)
-DATA simdbodies<>+2200(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
-DATA simdbodies<>+2208(SB)/8, $·simdCvtF32S32_b(SB)
-DATA simdbodies<>+2216(SB)/8, $·simdCvtF32S8_b(SB)
-DATA simdbodies<>+2224(SB)/8, $·simdCvtF64S8_b(SB)
-DATA simdbodies<>+2232(SB)/8, $·simdCvtF32U8_b(SB)
-DATA simdbodies<>+2240(SB)/8, $·simdCvtF64U8_b(SB)
-DATA simdbodies<>+2248(SB)/8, $·simdCvtF32S16_b(SB)
-DATA simdbodies<>+2256(SB)/8, $·simdCvtF64S16_b(SB)
-DATA simdbodies<>+2264(SB)/8, $·simdCvtF32U16_b(SB)
-DATA simdbodies<>+2272(SB)/8, $·simdCvtF64U16_b(SB)
-DATA simdbodies<>+2280(SB)/8, $·simdCvtF32U32_b(SB)
-DATA simdbodies<>+2288(SB)/8, $·simdCvtF64S32_b(SB)
-DATA simdbodies<>+2296(SB)/8, $·simdCvtF64U32_b(SB)
-DATA simdbodies<>+2304(SB)/8, $·simdCvtS32F64Rzi_b(SB)
-DATA simdbodies<>+2312(SB)/8, $·simdCvtU32F64Rzi_b(SB)
-DATA simdbodies<>+2320(SB)/8, $·simdCvtS32F64Rni_b(SB)
-DATA simdbodies<>+2328(SB)/8, $·simdCvtU32F64Rni_b(SB)
-DATA simdbodies<>+2336(SB)/8, $·simdCvtS32F64Rmi_b(SB)
-DATA simdbodies<>+2344(SB)/8, $·simdCvtU32F64Rmi_b(SB)
-DATA simdbodies<>+2352(SB)/8, $·simdCvtS32F64Rpi_b(SB)
-DATA simdbodies<>+2360(SB)/8, $·simdCvtU32F64Rpi_b(SB)
-DATA simdbodies<>+2368(SB)/8, $·simdCvtS32F32Rzi_b(SB)
-DATA simdbodies<>+2376(SB)/8, $·simdCvtS8F32Rzi_b(SB)
-DATA simdbodies<>+2384(SB)/8, $·simdCvtU8F32Rzi_b(SB)
-DATA simdbodies<>+2392(SB)/8, $·simdCvtS16F32Rzi_b(SB)
-DATA simdbodies<>+2400(SB)/8, $·simdCvtU16F32Rzi_b(SB)
-DATA simdbodies<>+2408(SB)/8, $·simdCvtU32F32Rzi_b(SB)
-DATA simdbodies<>+2416(SB)/8, $·simdCvtS32F32Rni_b(SB)
-DATA simdbodies<>+2424(SB)/8, $·simdCvtS8F32Rni_b(SB)
-DATA simdbodies<>+2432(SB)/8, $·simdCvtU8F32Rni_b(SB)
-DATA simdbodies<>+2440(SB)/8, $·simdCvtS16F32Rni_b(SB)
-DATA simdbodies<>+2448(SB)/8, $·simdCvtU16F32Rni_b(SB)
-DATA simdbodies<>+2456(SB)/8, $·simdCvtU32F32Rni_b(SB)
-DATA simdbodies<>+2464(SB)/8, $·simdCvtS32F32Rmi_b(SB)
-DATA simdbodies<>+2472(SB)/8, $·simdCvtS8F32Rmi_b(SB)
-DATA simdbodies<>+2480(SB)/8, $·simdCvtU8F32Rmi_b(SB)
-DATA simdbodies<>+2488(SB)/8, $·simdCvtS16F32Rmi_b(SB)
-DATA simdbodies<>+2496(SB)/8, $·simdCvtU16F32Rmi_b(SB)
-DATA simdbodies<>+2504(SB)/8, $·simdCvtU32F32Rmi_b(SB)
-DATA simdbodies<>+2512(SB)/8, $·simdCvtS32F32Rpi_b(SB)
-DATA simdbodies<>+2520(SB)/8, $·simdCvtS8F32Rpi_b(SB)
-DATA simdbodies<>+2528(SB)/8, $·simdCvtU8F32Rpi_b(SB)
-DATA simdbodies<>+2536(SB)/8, $·simdCvtS16F32Rpi_b(SB)
-DATA simdbodies<>+2544(SB)/8, $·simdCvtU16F32Rpi_b(SB)
-DATA simdbodies<>+2552(SB)/8, $·simdCvtU32F32Rpi_b(SB)
-DATA simdbodies<>+2560(SB)/8, $·simdEx2ApproxF32_b(SB)
-DATA simdbodies<>+2568(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
-DATA simdbodies<>+2576(SB)/8, $·simdSinApproxF32_b(SB)
-DATA simdbodies<>+2584(SB)/8, $·simdSinApproxFtzF32_b(SB)
-DATA simdbodies<>+2592(SB)/8, $·simdCosApproxF32_b(SB)
-DATA simdbodies<>+2600(SB)/8, $·simdCosApproxFtzF32_b(SB)
-DATA simdbodies<>+2608(SB)/8, $·simdLg2ApproxF32_b(SB)
-DATA simdbodies<>+2616(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
-DATA simdbodies<>+2624(SB)/8, $·simdNegF32_b(SB)
-DATA simdbodies<>+2632(SB)/8, $·simdNegFtzF32_b(SB)
-DATA simdbodies<>+2640(SB)/8, $·simdAbsF32_b(SB)
-DATA simdbodies<>+2648(SB)/8, $·simdAbsFtzF32_b(SB)
-DATA simdbodies<>+2656(SB)/8, $·simdNegF64_b(SB)
-DATA simdbodies<>+2664(SB)/8, $·simdAbsF64_b(SB)
-DATA simdbodies<>+2672(SB)/8, $·simdNegS32_b(SB)
-DATA simdbodies<>+2680(SB)/8, $·simdNeg64_b(SB)
-DATA simdbodies<>+2688(SB)/8, $·simdNot32_b(SB)
-DATA simdbodies<>+2696(SB)/8, $·simdNot64_b(SB)
-DATA simdbodies<>+2704(SB)/8, $·simdAbsS32_b(SB)
-DATA simdbodies<>+2712(SB)/8, $·simdAbsS64_b(SB)
-DATA simdbodies<>+2720(SB)/8, $·simdCvtF64F32_b(SB)
-DATA simdbodies<>+2728(SB)/8, $·simdCvtF32F64_b(SB)
-DATA simdbodies<>+2736(SB)/8, $·simdCvtF64F32Ftz_b(SB)
-DATA simdbodies<>+2744(SB)/8, $·simdCvtF32F64Ftz_b(SB)
-DATA simdbodies<>+2752(SB)/8, $·simdPopc32_b(SB)
-DATA simdbodies<>+2760(SB)/8, $·simdPopc64_b(SB)
-DATA simdbodies<>+2768(SB)/8, $·simdClz32_b(SB)
-DATA simdbodies<>+2776(SB)/8, $·simdBfindU32_b(SB)
-DATA simdbodies<>+2784(SB)/8, $·simdBfindS32_b(SB)
-DATA simdbodies<>+2792(SB)/8, $·simdBfindShiftU32_b(SB)
-DATA simdbodies<>+2800(SB)/8, $·simdBfindShiftS32_b(SB)
-DATA simdbodies<>+2808(SB)/8, $·simdBrev32_b(SB)
-DATA simdbodies<>+2816(SB)/8, $·simdSqrtF64_b(SB)
-DATA simdbodies<>+2824(SB)/8, $·simdRcpF64_b(SB)
-DATA simdbodies<>+2832(SB)/8, $·simdRcpF32_b(SB)
-DATA simdbodies<>+2840(SB)/8, $·simdFmaF32_b(SB)
-DATA simdbodies<>+2848(SB)/8, $·simdShfLWrap_b(SB)
-DATA simdbodies<>+2856(SB)/8, $·simdShfRWrap_b(SB)
-DATA simdbodies<>+2864(SB)/8, $·simdShfLClamp_b(SB)
-DATA simdbodies<>+2872(SB)/8, $·simdShfRClamp_b(SB)
-DATA simdbodies<>+2880(SB)/8, $·simdMadZ32_b(SB)
-DATA simdbodies<>+2888(SB)/8, $·simdMadS32_b(SB)
-DATA simdbodies<>+2896(SB)/8, $·simdMad64_b(SB)
-DATA simdbodies<>+2904(SB)/8, $·simdDp4aSS_b(SB)
-DATA simdbodies<>+2912(SB)/8, $·simdDp4aSU_b(SB)
-DATA simdbodies<>+2920(SB)/8, $·simdDp4aUS_b(SB)
-DATA simdbodies<>+2928(SB)/8, $·simdDp4aUU_b(SB)
-DATA simdbodies<>+2936(SB)/8, $·simdSadU32_b(SB)
-DATA simdbodies<>+2944(SB)/8, $·simdSadS32_b(SB)
-DATA simdbodies<>+2952(SB)/8, $·simdMadWideU32_b(SB)
-DATA simdbodies<>+2960(SB)/8, $·simdMadWideS32_b(SB)
-DATA simdbodies<>+2968(SB)/8, $·simdTraceLdZ8_b(SB)
-DATA simdbodies<>+2976(SB)/8, $·simdTraceLdZ8P_b(SB)
-DATA simdbodies<>+2984(SB)/8, $·simdTraceLdS8_b(SB)
-DATA simdbodies<>+2992(SB)/8, $·simdTraceLdS8P_b(SB)
-DATA simdbodies<>+3000(SB)/8, $·simdTraceLdZ16_b(SB)
-DATA simdbodies<>+3008(SB)/8, $·simdTraceLdZ16P_b(SB)
-DATA simdbodies<>+3016(SB)/8, $·simdTraceLdS16_b(SB)
-DATA simdbodies<>+3024(SB)/8, $·simdTraceLdS16P_b(SB)
-DATA simdbodies<>+3032(SB)/8, $·simdTraceLdZ32_b(SB)
-DATA simdbodies<>+3040(SB)/8, $·simdTraceLdZ32P_b(SB)
-DATA simdbodies<>+3048(SB)/8, $·simdTraceLdS32_b(SB)
-DATA simdbodies<>+3056(SB)/8, $·simdTraceLdS32P_b(SB)
-DATA simdbodies<>+3064(SB)/8, $·simdTraceLd64_b(SB)
-DATA simdbodies<>+3072(SB)/8, $·simdTraceLd64P_b(SB)
-DATA simdbodies<>+3080(SB)/8, $·simdTraceSt32_b(SB)
-DATA simdbodies<>+3088(SB)/8, $·simdTraceSt32P_b(SB)
-DATA simdbodies<>+3096(SB)/8, $·simdTraceSt64_b(SB)
-DATA simdbodies<>+3104(SB)/8, $·simdTraceSt64P_b(SB)
-DATA simdbodies<>+3112(SB)/8, $·simdTraceLdParamZ8_b(SB)
-DATA simdbodies<>+3120(SB)/8, $·simdTraceLdParamS8_b(SB)
-DATA simdbodies<>+3128(SB)/8, $·simdTraceLdParamZ16_b(SB)
-DATA simdbodies<>+3136(SB)/8, $·simdTraceLdParamS16_b(SB)
-DATA simdbodies<>+3144(SB)/8, $·simdTraceLdParamZ32_b(SB)
-DATA simdbodies<>+3152(SB)/8, $·simdTraceLdParamS32_b(SB)
-DATA simdbodies<>+3160(SB)/8, $·simdTraceLdParam64_b(SB)
-DATA simdbodies<>+3168(SB)/8, $·simdTraceLdLocalZ32_b(SB)
-DATA simdbodies<>+3176(SB)/8, $·simdTraceLdLocalS32_b(SB)
-DATA simdbodies<>+3184(SB)/8, $·simdTraceLdLocal64_b(SB)
-DATA simdbodies<>+3192(SB)/8, $·simdTraceStLocal32_b(SB)
-DATA simdbodies<>+3200(SB)/8, $·simdTraceStLocal64_b(SB)
-DATA simdbodies<>+3208(SB)/8, $·simdTraceLdV2Z32_b(SB)
-DATA simdbodies<>+3216(SB)/8, $·simdTraceLdV2S32_b(SB)
-DATA simdbodies<>+3224(SB)/8, $·simdTraceLdV4Z32_b(SB)
-DATA simdbodies<>+3232(SB)/8, $·simdTraceLdV4S32_b(SB)
-DATA simdbodies<>+3240(SB)/8, $·simdTraceMulhiU64_b(SB)
-DATA simdbodies<>+3248(SB)/8, $·simdTraceMulhiU64K_b(SB)
-DATA simdbodies<>+3256(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
-DATA simdbodies<>+3264(SB)/8, $·simdTraceSegLdZ8_b(SB)
-DATA simdbodies<>+3272(SB)/8, $·simdTraceSegLdS8_b(SB)
-DATA simdbodies<>+3280(SB)/8, $·simdTraceSegLdZ16_b(SB)
-DATA simdbodies<>+3288(SB)/8, $·simdTraceSegLdS16_b(SB)
-DATA simdbodies<>+3296(SB)/8, $·simdTraceSegLdZ32_b(SB)
-DATA simdbodies<>+3304(SB)/8, $·simdTraceSegLdS32_b(SB)
-DATA simdbodies<>+3312(SB)/8, $·simdTraceSegLd64_b(SB)
-DATA simdbodies<>+3320(SB)/8, $·simdTraceSegSt8_b(SB)
-DATA simdbodies<>+3328(SB)/8, $·simdTraceSegSt16_b(SB)
-DATA simdbodies<>+3336(SB)/8, $·simdTraceSegSt32_b(SB)
-DATA simdbodies<>+3344(SB)/8, $·simdTraceSegSt64_b(SB)
-DATA simdbodies<>+3352(SB)/8, $·simdTraceSegStNT32_b(SB)
-DATA simdbodies<>+3360(SB)/8, $·simdTraceSegStNT64_b(SB)
-DATA simdbodies<>+3368(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
-DATA simdbodies<>+3376(SB)/8, $·simdTraceSegStV2x32_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSegLdV2x64_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSegStV2x64_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3952(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3960(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3968(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3976(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+3984(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+3992(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+4000(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+4008(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+4016(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $4024
+DATA simdbodies<>+2144(SB)/8, $·simdCvtF32F16_b(SB)
+DATA simdbodies<>+2152(SB)/8, $·simdCvtRnF16F32_b(SB)
+DATA simdbodies<>+2160(SB)/8, $·simdNot16_b(SB)
+DATA simdbodies<>+2168(SB)/8, $·simdSqrtF32_b(SB)
+DATA simdbodies<>+2176(SB)/8, $·simdRsqrtApproxF32_b(SB)
+DATA simdbodies<>+2184(SB)/8, $·simdRsqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+2192(SB)/8, $·simdRcpApproxF32_b(SB)
+DATA simdbodies<>+2200(SB)/8, $·simdRcpApproxFtzF32_b(SB)
+DATA simdbodies<>+2208(SB)/8, $·simdSqrtApproxF32_b(SB)
+DATA simdbodies<>+2216(SB)/8, $·simdSqrtApproxFtzF32_b(SB)
+DATA simdbodies<>+2224(SB)/8, $·simdCvtF32S32_b(SB)
+DATA simdbodies<>+2232(SB)/8, $·simdCvtF32S8_b(SB)
+DATA simdbodies<>+2240(SB)/8, $·simdCvtF64S8_b(SB)
+DATA simdbodies<>+2248(SB)/8, $·simdCvtF32U8_b(SB)
+DATA simdbodies<>+2256(SB)/8, $·simdCvtF64U8_b(SB)
+DATA simdbodies<>+2264(SB)/8, $·simdCvtF32S16_b(SB)
+DATA simdbodies<>+2272(SB)/8, $·simdCvtF64S16_b(SB)
+DATA simdbodies<>+2280(SB)/8, $·simdCvtF32U16_b(SB)
+DATA simdbodies<>+2288(SB)/8, $·simdCvtF64U16_b(SB)
+DATA simdbodies<>+2296(SB)/8, $·simdCvtF32U32_b(SB)
+DATA simdbodies<>+2304(SB)/8, $·simdCvtF64S32_b(SB)
+DATA simdbodies<>+2312(SB)/8, $·simdCvtF64U32_b(SB)
+DATA simdbodies<>+2320(SB)/8, $·simdCvtS32F64Rzi_b(SB)
+DATA simdbodies<>+2328(SB)/8, $·simdCvtU32F64Rzi_b(SB)
+DATA simdbodies<>+2336(SB)/8, $·simdCvtS32F64Rni_b(SB)
+DATA simdbodies<>+2344(SB)/8, $·simdCvtU32F64Rni_b(SB)
+DATA simdbodies<>+2352(SB)/8, $·simdCvtS32F64Rmi_b(SB)
+DATA simdbodies<>+2360(SB)/8, $·simdCvtU32F64Rmi_b(SB)
+DATA simdbodies<>+2368(SB)/8, $·simdCvtS32F64Rpi_b(SB)
+DATA simdbodies<>+2376(SB)/8, $·simdCvtU32F64Rpi_b(SB)
+DATA simdbodies<>+2384(SB)/8, $·simdCvtS32F32Rzi_b(SB)
+DATA simdbodies<>+2392(SB)/8, $·simdCvtS8F32Rzi_b(SB)
+DATA simdbodies<>+2400(SB)/8, $·simdCvtU8F32Rzi_b(SB)
+DATA simdbodies<>+2408(SB)/8, $·simdCvtS16F32Rzi_b(SB)
+DATA simdbodies<>+2416(SB)/8, $·simdCvtU16F32Rzi_b(SB)
+DATA simdbodies<>+2424(SB)/8, $·simdCvtU32F32Rzi_b(SB)
+DATA simdbodies<>+2432(SB)/8, $·simdCvtS32F32Rni_b(SB)
+DATA simdbodies<>+2440(SB)/8, $·simdCvtS8F32Rni_b(SB)
+DATA simdbodies<>+2448(SB)/8, $·simdCvtU8F32Rni_b(SB)
+DATA simdbodies<>+2456(SB)/8, $·simdCvtS16F32Rni_b(SB)
+DATA simdbodies<>+2464(SB)/8, $·simdCvtU16F32Rni_b(SB)
+DATA simdbodies<>+2472(SB)/8, $·simdCvtU32F32Rni_b(SB)
+DATA simdbodies<>+2480(SB)/8, $·simdCvtS32F32Rmi_b(SB)
+DATA simdbodies<>+2488(SB)/8, $·simdCvtS8F32Rmi_b(SB)
+DATA simdbodies<>+2496(SB)/8, $·simdCvtU8F32Rmi_b(SB)
+DATA simdbodies<>+2504(SB)/8, $·simdCvtS16F32Rmi_b(SB)
+DATA simdbodies<>+2512(SB)/8, $·simdCvtU16F32Rmi_b(SB)
+DATA simdbodies<>+2520(SB)/8, $·simdCvtU32F32Rmi_b(SB)
+DATA simdbodies<>+2528(SB)/8, $·simdCvtS32F32Rpi_b(SB)
+DATA simdbodies<>+2536(SB)/8, $·simdCvtS8F32Rpi_b(SB)
+DATA simdbodies<>+2544(SB)/8, $·simdCvtU8F32Rpi_b(SB)
+DATA simdbodies<>+2552(SB)/8, $·simdCvtS16F32Rpi_b(SB)
+DATA simdbodies<>+2560(SB)/8, $·simdCvtU16F32Rpi_b(SB)
+DATA simdbodies<>+2568(SB)/8, $·simdCvtU32F32Rpi_b(SB)
+DATA simdbodies<>+2576(SB)/8, $·simdEx2ApproxF32_b(SB)
+DATA simdbodies<>+2584(SB)/8, $·simdEx2ApproxFtzF32_b(SB)
+DATA simdbodies<>+2592(SB)/8, $·simdSinApproxF32_b(SB)
+DATA simdbodies<>+2600(SB)/8, $·simdSinApproxFtzF32_b(SB)
+DATA simdbodies<>+2608(SB)/8, $·simdCosApproxF32_b(SB)
+DATA simdbodies<>+2616(SB)/8, $·simdCosApproxFtzF32_b(SB)
+DATA simdbodies<>+2624(SB)/8, $·simdLg2ApproxF32_b(SB)
+DATA simdbodies<>+2632(SB)/8, $·simdLg2ApproxFtzF32_b(SB)
+DATA simdbodies<>+2640(SB)/8, $·simdNegF32_b(SB)
+DATA simdbodies<>+2648(SB)/8, $·simdNegFtzF32_b(SB)
+DATA simdbodies<>+2656(SB)/8, $·simdAbsF32_b(SB)
+DATA simdbodies<>+2664(SB)/8, $·simdAbsFtzF32_b(SB)
+DATA simdbodies<>+2672(SB)/8, $·simdNegF64_b(SB)
+DATA simdbodies<>+2680(SB)/8, $·simdAbsF64_b(SB)
+DATA simdbodies<>+2688(SB)/8, $·simdNegS32_b(SB)
+DATA simdbodies<>+2696(SB)/8, $·simdNeg64_b(SB)
+DATA simdbodies<>+2704(SB)/8, $·simdNot32_b(SB)
+DATA simdbodies<>+2712(SB)/8, $·simdNot64_b(SB)
+DATA simdbodies<>+2720(SB)/8, $·simdAbsS32_b(SB)
+DATA simdbodies<>+2728(SB)/8, $·simdAbsS64_b(SB)
+DATA simdbodies<>+2736(SB)/8, $·simdCvtF64F32_b(SB)
+DATA simdbodies<>+2744(SB)/8, $·simdCvtF32F64_b(SB)
+DATA simdbodies<>+2752(SB)/8, $·simdCvtF64F32Ftz_b(SB)
+DATA simdbodies<>+2760(SB)/8, $·simdCvtF32F64Ftz_b(SB)
+DATA simdbodies<>+2768(SB)/8, $·simdPopc32_b(SB)
+DATA simdbodies<>+2776(SB)/8, $·simdPopc64_b(SB)
+DATA simdbodies<>+2784(SB)/8, $·simdClz32_b(SB)
+DATA simdbodies<>+2792(SB)/8, $·simdBfindU32_b(SB)
+DATA simdbodies<>+2800(SB)/8, $·simdBfindS32_b(SB)
+DATA simdbodies<>+2808(SB)/8, $·simdBfindShiftU32_b(SB)
+DATA simdbodies<>+2816(SB)/8, $·simdBfindShiftS32_b(SB)
+DATA simdbodies<>+2824(SB)/8, $·simdBrev32_b(SB)
+DATA simdbodies<>+2832(SB)/8, $·simdSqrtF64_b(SB)
+DATA simdbodies<>+2840(SB)/8, $·simdRcpF64_b(SB)
+DATA simdbodies<>+2848(SB)/8, $·simdRcpF32_b(SB)
+DATA simdbodies<>+2856(SB)/8, $·simdFmaF32_b(SB)
+DATA simdbodies<>+2864(SB)/8, $·simdShfLWrap_b(SB)
+DATA simdbodies<>+2872(SB)/8, $·simdShfRWrap_b(SB)
+DATA simdbodies<>+2880(SB)/8, $·simdShfLClamp_b(SB)
+DATA simdbodies<>+2888(SB)/8, $·simdShfRClamp_b(SB)
+DATA simdbodies<>+2896(SB)/8, $·simdMadZ32_b(SB)
+DATA simdbodies<>+2904(SB)/8, $·simdMadS32_b(SB)
+DATA simdbodies<>+2912(SB)/8, $·simdMad64_b(SB)
+DATA simdbodies<>+2920(SB)/8, $·simdDp4aSS_b(SB)
+DATA simdbodies<>+2928(SB)/8, $·simdDp4aSU_b(SB)
+DATA simdbodies<>+2936(SB)/8, $·simdDp4aUS_b(SB)
+DATA simdbodies<>+2944(SB)/8, $·simdDp4aUU_b(SB)
+DATA simdbodies<>+2952(SB)/8, $·simdSadU32_b(SB)
+DATA simdbodies<>+2960(SB)/8, $·simdSadS32_b(SB)
+DATA simdbodies<>+2968(SB)/8, $·simdMadWideU32_b(SB)
+DATA simdbodies<>+2976(SB)/8, $·simdMadWideS32_b(SB)
+DATA simdbodies<>+2984(SB)/8, $·simdTraceLdZ8_b(SB)
+DATA simdbodies<>+2992(SB)/8, $·simdTraceLdZ8P_b(SB)
+DATA simdbodies<>+3000(SB)/8, $·simdTraceLdS8_b(SB)
+DATA simdbodies<>+3008(SB)/8, $·simdTraceLdS8P_b(SB)
+DATA simdbodies<>+3016(SB)/8, $·simdTraceLdZ16_b(SB)
+DATA simdbodies<>+3024(SB)/8, $·simdTraceLdZ16P_b(SB)
+DATA simdbodies<>+3032(SB)/8, $·simdTraceLdS16_b(SB)
+DATA simdbodies<>+3040(SB)/8, $·simdTraceLdS16P_b(SB)
+DATA simdbodies<>+3048(SB)/8, $·simdTraceLdZ32_b(SB)
+DATA simdbodies<>+3056(SB)/8, $·simdTraceLdZ32P_b(SB)
+DATA simdbodies<>+3064(SB)/8, $·simdTraceLdS32_b(SB)
+DATA simdbodies<>+3072(SB)/8, $·simdTraceLdS32P_b(SB)
+DATA simdbodies<>+3080(SB)/8, $·simdTraceLd64_b(SB)
+DATA simdbodies<>+3088(SB)/8, $·simdTraceLd64P_b(SB)
+DATA simdbodies<>+3096(SB)/8, $·simdTraceSt32_b(SB)
+DATA simdbodies<>+3104(SB)/8, $·simdTraceSt32P_b(SB)
+DATA simdbodies<>+3112(SB)/8, $·simdTraceSt64_b(SB)
+DATA simdbodies<>+3120(SB)/8, $·simdTraceSt64P_b(SB)
+DATA simdbodies<>+3128(SB)/8, $·simdTraceLdParamZ8_b(SB)
+DATA simdbodies<>+3136(SB)/8, $·simdTraceLdParamS8_b(SB)
+DATA simdbodies<>+3144(SB)/8, $·simdTraceLdParamZ16_b(SB)
+DATA simdbodies<>+3152(SB)/8, $·simdTraceLdParamS16_b(SB)
+DATA simdbodies<>+3160(SB)/8, $·simdTraceLdParamZ32_b(SB)
+DATA simdbodies<>+3168(SB)/8, $·simdTraceLdParamS32_b(SB)
+DATA simdbodies<>+3176(SB)/8, $·simdTraceLdParam64_b(SB)
+DATA simdbodies<>+3184(SB)/8, $·simdTraceLdLocalZ32_b(SB)
+DATA simdbodies<>+3192(SB)/8, $·simdTraceLdLocalS32_b(SB)
+DATA simdbodies<>+3200(SB)/8, $·simdTraceLdLocal64_b(SB)
+DATA simdbodies<>+3208(SB)/8, $·simdTraceStLocal32_b(SB)
+DATA simdbodies<>+3216(SB)/8, $·simdTraceStLocal64_b(SB)
+DATA simdbodies<>+3224(SB)/8, $·simdTraceLdV2Z32_b(SB)
+DATA simdbodies<>+3232(SB)/8, $·simdTraceLdV2S32_b(SB)
+DATA simdbodies<>+3240(SB)/8, $·simdTraceLdV4Z32_b(SB)
+DATA simdbodies<>+3248(SB)/8, $·simdTraceLdV4S32_b(SB)
+DATA simdbodies<>+3256(SB)/8, $·simdTraceMulhiU64_b(SB)
+DATA simdbodies<>+3264(SB)/8, $·simdTraceMulhiU64K_b(SB)
+DATA simdbodies<>+3272(SB)/8, $·simdTraceCvtaToGlobal_b(SB)
+DATA simdbodies<>+3280(SB)/8, $·simdTraceSegLdZ8_b(SB)
+DATA simdbodies<>+3288(SB)/8, $·simdTraceSegLdS8_b(SB)
+DATA simdbodies<>+3296(SB)/8, $·simdTraceSegLdZ16_b(SB)
+DATA simdbodies<>+3304(SB)/8, $·simdTraceSegLdS16_b(SB)
+DATA simdbodies<>+3312(SB)/8, $·simdTraceSegLdZ32_b(SB)
+DATA simdbodies<>+3320(SB)/8, $·simdTraceSegLdS32_b(SB)
+DATA simdbodies<>+3328(SB)/8, $·simdTraceSegLd64_b(SB)
+DATA simdbodies<>+3336(SB)/8, $·simdTraceSegSt8_b(SB)
+DATA simdbodies<>+3344(SB)/8, $·simdTraceSegSt16_b(SB)
+DATA simdbodies<>+3352(SB)/8, $·simdTraceSegSt32_b(SB)
+DATA simdbodies<>+3360(SB)/8, $·simdTraceSegSt64_b(SB)
+DATA simdbodies<>+3368(SB)/8, $·simdTraceSegStNT32_b(SB)
+DATA simdbodies<>+3376(SB)/8, $·simdTraceSegStNT64_b(SB)
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSegStV2x32_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLdV2x64_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSegStV2x64_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3968(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3976(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+3984(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+3992(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+4000(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+4008(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+4016(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+4024(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+4032(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $4040
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

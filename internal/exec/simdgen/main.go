@@ -2777,6 +2777,34 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-4
 			zext32(w, ya)
 		})
 		if k == 16 { // not.b16: the complement's low 16 bits (not has no .b8)
+			// cvt.f32.f16 and cvt.rn.f16.f32 with F16C (half_amd64.go asks
+			// for them only where the CPU has it): the four lanes' values
+			// (a half in bits 0-15, a float32 in bits 0-31) gathered into
+			// the low quarter, converted, and zero-extended again; a NaN
+			// half made the canonical 0x7fff, as half.go's lane function
+			g.keyedUnary("cvt.f32.f16", "simdCvtF32F16", func(w *writer, ya, yt string) {
+				xa := "X" + ya[1:]
+				w.f("VPAND low16v<>(SB), %s, %s", ya, ya)
+				w.f("VMOVDQU evens<>(SB), Y8")
+				w.f("VPERMD %s, Y8, %s", ya, ya)
+				w.f("VPACKUSDW %s, %s, %s", xa, xa, xa) // (values below 0x10000: no saturation)
+				w.f("VCVTPH2PS %s, %s", xa, xa)
+				w.f("VPMOVZXDQ %s, %s", xa, ya)
+			})
+			g.keyedUnary("cvt.rn.f16.f32", "simdCvtRnF16F32", func(w *writer, ya, yt string) {
+				xa := "X" + ya[1:]
+				w.f("VMOVDQU evens<>(SB), Y8")
+				w.f("VPERMD %s, Y8, %s", ya, ya)
+				w.f("VCVTPS2PH $0, %s, %s", xa, xa)
+				w.f("VPCMPEQD Y9, Y9, Y9")
+				w.f("VPSRLW $1, X9, X9")      // 0x7fff
+				w.f("VPSRLW $10, X9, X10")    // 0x001f
+				w.f("VPSLLW $10, X10, X10")   // 0x7c00
+				w.f("VPAND X9, %s, X11", xa)  // the magnitudes
+				w.f("VPCMPGTW X10, X11, X11") // the NaNs
+				w.f("VPBLENDVB X11, X9, %s, %s", xa, xa)
+				w.f("VPMOVZXWQ %s, %s", xa, ya)
+			})
 			g.keyedUnary("not.16", "simdNot16", func(w *writer, ya, yt string) {
 				w.f("VPANDN low16v<>(SB), %s, %s", ya, ya)
 			})
