@@ -167,9 +167,11 @@ scan:
 		}
 		store := plan.kind[end] == bkStore
 		n := uint64(o.size)
-		// a v2 or v4 of 4 bytes, zero-extended, or a v2 of 8 bytes
-		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && (store || o.typ == "" || o.typ[1] != 's') || len(o.vec) == 2 && n == 8
-		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 1 && n != 2 && n != 4 && n != 8 || vec && n < 4 || o.addrBase < 0 ||
+		// a v2 or v4 of 4 bytes or a v4 of bytes (uchar4), zero-extended,
+		// or a v2 of 8 bytes
+		unsigned := store || o.typ == "" || o.typ[1] != 's'
+		vec := (len(o.vec) == 4 || len(o.vec) == 2) && n == 4 && unsigned || len(o.vec) == 2 && n == 8 || len(o.vec) == 4 && n == 1 && unsigned
+		if o.guard != 0 || len(o.vec) != 1 && !vec || o.space != mem.SpaceGlobal || n != 1 && n != 2 && n != 4 && n != 8 || o.addrBase < 0 ||
 			!store && plan.volatileLd != nil && plan.volatileLd[end] || slices.Contains(o.vec, -1) {
 			break
 		}
@@ -312,6 +314,10 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		}
 		key := "segSt32"
 		switch {
+		case len(st.vec) == 4 && st.n == 4 && st.load:
+			key = "segLdV4Z8"
+		case len(st.vec) == 4 && st.n == 4:
+			key = "segStV4x8"
 		case len(st.vec) == 2 && st.n == 16 && st.load:
 			key = "segLdV2x64"
 		case len(st.vec) == 2 && st.n == 16:

@@ -3,7 +3,6 @@
 package exec
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -83,7 +82,8 @@ func TestSIMDSegmentBodies(t *testing.T) {
 // TestSIMDSegmentVectorBodies: a float4 segment's bodies move lane i's
 // 16 bytes at k+16i (four 4-byte elements) into or from rows d, a, b and c,
 // a float2 segment's lane i's 8 bytes at k+8i into or from rows d and a
-// (a double2's 16 bytes at k+16i, 8-byte elements),
+// (a double2's 16 bytes at k+16i, 8-byte elements; a uchar4's 4 bytes at
+// k+4i, into or from d, a, b and c),
 // element e's in the e-th of them, zero-extended on a load and its low 4
 // bytes on a store; nothing else changes.
 func TestSIMDSegmentVectorBodies(t *testing.T) {
@@ -94,7 +94,8 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 	for _, v := range []struct {
 		n, size int // elements, each of size bytes
 		ld, st  string
-	}{{2, 4, "segLdV2Z32", "segStV2x32"}, {2, 8, "segLdV2x64", "segStV2x64"}, {4, 4, "segLdV4Z32", "segStV4x32"}} {
+	}{{2, 4, "segLdV2Z32", "segStV2x32"}, {2, 8, "segLdV2x64", "segStV2x64"}, {4, 4, "segLdV4Z32", "segStV4x32"},
+		{4, 1, "segLdV4Z8", "segStV4x8"}} {
 		n := v.n
 		for _, load := range []bool{true, false} {
 			key := v.st
@@ -123,15 +124,16 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 				for l := 0; l < warpSize; l++ {
 					for e, s := range vec[:n] {
 						at := start + v.size*n*l + v.size*e
-						switch {
-						case load && v.size == 8:
-							wantRows[s*warpSize+l] = binary.LittleEndian.Uint64(buf[at:])
-						case load:
-							wantRows[s*warpSize+l] = uint64(binary.LittleEndian.Uint32(buf[at:]))
-						case v.size == 8:
-							binary.LittleEndian.PutUint64(wantBuf[at:], rows[s*warpSize+l])
-						default:
-							binary.LittleEndian.PutUint32(wantBuf[at:], uint32(rows[s*warpSize+l]))
+						if load { // the element's bytes, little-endian, zero-extended
+							var e uint64
+							for b := v.size - 1; b >= 0; b-- {
+								e = e<<8 | uint64(buf[at+b])
+							}
+							wantRows[s*warpSize+l] = e
+						} else { // the value's low bytes
+							for b := range v.size {
+								wantBuf[at+b] = byte(rows[s*warpSize+l] >> (8 * b))
+							}
 						}
 					}
 				}

@@ -138,6 +138,15 @@ var segmentKernels = []struct {
 	cvt.rn.f16.f32 %h2, %f2;
 	add.s64 %rd8, %rd3, %rd5;
 	st.global.u16 [%rd8], %h2;`, true, false},
+	// uchar4: a vector load of four bytes, 32-bit ops, a vector store
+	{"uchar4", `
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.v4.u8 {%r5, %r6, %r7, %r8}, [%rd6];
+	xor.b32 %r9, %r5, 255;
+	add.u32 %r10, %r6, %r7;
+	add.s64 %rd7, %rd3, %rd5;
+	st.global.v4.u8 [%rd7], {%r9, %r10, %r8, %r5};`, true, false},
 	// a parameter load overwrites the first load's address register, then
 	// an op reads its own destination: the first segment has no register
 	// op and does not run, and the address must be as it was for the load

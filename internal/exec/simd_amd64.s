@@ -81805,6 +81805,218 @@ TEXT ·simdTraceSegStV2x64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdV4Z8_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $56, Y15, Y15
+	VPMOVZXDQ 0(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 0(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 0(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 0(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 0(CX)
+	VPMOVZXDQ 16(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 32(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 32(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 32(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 32(CX)
+	VPMOVZXDQ 32(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 64(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 64(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 64(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 64(CX)
+	VPMOVZXDQ 48(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 96(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 96(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 96(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 96(CX)
+	VPMOVZXDQ 64(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 128(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 128(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 128(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 128(CX)
+	VPMOVZXDQ 80(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 160(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 160(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 160(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 160(CX)
+	VPMOVZXDQ 96(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 192(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 192(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 192(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 192(CX)
+	VPMOVZXDQ 112(AX), Y4
+	VPAND Y15, Y4, Y0
+	VMOVDQU Y0, 224(DI)
+	VPSRLQ $8, Y4, Y1
+	VPAND Y15, Y1, Y1
+	VMOVDQU Y1, 224(SI)
+	VPSRLQ $16, Y4, Y2
+	VPAND Y15, Y2, Y2
+	VMOVDQU Y2, 224(DX)
+	VPSRLQ $24, Y4, Y3
+	VPAND Y15, Y3, Y3
+	VMOVDQU Y3, 224(CX)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStV4x8_b(SB), NOSPLIT|NOFRAME, $0-0
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $56, Y15, Y15
+	VPAND 0(DI), Y15, Y0
+	VPAND 0(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 0(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 0(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 0(AX)
+	VPAND 32(DI), Y15, Y0
+	VPAND 32(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 32(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 32(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VPAND 64(DI), Y15, Y0
+	VPAND 64(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 64(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 64(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VPAND 96(DI), Y15, Y0
+	VPAND 96(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 96(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 96(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	VPAND 128(DI), Y15, Y0
+	VPAND 128(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 128(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 128(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 64(AX)
+	VPAND 160(DI), Y15, Y0
+	VPAND 160(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 160(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 160(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 80(AX)
+	VPAND 192(DI), Y15, Y0
+	VPAND 192(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 192(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 192(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 96(AX)
+	VPAND 224(DI), Y15, Y0
+	VPAND 224(SI), Y15, Y1
+	VPSLLQ $8, Y1, Y1
+	VPOR Y1, Y0, Y0
+	VPAND 224(DX), Y15, Y2
+	VPSLLQ $16, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPAND 224(CX), Y15, Y3
+	VPSLLQ $24, Y3, Y3
+	VPOR Y3, Y0, Y0
+	VPERMILPS $0x88, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VMOVDQU X0, 112(AX)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSegLdV4Z32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPMOVZXDQ 0(AX), Y0
 	VPMOVZXDQ 16(AX), Y1
@@ -87783,85 +87995,87 @@ DATA simdbodies<>+3384(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
 DATA simdbodies<>+3392(SB)/8, $·simdTraceSegStV2x32_b(SB)
 DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLdV2x64_b(SB)
 DATA simdbodies<>+3408(SB)/8, $·simdTraceSegStV2x64_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3952(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3960(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3968(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3976(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+3984(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+3992(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+4000(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+4008(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+4016(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+4024(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+4032(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $4040
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSegLdV4Z8_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStV4x8_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+3968(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+3976(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+3984(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+3992(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+4000(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+4008(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+4016(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+4024(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+4032(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+4040(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+4048(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $4056
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

@@ -1429,6 +1429,41 @@ func (g *gen) segmentBodies() {
 			}
 		}
 	})
+	// a uchar4's: lane i's 4 bytes at k+4i, byte e in row d, a, b or c
+	// (DI, SI, DX, CX; zero-extended): four lanes' dwords a register,
+	// shifted and masked apart, or masked, shifted and or-ed together
+	// and narrowed to dwords
+	g.vectorSegmentBodies("segLdV4Z8", "segStV4x8", func(w *writer, load bool) {
+		w.f("VPCMPEQD Y15, Y15, Y15")
+		w.f("VPSRLQ $56, Y15, Y15") // 0xff in each 8-byte slot
+		for q := 0; q < 8; q++ {
+			if load {
+				w.f("VPMOVZXDQ %d(AX), Y4", 16*q)
+				for e, r := range []string{"DI", "SI", "DX", "CX"} {
+					y := fmt.Sprintf("Y%d", e)
+					if e == 0 {
+						w.f("VPAND Y15, Y4, %s", y)
+					} else {
+						w.f("VPSRLQ $%d, Y4, %s", 8*e, y)
+						w.f("VPAND Y15, %s, %s", y, y)
+					}
+					w.f("VMOVDQU %s, %d(%s)", y, 32*q, r)
+				}
+				continue
+			}
+			for e, r := range []string{"DI", "SI", "DX", "CX"} {
+				y := fmt.Sprintf("Y%d", e)
+				w.f("VPAND %d(%s), Y15, %s", 32*q, r, y)
+				if e > 0 {
+					w.f("VPSLLQ $%d, %s, %s", 8*e, y, y)
+					w.f("VPOR %s, Y0, Y0", y)
+				}
+			}
+			w.f("VPERMILPS $0x88, Y0, Y0") // the low halves of the four slots
+			w.f("VPERMQ $0x08, Y0, Y0")
+			w.f("VMOVDQU X0, %d(AX)", 16*q)
+		}
+	})
 	// a float4's: lane i's 16 bytes at k+16i, element e in row d, a, b or
 	// c (DI, SI, DX, CX; zero-extended), four lanes at a time through a
 	// 4x4 transpose of 64-bit slots
