@@ -44,9 +44,9 @@ type parser struct {
 	inOperands bool
 	slabs
 	scratchWords []string
-	stmtHint     int      // first capacity of a block's statement list
-	scratchExprs [][]Expr // per expression-nesting depth scratch lists
-	stmtLists    [][]Stmt // per block-nesting depth scratch lists
+	stmtHint     int            // first capacity of a block's statement list
+	scratchExprs listPool[Expr] // per expression-nesting depth scratch lists
+	stmtLists    listPool[Stmt] // per block-nesting depth scratch lists
 }
 
 func newParser(filename string, src []byte, opts *ParseOptions) *parser {
@@ -1436,36 +1436,34 @@ func unquote(s string) string {
 
 // scratch returns an empty list for collecting expressions; nested uses get
 // distinct lists. Pair each call with release.
-func (p *parser) scratch() []Expr {
-	n := len(p.scratchExprs)
-	if n == 0 {
-		return make([]Expr, 0, 8)
-	}
-	l := p.scratchExprs[n-1]
-	p.scratchExprs = p.scratchExprs[:n-1]
-	return l[:0]
-}
+func (p *parser) scratch() []Expr { return p.scratchExprs.get(8) }
 
-func (p *parser) release(l []Expr) {
-	clear(l)
-	p.scratchExprs = append(p.scratchExprs, l[:0])
-}
+func (p *parser) release(l []Expr) { p.scratchExprs.put(l) }
 
 // scratchStmts and releaseStmts are scratch and release for the statements
 // of a block.
-func (p *parser) scratchStmts() []Stmt {
-	n := len(p.stmtLists)
+func (p *parser) scratchStmts() []Stmt { return p.stmtLists.get(p.stmtHint) }
+
+func (p *parser) releaseStmts(l []Stmt) { p.stmtLists.put(l) }
+
+// listPool keeps emptied lists for reuse, one per nesting depth in use.
+type listPool[T any] struct{ free [][]T }
+
+// get returns an empty list, a kept one or a new one of capacity hint.
+func (lp *listPool[T]) get(hint int) []T {
+	n := len(lp.free)
 	if n == 0 {
-		return make([]Stmt, 0, p.stmtHint)
+		return make([]T, 0, hint)
 	}
-	l := p.stmtLists[n-1]
-	p.stmtLists = p.stmtLists[:n-1]
+	l := lp.free[n-1]
+	lp.free = lp.free[:n-1]
 	return l[:0]
 }
 
-func (p *parser) releaseStmts(l []Stmt) {
+// put clears l (no element stays reachable) and keeps it.
+func (lp *listPool[T]) put(l []T) {
 	clear(l)
-	p.stmtLists = append(p.stmtLists, l[:0])
+	lp.free = append(lp.free, l[:0])
 }
 
 // parseConstExpr parses one constant expression from src (used by #if) and
