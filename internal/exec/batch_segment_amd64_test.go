@@ -32,15 +32,7 @@ func TestSIMDSegmentBodies(t *testing.T) {
 			t.Fatalf("%s: no body", c.key)
 		}
 		for round := 0; round < 20; round++ {
-			const slots = 4
-			rows := make([]uint64, slots*warpSize)
-			for i := range rows {
-				rows[i] = rng.Uint64()
-			}
-			buf := make([]byte, 32*8+128)
-			for i := range buf {
-				buf[i] = byte(rng.Uint32())
-			}
+			rows, buf := randomRowsAndBytes(rng, 4, 32*8+128)
 			// the elements start 64 bytes in, on a 32-byte boundary
 			start := 64 - int(uintptr(unsafe.Pointer(&buf[0]))&31)
 			if round%2 == 1 && !strings.Contains(c.key, "NT") {
@@ -52,21 +44,14 @@ func TestSIMDSegmentBodies(t *testing.T) {
 			for l := 0; l < warpSize; l++ {
 				at := start + l*c.size
 				v := &wantRows[slot*warpSize+l]
-				// the element's bytes, little-endian, and its sign bit
-				bits := uint(8 * c.size)
-				var e uint64
-				for b := c.size - 1; b >= 0; b-- {
-					e = e<<8 | uint64(buf[at+b])
-				}
-				switch {
+				bits := uint(8 * c.size) // (the sign bit's place)
+				switch e := elementAt(buf, at, c.size); {
 				case c.load && c.signd && c.size < 8:
 					*v = uint64(int64(e<<(64-bits)) >> (64 - bits))
 				case c.load:
 					*v = e
 				default:
-					for b := range c.size {
-						wantBuf[at+b] = byte(*v >> (8 * b))
-					}
+					putElement(wantBuf, at, c.size, *v)
 				}
 			}
 			tr := []traceOp{{body: body, d: uint64(slot) * warpSize * 8, k: uint64(uintptr(unsafe.Pointer(&buf[start])))}}
@@ -107,15 +92,7 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 				t.Fatalf("%s: no body", key)
 			}
 			for round := 0; round < 20; round++ {
-				const slots = 6
-				rows := make([]uint64, slots*warpSize)
-				for i := range rows {
-					rows[i] = rng.Uint64()
-				}
-				buf := make([]byte, 32*16+64)
-				for i := range buf {
-					buf[i] = byte(rng.Uint32())
-				}
+				rows, buf := randomRowsAndBytes(rng, 6, 32*16+64)
 				start := v.size * n * (1 + round%2)
 				// the rows, not in order
 				vec := [4]int{5, 1 + round%2, 3, 4 - round%2}
@@ -124,16 +101,10 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 				for l := 0; l < warpSize; l++ {
 					for e, s := range vec[:n] {
 						at := start + v.size*n*l + v.size*e
-						if load { // the element's bytes, little-endian, zero-extended
-							var e uint64
-							for b := v.size - 1; b >= 0; b-- {
-								e = e<<8 | uint64(buf[at+b])
-							}
-							wantRows[s*warpSize+l] = e
-						} else { // the value's low bytes
-							for b := range v.size {
-								wantBuf[at+b] = byte(rows[s*warpSize+l] >> (8 * b))
-							}
+						if load {
+							wantRows[s*warpSize+l] = elementAt(buf, at, v.size)
+						} else {
+							putElement(wantBuf, at, v.size, rows[s*warpSize+l])
 						}
 					}
 				}
@@ -148,6 +119,35 @@ func TestSIMDSegmentVectorBodies(t *testing.T) {
 				sameRowsAndBytes(t, key, round, rows, wantRows, buf, wantBuf)
 			}
 		}
+	}
+}
+
+// randomRowsAndBytes returns slots random rows and n random bytes.
+func randomRowsAndBytes(rng *rand.Rand, slots, n int) ([]uint64, []byte) {
+	rows := make([]uint64, slots*warpSize)
+	for i := range rows {
+		rows[i] = rng.Uint64()
+	}
+	buf := make([]byte, n)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	return rows, buf
+}
+
+// elementAt is the size-byte little-endian element at buf[at:],
+// zero-extended; putElement writes v's low size bytes there.
+func elementAt(buf []byte, at, size int) uint64 {
+	var e uint64
+	for b := size - 1; b >= 0; b-- {
+		e = e<<8 | uint64(buf[at+b])
+	}
+	return e
+}
+
+func putElement(buf []byte, at, size int, v uint64) {
+	for b := range size {
+		buf[at+b] = byte(v >> (8 * b))
 	}
 }
 
