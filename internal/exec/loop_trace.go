@@ -34,8 +34,13 @@ import (
 var loopTracesEnabled = os.Getenv("PTXVM_LOOPTRACE") != "off"
 
 // groupLoadLoops counts divergent groups' runs of loop traces with loads,
-// groupLoadRefusals those that stopped at a load that refused (for tests).
-var groupLoadLoops, groupLoadRefusals atomic.Int64
+// groupLoadRefusals those that stopped at a load that refused, while
+// countGroupLoads is set (by tests: runGroupLoop runs tens of thousands of
+// times a launch, and two workers would share the counters' cache line).
+var (
+	countGroupLoads                   bool
+	groupLoadLoops, groupLoadRefusals atomic.Int64
+)
 
 // loopTrace is the trace of a loop region, ops start..end (the ops of
 // backward branches' loops that overlap, merged).
@@ -213,7 +218,7 @@ func (w *Warp) runGroupLoop(f *frame, lt *loopTrace, mask uint32, pc int32, budg
 		ctx = w.prepareWindows(f) // (its loads' windows)
 	}
 	ran, notTaken, backs, at, before = runLoopTrace(unsafe.Pointer(unsafe.SliceData(f.regs)), lt, pc, mask, budget, backsLeft, ctx)
-	if !lt.regs {
+	if countGroupLoads && !lt.regs {
 		groupLoadLoops.Add(1)
 		if before && at <= lt.end && !f.fn.Ops[at].bra {
 			groupLoadRefusals.Add(1)

@@ -276,6 +276,7 @@ DONE:
 func TestLoopTraces(t *testing.T) {
 	setFlag(t, &batchEnabled, false)
 	setFlag(t, &loopTracesEnabled, true)
+	setFlag(t, &countGroupLoads, true)
 	for _, k := range loopTraceKernels {
 		for _, block := range []int{64, 40} {
 			for _, workers := range []int{1, 2} {
