@@ -138,8 +138,12 @@ scan:
 			// a source the segment wrote (its rows are the scratch
 			// file's, its form stale), or no form, it is a register op
 			srcs := []int32{o.a, o.b, o.c}[:o.nsrc]
-			if plan.kind[end] == bkForm && !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) {
-				if slices.Contains(inputs, o.d) || slices.Contains(written, o.d) || slices.Contains(srcs, o.d) {
+			srcWritten := slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) })
+			clash := func(d int32) bool {
+				return slices.Contains(inputs, d) || slices.Contains(written, d) || slices.Contains(srcs, d)
+			}
+			if plan.kind[end] == bkForm && !srcWritten {
+				if clash(o.d) {
 					break scan
 				}
 				save(o.d)
@@ -147,8 +151,7 @@ scan:
 					continue
 				}
 			}
-			if d, nd := r.regDest(o); nd == 1 && !slices.ContainsFunc(srcs, func(s int32) bool { return slices.Contains(written, s) }) &&
-				!slices.Contains(inputs, d) && !slices.Contains(written, d) && !slices.Contains(srcs, d) {
+			if d, nd := r.regDest(o); nd == 1 && !srcWritten && !clash(d) {
 				// a register op on uniform forms (nvcc's cvta after the
 				// guard): once, batch-wide, as outside segments
 				save(d)
@@ -291,6 +294,10 @@ func (r *batchRun) segRegOp(o *Op, pc int32, read func(int32), write func(s, at 
 	return true
 }
 
+// narrowKeys are the segment bodies of 1- and 2-byte elements, by size:
+// the store, the zero- and the sign-extending load.
+var narrowKeys = [3][3]string{1: {"segSt8", "segLdZ8", "segLdS8"}, 2: {"segSt16", "segLdZ16", "segLdS16"}}
+
 // segFuse makes a segment's steps one trace (r.segTrace): its register
 // ops' entries, and for each load and store a segment body (simdgen's
 // segmentBodies) whose address k starts at warp 0's elements and moves on
@@ -331,9 +338,12 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		case st.vec != nil:
 			key = "segStV4x32"
 		case st.n < 4 && st.load: // (bytes and halves: scalars only)
-			key = map[[2]bool]string{{false, false}: "segLdZ8", {false, true}: "segLdS8", {true, false}: "segLdZ16", {true, true}: "segLdS16"}[[2]bool{st.n == 2, st.signed}]
+			key = narrowKeys[st.n][1]
+			if st.signed {
+				key = narrowKeys[st.n][2]
+			}
 		case st.n < 4:
-			key = map[bool]string{false: "segSt8", true: "segSt16"}[st.n == 2]
+			key = narrowKeys[st.n][0]
 		case st.load && st.n == 8:
 			key = "segLd64"
 		case st.load && st.signed:
