@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"text/tabwriter"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 var benchCommand = &command{
 	name:    "bench",
 	summary: "time the benchmark suite against native builds of the same kernels",
-	usage:   "bench [-suite DIR] [-runs N] [-workers N] [-scale N] [-native auto|tsv|off|only] [-filter RE] [-small] [-json] [KERNEL...]",
+	usage:   "bench [-suite DIR] [-runs N] [-workers N] [-scale N] [-native auto|tsv|off|only] [-filter RE] [-small] [-json] [-cpuprofile FILE] [-large FILE] [KERNEL...]",
 	doc: `Bench runs the benchmark suite (testdata/bench, see docs/bench.md): CUDA-style
 kernels compiled to PTX by clang, each also built natively for the host from
 the same source. For each kernel (all, or those named, or those -filter
@@ -70,6 +71,7 @@ type benchConfig struct {
 	small   bool
 	json    bool
 	large   string
+	profile string
 }
 
 func (c *benchConfig) register(fs *flag.FlagSet) {
@@ -81,6 +83,7 @@ func (c *benchConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.filter, "filter", "", "run only kernels whose names match `REGEXP`")
 	fs.BoolVar(&c.small, "small", false, "run the small problem sizes (a quick check; no native figures)")
 	fs.BoolVar(&c.json, "json", false, "print the results as one JSON object")
+	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the runs to `FILE` (go tool pprof reads it)")
 	fs.StringVar(&c.large, "large", "", "also time the load of this large PTX `FILE` (default: the suite's ../clang/ptx/large.sm_90a.ptx83.O3.ptx when present)")
 }
 
@@ -125,6 +128,19 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(selected) == 0 {
 		return usageError(benchCommand, stderr, "no kernel matches -filter %s", cfg.filter)
+	}
+	if cfg.profile != "" {
+		f, err := os.Create(cfg.profile)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxvm bench: %v\n", err)
+			return exitErrors
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "ptxvm bench: %v\n", err)
+			return exitErrors
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx := context.Background()
 	var selectedNames []string

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,6 +29,29 @@ func TestBenchOneKernel(t *testing.T) {
 	}
 	if strings.Contains(out, "hash") {
 		t.Errorf("ran a kernel that was not asked for:\n%s", out)
+	}
+}
+
+// TestBenchCPUProfile: -cpuprofile writes a profile pprof reads (a
+// gzip-compressed protocol buffer), and an unwritable path is an error.
+func TestBenchCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	var stdout, stderr bytes.Buffer
+	code := run(append(append([]string{"bench"}, benchArgs...), "-cpuprofile", path, "saxpy"), nil, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("profile of %d bytes does not start as gzip: % x", len(data), data[:min(len(data), 8)])
+	}
+	stderr.Reset()
+	code = run(append(append([]string{"bench"}, benchArgs...), "-cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir"), "saxpy"), nil, &stdout, &stderr)
+	if code != exitErrors || !strings.Contains(stderr.String(), "no such file") {
+		t.Fatalf("unwritable profile: exit %d, stderr %q", code, stderr.String())
 	}
 }
 

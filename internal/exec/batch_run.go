@@ -31,7 +31,8 @@ type batchRun struct {
 	segWrittenAt          []int32
 	segSaved              []segSlot
 	segTrace              []traceOp   // a segment's steps as one trace (segFuse)
-	segAdvance            [][2]uint64 // its accesses' k offsets and steps (simdSegmentTrace)
+	segAdvance            [][3]uint64 // its accesses' k offsets, steps and tables of steps (simdSegmentTrace)
+	segTables             []warpSteps // the steps between warps of 2-D blocks (warpRows)
 	// segNo: the loads where a segment's registers were found read outside
 	// it, or too few ops qualified (in this launch: not planned again)
 	segNo map[int32]bool
@@ -163,6 +164,7 @@ func getBatchRun(l *launch) *batchRun {
 		clear(r.segNo)
 		clear(r.uniR)
 		clear(r.pfLast)
+		r.segTables = r.segTables[:0] // (the batches' layout may differ)
 		return r
 	}
 	return newBatchRun(l, nb)

@@ -64,6 +64,73 @@ type segStep struct {
 	signed      bool
 	tr          []traceOp
 	keep        []byte // a store's bytes, kept before the segment runs (undo logs)
+	// warpSteps: per warp, the step from its first element to the next
+	// warp's, where the warps' elements do not follow each other (rows of
+	// a 2-D block; warpRows); nil: n*32 bytes each
+	warpSteps []uint64
+}
+
+// warpSteps is a table of the steps between the batch's warps' first
+// addresses at a form (warpRows): they depend only on the form's steps
+// and the batch's warps, so a launch's batches share it.
+type warpSteps struct {
+	c     [4]uint64
+	steps []uint64
+}
+
+// warpRows reports whether the lanes of each warp of the batch access
+// consecutive elements of n bytes at form af plus off, where the warps
+// themselves lie apart (a 2-D block whose rows are whole warps:
+// blockDim.x a multiple of 32, af stepping by n along tid.x), every
+// address aligned. It returns the lowest address, the bytes from there to
+// the end of its highest element, warp 0's first address, and each warp's
+// step to the next one's first (0 after the last).
+func (r *batchRun) warpRows(af *form, off, n uint64) (lo, total, first uint64, steps []uint64, ok bool) {
+	if af.c[0] != n || r.l.block[0]%warpSize != 0 || !af.aligned(off, n) {
+		return 0, 0, 0, nil, false
+	}
+	lo, hi, ok := af.span(64, false, &r.dom)
+	if !ok {
+		return 0, 0, 0, nil, false
+	}
+	first = r.segFirst(af, 0, batchSeg{0, warpSize})
+	return lo + off, hi - lo + n, first + off, r.warpStepsOf(af), true
+}
+
+// warpStepsOf returns the table of warp steps at form af (made once per
+// launch and set of steps; a batch of fewer warps reads its first ones).
+func (r *batchRun) warpStepsOf(af *form) []uint64 {
+	for i := range r.segTables {
+		if t := &r.segTables[i]; t.c == af.c && len(t.steps) >= r.nb {
+			return t.steps[:r.nb]
+		}
+	}
+	if len(r.segTables) >= 8 {
+		r.segTables = r.segTables[:0] // (forms of another launch)
+	}
+	steps := make([]uint64, r.nb)
+	at := r.segFirst(af, 0, batchSeg{0, warpSize})
+	for blk := range r.nb - 1 {
+		next := r.segFirst(af, blk+1, batchSeg{0, warpSize})
+		steps[blk] = next - at
+		at = next
+	}
+	r.segTables = append(r.segTables, warpSteps{af.c, steps})
+	return steps
+}
+
+// streamSteps reports whether non-temporal stores of the warps' rows
+// from p on, steps apart (nil: consecutive), stay 32-byte aligned.
+func streamSteps(p unsafe.Pointer, steps []uint64) bool {
+	if uintptr(p)&31 != 0 {
+		return false
+	}
+	for _, s := range steps {
+		if s&31 != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // segment runs the segment starting at load pc when one qualifies and
@@ -186,12 +253,17 @@ scan:
 		if !isForm || slices.Contains(written, o.addrBase) {
 			break
 		}
+		// consecutive over the batch, or within each warp only (first:
+		// warp 0's first element, warpSteps: per warp the step to the
+		// next warp's)
+		var warpSteps []uint64
 		v0, st, ok := r.linear(&af)
+		start, total, first := v0+o.addrConst, size*warpSize*uint64(r.nb), v0+o.addrConst
 		if !ok || st != size {
-			break
+			if start, total, first, warpSteps, ok = r.warpRows(&af, o.addrConst, size); !ok {
+				break
+			}
 		}
-		start := v0 + o.addrConst
-		total := size * warpSize * uint64(r.nb)
 		data, off, ok := r.window(start, total)
 		if !ok || start&(size-1) != 0 {
 			break
@@ -216,8 +288,9 @@ scan:
 		// overwrites is kept first (batch_undo.go), as the op's own store
 		// would; a store that keeps nothing may stream
 		kept := store && r.keeping() && plan.failAfter[end]
-		step := segStep{load: !store, store: store, slot: o.vec[0], p: unsafe.Pointer(&data[off]), n: uintptr(size),
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total)}
+		p := unsafe.Pointer(&data[off+first-start])
+		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps,
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps)}
 		if vec {
 			step.vec = o.vec
 		}
@@ -309,7 +382,11 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 	defer func() { r.segTrace, r.segAdvance = tr, adv }()
 	access := func(body uint64, st *segStep, d, a, b, c uint64) {
 		kAt := uint64(len(tr))*uint64(unsafe.Sizeof(traceOp{})) + uint64(unsafe.Offsetof(traceOp{}.k))
-		adv = append(adv, [2]uint64{kAt, uint64(warpSize * st.n)})
+		var table uint64
+		if st.warpSteps != nil {
+			table = uint64(uintptr(unsafe.Pointer(&st.warpSteps[0])))
+		}
+		adv = append(adv, [3]uint64{kAt, uint64(warpSize * st.n), table})
 		tr = append(tr, traceOp{body: body, d: d, a: a, b: b, c: c, k: uint64(uintptr(st.p))})
 	}
 	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }

@@ -290,3 +290,121 @@ func TestLaunchStatsPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSegments2D: kernels on 2-D blocks whose rows are whole warps
+// (blockDim.x a multiple of 32) run segments whose warps' elements lie
+// apart (warpRows: a table of steps between warps), and give the warp
+// engine's memory and counts; a block of 16-lane rows, a transposed
+// access and a guard that parts lanes do not run segments at all.
+func TestSegments2D(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	const head = `.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 w, .param .u32 h, .param .u32 pitch, .param .f32 s) {
+	.reg .u32 %%r<16>;
+	.reg .u64 %%rd<16>;
+	.reg .f32 %%f<16>;
+	.reg .pred %%p<4>;
+	ld.param.u64 %%rd1, [a];
+	ld.param.u64 %%rd2, [b];
+	ld.param.u64 %%rd3, [c];
+	ld.param.u32 %%r5, [w];
+	ld.param.u32 %%r6, [h];
+	ld.param.u32 %%r7, [pitch];
+	ld.param.f32 %%f9, [s];
+	mov.u32 %%r1, %%ctaid.x;
+	mov.u32 %%r2, %%ntid.x;
+	mov.u32 %%r3, %%tid.x;
+	mad.lo.s32 %%r1, %%r1, %%r2, %%r3;
+	mov.u32 %%r2, %%ctaid.y;
+	mov.u32 %%r3, %%ntid.y;
+	mov.u32 %%r4, %%tid.y;
+	mad.lo.s32 %%r2, %%r2, %%r3, %%r4;
+	setp.ge.s32 %%p1, %%r1, %%r5;
+	setp.ge.s32 %%p2, %%r2, %%r6;
+	or.pred %%p3, %%p1, %%p2;
+	@%%p3 bra DONE;
+	mad.lo.s32 %%r8, %%r2, %%r7, %%r1;
+	mul.wide.s32 %%rd5, %%r8, %d;
+%s
+DONE:
+	ret;
+}`
+	// c = s*a + b (a scale of 4-byte elements), b in place, and the
+	// same on float4s (the rows' elements 16 bytes each)
+	scale := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.nc.f32 %f1, [%rd6];
+	add.s64 %rd7, %rd2, %rd5;
+	ld.global.f32 %f2, [%rd7];
+	fma.rn.f32 %f3, %f1, %f9, %f2;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f3;`
+	inplace := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	mul.rn.f32 %f2, %f1, %f9;
+	st.global.f32 [%rd6], %f2;`
+	vec := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd6];
+	mul.rn.f32 %f5, %f1, %f9;
+	mul.rn.f32 %f6, %f2, %f9;
+	add.rn.f32 %f7, %f3, %f9;
+	add.rn.f32 %f8, %f4, %f9;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.v4.f32 [%rd8], {%f5, %f6, %f7, %f8};`
+	// an input of each warp's own: its lanes' x (the segment runs warp
+	// by warp)
+	indexed := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	cvt.rn.f32.s32 %f2, %r1;
+	add.rn.f32 %f3, %f1, %f2;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f3;`
+	// the load's rows run down the columns (a lane's step is the pitch)
+	transposed := `
+	mad.lo.s32 %r9, %r1, %r7, %r2;
+	mul.wide.s32 %rd9, %r9, 4;
+	add.s64 %rd6, %rd1, %rd9;
+	ld.global.f32 %f1, [%rd6];
+	mul.rn.f32 %f2, %f1, %f9;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f2;`
+	for _, c := range []struct {
+		name        string
+		body        string
+		size        int
+		grid, block [3]int
+		w, h, pitch int
+		runs        bool
+		perWarp     bool
+	}{
+		{"scale 32x4", scale, 4, bdXY(3, 5), bdXY(32, 4), 96, 20, 100, true, false},
+		{"scale 64x2", scale, 4, bdXY(4, 3), bdXY(64, 2), 256, 6, 260, true, false},
+		{"scale 96x2 3-D grid", scale, 4, bdDims(2, 3, 2), bdXY(96, 2), 192, 6, 200, true, false},
+		{"inplace 32x8", inplace, 4, bdXY(5, 4), bdXY(32, 8), 160, 32, 161, true, false},
+		{"float4 32x4", vec, 16, bdXY(3, 4), bdXY(32, 4), 96, 16, 97, true, false},
+		{"indexed 64x2", indexed, 4, bdXY(3, 3), bdXY(64, 2), 192, 6, 192, true, true},
+		{"rows of 16", scale, 4, bdXY(6, 4), bdXY(16, 16), 96, 64, 100, false, false},
+		{"transposed", transposed, 4, bdXY(2, 2), bdXY(32, 4), 64, 8, 64, false, false},
+		{"edge", scale, 4, bdXY(3, 5), bdXY(32, 4), 90, 18, 100, false, false},
+	} {
+		src := fmt.Sprintf(head, c.size, c.body)
+		elems := c.pitch*c.grid[1]*c.block[1]*c.grid[2] + c.grid[0]*c.block[0]
+		in := bdFillBufs(bdBufs(bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand)), bdSeed(c.name))
+		args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(uint64(c.w)), bdU(uint64(c.h)), bdU(uint64(c.pitch)), bdF(1.75))
+		before, beforeWarp := segmentRuns.Load(), segmentsPerWarp.Load()
+		if diff, _ := bdDiffOn(t, src, "k", c.grid, c.block, in, args, true, []int{1, 2}); diff != "" {
+			t.Fatalf("%s: %s", c.name, diff)
+		}
+		if ran := segmentRuns.Load() > before; ran != (c.runs && simdEnabled) {
+			t.Fatalf("%s: segments ran %v, want %v", c.name, ran, c.runs && simdEnabled)
+		}
+		if perWarp := segmentsPerWarp.Load() > beforeWarp; perWarp != (c.perWarp && simdEnabled) {
+			t.Fatalf("%s: a segment ran warp by warp: %v, want %v", c.name, perWarp, c.perWarp && simdEnabled)
+		}
+	}
+}

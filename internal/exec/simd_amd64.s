@@ -88231,8 +88231,14 @@ done:
 advance:
 	MOVQ 0(SI), AX
 	MOVQ 8(SI), DX
+	MOVQ 16(SI), R9
+	TESTQ R9, R9
+	JZ fixed
+	MOVQ (R9), DX
+	ADDQ $8, 16(SI)
+fixed:
 	ADDQ DX, (DI)(AX*1)
-	ADDQ $16, SI
+	ADDQ $24, SI
 	DECQ CX
 	JNZ advance
 	DECQ warps+40(FP)

@@ -58,7 +58,7 @@ func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int {
 }
 
 // simdSegmentTrace is only called for segments, which need simdMemBody.
-func simdSegmentTrace(rows unsafe.Pointer, ops *traceOp, n int, adv *[2]uint64, nadv int, warps int) {
+func simdSegmentTrace(rows unsafe.Pointer, ops *traceOp, n int, adv *[3]uint64, nadv int, warps int) {
 	panic("exec: simdSegmentTrace without AVX2")
 }
 

@@ -3508,7 +3508,7 @@ func simdBodyAddr(i int) uint64
 func simdTrace(rows unsafe.Pointer, ops *traceOp, n int, ctx *traceCtx) int
 
 //go:noescape
-func simdSegmentTrace(rows unsafe.Pointer, ops *traceOp, n int, adv *[2]uint64, nadv int, warps int)
+func simdSegmentTrace(rows unsafe.Pointer, ops *traceOp, n int, adv *[3]uint64, nadv int, warps int)
 
 //go:noescape
 func simdLoadZ8(row, regs *lanes, data *byte, adj, limit uint64) bool

@@ -805,10 +805,13 @@ func (g *gen) trace() {
 // trace (internal/exec's batch_segment.go) for warps warps in turn: after
 // each warp's run it adds each advance's step to the k of the entry at its
 // byte offset (the segment bodies' addresses move on to the next warp's
-// elements). The trace's bodies never stop it; nadv is at least 1.
+// elements). An advance {offset, step, table} with a table adds the
+// table's next word instead and moves the table on (warps of 2-D blocks,
+// whose rows lie apart). The trace's bodies never stop it; nadv is at
+// least 1.
 func (g *gen) segmentTrace() {
 	w := &g.s
-	g.decls = append(g.decls, decl{"simdSegmentTrace", "(rows unsafe.Pointer, ops *traceOp, n int, adv *[2]uint64, nadv int, warps int)"})
+	g.decls = append(g.decls, decl{"simdSegmentTrace", "(rows unsafe.Pointer, ops *traceOp, n int, adv *[3]uint64, nadv int, warps int)"})
 	g.text("simdSegmentTrace", 48)
 	w.f("MOVQ rows+0(FP), R12")
 	g.s.b.WriteString("warp:\n")
@@ -820,10 +823,16 @@ func (g *gen) segmentTrace() {
 	w.f("MOVQ nadv+32(FP), CX")
 	w.f("MOVQ ops+8(FP), DI")
 	g.s.b.WriteString("advance:\n")
-	w.f("MOVQ 0(SI), AX") // the entry's k: byte offset from ops
-	w.f("MOVQ 8(SI), DX") // the step
+	w.f("MOVQ 0(SI), AX")  // the entry's k: byte offset from ops
+	w.f("MOVQ 8(SI), DX")  // the step
+	w.f("MOVQ 16(SI), R9") // the table of steps, or 0
+	w.f("TESTQ R9, R9")
+	w.f("JZ fixed")
+	w.f("MOVQ (R9), DX")
+	w.f("ADDQ $8, 16(SI)")
+	g.s.b.WriteString("fixed:\n")
 	w.f("ADDQ DX, (DI)(AX*1)")
-	w.f("ADDQ $16, SI")
+	w.f("ADDQ $24, SI")
 	w.f("DECQ CX")
 	w.f("JNZ advance")
 	w.f("DECQ warps+40(FP)")
