@@ -68,6 +68,10 @@ type segStep struct {
 	// warp's, where the warps' elements do not follow each other (rows of
 	// a 2-D block; warpRows); nil: n*32 bytes each
 	warpSteps []uint64
+	// halves: each warp's lanes 16-31 lie half bytes after lane 0's
+	// element, in a row of their own (16-wide 2-D blocks)
+	halves bool
+	half   uint64
 }
 
 // warpSteps is a table of the steps between the batch's warps' first
@@ -84,17 +88,24 @@ type warpSteps struct {
 // blockDim.x a multiple of 32, af stepping by n along tid.x), every
 // address aligned. It returns the lowest address, the bytes from there to
 // the end of its highest element, warp 0's first address, and each warp's
-// step to the next one's first (0 after the last).
-func (r *batchRun) warpRows(af *form, off, n uint64) (lo, total, first uint64, steps []uint64, ok bool) {
-	if af.c[0] != n || r.l.block[0]%warpSize != 0 || !af.aligned(off, n) {
-		return 0, 0, 0, nil, false
+// step to the next one's first (0 after the last). With halves, each
+// warp is two rows of 16 lanes instead (blockDim.x 16, blockDim.y even),
+// its lanes 16-31 half bytes after its lane 0 (the step along tid.y).
+func (r *batchRun) warpRows(af *form, off, n uint64) (lo, total, first uint64, steps []uint64, halves bool, half uint64, ok bool) {
+	b := r.l.block
+	halves = b[0] == warpSize/2 && b[1]%2 == 0
+	if af.c[0] != n || b[0]%warpSize != 0 && !halves || !af.aligned(off, n) {
+		return 0, 0, 0, nil, false, 0, false
 	}
 	lo, hi, ok := af.span(64, false, &r.dom)
 	if !ok {
-		return 0, 0, 0, nil, false
+		return 0, 0, 0, nil, false, 0, false
 	}
 	first = r.segFirst(af, 0, batchSeg{0, warpSize})
-	return lo + off, hi - lo + n, first + off, r.warpStepsOf(af), true
+	if halves {
+		half = af.c[1]
+	}
+	return lo + off, hi - lo + n, first + off, r.warpStepsOf(af), halves, half, true
 }
 
 // warpStepsOf returns the table of warp steps at form af (made once per
@@ -257,11 +268,16 @@ scan:
 		// warp 0's first element, warpSteps: per warp the step to the
 		// next warp's)
 		var warpSteps []uint64
+		var halves bool
+		var half uint64
 		v0, st, ok := r.linear(&af)
 		start, total, first := v0+o.addrConst, size*warpSize*uint64(r.nb), v0+o.addrConst
 		if !ok || st != size {
-			if start, total, first, warpSteps, ok = r.warpRows(&af, o.addrConst, size); !ok {
+			if start, total, first, warpSteps, halves, half, ok = r.warpRows(&af, o.addrConst, size); !ok {
 				break
+			}
+			if halves && (vec || n < 4) {
+				break // (halves have bodies for 4- and 8-byte scalars only)
 			}
 		}
 		data, off, ok := r.window(start, total)
@@ -289,8 +305,8 @@ scan:
 		// would; a store that keeps nothing may stream
 		kept := store && r.keeping() && plan.failAfter[end]
 		p := unsafe.Pointer(&data[off+first-start])
-		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps,
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps)}
+		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps, halves: halves, half: half,
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps) && half&31 == 0}
 		if vec {
 			step.vec = o.vec
 		}
@@ -434,16 +450,21 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		case st.n == 8:
 			key = "segSt64"
 		}
+		if st.halves {
+			key += "H" // (segLdZ32H and the like: the planner took no others)
+		}
 		body, ok := simdMemBody(key)
 		if !ok {
 			return false
 		}
-		if len(st.vec) == 2 {
+		if st.halves {
+			access(body, st, row(st.slot), 0, 0, st.half)
+		} else if len(st.vec) == 2 {
 			access(body, st, row(st.vec[0]), row(st.vec[1]), 0, 0)
 		} else if st.vec != nil {
 			access(body, st, row(st.vec[0]), row(st.vec[1]), row(st.vec[2]), row(st.vec[3]))
 		} else {
-			access(body, st, row(st.slot), 0, 0, 0)
+			access(body, st, row(st.slot), 0, 0, st.half)
 		}
 	}
 	return len(tr) > 0

@@ -355,6 +355,17 @@ DONE:
 	add.rn.f32 %f8, %f4, %f9;
 	add.s64 %rd8, %rd3, %rd5;
 	st.global.v4.f32 [%rd8], {%f5, %f6, %f7, %f8};`
+	// 8-byte elements, and a signed 4-byte load (its own offsets)
+	scale64 := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u64 %rd10, [%rd6];
+	mul.wide.s32 %rd9, %r8, 4;
+	add.s64 %rd7, %rd2, %rd9;
+	ld.global.s32 %r10, [%rd7];
+	cvt.s64.s32 %rd11, %r10;
+	add.s64 %rd12, %rd10, %rd11;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.u64 [%rd8], %rd12;`
 	// an input of each warp's own: its lanes' x (the segment runs warp
 	// by warp)
 	indexed := `
@@ -381,22 +392,28 @@ DONE:
 		w, h, pitch int
 		runs        bool
 		perWarp     bool
+		streams     bool // its stores to c are non-temporal (rows 32-byte aligned)
 	}{
-		{"scale 32x4", scale, 4, bdXY(3, 5), bdXY(32, 4), 96, 20, 100, true, false},
-		{"scale 64x2", scale, 4, bdXY(4, 3), bdXY(64, 2), 256, 6, 260, true, false},
-		{"scale 96x2 3-D grid", scale, 4, bdDims(2, 3, 2), bdXY(96, 2), 192, 6, 200, true, false},
-		{"inplace 32x8", inplace, 4, bdXY(5, 4), bdXY(32, 8), 160, 32, 161, true, false},
-		{"float4 32x4", vec, 16, bdXY(3, 4), bdXY(32, 4), 96, 16, 97, true, false},
-		{"indexed 64x2", indexed, 4, bdXY(3, 3), bdXY(64, 2), 192, 6, 192, true, true},
-		{"rows of 16", scale, 4, bdXY(6, 4), bdXY(16, 16), 96, 64, 100, false, false},
-		{"transposed", transposed, 4, bdXY(2, 2), bdXY(32, 4), 64, 8, 64, false, false},
-		{"edge", scale, 4, bdXY(3, 5), bdXY(32, 4), 90, 18, 100, false, false},
+		{"scale 32x4", scale, 4, bdXY(3, 5), bdXY(32, 4), 96, 20, 100, true, false, false},
+		{"scale 64x2", scale, 4, bdXY(4, 3), bdXY(64, 2), 256, 6, 264, true, false, true},
+		{"scale 96x2 3-D grid", scale, 4, bdDims(2, 3, 2), bdXY(96, 2), 192, 6, 200, true, false, true},
+		{"inplace 32x8", inplace, 4, bdXY(5, 4), bdXY(32, 8), 160, 32, 161, true, false, false},
+		{"float4 32x4", vec, 16, bdXY(3, 4), bdXY(32, 4), 96, 16, 97, true, false, false},
+		{"indexed 64x2", indexed, 4, bdXY(3, 3), bdXY(64, 2), 192, 6, 192, true, true, true},
+		{"rows of 16", scale, 4, bdXY(6, 4), bdXY(16, 16), 96, 64, 100, true, false, false},
+		{"rows of 16, aligned", scale, 4, bdXY(6, 4), bdXY(16, 16), 96, 64, 104, true, false, true},
+		{"rows of 16, 8-byte", scale64, 8, bdXY(6, 2), bdXY(16, 8), 96, 16, 100, true, false, true},
+		{"rows of 16, float4", vec, 16, bdXY(3, 4), bdXY(16, 4), 48, 16, 50, false, false, false},
+		{"rows of 16, odd", scale, 4, bdXY(6, 4), bdXY(16, 3), 96, 12, 100, false, false, false},
+		{"transposed", transposed, 4, bdXY(2, 2), bdXY(32, 4), 64, 8, 64, false, false, false},
+		{"edge", scale, 4, bdXY(3, 5), bdXY(32, 4), 90, 18, 100, false, false, false},
 	} {
 		src := fmt.Sprintf(head, c.size, c.body)
 		elems := c.pitch*c.grid[1]*c.block[1]*c.grid[2] + c.grid[0]*c.block[0]
-		in := bdFillBufs(bdBufs(bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand)), bdSeed(c.name))
+		// (c large enough that its stores may stream: streamRange)
+		in := bdFillBufs(bdBufs(bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand), bdB(max(c.size*elems, streamMin), bdRand)), bdSeed(c.name))
 		args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(uint64(c.w)), bdU(uint64(c.h)), bdU(uint64(c.pitch)), bdF(1.75))
-		before, beforeWarp := segmentRuns.Load(), segmentsPerWarp.Load()
+		before, beforeWarp, beforeNT := segmentRuns.Load(), segmentsPerWarp.Load(), segmentStreams.Load()
 		if diff, _ := bdDiffOn(t, src, "k", c.grid, c.block, in, args, true, []int{1, 2}); diff != "" {
 			t.Fatalf("%s: %s", c.name, diff)
 		}
@@ -405,6 +422,9 @@ DONE:
 		}
 		if perWarp := segmentsPerWarp.Load() > beforeWarp; perWarp != (c.perWarp && simdEnabled) {
 			t.Fatalf("%s: a segment ran warp by warp: %v, want %v", c.name, perWarp, c.perWarp && simdEnabled)
+		}
+		if nt := segmentStreams.Load() > beforeNT; nt != (c.streams && simdEnabled && streamEnabled) {
+			t.Fatalf("%s: a segment's stores streamed: %v, want %v", c.name, nt, c.streams && simdEnabled && streamEnabled)
 		}
 	}
 }

@@ -81579,6 +81579,179 @@ TEXT ·simdTraceSegStNT64_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdZ32H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VPMOVZXDQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVZXDQ 16(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVZXDQ 32(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVZXDQ 48(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVZXDQ 0(R9), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVZXDQ 16(R9), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVZXDQ 32(R9), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVZXDQ 48(R9), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLdS32H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VPMOVSXDQ 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VPMOVSXDQ 16(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VPMOVSXDQ 32(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VPMOVSXDQ 48(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VPMOVSXDQ 0(R9), Y4
+	VMOVDQU Y4, 128(DI)
+	VPMOVSXDQ 16(R9), Y5
+	VMOVDQU Y5, 160(DI)
+	VPMOVSXDQ 32(R9), Y6
+	VMOVDQU Y6, 192(DI)
+	VPMOVSXDQ 48(R9), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegLd64H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VMOVDQU 0(AX), Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU 32(AX), Y1
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU 64(AX), Y2
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU 96(AX), Y3
+	VMOVDQU Y3, 96(DI)
+	VMOVDQU 0(R9), Y4
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU 32(R9), Y5
+	VMOVDQU Y5, 160(DI)
+	VMOVDQU 64(R9), Y6
+	VMOVDQU Y6, 192(DI)
+	VMOVDQU 96(R9), Y7
+	VMOVDQU Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt32H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 0(DI), Y8, Y0
+	VMOVDQU X0, 0(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 32(DI), Y8, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 64(DI), Y8, Y2
+	VMOVDQU X2, 32(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 96(DI), Y8, Y3
+	VMOVDQU X3, 48(AX)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 128(DI), Y8, Y4
+	VMOVDQU X4, 0(R9)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 160(DI), Y8, Y5
+	VMOVDQU X5, 16(R9)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 192(DI), Y8, Y6
+	VMOVDQU X6, 32(R9)
+	VMOVDQU evens<>(SB), Y8
+	VPERMD 224(DI), Y8, Y7
+	VMOVDQU X7, 48(R9)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegSt64H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VMOVDQU 0(DI), Y0
+	VMOVDQU Y0, 0(AX)
+	VMOVDQU 32(DI), Y1
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 64(DI), Y2
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU 96(DI), Y3
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU 128(DI), Y4
+	VMOVDQU Y4, 0(R9)
+	VMOVDQU 160(DI), Y5
+	VMOVDQU Y5, 32(R9)
+	VMOVDQU 192(DI), Y6
+	VMOVDQU Y6, 64(R9)
+	VMOVDQU 224(DI), Y7
+	VMOVDQU Y7, 96(R9)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStNT32H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VMOVDQU 0(DI), Y0
+	VMOVDQU 32(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(AX)
+	VMOVDQU 64(DI), Y0
+	VMOVDQU 96(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 32(AX)
+	VMOVDQU 128(DI), Y0
+	VMOVDQU 160(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 0(R9)
+	VMOVDQU 192(DI), Y0
+	VMOVDQU 224(DI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y0
+	VPERMQ $0xD8, Y0, Y0
+	VMOVNTDQ Y0, 32(R9)
+	VZEROUPPER
+	RET
+
+TEXT ·simdTraceSegStNT64H_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ CX, R9
+	SUBQ R12, R9
+	ADDQ AX, R9
+	VMOVDQU 0(DI), Y0
+	VMOVNTDQ Y0, 0(AX)
+	VMOVDQU 32(DI), Y0
+	VMOVNTDQ Y0, 32(AX)
+	VMOVDQU 64(DI), Y0
+	VMOVNTDQ Y0, 64(AX)
+	VMOVDQU 96(DI), Y0
+	VMOVNTDQ Y0, 96(AX)
+	VMOVDQU 128(DI), Y0
+	VMOVNTDQ Y0, 0(R9)
+	VMOVDQU 160(DI), Y0
+	VMOVNTDQ Y0, 32(R9)
+	VMOVDQU 192(DI), Y0
+	VMOVNTDQ Y0, 64(R9)
+	VMOVDQU 224(DI), Y0
+	VMOVNTDQ Y0, 96(R9)
+	VZEROUPPER
+	RET
+
 TEXT ·simdTraceSegLdV2Z32_b(SB), NOSPLIT|NOFRAME, $0-0
 	VPCMPEQD Y15, Y15, Y15
 	VPSRLQ $32, Y15, Y15
@@ -87991,91 +88164,98 @@ DATA simdbodies<>+3352(SB)/8, $·simdTraceSegSt32_b(SB)
 DATA simdbodies<>+3360(SB)/8, $·simdTraceSegSt64_b(SB)
 DATA simdbodies<>+3368(SB)/8, $·simdTraceSegStNT32_b(SB)
 DATA simdbodies<>+3376(SB)/8, $·simdTraceSegStNT64_b(SB)
-DATA simdbodies<>+3384(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
-DATA simdbodies<>+3392(SB)/8, $·simdTraceSegStV2x32_b(SB)
-DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLdV2x64_b(SB)
-DATA simdbodies<>+3408(SB)/8, $·simdTraceSegStV2x64_b(SB)
-DATA simdbodies<>+3416(SB)/8, $·simdTraceSegLdV4Z8_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStV4x8_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+3952(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+3960(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+3968(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+3976(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+3984(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+3992(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+4000(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+4008(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+4016(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+4024(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+4032(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+4040(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+4048(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $4056
+DATA simdbodies<>+3384(SB)/8, $·simdTraceSegLdZ32H_b(SB)
+DATA simdbodies<>+3392(SB)/8, $·simdTraceSegLdS32H_b(SB)
+DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLd64H_b(SB)
+DATA simdbodies<>+3408(SB)/8, $·simdTraceSegSt32H_b(SB)
+DATA simdbodies<>+3416(SB)/8, $·simdTraceSegSt64H_b(SB)
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStNT32H_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSegStNT64H_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSegStV2x32_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSegLdV2x64_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSegStV2x64_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSegLdV4Z8_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSegStV4x8_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+3968(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+3976(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+3984(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+3992(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+4000(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+4008(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+4016(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+4024(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+4032(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+4040(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+4048(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+4056(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+4064(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+4072(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+4080(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+4088(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+4096(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+4104(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $4112
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

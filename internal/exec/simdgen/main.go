@@ -1388,6 +1388,52 @@ func (g *gen) segmentBodies() {
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
+	// a warp of two 16-lane rows (16-wide 2-D blocks): lanes 0-15 at k,
+	// lanes 16-31 at k plus the entry's c (which the dispatch gave the
+	// rows' base, R12, as it gives every row operand)
+	for _, m := range []struct {
+		key   string
+		size  int
+		load  bool
+		widen string
+	}{{"segLdZ32H", 4, true, "VPMOVZXDQ"}, {"segLdS32H", 4, true, "VPMOVSXDQ"}, {"segLd64H", 8, true, ""},
+		{"segSt32H", 4, false, ""}, {"segSt64H", 8, false, ""}} {
+		g.beginTraceBody(m.key, "simdTrace"+strings.ToUpper(m.key[:1])+m.key[1:])
+		w := &g.s
+		w.f("MOVQ CX, R9")
+		w.f("SUBQ R12, R9")
+		w.f("ADDQ AX, R9")
+		moveHalves(w, m.size, m.load, m.widen)
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
+	// their non-temporal stores (both halves 32-byte aligned)
+	for _, size := range []int{4, 8} {
+		key := fmt.Sprintf("segStNT%dH", 8*size)
+		g.beginTraceBody(key, "simdTrace"+strings.ToUpper(key[:1])+key[1:])
+		w := &g.s
+		w.f("MOVQ CX, R9")
+		w.f("SUBQ R12, R9")
+		w.f("ADDQ AX, R9")
+		n := 32 / size // 32-byte stores of the 16 lanes' elements: 2 or 4 a half
+		for j := 0; j < 2*(16/n); j++ {
+			base, h := "AX", j
+			if j >= 16/n {
+				base, h = "R9", j-16/n
+			}
+			if size == 4 { // two rows' halves narrowed to one register
+				w.f("VMOVDQU %d(DI), Y0", 64*j)
+				w.f("VMOVDQU %d(DI), Y1", 64*j+32)
+				w.f("VSHUFPS $0x88, Y1, Y0, Y0")
+				w.f("VPERMQ $0xD8, Y0, Y0")
+			} else {
+				w.f("VMOVDQU %d(DI), Y0", 32*j)
+			}
+			w.f("VMOVNTDQ Y0, %d(%s)", 32*h, base)
+		}
+		w.f("VZEROUPPER")
+		w.f("RET")
+	}
 	// a float2's: lane i's 8 bytes at k+8i, element 0 in row d (DI),
 	// element 1 in row a (SI), zero-extended: four lanes' 64-bit slots at
 	// a time, their low and high halves
@@ -2107,6 +2153,32 @@ func moveConsecutive(w *writer, size int, load bool, widen, dst, src string) {
 		default:
 			w.f("VMOVDQU %d(%s), %s", 32*j, src, y)
 			w.f("VMOVDQU %s, %d(AX)", y, 32*j)
+		}
+	}
+}
+
+// moveHalves is moveConsecutive for 4- and 8-byte elements of row DI
+// whose lanes 0-15 lie at AX and lanes 16-31 at R9.
+func moveHalves(w *writer, size int, load bool, widen string) {
+	for j := 0; j < 8; j++ {
+		y, base, h := fmt.Sprintf("Y%d", j), "AX", j
+		if j >= 4 {
+			base, h = "R9", j-4
+		}
+		switch {
+		case load && size < 8:
+			w.f("%s %d(%s), %s", widen, 4*size*h, base, y)
+			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+		case load:
+			w.f("VMOVDQU %d(%s), %s", 32*h, base, y)
+			w.f("VMOVDQU %s, %d(DI)", y, 32*j)
+		case size == 4:
+			w.f("VMOVDQU evens<>(SB), Y8")
+			w.f("VPERMD %d(DI), Y8, %s", 32*j, y)
+			w.f("VMOVDQU X%d, %d(%s)", j, 16*h, base)
+		default:
+			w.f("VMOVDQU %d(DI), %s", 32*j, y)
+			w.f("VMOVDQU %s, %d(%s)", y, 32*h, base)
 		}
 	}
 }
