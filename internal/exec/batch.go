@@ -124,6 +124,9 @@ type batchPlan struct {
 	// tails: per global store that failAfter marks, the global stores
 	// that alone can send the batch back after it (storeTails), or nil
 	tails [][]int32
+	// bounded: per global store that failAfter marks, the loop whose trip
+	// test bounds every access after it, or nil (batch_loopbound.go)
+	bounded []*boundedLoop
 	// volatileLd: per op, an ld.volatile.global, which loads lane by lane
 	// through the host's atomics (batch_memory.go's volatileLoad)
 	volatileLd []bool
@@ -342,6 +345,7 @@ func planBatch(f *Func) *batchPlan {
 	p.readRanges(f)
 	p.undo, p.failAfter = undoStores(f, p), failsAfter(f, p)
 	p.tails = storeTails(f, p)
+	p.bounded = boundedLoops(f, p)
 	return p
 }
 

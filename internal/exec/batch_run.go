@@ -127,6 +127,10 @@ type batchRun struct {
 	offs     lanes // lanesAccess's offsets
 	unkept   bool  // the store running checked its lanes first: keep nothing (batch_undo.go)
 	tailEnd  int32 // the last store of a tail of stores checked in this batch (-1: none; batch_undo.go)
+	// the bounded loops this batch tried to prove, and whether it did
+	// (batch_loopbound.go)
+	boundTried []*boundedLoop
+	boundOK    []bool
 
 	gBase uint64
 	gData []byte
@@ -344,6 +348,7 @@ var afterBatchOps func()
 func (r *batchRun) runOps(ctx context.Context, x0, n int, cy, cz uint32) bool {
 	r.nb, r.x0, r.cy, r.cz = n*r.wpc, uint32(x0), cy, cz
 	r.tailEnd = -1
+	r.boundTried, r.boundOK = r.boundTried[:0], r.boundOK[:0]
 	clear(r.shared[:uint64(n)*r.shSize])
 	r.probed = true
 	b := r.l.block

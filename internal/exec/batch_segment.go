@@ -303,7 +303,7 @@ scan:
 		// an op after a store may send the batch back: what it
 		// overwrites is kept first (batch_undo.go), as the op's own store
 		// would; a store that keeps nothing may stream
-		kept := store && r.keeping() && plan.failAfter[end]
+		kept := store && r.keeping() && plan.failAfter[end] && !r.loopBounded(end)
 		p := unsafe.Pointer(&data[off+first-start])
 		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps, halves: halves, half: half,
 			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps) && half&31 == 0}

@@ -132,7 +132,7 @@ func (r *batchRun) store(pc int32, o *Op) bool {
 		return ok
 	}
 	checked := pc <= r.tailEnd // (a store of a tail its first checked)
-	if r.plan.failAfter[pc] && !checked {
+	if r.plan.failAfter[pc] && !checked && !r.loopBounded(pc) {
 		tail := r.plan.tails[pc]
 		if tail == nil || len(r.frames) > 0 || !r.tailInBounds(tail) {
 			_, ok := r.access(pc, o, true)
