@@ -41,8 +41,9 @@ import (
 var segmentsEnabled = os.Getenv("PTXVM_SEGMENT") != "off"
 
 // segmentRuns counts the segments run, segmentStreams their non-temporal
-// stores, segmentsPerWarp those run warp by warp (for tests).
-var segmentRuns, segmentStreams, segmentsPerWarp atomic.Int64
+// stores, segmentsPerWarp those run warp by warp, segmentKeeps their
+// stores that kept what they overwrote (for tests).
+var segmentRuns, segmentStreams, segmentsPerWarp, segmentKeeps atomic.Int64
 
 // segSlot is a slot's batch state as a segment's planning found it.
 type segSlot struct {
@@ -287,6 +288,18 @@ scan:
 		if !store && slices.ContainsFunc(o.vec, func(v int32) bool { return slices.Contains(inputs, v) }) {
 			break // (it would overwrite an input the warps read first)
 		}
+		// an op after a store may send the batch back: what it
+		// overwrites is kept first (batch_undo.go), as the op's own store
+		// would; a store that keeps nothing may stream. Only a store
+		// consecutive over the batch keeps its range whole: the rows of
+		// 2-D blocks have other batches' elements between them, which
+		// another worker may store while this batch runs (putting the
+		// range back would undo those), so such a store runs op by op,
+		// keeping each warp's own bytes.
+		kept := store && r.keeping() && plan.failAfter[end] && !r.loopBounded(end)
+		if kept && warpSteps != nil {
+			break
+		}
 		flush()
 		if store {
 			for _, v := range o.vec {
@@ -300,10 +313,6 @@ scan:
 			loads++
 		}
 		t := o.typ
-		// an op after a store may send the batch back: what it
-		// overwrites is kept first (batch_undo.go), as the op's own store
-		// would; a store that keeps nothing may stream
-		kept := store && r.keeping() && plan.failAfter[end] && !r.loopBounded(end)
 		p := unsafe.Pointer(&data[off+first-start])
 		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps, halves: halves, half: half,
 			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps) && half&31 == 0}
@@ -355,6 +364,9 @@ scan:
 	for _, st := range steps {
 		if st.nt {
 			segmentStreams.Add(1)
+		}
+		if st.keep != nil {
+			segmentKeeps.Add(1)
 		}
 	}
 	return end - pc

@@ -291,14 +291,9 @@ func TestLaunchStatsPaths(t *testing.T) {
 	}
 }
 
-// TestSegments2D: kernels on 2-D blocks whose rows are whole warps
-// (blockDim.x a multiple of 32) run segments whose warps' elements lie
-// apart (warpRows: a table of steps between warps), and give the warp
-// engine's memory and counts; a block of 16-lane rows, a transposed
-// access and a guard that parts lanes do not run segments at all.
-func TestSegments2D(t *testing.T) {
-	setFlag(t, &segmentsEnabled, true)
-	const head = `.version 7.8
+// seg2DHead starts the kernels of TestSegments2D: x and y from 2-D
+// blocks, a guard x < w && y < h, %rd5 = (y*pitch + x) * (element size).
+const seg2DHead = `.version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u32 w, .param .u32 h, .param .u32 pitch, .param .f32 s) {
@@ -331,6 +326,14 @@ func TestSegments2D(t *testing.T) {
 DONE:
 	ret;
 }`
+
+// TestSegments2D: kernels on 2-D blocks whose rows are whole warps
+// (blockDim.x a multiple of 32) run segments whose warps' elements lie
+// apart (warpRows: a table of steps between warps), and give the warp
+// engine's memory and counts; a block of 16-lane rows, a transposed
+// access and a guard that parts lanes do not run segments at all.
+func TestSegments2D(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
 	// c = s*a + b (a scale of 4-byte elements), b in place, and the
 	// same on float4s (the rows' elements 16 bytes each)
 	scale := `
@@ -408,7 +411,7 @@ DONE:
 		{"transposed", transposed, 4, bdXY(2, 2), bdXY(32, 4), 64, 8, 64, false, false, false},
 		{"edge", scale, 4, bdXY(3, 5), bdXY(32, 4), 90, 18, 100, false, false, false},
 	} {
-		src := fmt.Sprintf(head, c.size, c.body)
+		src := fmt.Sprintf(seg2DHead, c.size, c.body)
 		elems := c.pitch*c.grid[1]*c.block[1]*c.grid[2] + c.grid[0]*c.block[0]
 		// (c large enough that its stores may stream: streamRange)
 		in := bdFillBufs(bdBufs(bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand), bdB(max(c.size*elems, streamMin), bdRand)), bdSeed(c.name))
@@ -425,6 +428,50 @@ DONE:
 		}
 		if nt := segmentStreams.Load() > beforeNT; nt != (c.streams && simdEnabled && streamEnabled) {
 			t.Fatalf("%s: a segment's stores streamed: %v, want %v", c.name, nt, c.streams && simdEnabled && streamEnabled)
+		}
+	}
+}
+
+// TestSegments2DKeeps: a store that an op after it may send the batch back
+// from keeps what it overwrites; in a segment it keeps its whole range,
+// which only a store consecutive over the batch may (between the rows of
+// 2-D blocks lie other batches' elements, which another worker may store
+// meanwhile). The same kernel on 1-D blocks keeps in a segment, on 2-D
+// blocks it does not (that store runs op by op), and both give the warp
+// engine's memory and counts.
+func TestSegments2DKeeps(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	body := `
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	mul.rn.f32 %f2, %f1, %f9;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f2;
+	add.s64 %rd7, %rd2, %rd5;
+	ld.global.f32 %f3, [%rd7];
+	add.rn.f32 %f4, %f3, %f9;
+	st.global.f32 [%rd7], %f4;`
+	src := fmt.Sprintf(seg2DHead, 4, body)
+	for _, c := range []struct {
+		name        string
+		grid, block [3]int
+		keeps       bool
+	}{
+		{"1-D blocks", bdXY(3, 5), bdXY(128, 1), true},
+		{"2-D blocks", bdXY(3, 5), bdXY(32, 4), false},
+	} {
+		w, h, pitch := c.grid[0]*c.block[0], c.grid[1]*c.block[1], c.grid[0]*c.block[0]+8
+		in := bdFillBufs(bdBufs(bdWords(pitch*h, bdRand), bdWords(pitch*h, bdRand), bdWords(pitch*h, bdRand)), bdSeed(c.name))
+		args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(uint64(w)), bdU(uint64(h)), bdU(uint64(pitch)), bdF(1.75))
+		before, beforeKeeps := segmentRuns.Load(), segmentKeeps.Load()
+		if diff, _ := bdDiffOn(t, src, "k", c.grid, c.block, in, args, true, []int{1, 2}); diff != "" {
+			t.Fatalf("%s: %s", c.name, diff)
+		}
+		if simdEnabled && segmentRuns.Load() == before {
+			t.Fatalf("%s: no segment ran", c.name)
+		}
+		if keeps := segmentKeeps.Load() > beforeKeeps; keeps != (c.keeps && simdEnabled) {
+			t.Fatalf("%s: a segment kept a store's range: %v, want %v", c.name, keeps, c.keeps && simdEnabled)
 		}
 	}
 }
