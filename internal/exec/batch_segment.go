@@ -69,6 +69,9 @@ type segStep struct {
 	// warp's, where the warps' elements do not follow each other (rows of
 	// a 2-D block; warpRows); nil: n*32 bytes each
 	warpSteps []uint64
+	// lane: the step from a lane's element to the next one's (n where
+	// they follow each other)
+	lane uint64
 	// halves: each warp's lanes 16-31 lie half bytes after lane 0's
 	// element, in a row of their own (16-wide 2-D blocks)
 	halves bool
@@ -84,18 +87,18 @@ type warpSteps struct {
 }
 
 // warpRows reports whether the lanes of each warp of the batch access
-// consecutive elements of n bytes at form af plus off, where the warps
-// themselves lie apart (a 2-D block whose rows are whole warps:
-// blockDim.x a multiple of 32, af stepping by n along tid.x), every
-// address aligned. It returns the lowest address, the bytes from there to
+// elements of n bytes at form af plus off a constant step apart (af's
+// along tid.x: n for consecutive ones), where the warps themselves lie
+// apart (a 2-D block whose rows are whole warps: blockDim.x a multiple of
+// 32), every address aligned. It returns the lowest address, the bytes from there to
 // the end of its highest element, warp 0's first address, and each warp's
 // step to the next one's first (0 after the last). With halves, each
 // warp is two rows of 16 lanes instead (blockDim.x 16, blockDim.y even),
 // its lanes 16-31 half bytes after its lane 0 (the step along tid.y).
 func (r *batchRun) warpRows(af *form, off, n uint64) (lo, total, first uint64, steps []uint64, halves bool, half uint64, ok bool) {
 	b := r.l.block
-	halves = b[0] == warpSize/2 && b[1]%2 == 0
-	if af.c[0] != n || b[0]%warpSize != 0 && !halves || !af.aligned(off, n) {
+	halves = b[0] == warpSize/2 && b[1]%2 == 0 && af.c[0] == n
+	if af.c[0] == 0 || b[0]%warpSize != 0 && !halves || !af.aligned(off, n) {
 		return 0, 0, 0, nil, false, 0, false
 	}
 	lo, hi, ok := af.span(64, false, &r.dom)
@@ -268,18 +271,35 @@ scan:
 		// consecutive over the batch, or within each warp only (first:
 		// warp 0's first element, warpSteps: per warp the step to the
 		// next warp's)
+		// (lane: the step from a lane's element to the next lane's, size
+		// for consecutive ones; a strided access's elements, pairs or an
+		// array of structs' fields or a reversed array's, move one at a
+		// time, scalars only)
 		var warpSteps []uint64
 		var halves bool
 		var half uint64
 		v0, st, ok := r.linear(&af)
-		start, total, first := v0+o.addrConst, size*warpSize*uint64(r.nb), v0+o.addrConst
-		if !ok || st != size {
+		start, total, first, lane := v0+o.addrConst, size*warpSize*uint64(r.nb), v0+o.addrConst, size
+		if ok && st != size && st != 0 && int64(st) > -1<<31 && int64(st) < 1<<31 && af.aligned(o.addrConst, size) {
+			lane = st // (strided over the batch)
+			last := v0 + st*(uint64(r.nb)*warpSize-1)
+			if int64(st) < 0 {
+				start, total = last+o.addrConst, v0-last+size
+			} else {
+				total = last - v0 + size
+			}
+		} else if !ok || st != size {
 			if start, total, first, warpSteps, halves, half, ok = r.warpRows(&af, o.addrConst, size); !ok {
 				break
 			}
+			lane = af.c[0]
 			if halves && (vec || n < 4) {
 				break // (halves have bodies for 4- and 8-byte scalars only)
 			}
+		}
+		strided := lane != size
+		if strided && vec {
+			break
 		}
 		data, off, ok := r.window(start, total)
 		if !ok || start&(size-1) != 0 {
@@ -296,8 +316,13 @@ scan:
 		// another worker may store while this batch runs (putting the
 		// range back would undo those), so such a store runs op by op,
 		// keeping each warp's own bytes.
-		kept := store && r.keeping() && plan.failAfter[end] && !r.loopBounded(end)
-		if kept && warpSteps != nil {
+		kept := store && r.keeping() && plan.failAfter[end] && end > r.tailEnd && !r.loopBounded(end)
+		if kept && plan.tails[end] != nil && len(r.frames) == 0 && r.tailInBounds(plan.tails[end]) {
+			// only stores follow, all in bounds now (storeTails; the
+			// stores check as store would)
+			kept, r.tailEnd = false, plan.tails[end][len(plan.tails[end])-1]
+		}
+		if kept && (warpSteps != nil || strided) {
 			break
 		}
 		flush()
@@ -314,8 +339,8 @@ scan:
 		}
 		t := o.typ
 		p := unsafe.Pointer(&data[off+first-start])
-		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), warpSteps: warpSteps, halves: halves, half: half,
-			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps) && half&31 == 0}
+		step := segStep{load: !store, store: store, slot: o.vec[0], p: p, n: uintptr(size), lane: lane, warpSteps: warpSteps, halves: halves, half: half,
+			signed: t != "" && t[1] == 's' && n < 8, nt: store && !vec && !strided && n >= 4 && !kept && r.streamRange(data, off, start, total) && streamSteps(p, warpSteps) && half&31 == 0}
 		if vec {
 			step.vec = o.vec
 		}
@@ -325,7 +350,9 @@ scan:
 		steps = append(steps, step)
 	}
 	flush()
-	if loads == 0 || regOps == 0 {
+	// (a copy that only moves elements runs as well op by op, unless
+	// they move a step apart: a reversed array's, a transpose's)
+	if loads == 0 || regOps == 0 && !slices.ContainsFunc(steps, func(st segStep) bool { return st.tr == nil && st.lane != uint64(st.n) }) {
 		return undo()
 	}
 	// no op from end on reads what the segment wrote (clang's and nvcc's
@@ -395,6 +422,11 @@ func (r *batchRun) segRegOp(o *Op, pc int32, read func(int32), write func(s, at 
 	return true
 }
 
+// stridedKeys are the segment bodies of scalars a step apart, by size:
+// the store, the zero- and the sign-extending load.
+var stridedKeys = [9][3]string{1: {"segSt8X", "segLdZ8X", "segLdS8X"}, 2: {"segSt16X", "segLdZ16X", "segLdS16X"},
+	4: {"segSt32X", "segLdZ32X", "segLdS32X"}, 8: {"segSt64X", "segLd64X", "segLd64X"}}
+
 // narrowKeys are the segment bodies of 1- and 2-byte elements, by size:
 // the store, the zero- and the sign-extending load.
 var narrowKeys = [3][3]string{1: {"segSt8", "segLdZ8", "segLdS8"}, 2: {"segSt16", "segLdZ16", "segLdS16"}}
@@ -414,7 +446,7 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		if st.warpSteps != nil {
 			table = uint64(uintptr(unsafe.Pointer(&st.warpSteps[0])))
 		}
-		adv = append(adv, [3]uint64{kAt, uint64(warpSize * st.n), table})
+		adv = append(adv, [3]uint64{kAt, warpSize * st.lane, table})
 		tr = append(tr, traceOp{body: body, d: d, a: a, b: b, c: c, k: uint64(uintptr(st.p))})
 	}
 	row := func(s int32) uint64 { return uint64(s) * warpSize * 8 }
@@ -462,8 +494,18 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		case st.n == 8:
 			key = "segSt64"
 		}
-		if st.halves {
+		strided := st.lane != uint64(st.n)
+		switch {
+		case st.halves:
 			key += "H" // (segLdZ32H and the like: the planner took no others)
+		case strided:
+			key = stridedKeys[st.n][0]
+			if st.load {
+				key = stridedKeys[st.n][1]
+				if st.signed {
+					key = stridedKeys[st.n][2]
+				}
+			}
 		}
 		body, ok := simdMemBody(key)
 		if !ok {
@@ -471,6 +513,8 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		}
 		if st.halves {
 			access(body, st, row(st.slot), 0, 0, st.half)
+		} else if strided {
+			access(body, st, row(st.slot), st.lane, 0, 0)
 		} else if len(st.vec) == 2 {
 			access(body, st, row(st.vec[0]), row(st.vec[1]), 0, 0)
 		} else if st.vec != nil {

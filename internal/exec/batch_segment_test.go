@@ -408,7 +408,7 @@ func TestSegments2D(t *testing.T) {
 		{"rows of 16, 8-byte", scale64, 8, bdXY(6, 2), bdXY(16, 8), 96, 16, 100, true, false, true},
 		{"rows of 16, float4", vec, 16, bdXY(3, 4), bdXY(16, 4), 48, 16, 50, false, false, false},
 		{"rows of 16, odd", scale, 4, bdXY(6, 4), bdXY(16, 3), 96, 12, 100, false, false, false},
-		{"transposed", transposed, 4, bdXY(2, 2), bdXY(32, 4), 64, 8, 64, false, false, false},
+		{"transposed", transposed, 4, bdXY(2, 16), bdXY(32, 4), 64, 64, 64, true, false, true},
 		{"edge", scale, 4, bdXY(3, 5), bdXY(32, 4), 90, 18, 100, false, false, false},
 	} {
 		src := fmt.Sprintf(seg2DHead, c.size, c.body)
@@ -417,8 +417,12 @@ func TestSegments2D(t *testing.T) {
 		in := bdFillBufs(bdBufs(bdB(c.size*elems, bdRand), bdB(c.size*elems, bdRand), bdB(max(c.size*elems, streamMin), bdRand)), bdSeed(c.name))
 		args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdU(uint64(c.w)), bdU(uint64(c.h)), bdU(uint64(c.pitch)), bdF(1.75))
 		before, beforeWarp, beforeNT := segmentRuns.Load(), segmentsPerWarp.Load(), segmentStreams.Load()
-		if diff, _ := bdDiffOn(t, src, "k", c.grid, c.block, in, args, true, []int{1, 2}); diff != "" {
+		diff, ref := bdDiffOn(t, src, "k", c.grid, c.block, in, args, true, []int{1, 2})
+		if diff != "" {
 			t.Fatalf("%s: %s", c.name, diff)
+		}
+		if ref.err != nil {
+			t.Fatalf("%s: %v", c.name, ref.err)
 		}
 		if ran := segmentRuns.Load() > before; ran != (c.runs && simdEnabled) {
 			t.Fatalf("%s: segments ran %v, want %v", c.name, ran, c.runs && simdEnabled)
@@ -472,6 +476,127 @@ func TestSegments2DKeeps(t *testing.T) {
 		}
 		if keeps := segmentKeeps.Load() > beforeKeeps; keeps != (c.keeps && simdEnabled) {
 			t.Fatalf("%s: a segment kept a store's range: %v, want %v", c.name, keeps, c.keeps && simdEnabled)
+		}
+	}
+}
+
+// TestSegmentsStrided: loads and stores whose lanes' elements lie a
+// constant step apart (pairs, an array of structs' fields, RGB bytes, a
+// reversed array, doubles two apart) run in segments, one element at a
+// time (the segLd*X and segSt*X bodies), with the warp engine's memory
+// and counts; a reversed copy with no register op runs one too (op by
+// op its strided store went lane by lane). Each kernel's thread i reads
+// elements of a at 0 <= (some multiple of i) < 16*n bytes and writes c.
+func TestSegmentsStrided(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	for _, k := range []struct{ name, body string }{
+		// out[i] = a[2i] + a[2i+1]
+		{"pairs", `
+	mul.wide.u32 %rd5, %r1, 8;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	ld.global.f32 %f2, [%rd6+4];
+	add.rn.f32 %f3, %f1, %f2;
+	mul.wide.u32 %rd7, %r1, 4;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.f32 [%rd8], %f3;`},
+		// a float3 array of structs: c[i] = {z, y*s, x} (stores 12 apart)
+		{"float3", `
+	mul.wide.u32 %rd5, %r1, 12;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	ld.global.f32 %f2, [%rd6+4];
+	ld.global.f32 %f3, [%rd6+8];
+	mul.rn.f32 %f4, %f2, %f9;
+	add.s64 %rd8, %rd3, %rd5;
+	st.global.f32 [%rd8], %f3;
+	st.global.f32 [%rd8+4], %f4;
+	st.global.f32 [%rd8+8], %f1;`},
+		// RGB bytes to one byte: (r + 2g + b) / 4, signed 16-bit too
+		{"rgb", `
+	mul.wide.u32 %rd5, %r1, 3;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u8 %r5, [%rd6];
+	ld.global.u8 %r6, [%rd6+1];
+	ld.global.u8 %r7, [%rd6+2];
+	shl.b32 %r6, %r6, 1;
+	add.s32 %r5, %r5, %r6;
+	add.s32 %r5, %r5, %r7;
+	shr.u32 %r5, %r5, 2;
+	cvt.u64.u32 %rd7, %r1;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.u8 [%rd8], %r5;
+	mul.wide.u32 %rd9, %r1, 6;
+	add.s64 %rd10, %rd2, %rd9;
+	ld.global.s16 %r8, [%rd10+2];
+	add.s32 %r8, %r8, %r5;
+	mul.wide.u32 %rd11, %r1, 4;
+	add.s64 %rd12, %rd4, %rd11;
+	st.global.u16 [%rd12+2], %r8;`},
+		// reversed: c[n-1-i] = a[i] * s, and d[i] = a[n-1-i] as it is
+		{"reverse", `
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.f32 %f1, [%rd6];
+	mul.rn.f32 %f2, %f1, %f9;
+	not.b32 %r5, %r1;
+	add.s32 %r5, %r5, %r2;
+	mul.wide.u32 %rd7, %r5, 4;
+	add.s64 %rd8, %rd3, %rd7;
+	st.global.f32 [%rd8], %f2;
+	add.s64 %rd9, %rd1, %rd7;
+	ld.global.u32 %r6, [%rd9];
+	add.s64 %rd10, %rd4, %rd5;
+	st.global.u32 [%rd10], %r6;`},
+		// doubles two apart, sign-extended 32-bit loads four apart
+		{"wide", `
+	mul.wide.u32 %rd5, %r1, 16;
+	add.s64 %rd6, %rd1, %rd5;
+	ld.global.u64 %rd7, [%rd6+8];
+	add.s64 %rd8, %rd2, %rd5;
+	ld.global.s32 %rd9, [%rd8+4];
+	add.s64 %rd10, %rd7, %rd9;
+	add.s64 %rd11, %rd3, %rd5;
+	st.global.u64 [%rd11], %rd10;`},
+	} {
+		src := fmt.Sprintf(`.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d, .param .u32 n, .param .f32 s) {
+	.reg .u32 %%r<16>;
+	.reg .u64 %%rd<16>;
+	.reg .f32 %%f<16>;
+	.reg .pred %%p<4>;
+	ld.param.u64 %%rd1, [a];
+	ld.param.u64 %%rd2, [b];
+	ld.param.u64 %%rd3, [c];
+	ld.param.u64 %%rd4, [d];
+	ld.param.u32 %%r2, [n];
+	ld.param.f32 %%f9, [s];
+	mov.u32 %%r3, %%ctaid.x;
+	mov.u32 %%r4, %%ntid.x;
+	mov.u32 %%r1, %%tid.x;
+	mad.lo.u32 %%r1, %%r3, %%r4, %%r1;
+	setp.ge.u32 %%p1, %%r1, %%r2;
+	@%%p1 bra DONE;
+%s
+DONE:
+	ret;
+}`, k.body)
+		for _, n := range []int{40 * 128, 40*128 - 40} {
+			in := bdFillBufs(bdBufs(bdB(16*40*128, bdRand), bdB(16*40*128, bdRand), bdB(16*40*128, bdRand), bdB(16*40*128, bdRand)), bdSeed(k.name))
+			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
+			before := segmentRuns.Load()
+			diff, ref := bdDiffOn(t, src, "k", bdX(40), bdX(128), in, args, true, []int{1, 2})
+			if diff != "" {
+				t.Fatalf("%s n=%d: %s", k.name, n, diff)
+			}
+			if ref.err != nil {
+				t.Fatalf("%s n=%d: %v", k.name, n, ref.err)
+			}
+			if ran := segmentRuns.Load() > before; ran != simdEnabled {
+				t.Fatalf("%s n=%d: segments ran %v", k.name, n, ran)
+			}
 		}
 	}
 }

@@ -81702,6 +81702,1106 @@ TEXT ·simdTraceSegSt64H_b(SB), NOSPLIT|NOFRAME, $0-0
 	VZEROUPPER
 	RET
 
+TEXT ·simdTraceSegLdZ8X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVBQZX (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVBQZX (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLdS8X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVBQSX (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVBQSX (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLdZ16X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVWQZX (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVWQZX (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLdS16X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVWQSX (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVWQSX (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLdZ32X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVL (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVL (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLdS32X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVLQSX (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVLQSX (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegLd64X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVQ (AX), R8
+	MOVQ R8, 0(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 8(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 16(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 24(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 32(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 40(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 48(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 56(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 64(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 72(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 80(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 88(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 96(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 104(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 112(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 120(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 128(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 136(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 144(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 152(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 160(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 168(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 176(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 184(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 192(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 200(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 208(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 216(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 224(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 232(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 240(DI)
+	ADDQ R9, AX
+	MOVQ (AX), R8
+	MOVQ R8, 248(DI)
+	RET
+
+TEXT ·simdTraceSegSt8X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVQ 0(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 8(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 16(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 24(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 32(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 40(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 48(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 56(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 64(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 72(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 80(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 88(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 96(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 104(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 112(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 120(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 128(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 136(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 144(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 152(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 160(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 168(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 176(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 184(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 192(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 200(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 208(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 216(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 224(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 232(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 240(DI), R8
+	MOVB R8, (AX)
+	ADDQ R9, AX
+	MOVQ 248(DI), R8
+	MOVB R8, (AX)
+	RET
+
+TEXT ·simdTraceSegSt16X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVQ 0(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 8(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 16(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 24(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 32(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 40(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 48(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 56(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 64(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 72(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 80(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 88(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 96(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 104(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 112(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 120(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 128(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 136(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 144(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 152(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 160(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 168(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 176(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 184(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 192(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 200(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 208(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 216(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 224(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 232(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 240(DI), R8
+	MOVW R8, (AX)
+	ADDQ R9, AX
+	MOVQ 248(DI), R8
+	MOVW R8, (AX)
+	RET
+
+TEXT ·simdTraceSegSt32X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVQ 0(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 8(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 16(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 24(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 32(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 40(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 48(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 56(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 64(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 72(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 80(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 88(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 96(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 104(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 112(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 120(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 128(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 136(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 144(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 152(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 160(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 168(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 176(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 184(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 192(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 200(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 208(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 216(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 224(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 232(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 240(DI), R8
+	MOVL R8, (AX)
+	ADDQ R9, AX
+	MOVQ 248(DI), R8
+	MOVL R8, (AX)
+	RET
+
+TEXT ·simdTraceSegSt64X_b(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ SI, R9
+	SUBQ R12, R9
+	MOVQ 0(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 8(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 16(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 24(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 32(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 40(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 48(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 56(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 64(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 72(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 80(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 88(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 96(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 104(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 112(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 120(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 128(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 136(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 144(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 152(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 160(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 168(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 176(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 184(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 192(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 200(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 208(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 216(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 224(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 232(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 240(DI), R8
+	MOVQ R8, (AX)
+	ADDQ R9, AX
+	MOVQ 248(DI), R8
+	MOVQ R8, (AX)
+	RET
+
 TEXT ·simdTraceSegStNT32H_b(SB), NOSPLIT|NOFRAME, $0-0
 	MOVQ CX, R9
 	SUBQ R12, R9
@@ -88169,93 +89269,104 @@ DATA simdbodies<>+3392(SB)/8, $·simdTraceSegLdS32H_b(SB)
 DATA simdbodies<>+3400(SB)/8, $·simdTraceSegLd64H_b(SB)
 DATA simdbodies<>+3408(SB)/8, $·simdTraceSegSt32H_b(SB)
 DATA simdbodies<>+3416(SB)/8, $·simdTraceSegSt64H_b(SB)
-DATA simdbodies<>+3424(SB)/8, $·simdTraceSegStNT32H_b(SB)
-DATA simdbodies<>+3432(SB)/8, $·simdTraceSegStNT64H_b(SB)
-DATA simdbodies<>+3440(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
-DATA simdbodies<>+3448(SB)/8, $·simdTraceSegStV2x32_b(SB)
-DATA simdbodies<>+3456(SB)/8, $·simdTraceSegLdV2x64_b(SB)
-DATA simdbodies<>+3464(SB)/8, $·simdTraceSegStV2x64_b(SB)
-DATA simdbodies<>+3472(SB)/8, $·simdTraceSegLdV4Z8_b(SB)
-DATA simdbodies<>+3480(SB)/8, $·simdTraceSegStV4x8_b(SB)
-DATA simdbodies<>+3488(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
-DATA simdbodies<>+3496(SB)/8, $·simdTraceSegStV4x32_b(SB)
-DATA simdbodies<>+3504(SB)/8, $·simdTraceSetpEq32_b(SB)
-DATA simdbodies<>+3512(SB)/8, $·simdTraceSetpEq32N_b(SB)
-DATA simdbodies<>+3520(SB)/8, $·simdTraceSetpLtS32_b(SB)
-DATA simdbodies<>+3528(SB)/8, $·simdTraceSetpLtS32N_b(SB)
-DATA simdbodies<>+3536(SB)/8, $·simdTraceSetpLtU32_b(SB)
-DATA simdbodies<>+3544(SB)/8, $·simdTraceSetpLtU32N_b(SB)
-DATA simdbodies<>+3552(SB)/8, $·simdTraceSetpEq16_b(SB)
-DATA simdbodies<>+3560(SB)/8, $·simdTraceSetpEq16N_b(SB)
-DATA simdbodies<>+3568(SB)/8, $·simdTraceSetpLtS16_b(SB)
-DATA simdbodies<>+3576(SB)/8, $·simdTraceSetpLtS16N_b(SB)
-DATA simdbodies<>+3584(SB)/8, $·simdTraceSetpLtU16_b(SB)
-DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpLtU16N_b(SB)
-DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpEq64_b(SB)
-DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpEq64N_b(SB)
-DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpLtS64_b(SB)
-DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpLtS64N_b(SB)
-DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpLtU64_b(SB)
-DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpLtU64N_b(SB)
-DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
-DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
-DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
-DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
-DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
-DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
-DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
-DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
-DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
-DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
-DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
-DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
-DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
-DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
-DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
-DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
-DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
-DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
-DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
-DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
-DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
-DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
-DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
-DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
-DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
-DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
-DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
-DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
-DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
-DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
-DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
-DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
-DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
-DATA simdbodies<>+3912(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
-DATA simdbodies<>+3920(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
-DATA simdbodies<>+3928(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
-DATA simdbodies<>+3936(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
-DATA simdbodies<>+3944(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
-DATA simdbodies<>+3952(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
-DATA simdbodies<>+3960(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
-DATA simdbodies<>+3968(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
-DATA simdbodies<>+3976(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
-DATA simdbodies<>+3984(SB)/8, $·simdTraceSelp_b(SB)
-DATA simdbodies<>+3992(SB)/8, $·simdTracePack32_b(SB)
-DATA simdbodies<>+4000(SB)/8, $·simdTraceUnpack32_b(SB)
-DATA simdbodies<>+4008(SB)/8, $·simdTraceUnpack32LO_b(SB)
-DATA simdbodies<>+4016(SB)/8, $·simdTraceUnpack32HI_b(SB)
-DATA simdbodies<>+4024(SB)/8, $·simdTracePack16_b(SB)
-DATA simdbodies<>+4032(SB)/8, $·simdTraceUnpack16_b(SB)
-DATA simdbodies<>+4040(SB)/8, $·simdTraceUnpack16LO_b(SB)
-DATA simdbodies<>+4048(SB)/8, $·simdTraceUnpack16HI_b(SB)
-DATA simdbodies<>+4056(SB)/8, $·simdTracePredAnd_b(SB)
-DATA simdbodies<>+4064(SB)/8, $·simdTracePredOr_b(SB)
-DATA simdbodies<>+4072(SB)/8, $·simdTracePredXor_b(SB)
-DATA simdbodies<>+4080(SB)/8, $·simdTraceShfl_b(SB)
-DATA simdbodies<>+4088(SB)/8, $·simdTraceLoopBra_b(SB)
-DATA simdbodies<>+4096(SB)/8, $·simdTraceLoopJmp_b(SB)
-DATA simdbodies<>+4104(SB)/8, $·simdTraceLoopStop_b(SB)
-GLOBL simdbodies<>(SB), RODATA, $4112
+DATA simdbodies<>+3424(SB)/8, $·simdTraceSegLdZ8X_b(SB)
+DATA simdbodies<>+3432(SB)/8, $·simdTraceSegLdS8X_b(SB)
+DATA simdbodies<>+3440(SB)/8, $·simdTraceSegLdZ16X_b(SB)
+DATA simdbodies<>+3448(SB)/8, $·simdTraceSegLdS16X_b(SB)
+DATA simdbodies<>+3456(SB)/8, $·simdTraceSegLdZ32X_b(SB)
+DATA simdbodies<>+3464(SB)/8, $·simdTraceSegLdS32X_b(SB)
+DATA simdbodies<>+3472(SB)/8, $·simdTraceSegLd64X_b(SB)
+DATA simdbodies<>+3480(SB)/8, $·simdTraceSegSt8X_b(SB)
+DATA simdbodies<>+3488(SB)/8, $·simdTraceSegSt16X_b(SB)
+DATA simdbodies<>+3496(SB)/8, $·simdTraceSegSt32X_b(SB)
+DATA simdbodies<>+3504(SB)/8, $·simdTraceSegSt64X_b(SB)
+DATA simdbodies<>+3512(SB)/8, $·simdTraceSegStNT32H_b(SB)
+DATA simdbodies<>+3520(SB)/8, $·simdTraceSegStNT64H_b(SB)
+DATA simdbodies<>+3528(SB)/8, $·simdTraceSegLdV2Z32_b(SB)
+DATA simdbodies<>+3536(SB)/8, $·simdTraceSegStV2x32_b(SB)
+DATA simdbodies<>+3544(SB)/8, $·simdTraceSegLdV2x64_b(SB)
+DATA simdbodies<>+3552(SB)/8, $·simdTraceSegStV2x64_b(SB)
+DATA simdbodies<>+3560(SB)/8, $·simdTraceSegLdV4Z8_b(SB)
+DATA simdbodies<>+3568(SB)/8, $·simdTraceSegStV4x8_b(SB)
+DATA simdbodies<>+3576(SB)/8, $·simdTraceSegLdV4Z32_b(SB)
+DATA simdbodies<>+3584(SB)/8, $·simdTraceSegStV4x32_b(SB)
+DATA simdbodies<>+3592(SB)/8, $·simdTraceSetpEq32_b(SB)
+DATA simdbodies<>+3600(SB)/8, $·simdTraceSetpEq32N_b(SB)
+DATA simdbodies<>+3608(SB)/8, $·simdTraceSetpLtS32_b(SB)
+DATA simdbodies<>+3616(SB)/8, $·simdTraceSetpLtS32N_b(SB)
+DATA simdbodies<>+3624(SB)/8, $·simdTraceSetpLtU32_b(SB)
+DATA simdbodies<>+3632(SB)/8, $·simdTraceSetpLtU32N_b(SB)
+DATA simdbodies<>+3640(SB)/8, $·simdTraceSetpEq16_b(SB)
+DATA simdbodies<>+3648(SB)/8, $·simdTraceSetpEq16N_b(SB)
+DATA simdbodies<>+3656(SB)/8, $·simdTraceSetpLtS16_b(SB)
+DATA simdbodies<>+3664(SB)/8, $·simdTraceSetpLtS16N_b(SB)
+DATA simdbodies<>+3672(SB)/8, $·simdTraceSetpLtU16_b(SB)
+DATA simdbodies<>+3680(SB)/8, $·simdTraceSetpLtU16N_b(SB)
+DATA simdbodies<>+3688(SB)/8, $·simdTraceSetpEq64_b(SB)
+DATA simdbodies<>+3696(SB)/8, $·simdTraceSetpEq64N_b(SB)
+DATA simdbodies<>+3704(SB)/8, $·simdTraceSetpLtS64_b(SB)
+DATA simdbodies<>+3712(SB)/8, $·simdTraceSetpLtS64N_b(SB)
+DATA simdbodies<>+3720(SB)/8, $·simdTraceSetpLtU64_b(SB)
+DATA simdbodies<>+3728(SB)/8, $·simdTraceSetpLtU64N_b(SB)
+DATA simdbodies<>+3736(SB)/8, $·simdTraceSetpCmpF64Eq_b(SB)
+DATA simdbodies<>+3744(SB)/8, $·simdTraceSetpCmpF64Equ_b(SB)
+DATA simdbodies<>+3752(SB)/8, $·simdTraceSetpCmpF64Ge_b(SB)
+DATA simdbodies<>+3760(SB)/8, $·simdTraceSetpCmpF64Geu_b(SB)
+DATA simdbodies<>+3768(SB)/8, $·simdTraceSetpCmpF64Gt_b(SB)
+DATA simdbodies<>+3776(SB)/8, $·simdTraceSetpCmpF64Gtu_b(SB)
+DATA simdbodies<>+3784(SB)/8, $·simdTraceSetpCmpF64Le_b(SB)
+DATA simdbodies<>+3792(SB)/8, $·simdTraceSetpCmpF64Leu_b(SB)
+DATA simdbodies<>+3800(SB)/8, $·simdTraceSetpCmpF64Lt_b(SB)
+DATA simdbodies<>+3808(SB)/8, $·simdTraceSetpCmpF64Ltu_b(SB)
+DATA simdbodies<>+3816(SB)/8, $·simdTraceSetpCmpF64Nan_b(SB)
+DATA simdbodies<>+3824(SB)/8, $·simdTraceSetpCmpF64Ne_b(SB)
+DATA simdbodies<>+3832(SB)/8, $·simdTraceSetpCmpF64Neu_b(SB)
+DATA simdbodies<>+3840(SB)/8, $·simdTraceSetpCmpF64Num_b(SB)
+DATA simdbodies<>+3848(SB)/8, $·simdTraceSetpCmpF32Eq_b(SB)
+DATA simdbodies<>+3856(SB)/8, $·simdTraceSetpCmpF32Equ_b(SB)
+DATA simdbodies<>+3864(SB)/8, $·simdTraceSetpCmpF32Ge_b(SB)
+DATA simdbodies<>+3872(SB)/8, $·simdTraceSetpCmpF32Geu_b(SB)
+DATA simdbodies<>+3880(SB)/8, $·simdTraceSetpCmpF32Gt_b(SB)
+DATA simdbodies<>+3888(SB)/8, $·simdTraceSetpCmpF32Gtu_b(SB)
+DATA simdbodies<>+3896(SB)/8, $·simdTraceSetpCmpF32Le_b(SB)
+DATA simdbodies<>+3904(SB)/8, $·simdTraceSetpCmpF32Leu_b(SB)
+DATA simdbodies<>+3912(SB)/8, $·simdTraceSetpCmpF32Lt_b(SB)
+DATA simdbodies<>+3920(SB)/8, $·simdTraceSetpCmpF32Ltu_b(SB)
+DATA simdbodies<>+3928(SB)/8, $·simdTraceSetpCmpF32Nan_b(SB)
+DATA simdbodies<>+3936(SB)/8, $·simdTraceSetpCmpF32Ne_b(SB)
+DATA simdbodies<>+3944(SB)/8, $·simdTraceSetpCmpF32Neu_b(SB)
+DATA simdbodies<>+3952(SB)/8, $·simdTraceSetpCmpF32Num_b(SB)
+DATA simdbodies<>+3960(SB)/8, $·simdTraceSetpCmpFtzF32Eq_b(SB)
+DATA simdbodies<>+3968(SB)/8, $·simdTraceSetpCmpFtzF32Equ_b(SB)
+DATA simdbodies<>+3976(SB)/8, $·simdTraceSetpCmpFtzF32Ge_b(SB)
+DATA simdbodies<>+3984(SB)/8, $·simdTraceSetpCmpFtzF32Geu_b(SB)
+DATA simdbodies<>+3992(SB)/8, $·simdTraceSetpCmpFtzF32Gt_b(SB)
+DATA simdbodies<>+4000(SB)/8, $·simdTraceSetpCmpFtzF32Gtu_b(SB)
+DATA simdbodies<>+4008(SB)/8, $·simdTraceSetpCmpFtzF32Le_b(SB)
+DATA simdbodies<>+4016(SB)/8, $·simdTraceSetpCmpFtzF32Leu_b(SB)
+DATA simdbodies<>+4024(SB)/8, $·simdTraceSetpCmpFtzF32Lt_b(SB)
+DATA simdbodies<>+4032(SB)/8, $·simdTraceSetpCmpFtzF32Ltu_b(SB)
+DATA simdbodies<>+4040(SB)/8, $·simdTraceSetpCmpFtzF32Nan_b(SB)
+DATA simdbodies<>+4048(SB)/8, $·simdTraceSetpCmpFtzF32Ne_b(SB)
+DATA simdbodies<>+4056(SB)/8, $·simdTraceSetpCmpFtzF32Neu_b(SB)
+DATA simdbodies<>+4064(SB)/8, $·simdTraceSetpCmpFtzF32Num_b(SB)
+DATA simdbodies<>+4072(SB)/8, $·simdTraceSelp_b(SB)
+DATA simdbodies<>+4080(SB)/8, $·simdTracePack32_b(SB)
+DATA simdbodies<>+4088(SB)/8, $·simdTraceUnpack32_b(SB)
+DATA simdbodies<>+4096(SB)/8, $·simdTraceUnpack32LO_b(SB)
+DATA simdbodies<>+4104(SB)/8, $·simdTraceUnpack32HI_b(SB)
+DATA simdbodies<>+4112(SB)/8, $·simdTracePack16_b(SB)
+DATA simdbodies<>+4120(SB)/8, $·simdTraceUnpack16_b(SB)
+DATA simdbodies<>+4128(SB)/8, $·simdTraceUnpack16LO_b(SB)
+DATA simdbodies<>+4136(SB)/8, $·simdTraceUnpack16HI_b(SB)
+DATA simdbodies<>+4144(SB)/8, $·simdTracePredAnd_b(SB)
+DATA simdbodies<>+4152(SB)/8, $·simdTracePredOr_b(SB)
+DATA simdbodies<>+4160(SB)/8, $·simdTracePredXor_b(SB)
+DATA simdbodies<>+4168(SB)/8, $·simdTraceShfl_b(SB)
+DATA simdbodies<>+4176(SB)/8, $·simdTraceLoopBra_b(SB)
+DATA simdbodies<>+4184(SB)/8, $·simdTraceLoopJmp_b(SB)
+DATA simdbodies<>+4192(SB)/8, $·simdTraceLoopStop_b(SB)
+GLOBL simdbodies<>(SB), RODATA, $4200
 
 TEXT ·simdBodyAddr(SB), NOSPLIT, $0-16
 	MOVQ i+0(FP), AX

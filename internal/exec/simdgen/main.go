@@ -1407,6 +1407,36 @@ func (g *gen) segmentBodies() {
 		w.f("VZEROUPPER")
 		w.f("RET")
 	}
+	// a warp's elements a constant step apart (any step: pairs, an array
+	// of structs' fields, a reversed array, a transposed matrix's
+	// column): lane i's at k + i*step, the step in the entry's a (which
+	// the dispatch gave R12 too), one element at a time
+	for _, m := range []struct {
+		key, move string
+		size      int
+		load      bool
+	}{{"segLdZ8X", "MOVBQZX", 1, true}, {"segLdS8X", "MOVBQSX", 1, true}, {"segLdZ16X", "MOVWQZX", 2, true},
+		{"segLdS16X", "MOVWQSX", 2, true}, {"segLdZ32X", "MOVL", 4, true}, {"segLdS32X", "MOVLQSX", 4, true},
+		{"segLd64X", "MOVQ", 8, true}, {"segSt8X", "MOVB", 1, false}, {"segSt16X", "MOVW", 2, false},
+		{"segSt32X", "MOVL", 4, false}, {"segSt64X", "MOVQ", 8, false}} {
+		g.beginTraceBody(m.key, "simdTrace"+strings.ToUpper(m.key[:1])+m.key[1:])
+		w := &g.s
+		w.f("MOVQ SI, R9")
+		w.f("SUBQ R12, R9")
+		for i := 0; i < 32; i++ {
+			if m.load {
+				w.f("%s (AX), R8", m.move)
+				w.f("MOVQ R8, %d(DI)", 8*i)
+			} else {
+				w.f("MOVQ %d(DI), R8", 8*i)
+				w.f("%s R8, (AX)", m.move)
+			}
+			if i < 31 {
+				w.f("ADDQ R9, AX")
+			}
+		}
+		w.f("RET")
+	}
 	// their non-temporal stores (both halves 32-byte aligned)
 	for _, size := range []int{4, 8} {
 		key := fmt.Sprintf("segStNT%dH", 8*size)
