@@ -179,14 +179,10 @@ var segmentKernels = []struct {
 SKIP:`, false, false},
 }
 
-// TestSegments: each kernel gives the warp engine's memory and counts with
-// batches, with segments and without, on one worker and two, with a bounds
-// guard that leaves the last batch partial; segments run where runs says
-// (with AVX2: the purego build has none).
-func TestSegments(t *testing.T) {
-	setFlag(t, &segmentsEnabled, true)
-	for _, k := range segmentKernels {
-		src := fmt.Sprintf(`.version 7.8
+// segHead is the kernel around TestSegments' and TestSegmentsStrided's
+// bodies: %r1 the thread's index, %r2 = n (the body runs for %r1 < n),
+// %rd1-%rd4 the buffers a-d.
+const segHead = `.version 7.8
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d, .param .u32 n, .param .f32 s) {
@@ -208,7 +204,16 @@ func TestSegments(t *testing.T) {
 %s
 DONE:
 	ret;
-}`, k.body)
+}`
+
+// TestSegments: each kernel gives the warp engine's memory and counts with
+// batches, with segments and without, on one worker and two, with a bounds
+// guard that leaves the last batch partial; segments run where runs says
+// (with AVX2: the purego build has none).
+func TestSegments(t *testing.T) {
+	setFlag(t, &segmentsEnabled, true)
+	for _, k := range segmentKernels {
+		src := fmt.Sprintf(segHead, k.body)
 		for _, n := range []int{300 * 128, 300*128 - 40} {
 			in := bdFillBufs(bdBufs(bdB(16*300*128, bdRand), bdDwords(300*128, bdRand), bdB(16*300*128, bdRand), bdWords(300*128, bdRand)), bdSeed(k.name))
 			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
@@ -502,6 +507,7 @@ func TestSegmentsStrided(t *testing.T) {
 	st.global.f32 [%rd8], %f3;`},
 		// a float3 array of structs: c[i] = {z, y*s, x} (stores 12 apart)
 		{"float3", `
+	ld.param.f32 %f9, [s];
 	mul.wide.u32 %rd5, %r1, 12;
 	add.s64 %rd6, %rd1, %rd5;
 	ld.global.f32 %f1, [%rd6];
@@ -535,6 +541,7 @@ func TestSegmentsStrided(t *testing.T) {
 	st.global.u16 [%rd12+2], %r8;`},
 		// reversed: c[n-1-i] = a[i] * s, and d[i] = a[n-1-i] as it is
 		{"reverse", `
+	ld.param.f32 %f9, [s];
 	mul.wide.u32 %rd5, %r1, 4;
 	add.s64 %rd6, %rd1, %rd5;
 	ld.global.f32 %f1, [%rd6];
@@ -559,30 +566,7 @@ func TestSegmentsStrided(t *testing.T) {
 	add.s64 %rd11, %rd3, %rd5;
 	st.global.u64 [%rd11], %rd10;`},
 	} {
-		src := fmt.Sprintf(`.version 7.8
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d, .param .u32 n, .param .f32 s) {
-	.reg .u32 %%r<16>;
-	.reg .u64 %%rd<16>;
-	.reg .f32 %%f<16>;
-	.reg .pred %%p<4>;
-	ld.param.u64 %%rd1, [a];
-	ld.param.u64 %%rd2, [b];
-	ld.param.u64 %%rd3, [c];
-	ld.param.u64 %%rd4, [d];
-	ld.param.u32 %%r2, [n];
-	ld.param.f32 %%f9, [s];
-	mov.u32 %%r3, %%ctaid.x;
-	mov.u32 %%r4, %%ntid.x;
-	mov.u32 %%r1, %%tid.x;
-	mad.lo.u32 %%r1, %%r3, %%r4, %%r1;
-	setp.ge.u32 %%p1, %%r1, %%r2;
-	@%%p1 bra DONE;
-%s
-DONE:
-	ret;
-}`, k.body)
+		src := fmt.Sprintf(segHead, k.body)
 		for _, n := range []int{40 * 128, 40*128 - 40} {
 			in := bdFillBufs(bdBufs(bdB(16*40*128, bdRand), bdB(16*40*128, bdRand), bdB(16*40*128, bdRand), bdB(16*40*128, bdRand)), bdSeed(k.name))
 			args := bdArgs(bdPtr(0), bdPtr(1), bdPtr(2), bdPtr(3), bdU(uint64(n)), bdF(1.75))
