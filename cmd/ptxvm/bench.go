@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -53,6 +54,8 @@ installed (built once into the user cache directory) and otherwise reads
 native.tsv; tsv always reads native.tsv; off leaves native figures out;
 only prints the native timings and runs nothing in ptxvm.
 
+Flags may come before or after the kernel names.
+
 Timings on a shared machine are noisy: compare medians of several runs.
 Exit status: 0 when every kernel ran and gave the right answer (whether or
 not the goals are met), 1 on a wrong answer, a fault or a native build
@@ -94,6 +97,18 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	names, code, ok := parseFlags(benchCommand, fs, args, stdout, stderr)
 	if !ok {
 		return code
+	}
+	// flags may follow kernel names too (`bench copy -runs 5`), as run's
+	// follow its file
+	for i := 0; i < len(names); i++ {
+		if strings.HasPrefix(names[i], "-") && names[i] != "-" {
+			rest, code, ok := parseFlags(benchCommand, fs, names[i:], stdout, stderr)
+			if !ok {
+				return code
+			}
+			names = append(names[:i], rest...)
+			i--
+		}
 	}
 	var filter *regexp.Regexp
 	switch cfg.native {

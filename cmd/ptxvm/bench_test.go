@@ -55,6 +55,27 @@ func TestBenchCPUProfile(t *testing.T) {
 	}
 }
 
+// TestBenchFlagsAfterNames: flags may follow kernel names.
+func TestBenchFlagsAfterNames(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"bench", "trivial"}, benchArgs...)
+	code := run(append(args, "-json"), nil, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var got struct {
+		Kernels []struct {
+			Name string `json:"name"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout.String())
+	}
+	if len(got.Kernels) != 1 || got.Kernels[0].Name != "trivial" {
+		t.Fatalf("kernels %+v, want trivial alone", got.Kernels)
+	}
+}
+
 func TestBenchJSONFilter(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(append(append([]string{"bench"}, benchArgs...), "-json", "-filter", "^triv"), nil, &stdout, &stderr)
