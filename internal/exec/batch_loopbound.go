@@ -333,9 +333,7 @@ func (r *batchRun) proveBound(l *boundedLoop) bool {
 		}
 		lo = min
 	}
-	if n <= lo {
-		return true // (no later trip)
-	}
+	// (so lo <= max < n: n-1 is an index of this trip or a later one)
 	for _, a := range l.accesses {
 		if a.sext && !l.signed && n > 1<<31 {
 			return false // (an index past 2^31 would widen negative)

@@ -105,11 +105,10 @@ func (r *batchRun) warpRows(af *form, off, n uint64) (lo, total, first uint64, s
 	if !ok {
 		return 0, 0, 0, nil, false, 0, false
 	}
-	first = r.segFirst(af, 0, batchSeg{0, warpSize})
 	if halves {
 		half = af.c[1]
 	}
-	return lo + off, hi - lo + n, first + off, r.warpStepsOf(af), halves, half, true
+	return lo + off, hi - lo + n, r.segFirst(af, 0, batchSeg{0, warpSize}) + off, r.warpStepsOf(af), halves, half, true
 }
 
 // warpStepsOf returns the table of warp steps at form af (made once per
@@ -270,11 +269,10 @@ scan:
 		}
 		// consecutive over the batch, or within each warp only (first:
 		// warp 0's first element, warpSteps: per warp the step to the
-		// next warp's)
-		// (lane: the step from a lane's element to the next lane's, size
-		// for consecutive ones; a strided access's elements, pairs or an
-		// array of structs' fields or a reversed array's, move one at a
-		// time, scalars only)
+		// next warp's); lane: the step from a lane's element to the next
+		// lane's, size for consecutive ones (a strided access's elements,
+		// pairs or an array of structs' fields or a reversed array's,
+		// move one at a time: scalars only)
 		var warpSteps []uint64
 		var halves bool
 		var half uint64
@@ -316,12 +314,7 @@ scan:
 		// another worker may store while this batch runs (putting the
 		// range back would undo those), so such a store runs op by op,
 		// keeping each warp's own bytes.
-		kept := store && r.keeping() && plan.failAfter[end] && end > r.tailEnd && !r.loopBounded(end)
-		if kept && plan.tails[end] != nil && len(r.frames) == 0 && r.tailInBounds(plan.tails[end]) {
-			// only stores follow, all in bounds now (storeTails; the
-			// stores check as store would)
-			kept, r.tailEnd = false, plan.tails[end][len(plan.tails[end])-1]
-		}
+		kept := store && r.keeping() && r.storeKeeps(end)
 		if kept && (warpSteps != nil || strided) {
 			break
 		}
@@ -520,7 +513,7 @@ func (r *batchRun) segFuse(steps []segStep) bool {
 		} else if st.vec != nil {
 			access(body, st, row(st.vec[0]), row(st.vec[1]), row(st.vec[2]), row(st.vec[3]))
 		} else {
-			access(body, st, row(st.slot), 0, 0, st.half)
+			access(body, st, row(st.slot), 0, 0, 0)
 		}
 	}
 	return len(tr) > 0

@@ -121,24 +121,38 @@ func storeTails(f *Func, p *batchPlan) [][]int32 {
 	return tails
 }
 
-// store runs the store at pc: one after which nothing can send the batch
-// back first checks every lane's address (storeInBounds) and then keeps
-// nothing; a lane out of bounds or misaligned sends the batch back before
-// the op writes anything (the warp engine faults there). So does one whose
-// tail of stores (storeTails) all check now, and so do those stores then.
+// storeKeeps reports whether global store pc must keep what it
+// overwrites in this batch: an op after it may send the batch back, it is
+// no store of a tail checked already, its tail of stores (storeTails) does
+// not lie in bounds now (when it does, those stores keep nothing either:
+// tailEnd), and the batch proved no bounded loop around it
+// (batch_loopbound.go).
+func (r *batchRun) storeKeeps(pc int32) bool {
+	if !r.plan.failAfter[pc] || pc <= r.tailEnd || r.loopBounded(pc) {
+		return false
+	}
+	tail := r.plan.tails[pc]
+	if tail == nil || len(r.frames) > 0 || !r.tailInBounds(tail) {
+		return true
+	}
+	r.tailEnd = tail[len(tail)-1]
+	return false
+}
+
+// store runs the store at pc: one that keeps nothing (storeKeeps) first
+// checks every lane's address (storeInBounds); a lane out of bounds or
+// misaligned sends the batch back before the op writes anything (the warp
+// engine faults there). A store of a tail its first checked checks nothing
+// again.
 func (r *batchRun) store(pc int32, o *Op) bool {
 	if !r.plan.undo || o.space != mem.SpaceGlobal {
 		_, ok := r.access(pc, o, true)
 		return ok
 	}
 	checked := pc <= r.tailEnd // (a store of a tail its first checked)
-	if r.plan.failAfter[pc] && !checked && !r.loopBounded(pc) {
-		tail := r.plan.tails[pc]
-		if tail == nil || len(r.frames) > 0 || !r.tailInBounds(tail) {
-			_, ok := r.access(pc, o, true)
-			return ok
-		}
-		r.tailEnd = tail[len(tail)-1]
+	if r.storeKeeps(pc) {
+		_, ok := r.access(pc, o, true)
+		return ok
 	}
 	if !checked && !r.storeInBounds(o) {
 		return false
